@@ -1,0 +1,3 @@
+from nailmirror_desktop.cli import main
+
+raise SystemExit(main())

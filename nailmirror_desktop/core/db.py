@@ -1,0 +1,105 @@
+"""SQLite connections and forward-only migrations.
+
+Every connection gets the same durability settings (WAL, synchronous=NORMAL, a busy timeout, foreign keys).
+Migrations are numbered SQL files (`migrations/0001_name.sql` …) applied in order inside one transaction each;
+the applied version is kept in `PRAGMA user_version`, so a database created by an older build is brought
+forward at start-up and never backwards.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from nailmirror_desktop.core.paths import migrations_dir
+
+BUSY_TIMEOUT_MS = 5000
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class MigrationError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    path: Path
+
+
+def discover_migrations(folder: Path | None = None) -> list[Migration]:
+    folder = folder or migrations_dir()
+    found = []
+    for path in sorted(folder.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if not match:
+            raise MigrationError(f"migration file name not understood: {path.name}")
+        found.append(Migration(int(match.group(1)), path))
+    versions = [m.version for m in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise MigrationError(f"migrations must be numbered 1..N without gaps, found {versions}")
+    return found
+
+
+def connect(path: Path | str, *, check_same_thread: bool = True) -> sqlite3.Connection:
+    """Open a connection with the kiosk's settings. Autocommit mode: callers open transactions explicitly."""
+    conn = sqlite3.connect(
+        str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=check_same_thread
+    )
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, migrations: list[Migration] | None = None, *, target: int | None = None) -> int:
+    """Apply pending migrations up to `target` (default: all). Returns the resulting version."""
+    migrations = discover_migrations() if migrations is None else migrations
+    current = schema_version(conn)
+    latest = migrations[-1].version if migrations else 0
+    if current > latest:
+        raise MigrationError(f"database is at version {current}, newer than this build ({latest}); refusing to run")
+    for migration in migrations:
+        if migration.version <= current or (target is not None and migration.version > target):
+            continue
+        script = migration.path.read_text(encoding="utf-8")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # executescript would commit our transaction; run statement by statement instead.
+            for statement in _split_statements(script):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {migration.version}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        current = migration.version
+    return current
+
+
+def _split_statements(script: str) -> list[str]:
+    statements, buffer = [], ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip() and not buffer.strip().startswith("--"):
+        statements.append(buffer.strip())
+    return statements
+
+
+def open_database(path: Path | str, *, check_same_thread: bool = True) -> sqlite3.Connection:
+    """Connect and bring the schema up to date."""
+    conn = connect(path, check_same_thread=check_same_thread)
+    migrate(conn)
+    return conn

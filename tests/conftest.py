@@ -1,0 +1,31 @@
+"""Shared test setup: a private data directory per test, offscreen Qt, and the real photos in ../shared/data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+NAILS_EVAL = SHARED_DATA / "nails_eval"
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
+os.environ.setdefault("NAILMIRROR_RETRY_BASE_S", "0.01")
+
+
+@pytest.fixture(autouse=True)
+def nailmirror_home(tmp_path, monkeypatch) -> Path:
+    home = tmp_path / "nailmirror-home"
+    home.mkdir()
+    monkeypatch.setenv("NAILMIRROR_HOME", str(home))
+    return home
+
+
+@pytest.fixture(scope="session")
+def nails_eval_dir() -> Path:
+    if not (NAILS_EVAL / "images").is_dir():
+        pytest.fail(f"the evaluation photos are missing: {NAILS_EVAL} (../shared/data must sit beside the checkout)")
+    return NAILS_EVAL
