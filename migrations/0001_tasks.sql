@@ -1,0 +1,107 @@
+-- Task engine (DESIGN.md §6). All times are INTEGER milliseconds since the Unix epoch, UTC.
+-- Anything the engine filters or sorts on is a column; JSON only carries what changes fast (payload, result).
+--
+-- States: PENDING → PROCESSING → SUCCESS | FAILED | CANCELED | DEAD.
+-- FAILED means "the last attempt failed and a retry is scheduled at next_retry_time"; a due FAILED row is
+-- claimed like a PENDING one. Terminal states: SUCCESS, CANCELED, DEAD (DEAD = dead letter).
+
+CREATE TABLE task (
+    id                 INTEGER PRIMARY KEY,
+    task_no            TEXT    NOT NULL UNIQUE,
+    task_type          TEXT    NOT NULL,
+    biz_type           TEXT,
+    biz_id             TEXT,
+    status             TEXT    NOT NULL DEFAULT 'PENDING'
+                       CHECK (status IN ('PENDING', 'PROCESSING', 'SUCCESS', 'FAILED', 'CANCELED', 'DEAD')),
+    priority           INTEGER NOT NULL DEFAULT 0,
+    scheduled_time     INTEGER NOT NULL,
+    next_retry_time    INTEGER,
+    -- When the row may be claimed next: scheduled_time at first, then each retry time. One column so the
+    -- claim index can order by it.
+    available_at       INTEGER NOT NULL,
+    attempt_count      INTEGER NOT NULL DEFAULT 0,
+    max_attempts       INTEGER NOT NULL CHECK (max_attempts >= 1),
+    rate_limited_count INTEGER NOT NULL DEFAULT 0,
+    heartbeat_at       INTEGER,
+    worker_id          TEXT,
+    version            INTEGER NOT NULL DEFAULT 0,
+    request_payload    TEXT    NOT NULL,
+    result_payload     TEXT,
+    progress           REAL    NOT NULL DEFAULT 0,
+    progress_note      TEXT,
+    last_error_class   TEXT,
+    last_error_code    TEXT,
+    last_error_message TEXT,
+    provider           TEXT,
+    provider_task_id   TEXT,
+    request_source     TEXT    NOT NULL DEFAULT 'kiosk',
+    request_source_id  TEXT,
+    cancel_requested   INTEGER NOT NULL DEFAULT 0,
+    dead_letter_state  TEXT CHECK (dead_letter_state IN ('OPEN', 'IGNORED', 'RESOLVED')),
+    replay_count       INTEGER NOT NULL DEFAULT 0,
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL,
+    started_at         INTEGER,
+    finished_at        INTEGER,
+    expires_at         INTEGER
+);
+
+-- The claim path: only claimable rows are in it, in claim order, so finished rows never slow a claim.
+CREATE INDEX task_claim ON task (priority DESC, available_at, id) WHERE status IN ('PENDING', 'FAILED');
+
+-- The lease sweep: running rows by last heartbeat.
+CREATE INDEX task_lease ON task (heartbeat_at) WHERE status = 'PROCESSING';
+
+-- Idempotency: one unfinished task per (source, source id, type); a finished one may be requested again.
+CREATE UNIQUE INDEX task_idempotency ON task (request_source, request_source_id, task_type)
+    WHERE request_source_id IS NOT NULL AND status IN ('PENDING', 'FAILED', 'PROCESSING');
+
+-- Dead letters, newest first, filtered by type.
+CREATE INDEX task_dead ON task (task_type, finished_at) WHERE status = 'DEAD';
+
+-- Business lookups ("the task that generated style X") and async-provider resumption.
+CREATE INDEX task_biz ON task (biz_type, biz_id) WHERE biz_id IS NOT NULL;
+CREATE INDEX task_provider_task ON task (provider_task_id) WHERE provider_task_id IS NOT NULL;
+
+-- History: every failed attempt, expired lease, dead letter and operator action, with its code and message.
+-- (A successful attempt is fully described by the task row itself.)
+CREATE TABLE task_event (
+    id            INTEGER PRIMARY KEY,
+    task_id       INTEGER NOT NULL REFERENCES task (id) ON DELETE CASCADE,
+    at            INTEGER NOT NULL,
+    kind          TEXT    NOT NULL,
+    attempt       INTEGER NOT NULL,
+    error_class   TEXT,
+    error_code    TEXT,
+    error_message TEXT,
+    worker_id     TEXT
+);
+CREATE INDEX task_event_task ON task_event (task_id, id);
+
+-- Unfinished tasks per request source, kept by triggers so backpressure costs one primary-key read.
+CREATE TABLE task_backlog (
+    request_source TEXT    PRIMARY KEY,
+    unfinished     INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+CREATE TRIGGER task_backlog_insert AFTER INSERT ON task
+WHEN NEW.status IN ('PENDING', 'FAILED', 'PROCESSING')
+BEGIN
+    INSERT INTO task_backlog (request_source, unfinished) VALUES (NEW.request_source, 1)
+        ON CONFLICT (request_source) DO UPDATE SET unfinished = unfinished + 1;
+END;
+
+CREATE TRIGGER task_backlog_update AFTER UPDATE OF status ON task
+WHEN (OLD.status IN ('PENDING', 'FAILED', 'PROCESSING')) <> (NEW.status IN ('PENDING', 'FAILED', 'PROCESSING'))
+BEGIN
+    INSERT INTO task_backlog (request_source, unfinished)
+        VALUES (NEW.request_source, CASE WHEN NEW.status IN ('PENDING', 'FAILED', 'PROCESSING') THEN 1 ELSE 0 END)
+        ON CONFLICT (request_source) DO UPDATE SET unfinished = unfinished
+            + CASE WHEN NEW.status IN ('PENDING', 'FAILED', 'PROCESSING') THEN 1 ELSE -1 END;
+END;
+
+CREATE TRIGGER task_backlog_delete AFTER DELETE ON task
+WHEN OLD.status IN ('PENDING', 'FAILED', 'PROCESSING')
+BEGIN
+    UPDATE task_backlog SET unfinished = unfinished - 1 WHERE request_source = OLD.request_source;
+END;
