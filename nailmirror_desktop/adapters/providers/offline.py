@@ -1,0 +1,33 @@
+"""The offline provider: the project's own procedural renderer behind the provider port.
+
+No network, no key: the kiosk's default. The prompt is parsed into a design (core/prompt.py) and rendered
+into per-finger nail textures plus a preview card (vision/nail_art.py); deterministic for a prompt and seed.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from nailmirror_desktop.core.providers.port import GenerationRequest, ProviderResult
+
+
+def default_seed(text: str) -> int:
+    """A stable seed from the prompt text (Python's hash() is salted per process)."""
+    return zlib.crc32(text.strip().encode("utf-8"))
+
+
+class OfflineProvider:
+    name = "offline"
+    is_async = False
+
+    def __repr__(self) -> str:
+        return "OfflineProvider()"
+
+    def generate(self, request: GenerationRequest) -> ProviderResult:
+        from nailmirror_desktop.core.prompt import parse_prompt
+        from nailmirror_desktop.vision.nail_art import render_design
+
+        design = parse_prompt(request.original_text)
+        seed = default_seed(request.original_text) if request.seed is None else request.seed
+        rendered = render_design(design, seed)
+        return ProviderResult(rendered=rendered, provider=self.name, details={"seed": seed})

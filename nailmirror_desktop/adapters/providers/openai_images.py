@@ -1,0 +1,110 @@
+"""OpenAI Images driver (sync): `POST {base}/v1/images/generations`, images back as `b64_json`.
+
+No SDK, so no hidden retries: one call per attempt, the task engine owns retries (reference note §1a, §2).
+GPT image models always answer base64 and reject `response_format`; dall-e models need it set.
+A read timeout or reset after the request was sent is AMBIGUOUS: the image may be generated and billed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from nailmirror_desktop.adapters.providers.download import DownloadPolicy, download_image
+from nailmirror_desktop.adapters.providers.http import HttpAnswer, Timeouts, exchange, json_body
+from nailmirror_desktop.adapters.providers.image_bytes import inspect_image
+from nailmirror_desktop.core.providers.classify import classify_openai, error_from_http
+from nailmirror_desktop.core.providers.config import RemoteProviderSettings
+from nailmirror_desktop.core.providers.port import (
+    GenerationRequest,
+    ProviderError,
+    ProviderErrorClass as C,
+    ProviderImage,
+    ProviderResult,
+)
+
+GENERATIONS_PATH = "/v1/images/generations"
+
+
+class OpenAIImagesProvider:
+    name = "openai"
+    is_async = False
+
+    def __init__(self, settings: RemoteProviderSettings, *, timeouts: Timeouts, max_bytes: int) -> None:
+        self._settings = settings
+        self._timeouts = timeouts
+        self._max_bytes = max_bytes
+        self._downloads = DownloadPolicy.for_base_url(settings.base_url, max_bytes=max_bytes, timeouts=timeouts)
+
+    def __repr__(self) -> str:
+        return f"OpenAIImagesProvider(base_url={self._settings.base_url!r}, model={self._settings.model!r})"
+
+    def request_body(self, request: GenerationRequest) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self._settings.model,  # always explicit: the default model is dall-e-2
+            "prompt": request.english_prompt,
+            "n": request.n,
+            "size": f"{request.size[0]}x{request.size[1]}",
+        }
+        if self._settings.model.startswith("dall-e"):
+            body["response_format"] = "b64_json"
+        else:
+            body.update({"quality": "medium", "output_format": "png", "moderation": "auto"})
+        return body
+
+    def generate(self, request: GenerationRequest) -> ProviderResult:
+        if not self._settings.api_key:
+            raise ProviderError("api_key_missing", "no OpenAI API key configured", C.CONFIG)
+        answer = exchange(
+            "POST",
+            self._settings.base_url.rstrip("/") + GENERATIONS_PATH,
+            headers={
+                "Authorization": f"Bearer {self._settings.api_key.reveal()}",
+                "Content-Type": "application/json",
+                "Accept": "application/json",
+            },
+            body=json_body(self.request_body(request)),
+            timeouts=self._timeouts,
+            idempotent=False,
+            max_body_bytes=self._max_bytes * 2,  # base64 is 4/3 of the image, plus JSON
+        )
+        document = answer.json()
+        error = document.get("error") if isinstance(document, dict) else None
+        if answer.status != 200 or error:  # "sometimes 403 or even 200-with-error-field" (§1a)
+            raise _error_from(answer, error)
+        return ProviderResult(
+            images=tuple(self._image_from(item) for item in _data_items(document)),
+            provider=self.name,
+            request_id=answer.request_id,
+            details={"usage": document.get("usage"), "created": document.get("created")},
+        )
+
+    def _image_from(self, item: dict[str, Any]) -> ProviderImage:
+        if item.get("b64_json"):
+            try:
+                data = base64.b64decode(item["b64_json"], validate=True)
+            except (binascii.Error, ValueError) as exc:
+                raise ProviderError("result_undecodable", "b64_json is not base64", C.INVALID_REQUEST) from exc
+            info = inspect_image(data)
+            return ProviderImage(data=data, content_type=f"image/{info.format}")
+        if item.get("url"):  # dall-e with response_format=url: valid 60 min, fetch now
+            downloaded = download_image(str(item["url"]), self._downloads)
+            return ProviderImage(data=downloaded.data, url=item["url"], content_type=downloaded.content_type)
+        raise ProviderError("result_empty", "a data item has neither b64_json nor url", C.INVALID_REQUEST)
+
+
+def _data_items(document: Any) -> list[dict[str, Any]]:
+    items = document.get("data") if isinstance(document, dict) else None
+    if not isinstance(items, list) or not items:
+        raise ProviderError("result_empty", "answer has no data[]", C.INVALID_REQUEST)
+    return [item for item in items if isinstance(item, dict)]
+
+
+def _error_from(answer: HttpAnswer, error: Any) -> ProviderError:
+    error = error if isinstance(error, dict) else {}
+    code = error.get("code") or error.get("type")
+    status = answer.status if answer.status != 200 else 400
+    message = str(error.get("message") or f"HTTP {answer.status}")
+    error_class = classify_openai(status, code)
+    return error_from_http("openai", status, code, message, error_class, answer.headers, answer.request_id)

@@ -1,0 +1,148 @@
+"""The image-provider port: what the generation flow asks of any provider, and how every failure is classified.
+
+Two shapes of provider exist (reference/providers_and_sync.md §0): synchronous ones answer one call with the
+images (OpenAI Images, the offline renderer); asynchronous ones take a submission, return a provider task id,
+and are polled until they finish (DashScope Wan). Drivers live in `adapters/providers/`; this module holds no I/O.
+
+Every failure a driver sees becomes a `ProviderError` whose `error_class` decides what the task engine does
+next (DESIGN.md §6, reference note §2). Codes are stable strings the UI translates; messages are for logs.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+
+class ProviderErrorClass(enum.Enum):
+    """What a failure means for the task (reference note §2). Names match the task engine's ErrorClass."""
+
+    TRANSIENT = "transient"  # retry with backoff, burns an attempt
+    RATE_LIMITED = "rate_limited"  # retry after Retry-After, no attempt burnt
+    CONTENT_REJECTED = "content_rejected"  # dead at once; the customer should rephrase
+    CONFIG = "config"  # key, account, quota, model: dead, trips the provider's breaker
+    INVALID_REQUEST = "invalid_request"  # dead: a bug or bad input, or an unusable answer
+    AMBIGUOUS = "ambiguous"  # a sync call timed out after sending: retry once, billing may double
+    EXPIRED = "expired"  # the provider forgot the task or its result URL: resubmit
+
+
+class ProviderError(Exception):
+    """A classified provider failure. `code` is a stable machine code (provider code where there is one)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        error_class: ProviderErrorClass,
+        retry_after_s: float | None = None,
+        *,
+        http_status: int | None = None,
+        request_id: str | None = None,
+    ) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.error_class = error_class
+        self.retry_after_s = retry_after_s
+        self.http_status = http_status
+        self.request_id = request_id
+
+    def __repr__(self) -> str:
+        return f"ProviderError({self.code!r}, {self.error_class.name}, http_status={self.http_status})"
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """One generation. `english_prompt` goes to remote models; `original_text` is what the customer typed.
+
+    size: (width, height) in pixels; n: images wanted (the flow uses the first usable one); seed: None lets the
+    provider choose.
+    """
+
+    english_prompt: str
+    original_text: str
+    size: tuple[int, int] = (1024, 1024)
+    n: int = 1
+    seed: int | None = None
+    negative_prompt: str = ""
+
+
+@dataclass(frozen=True)
+class ProviderImage:
+    """One result image: the encoded bytes once fetched, and the URL it came from (if any)."""
+
+    data: bytes | None = None
+    url: str | None = None
+    content_type: str | None = None
+
+
+@dataclass(frozen=True)
+class ImageFailure:
+    """One image of a partial result that the provider refused or lost (e.g. DashScope `DataInspectionFailed`)."""
+
+    code: str
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class ProviderResult:
+    """What a provider produced.
+
+    images: fetched images (bytes filled in; remote drivers download URLs before returning).
+    failures: per-image refusals in a partial result.
+    rendered: the offline renderer's ready nail textures (vision.nail_art.RenderedStyle), None for remote ones.
+    """
+
+    images: tuple[ProviderImage, ...] = ()
+    failures: tuple[ImageFailure, ...] = ()
+    rendered: Any = None
+    provider: str = ""
+    request_id: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class PollStatus(enum.Enum):
+    """Where an async provider task is. FAILED/CANCELED/UNKNOWN never come back here: poll raises instead."""
+
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    SUCCEEDED = "SUCCEEDED"
+
+
+@dataclass(frozen=True)
+class PollResult:
+    status: PollStatus
+    result: ProviderResult | None = None  # set when SUCCEEDED
+
+    @property
+    def finished(self) -> bool:
+        return self.status is PollStatus.SUCCEEDED
+
+
+@runtime_checkable
+class SyncImageProvider(Protocol):
+    """One blocking call returns the images. A timeout after sending is AMBIGUOUS (possibly billed)."""
+
+    name: str
+    is_async: bool  # False
+
+    def generate(self, request: GenerationRequest) -> ProviderResult: ...
+
+
+@runtime_checkable
+class AsyncImageProvider(Protocol):
+    """Submit returns the provider's task id (persist it before anything else); poll until it finishes.
+
+    poll raises ProviderError for FAILED (classified by its code), CANCELED and UNKNOWN (EXPIRED: resubmit).
+    """
+
+    name: str
+    is_async: bool  # True
+
+    def submit(self, request: GenerationRequest) -> str: ...
+
+    def poll(self, provider_task_id: str) -> PollResult: ...
+
+
+ImageProvider = SyncImageProvider | AsyncImageProvider
