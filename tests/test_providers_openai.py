@@ -151,3 +151,10 @@ def test_the_key_never_shows_in_reprs(fake):
     for text in (repr(provider), repr(settings), str(settings), repr(Secret(API_KEY))):
         assert API_KEY not in text
     assert base64.b64encode(API_KEY.encode()).decode() not in repr(settings)
+
+
+def test_a_connection_dropped_mid_answer_is_ambiguous(fake):
+    success = openai_success(fake.default_image)
+    fake.queue(Reply(200, success.body, success.headers, drop_after=len(success.body) // 2))
+    error = failure(provider_for(fake.base_url))
+    assert (error.code, error.error_class) == ("network_interrupted", C.AMBIGUOUS)

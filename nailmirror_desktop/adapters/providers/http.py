@@ -105,6 +105,8 @@ def read_capped(response: http.client.HTTPResponse, max_bytes: int) -> bytes:
         if total > max_bytes:
             raise ProviderError("response_too_large", f"more than {max_bytes} bytes", C.INVALID_REQUEST)
         chunks.append(chunk)
+    if response.length:  # read(amt) returns b"" at EOF even when bytes of a declared length are missing
+        raise http.client.IncompleteRead(b"".join(chunks), response.length)
     return b"".join(chunks)
 
 
