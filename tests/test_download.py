@@ -43,7 +43,7 @@ def test_an_image_on_the_providers_own_host_downloads(provider_host):
     url = provider_host.serve_blob("ok.png", Reply.image(IMAGE))
     downloaded = download_image(url, policy_for(provider_host))
     assert downloaded.data == IMAGE
-    assert (downloaded.info.format, downloaded.info.width, downloaded.info.height) == ("png", 512, 512)
+    assert (downloaded.info.format, downloaded.info.width, downloaded.info.height) == ("PNG", 512, 512)
 
 
 def test_a_redirect_within_the_providers_host_is_followed_and_rechecked(provider_host):

@@ -87,7 +87,7 @@ class OpenAIImagesProvider:
             except (binascii.Error, ValueError) as exc:
                 raise ProviderError("result_undecodable", "b64_json is not base64", C.INVALID_REQUEST) from exc
             info = inspect_image(data)
-            return ProviderImage(data=data, content_type=f"image/{info.format}")
+            return ProviderImage(data=data, content_type=f"image/{info.format.lower()}")
         if item.get("url"):  # dall-e with response_format=url: valid 60 min, fetch now
             downloaded = download_image(str(item["url"]), self._downloads)
             return ProviderImage(data=downloaded.data, url=item["url"], content_type=downloaded.content_type)

@@ -18,13 +18,13 @@ from typing import Any, Protocol, runtime_checkable
 class ProviderErrorClass(enum.Enum):
     """What a failure means for the task (reference note §2). Names match the task engine's ErrorClass."""
 
-    TRANSIENT = "transient"  # retry with backoff, burns an attempt
-    RATE_LIMITED = "rate_limited"  # retry after Retry-After, no attempt burnt
-    CONTENT_REJECTED = "content_rejected"  # dead at once; the customer should rephrase
-    CONFIG = "config"  # key, account, quota, model: dead, trips the provider's breaker
-    INVALID_REQUEST = "invalid_request"  # dead: a bug or bad input, or an unusable answer
-    AMBIGUOUS = "ambiguous"  # a sync call timed out after sending: retry once, billing may double
-    EXPIRED = "expired"  # the provider forgot the task or its result URL: resubmit
+    TRANSIENT = "TRANSIENT"  # retry with backoff, burns an attempt
+    RATE_LIMITED = "RATE_LIMITED"  # retry after Retry-After, no attempt burnt
+    CONTENT_REJECTED = "CONTENT_REJECTED"  # dead at once; the customer should rephrase
+    CONFIG = "CONFIG"  # key, account, quota, model: dead, trips the provider's breaker
+    INVALID_REQUEST = "INVALID_REQUEST"  # dead: a bug or bad input, or an unusable answer
+    AMBIGUOUS = "AMBIGUOUS"  # a sync call timed out after sending: retry once, billing may double
+    EXPIRED = "EXPIRED"  # the provider forgot the task or its result URL: resubmit
 
 
 class ProviderError(Exception):
