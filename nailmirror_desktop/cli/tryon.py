@@ -1,0 +1,229 @@
+"""`nailmirror tryon`: paint a style onto the nails in photos or a video.
+
+    nailmirror tryon --image PATH... --style STYLE --out OUT [--coverage-out COV]
+    nailmirror tryon --video IN --out OUT.mp4 --style STYLE
+
+PATH may be files or directories (their images, not recursive). With one input OUT (and COV) are files; with
+several they are directories and each output is named `<input stem>.png`. Coverage is an 8-bit PNG the size of
+the input: 255 where a nail was painted, 0 elsewhere. A bad input gets a one-line error, the batch goes on, and
+the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("tryon", help="paint a nail style onto photos or a video",
+                                   description=__doc__.split("\n\n")[0])
+    inputs = parser.add_mutually_exclusive_group(required=True)
+    inputs.add_argument("--image", nargs="+", type=Path, metavar="PATH", help="image files or directories")
+    inputs.add_argument("--video", type=Path, metavar="IN", help="a video file")
+    parser.add_argument("--style", required=True, type=Path, help="a texture image or a style folder")
+    parser.add_argument("--out", required=True, type=Path, help="output file, or directory for several images")
+    parser.add_argument("--coverage-out", type=Path, metavar="COV", help="coverage PNG (or directory) for images")
+    parser.add_argument("--mirrored", action="store_true", help="the input is mirrored (selfie camera)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from nailmirror_desktop.vision.hand_model import HandModelError
+    from nailmirror_desktop.vision.style_textures import StyleError, load_style
+
+    try:
+        style = load_style(args.style)
+    except StyleError as exc:
+        _error(f"style: {exc}")
+        return EXIT_USAGE
+    try:
+        if args.video is not None:
+            if args.coverage_out is not None:
+                _error("--coverage-out is for images only")
+                return EXIT_USAGE
+            return _run_video(args, style)
+        return _run_images(args, style)
+    except HandModelError as exc:
+        _error(str(exc))
+        return EXIT_FAILED
+
+
+# ---------------------------------------------------------------- images
+
+
+def collect_images(paths: list[Path]) -> tuple[list[Path], list[str]]:
+    """Expand directories (their image files, sorted); return (images, errors for paths that do not exist)."""
+    images, errors = [], []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+            if not found:
+                errors.append(f"{path}: no images in this directory")
+            images.extend(found)
+        elif path.exists():
+            images.append(path)
+        else:
+            errors.append(f"{path}: no such file")
+    return images, errors
+
+
+def output_paths(images: list[Path], out: Path, coverage: Path | None, batch: bool) -> list[tuple[Path, Path | None]]:
+    """Where each input's result and coverage go. Batch: `<dir>/<stem>.png`; clashing stems get `-2`, `-3`…"""
+    if not batch:
+        return [(out, coverage)]
+    targets, used = [], set()
+    for image in images:
+        stem, n = image.stem, 1
+        while stem in used:
+            n += 1
+            stem = f"{image.stem}-{n}"
+        used.add(stem)
+        targets.append((out / f"{stem}.png", coverage / f"{stem}.png" if coverage else None))
+    return targets
+
+
+def _run_images(args: argparse.Namespace, style) -> int:
+    from nailmirror_desktop.vision.image_io import ImageReadError, read_image, write_png
+    from nailmirror_desktop.vision.pipeline import TryOnPipeline
+
+    images, errors = collect_images(args.image)
+    for message in errors:
+        _error(message)
+    batch = len(args.image) > 1 or any(p.is_dir() for p in args.image) or len(images) > 1
+    if batch:
+        for directory in (args.out, args.coverage_out):
+            if directory is not None and directory.exists() and not directory.is_dir():
+                _error(f"{directory}: with several inputs this must be a directory")
+                return EXIT_USAGE
+    failures = len(errors)
+    targets = output_paths(images, args.out, args.coverage_out, batch)
+    with TryOnPipeline(style.compositor(), mirrored=args.mirrored) as pipeline:
+        for index, (image_path, (out_path, coverage_path)) in enumerate(zip(images, targets), 1):
+            try:
+                image = read_image(image_path)
+            except ImageReadError as exc:
+                _error(str(exc))
+                failures += 1
+                continue
+            try:
+                result = pipeline.process_still(image, want_coverage=True)
+            except (ValueError, MemoryError, cv2_error()) as exc:  # an image the detector cannot take
+                _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc})")
+                failures += 1
+                continue
+            if not result.hands:
+                _warn(f"{image_path}: no hand found; written unchanged")
+            try:
+                write_png(out_path, result.frame)
+                if coverage_path is not None:
+                    write_png(coverage_path, result.coverage)
+            except OSError as exc:
+                _error(f"{out_path}: cannot write ({exc})")
+                failures += 1
+                continue
+            if batch:
+                print(f"[{index}/{len(images)}] {image_path.name}: {len(result.hands)} hand(s), "
+                      f"{sum(q.opacity > 0 for q in result.quads)} nail(s) → {out_path}", file=sys.stderr)
+    if failures:
+        _error(f"{failures} input(s) failed")
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- video
+
+
+def _run_video(args: argparse.Namespace, style) -> int:
+    import cv2
+
+    from nailmirror_desktop.vision.pipeline import TryOnPipeline
+    from nailmirror_desktop.vision.sources import FrameSourceError, VideoFileSource
+
+    source = VideoFileSource(args.video)
+    try:
+        source.open()
+    except FrameSourceError as exc:
+        _error(f"{args.video}: cannot open video ({exc.code})")
+        return EXIT_FAILED
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    writer = None
+    progress = ProgressBar(source.frame_count, sys.stderr)
+    frames = frames_with_hands = 0
+    try:
+        with TryOnPipeline(style.compositor(), mirrored=args.mirrored) as pipeline:
+            while (frame := source.read()) is not None:
+                if writer is None:
+                    writer = _open_writer(cv2, args.out, source.nominal_fps or 30.0, frame.image.shape)
+                    if writer is None:
+                        return EXIT_FAILED
+                result = pipeline.process_video_frame(frame.image, frame.timestamp_ms, in_place=True)
+                writer.write(result.frame)
+                frames += 1
+                frames_with_hands += bool(result.hands)
+                progress.update(frames)
+    finally:
+        source.close()
+        if writer is not None:
+            writer.release()
+        progress.finish()
+    if frames == 0:
+        _error(f"{args.video}: no frames could be read")
+        return EXIT_FAILED
+    print(f"{frames} frames, hands in {frames_with_hands}, written to {args.out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _open_writer(cv2, path: Path, fps: float, shape: tuple[int, ...]):
+    # pip OpenCV has no H.264 encoder (no libx264); MPEG-4 Part 2 ('mp4v') plays in every common player.
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (shape[1], shape[0]))
+    if not writer.isOpened():
+        _error(f"{path}: cannot write video (mp4v)")
+        return None
+    return writer
+
+
+class ProgressBar:
+    """A one-line text progress bar, redrawn at most 10 times a second."""
+
+    def __init__(self, total: int, stream, width: int = 30) -> None:
+        self.total, self.stream, self.width = total, stream, width
+        self._started = time.monotonic()
+        self._last_draw = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self._last_draw < 0.1 and done != self.total:
+            return
+        self._last_draw = now
+        fps = done / max(now - self._started, 1e-6)
+        if self.total > 0:
+            filled = int(self.width * min(done, self.total) / self.total)
+            bar = "#" * filled + "-" * (self.width - filled)
+            self.stream.write(f"\r[{bar}] {done}/{self.total} frames  {fps:5.1f} fps")
+        else:
+            self.stream.write(f"\r{done} frames  {fps:5.1f} fps")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def cv2_error() -> type[Exception]:
+    import cv2
+
+    return cv2.error
+
+
+def _error(message: str) -> None:
+    print(f"error: {message}", file=sys.stderr)
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)

@@ -1,0 +1,146 @@
+"""The try-on pipeline: hand tracking → (smoothing, video only) → nail geometry → compositing.
+
+`TryOnPipeline.process_still(image)` uses the robust still-image detector (a cascade of views; slower, for
+photos); `process_video_frame(frame, timestamp_ms)` uses one VIDEO-mode landmarker and a One Euro filter per
+hand. Every result carries per-stage timings in milliseconds, which the benchmark reads.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.types import HandObservation, NailQuad
+
+STAGES = ("track", "smooth", "geometry", "composite")
+
+
+@dataclass(frozen=True)
+class StageTimings:
+    """Milliseconds spent in each stage of one frame; `total` covers the whole call."""
+
+    track: float = 0.0
+    smooth: float = 0.0
+    geometry: float = 0.0
+    composite: float = 0.0
+    total: float = 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class TryOnResult:
+    """frame: (H, W, 3) uint8 BGR, painted; coverage: (H, W) uint8 0/255 or None; hands and quads as used."""
+
+    frame: np.ndarray
+    coverage: np.ndarray | None
+    hands: list[HandObservation]
+    quads: list[NailQuad]
+    timings: StageTimings = field(default_factory=StageTimings)
+
+
+QuadFunction = Callable[..., list[NailQuad]]
+
+
+class TryOnPipeline:
+    """Owns the landmarkers (opened lazily; close with `close()` or a `with` block) and a Compositor.
+
+    mirrored: frames are shown mirrored (a selfie camera), which flips MediaPipe's handedness.
+    max_hands: hands tracked in video (each one costs ~10 ms more of palm detection).
+    """
+
+    def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
+                 smoothing: bool = True) -> None:
+        self.compositor = compositor
+        self.mirrored = mirrored
+        self.max_hands = max_hands
+        self.smoothing = smoothing
+        self._still_detector = None
+        self._video_tracker = None
+        self._smoother = None
+
+    def __enter__(self) -> TryOnPipeline:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for resource in (self._still_detector, self._video_tracker):
+            if resource is not None:
+                resource.close()
+        self._still_detector = self._video_tracker = self._smoother = None
+
+    def process_still(self, image: np.ndarray, *, want_coverage: bool = True) -> TryOnResult:
+        """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails."""
+        start = time.perf_counter()
+        hands = self._still().detect(image)
+        tracked = time.perf_counter()
+        return self._finish(image, hands, want_coverage, start, tracked, tracked, in_place=False)
+
+    def process_video_frame(self, frame: np.ndarray, timestamp_ms: int, *, want_coverage: bool = False,
+                            in_place: bool = False) -> TryOnResult:
+        """Track hands in one video frame ((H, W, 3) uint8 BGR; timestamps increasing) and paint their nails.
+
+        in_place=True paints into `frame` itself and saves a full-frame copy (the live loop owns its frames).
+        """
+        start = time.perf_counter()
+        hands = self._video().track(frame, timestamp_ms)
+        tracked = time.perf_counter()
+        if self.smoothing:
+            hands = self._smoothing().update(hands, timestamp_ms)
+        smoothed = time.perf_counter()
+        return self._finish(frame, hands, want_coverage, start, tracked, smoothed, in_place=in_place)
+
+    def reset_tracking(self) -> None:
+        """Forget smoothing state (call when the video jumps, e.g. a looping demo restarts)."""
+        self._smoother = None
+
+    def _finish(self, frame: np.ndarray, hands: list[HandObservation], want_coverage: bool,
+                start: float, tracked: float, smoothed: float, *, in_place: bool) -> TryOnResult:
+        from nailmirror_desktop.vision.geometry import nail_quads
+
+        quads = [quad for index, hand in enumerate(hands) for quad in nail_quads(hand, index, mirrored=self.mirrored)]
+        placed = time.perf_counter()
+        composite = self.compositor.composite(frame, quads, want_coverage=want_coverage, in_place=in_place)
+        done = time.perf_counter()
+        timings = StageTimings(
+            track=_ms(start, tracked), smooth=_ms(tracked, smoothed), geometry=_ms(smoothed, placed),
+            composite=_ms(placed, done), total=_ms(start, done),
+        )
+        return TryOnResult(composite.frame, composite.coverage, hands, quads, timings)
+
+    def _still(self):
+        if self._still_detector is None:
+            from nailmirror_desktop.vision.still_detection import StillHandDetector
+
+            self._still_detector = StillHandDetector()
+        return self._still_detector
+
+    def _video(self):
+        if self._video_tracker is None:
+            from nailmirror_desktop.vision.tracker import HandTracker
+
+            self._video_tracker = HandTracker("video", video_tracker_settings(self.max_hands))
+            self._video_tracker.open()
+        return self._video_tracker
+
+    def _smoothing(self):
+        if self._smoother is None:
+            from nailmirror_desktop.vision.smoothing import HandSmoother
+
+            self._smoother = HandSmoother()
+        return self._smoother
+
+
+def video_tracker_settings(max_hands: int):
+    """The landmarker settings for live video (shared with the benchmark's landmarker-only run)."""
+    from nailmirror_desktop.vision.tracker import TrackerSettings
+
+    return TrackerSettings(max_hands=max_hands)
+
+
+def _ms(begin: float, end: float) -> float:
+    return (end - begin) * 1000.0
