@@ -1,0 +1,237 @@
+"""Finding hands in still photos: a cascade of views that stops at the first plausible hand.
+
+MediaPipe's palm detector, at its default settings, misses about half of real "show your nails" photos: close-ups
+where no wrist or palm is in the frame, fingers pointing down, tiny web images. Each step of the cascade fixes
+one of those causes, cheapest and most trustworthy first:
+
+1. the image as it is, at the default thresholds;
+2. rotated by 90/180/270° (the palm detector is trained mostly on upright hands);
+3. zoomed out (2× centred, then 4× with the image at the top of the canvas), so a close-up gains the
+   context the palm detector wants, at each rotation;
+4. the same views once more at low thresholds.
+
+Every candidate must pass `is_plausible_hand` (hand-shaped, not degenerate, fingertips in the picture), so a
+lower threshold cannot invent a hand out of a texture. The found hand is then re-measured on an upright crop
+centred on it and on that crop's mirror image, and the landmark sets are averaged (test-time refinement): two
+independent looks at the same hand halve the landmark noise where they agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from nailmirror_desktop.vision.tracker import HandTracker, TrackerSettings
+from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, HandObservation
+
+ROTATIONS = (0, 90, 180, 270)
+ZOOM_OUT = 2.0
+LOW_CONFIDENCE = 0.2
+# Work on images whose long side lies in this range: the detector sees 192 px anyway; bigger costs time.
+MAX_SIDE = 1024
+MIN_SIDE = 480
+
+
+@dataclass(frozen=True)
+class View:
+    """One way of showing the image to the landmarker."""
+
+    rotation: int = 0  # degrees, counter-clockwise
+    zoom_out: float = 1.0
+    low_threshold: bool = False
+    top_anchored: bool = False  # zoomed-out image at the top of the canvas: the padding extends its bottom edge
+
+
+def cascade_views() -> list[View]:
+    """Zoom-outs double: 1×, 2× centred, 4× with the image at the top of the canvas (a fingertip close-up's
+    hand continues beyond its bottom edge; the replicated border gives the palm detector a palm-like blob)."""
+    zooms = ((1.0, False), (2.0, False), (4.0, True))
+    views = [View(rotation, zoom, top_anchored=top) for zoom, top in zooms for rotation in ROTATIONS]
+    return views + [View(v.rotation, v.zoom_out, True, v.top_anchored) for v in views]
+
+
+@dataclass
+class StillHandDetector:
+    """Robust still-image hand detection. Use as a context manager (it owns two landmarkers).
+
+    `detect(image)` takes (H, W, 3) uint8 BGR and returns hands with landmarks in that image's pixels.
+    """
+
+    refine: bool = True
+    views: list[View] = field(default_factory=cascade_views)
+    _trackers: dict[bool, HandTracker] = field(default_factory=dict, init=False, repr=False)
+
+    def __enter__(self) -> StillHandDetector:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for tracker in self._trackers.values():
+            tracker.close()
+        self._trackers.clear()
+
+    def detect(self, image: np.ndarray) -> list[HandObservation]:
+        scale = _working_scale(image.shape)
+        work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=_interp(scale))
+        hands = self._first_plausible(work)
+        if self.refine:
+            hands = [self._refined(work, hand) for hand in hands]
+        return [_scaled(hand, 1.0 / scale) for hand in hands]
+
+    def _first_plausible(self, image: np.ndarray) -> list[HandObservation]:
+        for view in self.views:
+            hands = self._look(image, view)
+            hands = [hand for hand in hands if is_plausible_hand(hand.landmarks, image.shape)]
+            if hands:
+                return _distinct(hands)
+        return []
+
+    def _look(self, image: np.ndarray, view: View) -> list[HandObservation]:
+        matrix, size = view_transform(image.shape, view.rotation, view.zoom_out, view.top_anchored)
+        shown = cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        hands = self._tracker(view.low_threshold).detect(shown)
+        return [_transformed(hand, cv2.invertAffineTransform(matrix)) for hand in hands]
+
+    def _refined(self, image: np.ndarray, hand: HandObservation) -> HandObservation:
+        """Average the hand's landmarks with a second look on an upright crop and its mirror image."""
+        looks = [hand.landmarks]
+        for mirrored in (False, True):
+            matrix, size = upright_crop_transform(hand.landmarks, mirrored)
+            crop = cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            found = self._tracker(True).detect(crop)
+            inverse = cv2.invertAffineTransform(matrix)
+            candidates = [_transformed(h, inverse) for h in found]
+            match = _same_hand(hand, candidates)
+            if match is not None:
+                looks.append(match.landmarks)
+        return HandObservation(np.mean(looks, axis=0).astype(np.float32), hand.handedness, hand.score)
+
+    def _tracker(self, low_threshold: bool) -> HandTracker:
+        tracker = self._trackers.get(low_threshold)
+        if tracker is None:
+            confidence = LOW_CONFIDENCE if low_threshold else 0.5
+            settings = TrackerSettings(
+                max_hands=2, detection_confidence=confidence, presence_confidence=confidence
+            )
+            tracker = HandTracker("image", settings)
+            tracker.open()
+            self._trackers[low_threshold] = tracker
+        return tracker
+
+
+def palm_size(landmarks: np.ndarray) -> float:
+    """A pose-robust hand scale in pixels: the largest of wrist→middle MCP and index MCP→pinky MCP (2D)."""
+    points = landmarks[:, :2]
+    return float(max(np.linalg.norm(points[9] - points[WRIST]), np.linalg.norm(points[5] - points[17])))
+
+
+def is_plausible_hand(landmarks: np.ndarray, image_shape: tuple[int, ...]) -> bool:
+    """Is this landmark set hand-shaped enough to paint on?
+
+    Checks, all scale-free: the hand is not tiny; the 3D bone lengths of each finger relative to the palm are
+    in the range a real hand can show (a degenerate, collapsed skeleton is the typical false hand found in a
+    texture); and most fingertips lie inside the image (there is nothing to paint otherwise).
+    """
+    height, width = image_shape[:2]
+    size = palm_size(landmarks)
+    if size < 0.04 * max(height, width) or size < 12:
+        return False
+    palm_3d = float(np.linalg.norm(landmarks[9] - landmarks[WRIST]))
+    for finger, ids in FINGER_LANDMARKS.items():
+        chain = landmarks[list(ids)]
+        bones = np.linalg.norm(np.diff(chain, axis=0), axis=1) / max(palm_3d, 1e-6)
+        if bones.min() < 0.08 or bones.max() > 1.2:
+            return False
+    tips = landmarks[[ids[3] for ids in FINGER_LANDMARKS.values()], :2]
+    inside = (tips[:, 0] >= 0) & (tips[:, 0] < width) & (tips[:, 1] >= 0) & (tips[:, 1] < height)
+    return int(inside.sum()) >= 3
+
+
+def view_transform(
+    shape: tuple[int, ...], rotation: int, zoom_out: float, top_anchored: bool = False
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """Affine (2, 3) from the image to a view rotated by `rotation` degrees and shrunk by `zoom_out` on a
+    canvas of the image's own (rotated) size times `zoom_out` — i.e. the same resolution, more surround."""
+    height, width = shape[:2]
+    if rotation % 180:
+        out_w, out_h = height, width
+    else:
+        out_w, out_h = width, height
+    out_w, out_h = int(round(out_w * zoom_out)), int(round(out_h * zoom_out))
+    matrix = cv2.getRotationMatrix2D((width / 2.0, height / 2.0), rotation, 1.0)
+    shown_h = out_h / zoom_out
+    centre_y = shown_h / 2.0 if top_anchored else out_h / 2.0
+    matrix[:, 2] += (out_w / 2.0 - width / 2.0, centre_y - height / 2.0)
+    return matrix, (out_w, out_h)
+
+
+def upright_crop_transform(landmarks: np.ndarray, mirrored: bool, side: int = 384) -> tuple[np.ndarray, tuple[int, int]]:
+    """Affine (2, 3) to a `side`² crop with the hand centred, wrist down, fingers up, filling about half of it;
+    mirrored left-right when asked."""
+    points = landmarks[:, :2].astype(np.float64)
+    centre = points.mean(axis=0)
+    up = points[9] - points[WRIST]
+    angle = np.degrees(np.arctan2(up[1], up[0]))  # image angle of wrist→middle MCP
+    extent = np.ptp(points, axis=0).max()
+    scale = 0.55 * side / max(extent, 1e-6)
+    # rotate so that `up` points to -y (up in the crop)
+    matrix = cv2.getRotationMatrix2D(tuple(centre), angle + 90.0, scale)
+    matrix[:, 2] += (side / 2.0 - centre[0], side / 2.0 - centre[1])
+    if mirrored:
+        flip = np.array([[-1.0, 0.0, side], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        matrix = (flip @ np.vstack([matrix, [0, 0, 1]]))[:2]
+    return matrix, (side, side)
+
+
+def _same_hand(hand: HandObservation, candidates: list[HandObservation]) -> HandObservation | None:
+    """The candidate that is clearly the same hand (landmarks within a fraction of the palm), if any."""
+    size = palm_size(hand.landmarks)
+    best, best_error = None, np.inf
+    for candidate in candidates:
+        error = float(np.median(np.linalg.norm(candidate.landmarks[:, :2] - hand.landmarks[:, :2], axis=1)))
+        if error < best_error:
+            best, best_error = candidate, error
+    return best if best_error < 0.35 * size else None
+
+
+def _distinct(hands: list[HandObservation]) -> list[HandObservation]:
+    """Drop a hand that duplicates an earlier, more confident one (same wrist and fingertips)."""
+    kept: list[HandObservation] = []
+    for hand in sorted(hands, key=lambda h: -h.score):
+        if _same_hand(hand, kept) is None:
+            kept.append(hand)
+    return kept
+
+
+def _transformed(hand: HandObservation, matrix: np.ndarray) -> HandObservation:
+    """Landmarks mapped through an affine (2, 3); z scales with the linear part."""
+    points = hand.landmarks.astype(np.float64)
+    xy = points[:, :2] @ matrix[:, :2].T + matrix[:, 2]
+    scale = np.sqrt(abs(np.linalg.det(matrix[:, :2])))
+    z = points[:, 2:3] * scale
+    mirrored = np.linalg.det(matrix[:, :2]) < 0
+    handedness = {"Left": "Right", "Right": "Left"}.get(hand.handedness, hand.handedness) if mirrored else hand.handedness
+    return HandObservation(np.hstack([xy, z]).astype(np.float32), handedness, hand.score)
+
+
+def _scaled(hand: HandObservation, factor: float) -> HandObservation:
+    if factor == 1.0:
+        return hand
+    return HandObservation((hand.landmarks * factor).astype(np.float32), hand.handedness, hand.score)
+
+
+def _working_scale(shape: tuple[int, ...]) -> float:
+    long_side = max(shape[:2])
+    if long_side > MAX_SIDE:
+        return MAX_SIDE / long_side
+    if long_side < MIN_SIDE:
+        return MIN_SIDE / long_side
+    return 1.0
+
+
+def _interp(scale: float) -> int:
+    return cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC

@@ -1,0 +1,121 @@
+"""Hand landmarks from the MediaPipe Tasks HandLandmarker (DESIGN.md §3–4).
+
+VIDEO mode for camera and video frames (timestamps must increase; we make them monotonic), IMAGE mode for
+stills. Landmarks come back in frame pixels as `HandObservation`s. Use the tracker as a context manager:
+an unclosed landmarker raises at interpreter exit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from nailmirror_desktop.vision.hand_model import default_bundle_path, verify_bundle
+from nailmirror_desktop.vision.types import HandObservation
+
+Mode = Literal["image", "video"]
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """Landmarker thresholds. The defaults are MediaPipe's; the still cascade lowers them as a last resort."""
+
+    max_hands: int = 2
+    detection_confidence: float = 0.5
+    presence_confidence: float = 0.5
+    tracking_confidence: float = 0.5
+
+
+class HandTracker:
+    """One MediaPipe HandLandmarker.
+
+    `detect(frame)` in IMAGE mode, `track(frame, timestamp_ms)` in VIDEO mode. Frames are (H, W, 3) uint8 BGR
+    (OpenCV's order) unless `rgb=True` is passed.
+    """
+
+    def __init__(
+        self,
+        mode: Mode = "image",
+        settings: TrackerSettings = TrackerSettings(),
+        model_path: Path | None = None,
+    ) -> None:
+        if mode not in ("image", "video"):
+            raise ValueError(f"mode must be 'image' or 'video', not {mode!r}")
+        self.mode = mode
+        self.settings = settings
+        self._model_path = verify_bundle(model_path or default_bundle_path())
+        self._landmarker = None
+        self._last_timestamp_ms = -1
+
+    def __enter__(self) -> HandTracker:
+        self.open()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def open(self) -> None:
+        if self._landmarker is not None:
+            return
+        from mediapipe.tasks.python import BaseOptions
+        from mediapipe.tasks.python.vision import HandLandmarker, HandLandmarkerOptions, RunningMode
+
+        options = HandLandmarkerOptions(
+            # model bytes rather than a path: the bundle may sit inside a frozen build's archive directory
+            base_options=BaseOptions(model_asset_buffer=self._model_path.read_bytes()),
+            running_mode=RunningMode.VIDEO if self.mode == "video" else RunningMode.IMAGE,
+            num_hands=self.settings.max_hands,
+            min_hand_detection_confidence=self.settings.detection_confidence,
+            min_hand_presence_confidence=self.settings.presence_confidence,
+            min_tracking_confidence=self.settings.tracking_confidence,
+        )
+        self._landmarker = HandLandmarker.create_from_options(options)
+
+    def close(self) -> None:
+        if self._landmarker is not None:
+            self._landmarker.close()
+            self._landmarker = None
+
+    def detect(self, frame: np.ndarray, *, rgb: bool = False) -> list[HandObservation]:
+        """Hands in one still image (IMAGE mode)."""
+        if self.mode != "image":
+            raise RuntimeError("detect() needs an image-mode tracker; use track() for video")
+        result = self._require().detect(_mp_image(frame, rgb))
+        return _observations(result, frame.shape)
+
+    def track(self, frame: np.ndarray, timestamp_ms: int, *, rgb: bool = False) -> list[HandObservation]:
+        """Hands in one video frame (VIDEO mode). A timestamp that does not increase is nudged forward by 1 ms,
+        because MediaPipe rejects it and a camera clock can repeat."""
+        if self.mode != "video":
+            raise RuntimeError("track() needs a video-mode tracker; use detect() for stills")
+        timestamp_ms = max(int(timestamp_ms), self._last_timestamp_ms + 1)
+        self._last_timestamp_ms = timestamp_ms
+        result = self._require().detect_for_video(_mp_image(frame, rgb), timestamp_ms)
+        return _observations(result, frame.shape)
+
+    def _require(self):
+        if self._landmarker is None:
+            raise RuntimeError("HandTracker is closed; use it as a context manager")
+        return self._landmarker
+
+
+def _mp_image(frame: np.ndarray, rgb: bool):
+    import mediapipe as mp
+
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"expected an (H, W, 3) uint8 frame, got {frame.shape} {frame.dtype}")
+    data = frame if rgb else frame[:, :, ::-1]
+    return mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(data))
+
+
+def _observations(result, frame_shape: tuple[int, ...]) -> list[HandObservation]:
+    height, width = frame_shape[:2]
+    hands = []
+    for landmarks, handedness in zip(result.hand_landmarks, result.handedness):
+        points = np.array([(p.x * width, p.y * height, p.z * width) for p in landmarks], dtype=np.float32)
+        best = handedness[0]
+        hands.append(HandObservation(points, best.category_name, float(best.score)))
+    return hands
