@@ -61,7 +61,8 @@ CREATE TABLE style_asset (
     style_id      INTEGER NOT NULL REFERENCES style(id) ON DELETE CASCADE,
     asset_type    TEXT    NOT NULL
                   CHECK (asset_type IN ('THUMBNAIL', 'COVER', 'TRY_ON_EXAMPLE', 'NAIL_TEXTURE', 'AI_DRAFT')),
-    -- Which nail a NAIL_TEXTURE is for: 'nail' (every finger without its own), thumb, index, middle, ring, pinky.
+    -- Which file of the style folder a NAIL_TEXTURE is: 'nail' (every finger without its own), 'accent' (the
+    -- style's accent fingers), or a per-finger override: thumb, index, middle, ring, pinky.
     -- '' for other asset types.
     slot          TEXT    NOT NULL DEFAULT '',
     storage_path  TEXT    NOT NULL,               -- relative to the asset store root, content-addressed (sha256)

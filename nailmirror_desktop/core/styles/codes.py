@@ -8,6 +8,7 @@ Uniqueness is the database's job (style.style_code UNIQUE); `insert_with_fresh_c
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import sqlite3
@@ -41,12 +42,23 @@ def is_style_code(text: str) -> bool:
     return bool(CODE_PATTERN.match(text.strip().upper()))
 
 
+def stable_style_code(prefix: str, key: str) -> str:
+    """The same code for the same key on every kiosk (starter catalog styles), still revealing no count."""
+    digest = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big")
+    body = "".join(CROCKFORD_ALPHABET[(digest >> (5 * i)) & 31] for i in range(RANDOM_CHARS))
+    return f"{prefix}-{body}"
+
+
 def insert_with_fresh_code(
-    insert: Callable[[str], T], prefix: str, randbelow: Callable[[int], int] = secrets.randbelow
+    insert: Callable[[str], T],
+    prefix: str,
+    randbelow: Callable[[int], int] = secrets.randbelow,
+    first_code: str | None = None,
 ) -> T:
-    """Call `insert(code)` with new codes until it does not hit the style_code unique constraint."""
-    for _ in range(MAX_ATTEMPTS):
-        code = new_style_code(prefix, randbelow)
+    """Call `insert(code)` (first with `first_code` if given) until it does not hit the style_code constraint."""
+    candidates = [first_code] if first_code else []
+    for attempt in range(MAX_ATTEMPTS):
+        code = candidates[attempt] if attempt < len(candidates) else new_style_code(prefix, randbelow)
         try:
             return insert(code)
         except sqlite3.IntegrityError as exc:

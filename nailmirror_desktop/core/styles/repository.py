@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from nailmirror_desktop.core.styles import codes
 from nailmirror_desktop.core.styles.assets import AssetStore, StoredBlob
-from nailmirror_desktop.core.styles.content import GENERIC_SLOT, FINGER_SLOTS, StyleContent
+from nailmirror_desktop.core.styles.content import ACCENT_SLOT, StyleContent, textures_cover_hand
 from nailmirror_desktop.core.styles.errors import StyleError, StyleNotFound
 from nailmirror_desktop.core.styles.records import AssetRecord, AuditEntry, Category, StyleRecord, Tag
 from nailmirror_desktop.core.styles.status import AuditAction, StyleStatus, transit, write_audit
@@ -146,8 +146,14 @@ class StyleRepository:
         remote_id: str | None = None,
         remote_version: int | None = None,
         parent_style_id: int | None = None,
+        client_uid: str | None = None,
+        preferred_code: str | None = None,
     ) -> StyleRecord:
-        """Insert a DRAFT style with a fresh random style_code and log CREATE."""
+        """Insert a DRAFT style and log CREATE.
+
+        The style_code is `preferred_code` when given and free, else a fresh random one. `client_uid` is the id the
+        kiosk pushes drafts under (a new UUID unless given; the starter catalog passes a stable one).
+        """
         source = StyleSource(source)
         with write_transaction(self.conn):
             category = self.category(category_code) if category_code else None
@@ -160,12 +166,12 @@ class StyleRepository:
                     (
                         code, name, name_en, category.id if category else None,
                         category.name_zh if category else None, source.value, ",".join(accent_fingers), prompt,
-                        design_json, origin_task_no, str(uuid.uuid4()), remote_id, remote_version, parent_style_id,
+                        design_json, origin_task_no, client_uid or str(uuid.uuid4()), remote_id, remote_version, parent_style_id,
                     ),
                 ).lastrowid
 
             prefix = codes.code_prefix(category.code if category else None, source.value)
-            style_id = codes.insert_with_fresh_code(insert, prefix)
+            style_id = codes.insert_with_fresh_code(insert, prefix, first_code=preferred_code)
             write_audit(self.conn, style_id, AuditAction.CREATE, actor, None, StyleStatus.DRAFT,
                         detail={"source": source.value})
         return self.get(style_id)
@@ -300,7 +306,7 @@ class StyleRepository:
 
     def store_content(self, content: StyleContent) -> StoredContent:
         """Put the images into the asset store (outside any transaction). Raises ImageRejected."""
-        store = self._require_store()
+        store = self.require_store()
         textures = {slot: store.put(data) for slot, data in content.nail_textures.items()}
         cover = store.put(content.preview) if content.preview is not None else None
         thumbnail = store.thumbnail(cover) if cover is not None else None
@@ -375,7 +381,7 @@ class StyleRepository:
             )
             self._carry_over(style.id, style.content_version, new_version, stored)
             self.attach_content(style.id, stored, new_version)
-            if content.accent_fingers or stored.textures:
+            if ACCENT_SLOT in stored.textures:  # a new accent texture brings its fingers; else the old ones stay
                 self.conn.execute("UPDATE style SET accent_fingers = ? WHERE id = ?",
                                   (",".join(stored.accent_fingers), style.id))
             covered = self._textures_cover_hand(style.id, new_version)
@@ -405,9 +411,9 @@ class StyleRepository:
                 (style_id, version),
             )
         }
-        return GENERIC_SLOT in slots or set(FINGER_SLOTS) <= slots
+        return textures_cover_hand(slots, self.get(style_id).accent_fingers)
 
-    def _require_store(self) -> AssetStore:
+    def require_store(self) -> AssetStore:
         if self.store is None:
             raise StyleError("NO_ASSET_STORE", "StyleRepository was made without an AssetStore")
         return self.store

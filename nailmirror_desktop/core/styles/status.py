@@ -58,8 +58,9 @@ _DEFAULT_ACTION: dict[tuple[StyleStatus, StyleStatus], AuditAction] = {
     (S.PUBLISHED, S.OFF_SHELF): AuditAction.OFF_SHELF,
     (S.OFF_SHELF, S.PUBLISHED): AuditAction.PUBLISH,
     (S.OFF_SHELF, S.DRAFT): AuditAction.REVISE,
-    (S.PUBLISHED, S.DRAFT): AuditAction.EDIT_CONTENT,
 }
+# Reachable only when the caller says it is editing content; a bare "back to draft" is refused.
+_CONTENT_EDIT_ONLY = {(S.PUBLISHED, S.DRAFT)}
 
 
 def can_transit(from_status: StyleStatus | str, to_status: StyleStatus | str) -> bool:
@@ -98,9 +99,9 @@ def transit(
             raise IllegalTransition(from_status, to_status)
         if not can_transit(from_status, to_status):
             raise IllegalTransition(from_status, to_status)
-        chosen = action or _DEFAULT_ACTION[(from_status, to_status)]
-        if (from_status, to_status) == (S.PUBLISHED, S.DRAFT) and chosen is not AuditAction.EDIT_CONTENT:
+        if (from_status, to_status) in _CONTENT_EDIT_ONLY and action is not AuditAction.EDIT_CONTENT:
             raise IllegalTransition(from_status, to_status)
+        chosen = action or _DEFAULT_ACTION[(from_status, to_status)]
         changed = conn.execute(
             "UPDATE style SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
             "WHERE id = ? AND status = ? AND deleted = 0",

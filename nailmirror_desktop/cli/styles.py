@@ -1,0 +1,178 @@
+"""`nailmirror styles …`: list, show and import styles, and move them through review.
+
+Exit status: 0 done; 1 the style domain refused (unknown style, illegal transition, bad image …), with the
+refusal's code on stderr; 2 bad command line (argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+ACTOR = "cli"
+
+# command → (target status, the only status it starts from, or None for any the machine allows)
+TRANSITION_COMMANDS = {
+    "submit": ("PENDING_REVIEW", "DRAFT", "send a DRAFT style to review"),
+    "approve": ("PUBLISHED", "PENDING_REVIEW", "approve a style under review (it goes on the shelf)"),
+    "reject": ("REJECTED", "PENDING_REVIEW", "reject a style under review (needs --reason)"),
+    "publish": ("PUBLISHED", "OFF_SHELF", "put an OFF_SHELF style back on the shelf"),
+    "off-shelf": ("OFF_SHELF", "PUBLISHED", "take a PUBLISHED style off the shelf"),
+    "revise": ("DRAFT", None, "bring a REJECTED or OFF_SHELF style back to DRAFT"),
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("styles", help="list, show, import and review styles")
+    commands = parser.add_subparsers(dest="styles_command", metavar="ACTION", required=True)
+
+    listing = commands.add_parser("list", help="list styles, newest first")
+    listing.add_argument("--status", choices=["DRAFT", "PENDING_REVIEW", "PUBLISHED", "REJECTED", "OFF_SHELF"])
+    listing.add_argument("--category", help="category code")
+    listing.add_argument("--tag", help="tag code")
+    listing.add_argument("--search", help="text in the style code or name")
+    listing.add_argument("--source", choices=["MANUAL", "AI", "CATALOG"])
+    listing.add_argument("--customer", action="store_true", help="only what customers see (PUBLISHED, previewable)")
+    listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(handler=_list)
+
+    show = commands.add_parser("show", help="one style with its assets, tags and review history")
+    show.add_argument("code")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(handler=_show)
+
+    importing = commands.add_parser("import", help="import a style folder as a new DRAFT style")
+    importing.add_argument("folder")
+    importing.add_argument("--name", help="defaults to style.json's name")
+    importing.add_argument("--category", help="category code (must exist)")
+    importing.add_argument("--tag", action="append", default=[], help="tag code (repeatable)")
+    importing.add_argument("--json", action="store_true")
+    importing.set_defaults(handler=_import)
+
+    edit = commands.add_parser("edit", help="replace a style's images from a style folder (new version, DRAFT)")
+    edit.add_argument("code")
+    edit.add_argument("folder")
+    edit.add_argument("--reason")
+    edit.set_defaults(handler=_edit)
+
+    categories = commands.add_parser("categories", help="list categories")
+    categories.add_argument("--json", action="store_true")
+    categories.set_defaults(handler=_categories)
+
+    for name, (_, _, help_text) in TRANSITION_COMMANDS.items():
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("code")
+        command.add_argument("--reason", required=name == "reject")
+        command.add_argument("--actor", default=ACTOR)
+        command.set_defaults(handler=_transition, transition=name)
+
+
+def _repository():
+    from nailmirror_desktop.adapters.style_store import open_style_repository
+
+    return open_style_repository()
+
+
+def _refused(exc) -> int:
+    print(f"error: {exc.code}" + (f" ({exc.detail})" if exc.detail else ""), file=sys.stderr)
+    return 1
+
+
+def _list(args) -> int:
+    from nailmirror_desktop.core.styles import StyleError, StyleFilter
+
+    query = StyleFilter(status="PUBLISHED" if args.customer else args.status, category_code=args.category,
+                        tag_code=args.tag, text=args.search, source=args.source, previewable_only=args.customer,
+                        limit=args.limit)
+    try:
+        styles = _repository().list_styles(query)
+    except StyleError as exc:
+        return _refused(exc)
+    if args.json:
+        print(json.dumps([s.to_dict() for s in styles], ensure_ascii=False, indent=2))
+        return 0
+    for s in styles:
+        flag = "P" if s.is_previewable else "-"
+        print(f"{s.style_code:12} {s.status.value:15} {flag} {s.source:8} {s.category_name or '-':10} {s.name}")
+    return 0
+
+
+def _show(args) -> int:
+    from nailmirror_desktop.core.styles import StyleError
+
+    try:
+        repo = _repository()
+        style = repo.get_by_code(args.code)
+        assets, tags, audit = repo.assets(style.id), repo.tags_of(style.id), repo.audit_trail(style.id)
+    except StyleError as exc:
+        return _refused(exc)
+    if args.json:
+        print(json.dumps({"style": style.to_dict(), "assets": [a.to_dict() for a in assets],
+                          "tags": [t.code for t in tags], "audit": [e.to_dict() for e in audit]},
+                         ensure_ascii=False, indent=2))
+        return 0
+    print(f"{style.style_code}  {style.name}  [{style.status.value}]  v{style.content_version}"
+          f"  previewable={'yes' if style.is_previewable else 'no'}  source={style.source}")
+    print(f"category: {style.category_name or '-'}   tags: {', '.join(t.code for t in tags) or '-'}"
+          f"   accent: {', '.join(style.accent_fingers) or '-'}")
+    for a in assets:
+        primary = " primary" if a.is_primary else ""
+        print(f"  {a.asset_type:13} {a.slot or '':7} {a.width}x{a.height} {a.format:4} {a.file_md5[:8]}{primary}")
+    for e in audit:
+        reason = f"  reason: {e.reason}" if e.reason else ""
+        print(f"  {e.created_at} {e.actor:16} {e.action:12} {e.from_status or '-'} -> {e.to_status or '-'}{reason}")
+    return 0
+
+
+def _import(args) -> int:
+    from nailmirror_desktop.core.styles import StyleError, StyleSource, read_style_folder
+
+    try:
+        repo = _repository()
+        folder = read_style_folder(args.folder)
+        style = repo.create_style_with_content(args.name or folder.name, StyleSource.MANUAL, folder.content,
+                                               actor=ACTOR, category_code=args.category, tags=args.tag,
+                                               design_json=folder.design_json())
+    except StyleError as exc:
+        return _refused(exc)
+    print(json.dumps(style.to_dict(), ensure_ascii=False, indent=2) if args.json else style.style_code)
+    return 0
+
+
+def _edit(args) -> int:
+    from nailmirror_desktop.core.styles import StyleError, read_style_folder
+
+    try:
+        repo = _repository()
+        style = repo.edit_content(args.code, read_style_folder(args.folder).content, actor=ACTOR, reason=args.reason)
+    except StyleError as exc:
+        return _refused(exc)
+    print(f"{style.style_code} {style.status.value} v{style.content_version}")
+    return 0
+
+
+def _categories(args) -> int:
+    from dataclasses import asdict
+
+    categories = _repository().categories()
+    if args.json:
+        print(json.dumps([asdict(c) for c in categories], ensure_ascii=False, indent=2))
+    else:
+        for c in categories:
+            print(f"{c.code:16} {c.name_zh}  {c.name_en}")
+    return 0
+
+
+def _transition(args) -> int:
+    from nailmirror_desktop.core.styles import StyleError
+
+    to_status, expect_from, _ = TRANSITION_COMMANDS[args.transition]
+    try:
+        style = _repository().transit(args.code, to_status, actor=args.actor, reason=args.reason,
+                                      expect_from=expect_from)
+    except StyleError as exc:
+        return _refused(exc)
+    print(f"{style.style_code} {style.status.value}")
+    return 0
