@@ -30,6 +30,7 @@ DEFAULT_TEXTURE_SIZE = (256, 384)  # (width, height) pixels, about a real nail's
 DEFAULT_PREVIEW_SIZE = (768, 512)  # (width, height) pixels
 FINGER_FILE_NAMES = {finger: finger.name.lower() for finger in Finger}
 BASE_TEXTURE_NAME = "nail.png"
+ACCENT_TEXTURE_NAME = "accent.png"
 PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 9]
 
 RGB = np.ndarray  # (3,) float32 in [0, 1], RGB order
@@ -565,7 +566,7 @@ def _apply_finish(c: _Canvas, finish: str, base: RGB, rng: np.random.Generator) 
         alpha = (0.5 + 0.2 * (1.0 - c.v)).astype(np.float32)
         _gloss_highlight(c, 0.55)
     else:
-        _gloss_highlight(c, 0.5)
+        _gloss_highlight(c, 0.6)
     return alpha
 
 
@@ -789,15 +790,16 @@ def textures_from_swatch(
     """Per-finger nail textures cut from a remote provider's flat design swatch.
 
     Method: the swatch (asked for by `core.prompt.english_prompt`: flat, front-on, the design filling the
-    frame, tip at the top) is treated as a piece of painted nail. A margin of 6 % is dropped on every side
-    (generators often vignette or frame their edges). From what is left, five crops with the nail's aspect
-    (texture width : height) are taken, each as tall as 88 % of the usable height (or as wide as the usable
-    width allows), their centres spread evenly from left to right and alternately nudged up/down by a few
-    percent, so the five nails show slightly different parts of the design the way real hand-painted nails
-    differ. Crops keep the image's vertical orientation, so a French tip drawn at the top stays at the tip.
-    Each crop is resized with area interpolation to `texture_size` (width, height); alpha is 255, or the
-    swatch's own alpha when it has one. Input: (H, W, 3) BGR or (H, W, 4) BGRA uint8, at least 32 px a side.
-    Output: every Finger → (H, W, 4) uint8 BGRA.
+    frame, tip at the top) is treated as a piece of painted nail. A margin is dropped (3 % at the top, 6 % on
+    the other sides: generators often vignette or frame their edges; the top margin stays small so a French tip
+    drawn along the top edge survives). From what is left, five crops with the nail's aspect (texture
+    width : height) are taken, all starting at the top, each 94 % of the usable height tall (narrower if the
+    swatch is too narrow), their left edges spread evenly from the left to the right of the usable area, so
+    the five nails show slightly different parts of the design the way real hand-painted nails differ. Crops
+    keep the image's orientation (top = tip). Each crop is resized with area interpolation to `texture_size`
+    (width, height); alpha is 255, or the swatch's own alpha when it has one.
+    Input: (H, W, 3) BGR or (H, W, 4) BGRA uint8, at least 32 px a side. Output: every Finger → (H, W, 4)
+    uint8 BGRA.
     """
     if image_bgr.ndim != 3 or image_bgr.shape[2] not in (3, 4) or image_bgr.dtype != np.uint8:
         raise ValueError("swatch_not_bgr_uint8")
@@ -805,24 +807,20 @@ def textures_from_swatch(
     if min(h, w) < 32:
         raise ValueError("swatch_too_small")
     bgra = image_bgr if image_bgr.shape[2] == 4 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2BGRA)
-    margin_x, margin_y = int(w * 0.06), int(h * 0.06)
-    usable_w, usable_h = w - 2 * margin_x, h - 2 * margin_y
+    margin_x, margin_top, margin_bottom = int(w * 0.06), int(h * 0.03), int(h * 0.06)
+    usable_w, usable_h = w - 2 * margin_x, h - margin_top - margin_bottom
     aspect = texture_size[0] / texture_size[1]
-    crop_h = usable_h * 0.88
+    crop_h = usable_h * 0.94
     crop_w = crop_h * aspect
-    if crop_w > usable_w * 0.8:
+    if crop_w > usable_w * 0.8:  # a tall, narrow swatch: keep some horizontal room for variety
         crop_w = usable_w * 0.8
         crop_h = crop_w / aspect
     crop_w_i, crop_h_i = max(8, int(round(crop_w))), max(8, int(round(crop_h)))
     spare_x = usable_w - crop_w_i
-    spare_y = usable_h - crop_h_i
     textures: dict[Finger, np.ndarray] = {}
     for finger in Finger:
-        k = int(finger)
-        x = margin_x + int(round(spare_x * k / 4))
-        nudge = (0.5 + (0.35 if k % 2 else -0.35) * (1 if k < 3 else -1)) if spare_y > 0 else 0.0
-        y = margin_y + int(round(spare_y * min(max(nudge, 0.0), 1.0)))
-        crop = bgra[y : y + crop_h_i, x : x + crop_w_i]
+        x = margin_x + int(round(spare_x * int(finger) / 4))
+        crop = bgra[margin_top : margin_top + crop_h_i, x : x + crop_w_i]
         textures[finger] = cv2.resize(crop, texture_size, interpolation=cv2.INTER_AREA)
     return textures
 
@@ -836,7 +834,7 @@ def rendered_from_textures(
     preview = render_preview_card(textures, design, _rng(seed, 99), preview_size)
     return RenderedStyle(
         name=name or design_title(design), textures=dict(textures), base_texture=base,
-        accent_fingers=tuple(f for f in Finger if not np.array_equal(textures[f], base)),
+        accent_fingers=(),  # the crops differ slightly by design; none of them is an accent
         preview=preview, design=design, seed=seed,
     )
 
@@ -845,26 +843,35 @@ def rendered_from_textures(
 
 
 def write_style_folder(rendered: RenderedStyle, folder: str | Path, name: str | None = None) -> Path:
-    """Writes the style-folder format `nailmirror tryon --style FOLDER` reads.
+    """Writes the style-folder format `vision.style_textures.load_style` (and `nailmirror tryon --style`) reads.
 
-    nail.png: the base texture (BGRA PNG) for every finger; thumb.png … pinky.png: only for fingers whose
-    texture differs from nail.png; style.json: {"name", "accent_fingers": [finger names], "design" (the
-    Design dict, when known), "seed"}; preview.png: the BGR card. PNGs use maximum zlib compression.
+    nail.png: the base texture (BGRA PNG) for every finger; accent.png: the accent fingers' texture, when there
+    are accent fingers; thumb.png … pinky.png: only for fingers whose texture differs from what nail.png /
+    accent.png already give them (two accents with different designs, or the five crops of a remote swatch);
+    style.json: {"name", "accent_fingers": [finger names] (only when there are accents: the loader requires
+    accent.png whenever the key is present), "design" (the Design dict, when known), "seed"}; preview.png: the
+    BGR card. PNGs use maximum zlib compression. Stale files from an earlier write are removed.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     _write_png(folder / BASE_TEXTURE_NAME, rendered.base_texture)
+    accent_texture = rendered.textures[rendered.accent_fingers[0]] if rendered.accent_fingers else None
+    accent_path = folder / ACCENT_TEXTURE_NAME
+    if accent_texture is not None:
+        _write_png(accent_path, accent_texture)
+    else:
+        accent_path.unlink(missing_ok=True)
     for finger in Finger:
         path = folder / f"{FINGER_FILE_NAMES[finger]}.png"
         texture = rendered.textures[finger]
-        if texture is rendered.base_texture or np.array_equal(texture, rendered.base_texture):
-            path.unlink(missing_ok=True)  # a stale override from an earlier write must not survive
-            continue
-        _write_png(path, texture)
-    meta = {
-        "name": name or rendered.name,
-        "accent_fingers": [FINGER_FILE_NAMES[f] for f in rendered.accent_fingers],
-    }
+        given = accent_texture if finger in rendered.accent_fingers else rendered.base_texture
+        if np.array_equal(texture, given):
+            path.unlink(missing_ok=True)
+        else:
+            _write_png(path, texture)
+    meta: dict = {"name": name or rendered.name}
+    if rendered.accent_fingers:
+        meta["accent_fingers"] = [FINGER_FILE_NAMES[f] for f in rendered.accent_fingers]
     if rendered.design is not None:
         meta["design"] = rendered.design.to_dict()
     if rendered.seed is not None:
