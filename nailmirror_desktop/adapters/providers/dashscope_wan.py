@@ -82,7 +82,7 @@ class DashScopeWanProvider:
             code = output.get("code") or "InternalError"
             message = str(output.get("message") or "task failed")
             raise ProviderError(code, f"dashscope: {message}"[:500], classify_dashscope(code), None,
-                                request_id=document.get("request_id"))
+                                request_id=document.get("request_id"), provider_task_over=True)
         if status == "CANCELED":
             raise ProviderError("provider_task_canceled", "dashscope task was canceled", C.EXPIRED)
         if status == "UNKNOWN":
@@ -106,7 +106,10 @@ class DashScopeWanProvider:
             elif entry.get("code"):
                 failures.append(ImageFailure(str(entry["code"]), str(entry.get("message") or "")))
         if not images:
-            raise _no_image_error(failures, first_download_error)
+            error = _no_image_error(failures, first_download_error)
+            # A download cut short is worth polling again (same URLs); anything else is final for this task.
+            error.provider_task_over = error.error_class not in (C.TRANSIENT, C.RATE_LIMITED)
+            raise error
         return ProviderResult(
             images=tuple(images),
             failures=tuple(failures),

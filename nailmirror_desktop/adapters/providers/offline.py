@@ -6,14 +6,7 @@ into per-finger nail textures plus a preview card (vision/nail_art.py); determin
 
 from __future__ import annotations
 
-import zlib
-
 from nailmirror_desktop.core.providers.port import GenerationRequest, ProviderResult
-
-
-def default_seed(text: str) -> int:
-    """A stable seed from the prompt text (Python's hash() is salted per process)."""
-    return zlib.crc32(text.strip().encode("utf-8"))
 
 
 class OfflineProvider:
@@ -24,6 +17,7 @@ class OfflineProvider:
         return "OfflineProvider()"
 
     def generate(self, request: GenerationRequest) -> ProviderResult:
+        from nailmirror_desktop.core.generation import default_seed
         from nailmirror_desktop.core.prompt import parse_prompt
         from nailmirror_desktop.vision.nail_art import render_design
 

@@ -39,6 +39,7 @@ class ProviderError(Exception):
         *,
         http_status: int | None = None,
         request_id: str | None = None,
+        provider_task_over: bool = False,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
@@ -47,6 +48,9 @@ class ProviderError(Exception):
         self.retry_after_s = retry_after_s
         self.http_status = http_status
         self.request_id = request_id
+        # True when the async provider task this came from has ended (FAILED, or SUCCEEDED with nothing usable):
+        # polling it again cannot help, so its id must be forgotten and the next attempt must resubmit.
+        self.provider_task_over = provider_task_over
 
     def __repr__(self) -> str:
         return f"ProviderError({self.code!r}, {self.error_class.name}, http_status={self.http_status})"
