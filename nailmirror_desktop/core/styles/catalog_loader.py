@@ -126,15 +126,16 @@ def _import_entry(repo: StyleRepository, entry: CatalogEntry) -> str:
     stored_design = json.dumps({"catalog_code": entry.code, "design": style_folder.design,
                                 "seed": entry.seed if entry.seed is not None else style_folder.seed},
                                ensure_ascii=False, sort_keys=True)
-    with write_transaction(repo.conn):
-        category = repo.ensure_category(entry.category_code, entry.category_name_zh, entry.category_name_en)
-        for code, name_zh, name_en in entry.tags:
-            repo.ensure_tag(code, name_zh, name_en)
-        prefix = codes.code_prefix(category.code, StyleSource.CATALOG)
-        style = repo.create_style_with_content(
+    stored = repo.store_content(style_folder.content)  # file I/O before the write lock is taken
+    category = repo.ensure_category(entry.category_code, entry.category_name_zh, entry.category_name_en)
+    for code, name_zh, name_en in entry.tags:
+        repo.ensure_tag(code, name_zh, name_en)
+    prefix = codes.code_prefix(category.code, StyleSource.CATALOG)
+    with write_transaction(repo.conn):  # the style, its assets and its way to PUBLISHED: all or nothing
+        style = repo.create_style_from_stored(
             entry.name_zh or style_folder.name,
             StyleSource.CATALOG,
-            style_folder.content,
+            stored,
             actor=ACTOR,
             tags=[code for code, _, _ in entry.tags],
             name_en=entry.name_en,

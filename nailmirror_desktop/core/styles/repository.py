@@ -325,7 +325,12 @@ class StyleRepository:
     def create_style_with_content(self, name: str, source: StyleSource | str, content: StyleContent, *,
                                   actor: str, tags: Sequence[str] = (), **fields) -> StyleRecord:
         """A new DRAFT style with its images; previewable when its textures cover every finger."""
-        stored = self.store_content(content)
+        return self.create_style_from_stored(name, source, self.store_content(content), actor=actor, tags=tags,
+                                             **fields)
+
+    def create_style_from_stored(self, name: str, source: StyleSource | str, stored: StoredContent, *,
+                                 actor: str, tags: Sequence[str] = (), **fields) -> StyleRecord:
+        """Like create_style_with_content, for images already in the store (no file I/O under the write lock)."""
         with write_transaction(self.conn):
             style = self.create_style(name, source, actor=actor, accent_fingers=stored.accent_fingers, **fields)
             self.attach_content(style.id, stored, style.content_version)
