@@ -1,0 +1,41 @@
+"""`nailmirror kiosk`: start the touch-screen kiosk.
+
+With `--screenshot PNG --quit-after SECONDS` the kiosk runs normally, saves its main window to PNG after that
+long and exits 0 (used by tests, the store build's smoke test and the startup benchmark).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("kiosk", help="start the kiosk (the default command)")
+    parser.add_argument("--demo", action="store_true", help="play the bundled demo video instead of a camera")
+    parser.add_argument("--demo-if-no-camera", action="store_true", default=True,
+                        help="fall back to the demo video when no camera opens (default)")
+    parser.add_argument("--no-demo-fallback", dest="demo_if_no_camera", action="store_false",
+                        help="wait for a camera instead of playing the demo video")
+    screen = parser.add_mutually_exclusive_group()
+    screen.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=True)
+    screen.add_argument("--windowed", dest="fullscreen", action="store_false")
+    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the main window to PNG, then exit")
+    parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="exit after this many seconds")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+    import os
+
+    os.environ.setdefault("MPLCONFIGDIR", str(Path.home() / ".cache" / "nailmirror-mpl"))
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from nailmirror_desktop.ui.app import KioskOptions, run_kiosk
+
+    quit_after = args.quit_after
+    if args.screenshot is not None and quit_after is None:
+        quit_after = 5.0
+    options = KioskOptions(demo=args.demo, demo_if_no_camera=args.demo_if_no_camera, fullscreen=args.fullscreen,
+                           screenshot=args.screenshot, quit_after_s=quit_after)
+    return run_kiosk(options)

@@ -1,0 +1,189 @@
+"""The composition root: the one place that knows every layer.
+
+It loads the config, opens the database, builds the try-on pipeline and the frame source (a camera chosen
+automatically, or the bundled demo video), the style repository and the task engine with its Qt executor,
+and hands each widget only what it needs. Widgets never build services themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from nailmirror_desktop.core.config import KioskConfig, load_config
+from nailmirror_desktop.core.paths import resources_dir
+
+log = logging.getLogger(__name__)
+
+CAMERA_CANDIDATES = range(0, 4)
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".webm", ".mov")
+
+
+@dataclass
+class KioskOptions:
+    demo: bool = False
+    demo_if_no_camera: bool = True
+    fullscreen: bool = True
+    screenshot: Path | None = None
+    quit_after_s: float | None = None
+
+
+@dataclass
+class KioskServices:
+    """Everything the window needs, built once. Fields that a missing part could not provide are None."""
+
+    config: KioskConfig
+    session: Any
+    supervisor: Any
+    run_in_background: Callable
+    conn: Any = None
+    repository: Any = None
+    engine: Any = None
+    executor: Any = None
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        for closer in reversed(self.closers):
+            try:
+                closer()
+            except Exception as exc:  # closing must go on past one failing part
+                log.warning("closing %r failed: %s", closer, exc)
+        self.closers.clear()
+
+
+# --- frame sources ------------------------------------------------------------------------------------------
+def demo_video_path() -> Path | None:
+    folder = resources_dir() / "demo"
+    videos = sorted(p for p in folder.glob("*") if p.suffix.lower() in VIDEO_SUFFIXES) if folder.is_dir() else []
+    return videos[0] if videos else None
+
+
+def open_demo_reader():
+    from nailmirror_desktop.vision.sources import FrameReader, VideoFileSource
+
+    path = demo_video_path()
+    if path is None:
+        raise FileNotFoundError("no demo video in resources/demo")
+    return FrameReader(VideoFileSource(path, loop=True), paced=True)
+
+
+def camera_opener(config: KioskConfig) -> Callable[[], Any]:
+    """Opens the configured camera, or with 'auto' the first device that opens."""
+
+    def open_camera():
+        from nailmirror_desktop.vision.sources import CameraSource, FrameReader, SourceUnavailable
+
+        width, height = config.resolution
+        devices = CAMERA_CANDIDATES if config.camera == "auto" else (int(config.camera),)
+        for device in devices:
+            source = CameraSource(device, width=width, height=height)
+            try:
+                source.open()
+            except SourceUnavailable:
+                continue
+            return FrameReader(source)
+        raise RuntimeError("NO_CAMERA")
+
+    return open_camera
+
+
+def build_supervisor(config: KioskConfig, options: KioskOptions):
+    from nailmirror_desktop.ui.source_supervisor import SourceSupervisor
+
+    if options.demo:
+        return SourceSupervisor(open_demo_reader)
+    fallback = open_demo_reader if options.demo_if_no_camera else None
+    return SourceSupervisor(camera_opener(config), fallback)
+
+
+# --- services ---------------------------------------------------------------------------------------------
+def build_session(config: KioskConfig):
+    from nailmirror_desktop.ui.tryon_session import TryOnSession
+    from nailmirror_desktop.vision.compositor import Compositor
+    from nailmirror_desktop.vision.pipeline import TryOnPipeline
+
+    pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=2)
+    return TryOnSession(pipeline, mirror=config.mirror)
+
+
+def background_runner() -> Callable:
+    """The bridge's run-on-pool function, as (fn, on_done(result, error))."""
+    from nailmirror_desktop.ui import bridge
+
+    return bridge.run_in_background
+
+
+def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
+    session = build_session(config)
+    services = KioskServices(config, session, build_supervisor(config, options), background_runner())
+    services.closers.append(session.pipeline.close)
+    services.closers.append(services.supervisor.close)
+    _attach_catalog_and_tasks(services)
+    return services
+
+
+def _attach_catalog_and_tasks(services: KioskServices) -> None:
+    """Open the database, the style repository and the task engine; the mirror works without them."""
+    try:
+        from nailmirror_desktop.core.db import open_database
+
+        services.conn = open_database()
+        services.closers.append(services.conn.close)
+    except Exception as exc:
+        log.error("database unavailable: %s", exc)
+        return
+    services.repository = _open_repository(services.conn)
+    services.engine, services.executor = _open_task_engine(services)
+
+
+def _open_repository(conn):
+    try:
+        from nailmirror_desktop.core.styles.repository import StyleRepository
+
+        return StyleRepository(conn)
+    except Exception as exc:
+        log.error("style catalog unavailable: %s", exc)
+        return None
+
+
+def _open_task_engine(services: KioskServices):
+    return None, None
+
+
+# --- the Qt application -------------------------------------------------------------------------------------
+def run_kiosk(options: KioskOptions) -> int:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from nailmirror_desktop.ui import i18n, theme
+    from nailmirror_desktop.ui.kiosk_controller import KioskController
+    from nailmirror_desktop.ui.qt_runtime import protect_none_refcount
+
+    protect_none_refcount()
+    app = QApplication.instance() or QApplication(["nailmirror"])
+    theme.apply_theme(app)
+    config = load_config()
+    i18n.install_language(config.language)
+    services = build_services(config, options)
+    controller = KioskController(services)
+    window = controller.window
+    if options.fullscreen:
+        window.showFullScreen()
+    else:
+        window.resize(1280, 800)
+        window.show()
+    controller.start()
+    exit_code = {"value": 0}
+    if options.quit_after_s is not None:
+        def finish() -> None:
+            if options.screenshot is not None:
+                exit_code["value"] = 0 if controller.save_screenshot(options.screenshot) else 1
+            controller.shutdown()
+            app.quit()
+
+        QTimer.singleShot(int(options.quit_after_s * 1000), finish)
+    app.aboutToQuit.connect(controller.shutdown)
+    app.exec()
+    return exit_code["value"]

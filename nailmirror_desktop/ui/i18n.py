@@ -1,0 +1,32 @@
+"""Language switching: one QTranslator per language, loaded from resources/translations/*.qm.
+
+Source strings are English; zh_CN is the default kiosk language. Widgets re-read their strings in
+`changeEvent(LanguageChange)`, so switching needs no restart.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QTranslator
+
+from nailmirror_desktop.core.paths import resources_dir
+
+_installed: QTranslator | None = None
+
+
+def translations_dir():
+    return resources_dir() / "translations"
+
+
+def install_language(language: str) -> bool:
+    """Make `language` ('zh_CN' or 'en') current; returns False if its .qm file is missing or unreadable."""
+    global _installed
+    app = QCoreApplication.instance()
+    if _installed is not None:
+        app.removeTranslator(_installed)
+        _installed = None
+    translator = QTranslator(app)
+    if not translator.load(f"nailmirror_{language}", str(translations_dir())):
+        return language == "en"  # English needs no translator: the source strings are English
+    app.installTranslator(translator)
+    _installed = translator
+    return True
