@@ -77,21 +77,23 @@ class StyleRepository:
     def ensure_category(self, code: str, name_zh: str, name_en: str, sort_order: int = 0) -> Category:
         """Create the category, or rename it (and its styles' denormalised category_name) if the names changed."""
         with write_transaction(self.conn):
-            self.conn.execute(
-                "INSERT INTO category (code, name_zh, name_en, sort_order) VALUES (?, ?, ?, ?) "
-                f"ON CONFLICT (code) DO UPDATE SET name_zh = excluded.name_zh, name_en = excluded.name_en, "
-                f"sort_order = excluded.sort_order, updated_at = {_NOW} "
-                "WHERE name_zh != excluded.name_zh OR name_en != excluded.name_en OR sort_order != excluded.sort_order",
-                (code, name_zh, name_en, sort_order),
-            )
-            category = self.category(code)
-            # Sync rule for style.category_name: rewritten in the same transaction as the category's name.
-            self.conn.execute(
-                f"UPDATE style SET category_name = ?, updated_at = {_NOW} "
-                "WHERE category_id = ? AND category_name IS NOT ?",
-                (category.name_zh, category.id, category.name_zh),
-            )
-        return category
+            row = self.conn.execute("SELECT * FROM category WHERE code = ?", (code,)).fetchone()
+            if row is None:
+                self.conn.execute(
+                    "INSERT INTO category (code, name_zh, name_en, sort_order) VALUES (?, ?, ?, ?)",
+                    (code, name_zh, name_en, sort_order),
+                )
+            elif (row["name_zh"], row["name_en"], row["sort_order"]) != (name_zh, name_en, sort_order):
+                self.conn.execute(
+                    f"UPDATE category SET name_zh = ?, name_en = ?, sort_order = ?, updated_at = {_NOW} WHERE id = ?",
+                    (name_zh, name_en, sort_order, row["id"]),
+                )
+                # Sync rule for style.category_name: rewritten in the same transaction as the category's name.
+                self.conn.execute(
+                    f"UPDATE style SET category_name = ?, updated_at = {_NOW} WHERE category_id = ?",
+                    (name_zh, row["id"]),
+                )
+        return self.category(code)
 
     def category(self, code: str) -> Category:
         row = self.conn.execute("SELECT * FROM category WHERE code = ?", (code,)).fetchone()
