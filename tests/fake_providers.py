@@ -272,6 +272,7 @@ class FakeDashScope(FakeServer):
         self.submit_script: collections.deque[Reply] = collections.deque()
         self.next_task_polls: list[Callable[[str], Reply]] = [dashscope_succeeded_with(self, swatch_png())]
         self.task_polls: dict[str, collections.deque[Callable[[str], Reply]]] = {}
+        self.task_scripts: collections.deque[list[Callable[[str], Reply]]] = collections.deque()
         self._ids = itertools.count(1)
 
     @property
@@ -282,7 +283,15 @@ class FakeDashScope(FakeServer):
         return len(self.requests_to("/api/v1/tasks/" + (task_id or ""), "GET"))
 
     def script_next_task(self, *polls: Callable[[str], Reply]) -> None:
+        """The poll script of every task created from now on (unless `script_tasks` queued one)."""
         self.next_task_polls = list(polls)
+
+    def script_tasks(self, *scripts: list[Callable[[str], Reply]]) -> None:
+        """One poll script per upcoming submit, in order (then `next_task_polls` again)."""
+        self.task_scripts.extend(list(script) for script in scripts)
+
+    def set_task_polls(self, task_id: str, *polls: Callable[[str], Reply]) -> None:
+        self.task_polls[task_id] = collections.deque(polls)
 
     def route(self, request: RecordedRequest) -> Reply:
         if request.headers.get("Authorization") != f"Bearer {API_KEY}":
@@ -299,7 +308,8 @@ class FakeDashScope(FakeServer):
         if self.submit_script:
             return self.submit_script.popleft()
         task_id = f"{next(self._ids):04d}dc79-{uuid.uuid4().hex[:8]}"
-        self.task_polls[task_id] = collections.deque(self.next_task_polls)
+        script = self.task_scripts.popleft() if self.task_scripts else self.next_task_polls
+        self.task_polls[task_id] = collections.deque(script)
         return Reply.json(200, {"output": {"task_status": "PENDING", "task_id": task_id},
                                 "request_id": str(uuid.uuid4())})
 
@@ -352,6 +362,16 @@ def dashscope_succeeded_with(server: FakeServer, *images: bytes, refused: int = 
     """SUCCEEDED whose result URLs point back at `server` (/blobs/…), serving `images`."""
     urls = [server.serve_blob(f"{uuid.uuid4().hex}.png", Reply.image(image)) for image in images]
     return dashscope_succeeded(urls, refused)
+
+
+def replies_in_turn(*replies: Reply) -> Callable[[], Reply]:
+    """A blob that answers each request with the next reply (the last one repeats)."""
+    queue = collections.deque(replies)
+
+    def next_reply() -> Reply:
+        return queue.popleft() if len(queue) > 1 else queue[0]
+
+    return next_reply
 
 
 def dashscope_throttled() -> Reply:
