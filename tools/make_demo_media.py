@@ -3,7 +3,7 @@
     python tools/make_demo_media.py [--out resources/demo] [--check]
 
 Everything is drawn with OpenCV from numbers in this file (no photos, no third-party art), so the project may
-ship it. The video is the back of a right hand, fingers up, nails showing, that sways, turns and spreads its
+ship it. The video shows the backs of both hands, fingers up, nails showing, swaying, turning and spreading their
 fingers for a few seconds: 1280×720, 30 fps, mp4v. `--check` runs the VIDEO-mode landmarker over it and prints
 the share of frames with a hand (the kiosk's demo and the benchmark need the model to actually see it).
 """
@@ -163,20 +163,34 @@ def background(shape: tuple[int, int]) -> np.ndarray:
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def demo_frame(index: int, total: int, shape=(HEIGHT, WIDTH), base: np.ndarray | None = None) -> np.ndarray:
-    """Frame `index` of the hand animation, (H, W, 3) uint8 BGR."""
+def demo_frame(index: int, total: int, shape=(HEIGHT, WIDTH), base: np.ndarray | None = None,
+               hands: int = 2) -> np.ndarray:
+    """Frame `index` of the animation, (H, W, 3) uint8 BGR: the backs of both hands (or the right one alone)."""
     height, width = shape
     t = index / total * 2 * math.pi
     frame = (base if base is not None else background(shape)).copy()
-    centre = (width * (0.5 + 0.06 * math.sin(t)), height * (0.72 + 0.03 * math.sin(2 * t)))
-    scale = height * (0.22 + 0.015 * math.sin(t + 1.0))
+    if hands == 1:
+        _paint_hand(frame, t, (0.5, 0.72), 0.22)
+        return frame
+    _paint_hand(frame, t, (0.68, 0.74), 0.19)  # the right hand
+    # the left hand is a right hand painted onto the mirrored frame, with its own phase so they differ
+    mirrored = np.ascontiguousarray(frame[:, ::-1])
+    _paint_hand(mirrored, t + 1.7, (0.68, 0.74), 0.19)
+    frame[:] = mirrored[:, ::-1]
+    return frame
+
+
+def _paint_hand(frame: np.ndarray, t: float, centre_fraction, scale_fraction: float) -> None:
+    height, width = frame.shape[:2]
+    centre = (width * (centre_fraction[0] + 0.05 * math.sin(t)),
+              height * (centre_fraction[1] + 0.03 * math.sin(2 * t)))
+    scale = height * (scale_fraction + 0.015 * math.sin(t + 1.0))
     rotation = 14 * math.sin(t)
     spread = 1.0 + 0.35 * math.sin(2 * t)
+    painter = HandPainter(frame.shape[:2])
     # a soft shadow under the hand sells the depth and is what a counter-top kiosk sees
-    painter = HandPainter(shape)
     _shadow(frame, painter, (centre[0] + scale * 0.06, centre[1] + scale * 0.05), scale, rotation, spread)
     painter.paint(frame, centre, scale, rotation, spread)
-    return frame
 
 
 def _shadow(frame, painter, centre, scale, rotation, spread) -> None:
@@ -246,18 +260,20 @@ def write_styles(folder: Path) -> None:
         (target / "style.json").write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
-def check_detection(path: Path) -> float:
-    """Share of the video's frames where the VIDEO-mode landmarker (kiosk settings) finds a hand."""
+def check_detection(path: Path) -> dict[str, float]:
+    """Share of the video's frames where the kiosk's VIDEO-mode landmarker finds ≥1 hand and both hands."""
     from nailmirror_desktop.vision.pipeline import video_tracker_settings
     from nailmirror_desktop.vision.sources import VideoFileSource
     from nailmirror_desktop.vision.tracker import HandTracker
 
-    found = total = 0
-    with VideoFileSource(path) as source, HandTracker("video", video_tracker_settings(1)) as tracker:
+    one = two = total = 0
+    with VideoFileSource(path) as source, HandTracker("video", video_tracker_settings(2)) as tracker:
         while (frame := source.read()) is not None:
             total += 1
-            found += bool(tracker.track(frame.image, frame.timestamp_ms))
-    return found / max(total, 1)
+            hands = len(tracker.track(frame.image, frame.timestamp_ms))
+            one += hands >= 1
+            two += hands >= 2
+    return {"frames": total, "any_hand": round(one / max(total, 1), 3), "both_hands": round(two / max(total, 1), 3)}
 
 
 def main() -> int:
@@ -269,7 +285,7 @@ def main() -> int:
     write_styles(args.out)
     print(f"wrote {args.out / VIDEO_NAME} ({(args.out / VIDEO_NAME).stat().st_size:,} bytes) and styles")
     if args.check:
-        print(json.dumps({"detected_share": round(check_detection(args.out / VIDEO_NAME), 3)}))
+        print(json.dumps(check_detection(args.out / VIDEO_NAME)))
     return 0
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from nailmirror_desktop.vision.nail_shape import DEFAULT_FEATHER_PX, nail_alpha
 from nailmirror_desktop.vision.types import Finger, NailQuad
-from nailmirror_desktop.vision.warp import Roi, quad_roi, quad_size, warp_into_roi
+from nailmirror_desktop.vision.warp import Placement, Roi, place_quad
 
 # Grey level of a bare nail under the kiosk's light: a nail this bright shows the texture at its own colour.
 NAIL_REFERENCE_LUMA = 170.0
@@ -77,14 +77,14 @@ class NailWarp:
     alpha: np.ndarray
 
 
-def warp_nail_alpha(quad: NailQuad, frame_shape: tuple[int, ...], feather_px: float = DEFAULT_FEATHER_PX) -> NailWarp | None:
+def warp_nail_alpha(quad: NailQuad, frame_shape: tuple[int, ...], feather_px: float = DEFAULT_FEATHER_PX,
+                    placement: Placement | None = None) -> NailWarp | None:
     """The nail-shaped alpha warped onto `quad`, or None when nothing of it lands in the frame."""
-    roi = quad_roi(quad.corners, frame_shape)
-    if roi is None:
+    placement = placement or place_quad(quad.corners, frame_shape)
+    if placement is None:
         return None
-    width, height = quad_size(quad.corners)
-    alpha = warp_into_roi(nail_alpha(width, height, feather_px), quad.corners, roi)
-    return NailWarp(roi, alpha)
+    alpha = placement.warp(nail_alpha(*placement.size, feather_px))
+    return NailWarp(placement.roi, alpha)
 
 
 def coverage_mask(quads: list[NailQuad], frame_shape: tuple[int, ...]) -> np.ndarray:
@@ -148,12 +148,12 @@ def _as_prepared(texture: np.ndarray | PreparedTexture) -> PreparedTexture:
 def paint_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture,
                coverage: np.ndarray | None = None) -> None:
     """Paint one nail in place on `frame` ((H, W, 3) uint8 BGR); mark its painted pixels in `coverage`."""
-    warped = warp_nail_alpha(quad, frame.shape)
-    if warped is None:
+    placement = place_quad(quad.corners, frame.shape)
+    if placement is None:
         return
-    roi, nail = warped.roi, warped.alpha
-    level = _level_for(texture, quad_size(quad.corners))
-    tex = warp_into_roi(level, quad.corners, roi, border=cv2.BORDER_REPLICATE)
+    roi = placement.roi
+    nail = placement.warp(nail_alpha(*placement.size))
+    tex = placement.warp(_level_for(texture, placement.size), border=cv2.BORDER_REPLICATE)
     if texture.opaque:
         painted_where = nail >= 0.5
         alpha = nail

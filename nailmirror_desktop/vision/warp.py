@@ -50,55 +50,93 @@ def texture_to_quad(width: float, height: float, corners: np.ndarray) -> np.ndar
 # Bilinear sampling spreads a texture's edge up to one texel past the quad; nail alphas are sized so a texel
 # is about a frame pixel, so two pixels of margin hold all of it, even on a foreshortened side.
 ROI_MARGIN_PX = 2
+MIN_QUAD_AREA_PX = 1.0
+_UNIT_SQUARE = texture_corners(1.0, 1.0)
+
+
+@dataclass(frozen=True, eq=False)
+class Placement:
+    """Everything the warps of one quad share, computed once per nail per frame.
+
+    roi: where the quad lands (clipped); size: the quad's (width, height) in frame pixels, each ≥ 2;
+    unit_to_roi: (3, 3) homography from the unit square (edge coordinates) to ROI pixel centres.
+    """
+
+    roi: Roi
+    size: tuple[int, int]
+    unit_to_roi: np.ndarray
+
+    def homography_for(self, width: int, height: int) -> np.ndarray:
+        """(3, 3) homography from a width×height texture's pixel centres to ROI pixel centres."""
+        texture_centres_to_unit = np.array(
+            [[1.0 / width, 0, 0.5 / width], [0, 1.0 / height, 0.5 / height], [0, 0, 1]], np.float64
+        )
+        return self.unit_to_roi @ texture_centres_to_unit
+
+    def warp(self, image: np.ndarray, *, border: int = cv2.BORDER_CONSTANT,
+             interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+        """Warp `image` ((h, w) or (h, w, C)) so its rectangle lands on the quad; the ROI-sized result.
+
+        Outside the rectangle the result is 0 with BORDER_CONSTANT, or the nearest edge pixel with
+        BORDER_REPLICATE (use that for colour, so only the alpha decides where the edge is).
+        """
+        matrix = self.homography_for(image.shape[1], image.shape[0])
+        return cv2.warpPerspective(image, matrix, (self.roi.width, self.roi.height), flags=interpolation,
+                                   borderMode=border, borderValue=0)
+
+
+def place_quad(corners: np.ndarray, frame_shape: tuple[int, ...], roi: Roi | None = None) -> Placement | None:
+    """The Placement of `corners` ((4, 2) frame pixels) in a frame, or None if nothing of it is inside.
+
+    `roi` overrides the region warped into (e.g. the whole frame, to check that nothing falls outside)."""
+    if roi is None:
+        roi = quad_roi(corners, frame_shape)
+        if roi is None:
+            return None
+    if quad_area(corners) < MIN_QUAD_AREA_PX:
+        return None  # degenerate: no homography maps a rectangle onto it
+    quad = np.asarray(corners, np.float32)
+    unit_to_quad = cv2.getPerspectiveTransform(_UNIT_SQUARE, quad)
+    to_roi_centres = np.array([[1, 0, -roi.x0 - 0.5], [0, 1, -roi.y0 - 0.5], [0, 0, 1]], np.float64)
+    return Placement(roi, quad_size(corners), to_roi_centres @ unit_to_quad)
 
 
 def quad_roi(corners: np.ndarray, frame_shape: tuple[int, ...]) -> Roi | None:
     """The quad's bounding rectangle plus ROI_MARGIN_PX, clipped to the frame; None if nothing is inside."""
-    corners = np.asarray(corners, np.float64)
-    if not np.all(np.isfinite(corners)):
+    xs, ys = [float(v) for v in corners[:, 0]], [float(v) for v in corners[:, 1]]
+    if not all(math.isfinite(v) for v in xs + ys):
         return None
     height, width = frame_shape[:2]
-    x0 = max(0, math.floor(corners[:, 0].min()) - ROI_MARGIN_PX)
-    y0 = max(0, math.floor(corners[:, 1].min()) - ROI_MARGIN_PX)
-    x1 = min(width, math.ceil(corners[:, 0].max()) + ROI_MARGIN_PX)
-    y1 = min(height, math.ceil(corners[:, 1].max()) + ROI_MARGIN_PX)
+    x0 = max(0, math.floor(min(xs)) - ROI_MARGIN_PX)
+    y0 = max(0, math.floor(min(ys)) - ROI_MARGIN_PX)
+    x1 = min(width, math.ceil(max(xs)) + ROI_MARGIN_PX)
+    y1 = min(height, math.ceil(max(ys)) + ROI_MARGIN_PX)
     if x1 <= x0 or y1 <= y0:
         return None
     return Roi(x0, y0, x1, y1)
 
 
+def quad_area(corners: np.ndarray) -> float:
+    """Absolute area of the quad (shoelace formula), in square frame pixels."""
+    points = [(float(x), float(y)) for x, y in corners[:4, :2]]
+    twice = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))
+    return abs(twice) / 2
+
+
 def quad_size(corners: np.ndarray) -> tuple[int, int]:
     """The quad's width and height in frame pixels (mean of opposite edges), each at least 2."""
-    c = np.asarray(corners, np.float64)
-    width = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
-    height = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = [(float(x), float(y)) for x, y in corners[:4, :2]]
+    width = (math.hypot(bx - ax, by - ay) + math.hypot(cx - dx, cy - dy)) / 2
+    height = (math.hypot(dx - ax, dy - ay) + math.hypot(cx - bx, cy - by)) / 2
     return max(2, math.ceil(width)), max(2, math.ceil(height))
 
 
 def roi_homography(texture_size: tuple[int, int], corners: np.ndarray, roi: Roi) -> np.ndarray:
     """(3, 3) homography from texture pixel centres to ROI pixel centres (what cv2.warpPerspective wants)."""
-    tex_w, tex_h = texture_size
-    edge_h = texture_to_quad(tex_w, tex_h, corners)
-    to_edges = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]], np.float64)
-    to_roi_centres = np.array([[1, 0, -roi.x0 - 0.5], [0, 1, -roi.y0 - 0.5], [0, 0, 1]], np.float64)
-    return to_roi_centres @ edge_h @ to_edges
+    return place_quad(corners, (roi.y1, roi.x1), roi).homography_for(*texture_size)
 
 
-def warp_into_roi(
-    image: np.ndarray,
-    corners: np.ndarray,
-    roi: Roi,
-    *,
-    border: int = cv2.BORDER_CONSTANT,
-    interpolation: int = cv2.INTER_LINEAR,
-) -> np.ndarray:
-    """Warp `image` ((h, w) or (h, w, C)) so its rectangle lands on `corners`; return the ROI-sized result.
-
-    Outside the rectangle the result is 0 with BORDER_CONSTANT, or the nearest edge pixel with
-    BORDER_REPLICATE (use that for colour, so only the alpha decides where the edge is).
-    """
-    height, width = image.shape[:2]
-    matrix = roi_homography((width, height), corners, roi)
-    return cv2.warpPerspective(
-        image, matrix, (roi.width, roi.height), flags=interpolation, borderMode=border, borderValue=0
-    )
+def warp_into_roi(image: np.ndarray, corners: np.ndarray, roi: Roi, *, border: int = cv2.BORDER_CONSTANT,
+                  interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+    """Warp `image` so its rectangle lands on `corners`, into `roi` (see Placement.warp)."""
+    return place_quad(corners, (roi.y1, roi.x1), roi).warp(image, border=border, interpolation=interpolation)
