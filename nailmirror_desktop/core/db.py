@@ -72,6 +72,10 @@ def migrate(conn: sqlite3.Connection, migrations: list[Migration] | None = None,
             continue
         script = migration.path.read_text(encoding="utf-8")
         conn.execute("BEGIN IMMEDIATE")
+        if schema_version(conn) >= migration.version:  # another process applied it while we waited
+            conn.execute("COMMIT")
+            current = migration.version
+            continue
         try:
             # executescript would commit our transaction; run statement by statement instead.
             for statement in _split_statements(script):

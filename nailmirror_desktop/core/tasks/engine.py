@@ -1,0 +1,625 @@
+"""The durable task engine (DESIGN.md §6): submit, claim, run, retry, dead-letter — on SQLite, without Qt.
+
+Threads: the engine opens one connection per thread (core.db.open_database). Writes from this process go
+through one lock, so threads of one process hand the database over in microseconds instead of meeting in
+SQLite's busy handler (which sleeps in milliseconds); other processes still meet there (busy timeout).
+
+Leases: a claimed row records `heartbeat_at`; a background thread renews every lease this engine holds, in
+one UPDATE, every `heartbeat_interval_s`. A row silent for `lease_s` is returned to PENDING by the sweep.
+
+Idempotent business writes (the pattern handlers follow): key business rows by `ctx.task.task_no` with a
+UNIQUE constraint and insert them with `ON CONFLICT DO NOTHING` (or look them up first). A handler killed
+after its side effect runs again after recovery, finds its row, and returns the same result.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import secrets
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from nailmirror_desktop.core.clock import Clock, SystemClock, from_ms, to_ms
+from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.tasks import store
+from nailmirror_desktop.core.tasks.breaker import BreakerBoard
+from nailmirror_desktop.core.tasks.errors import (
+    ErrorClass,
+    InvalidTransition,
+    TaskCancelled,
+    TaskError,
+    TaskNotFound,
+    TooManyPendingTasks,
+)
+from nailmirror_desktop.core.tasks.models import (
+    Claim,
+    DeadLetterState,
+    EngineConfig,
+    Task,
+    TaskEventRecord,
+    TaskStatus,
+)
+from nailmirror_desktop.core.tasks.retry import decide
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[["TaskContext"], "dict[str, Any] | None"]
+StatusListener = Callable[[str, str], None]
+ProgressListener = Callable[[str, float, "str | None"], None]
+
+
+@dataclass(frozen=True)
+class _Registration:
+    handler: Handler
+    concurrency: int
+    provider: str | None
+
+
+class TaskContext:
+    """What a handler sees: its task, its payload, and the calls that report back while it runs."""
+
+    def __init__(self, engine: TaskEngine, claim: Claim) -> None:
+        self._engine = engine
+        self._claim = claim
+        self._provider_task_id: str | None = None
+        self.payload: dict[str, Any] = claim.payload or {}
+
+    @property
+    def task(self) -> Task:
+        """The task as claimed (attempt_count counts this attempt)."""
+        task = self._claim.task
+        if self._provider_task_id is not None:
+            task = replace(task, provider_task_id=self._provider_task_id)
+        return task
+
+    @property
+    def task_no(self) -> str:
+        return self._claim.task_no
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection to the engine database (for the handler's own idempotent writes)."""
+        return self._engine._conn()
+
+    @contextmanager
+    def write_transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE … COMMIT on `connection`, holding the engine's in-process write lock."""
+        with self._engine._write_lock:
+            with store.write_transaction(self.connection) as conn:
+                yield conn
+
+    def heartbeat(self) -> bool:
+        """Renew this task's lease now. False: the lease was lost (recovered by someone else)."""
+        return self._engine._guarded_write(store.heartbeat_task, self._claim)
+
+    def report_progress(self, fraction: float, note: str | None = None) -> bool:
+        fraction = min(1.0, max(0.0, float(fraction)))
+        held = self._engine._guarded_write(store.set_progress, self._claim, fraction, note)
+        if held:
+            self._engine._notify_progress(self._claim.task_no, fraction, note)
+        return held
+
+    def set_provider_task_id(self, provider_task_id: str) -> None:
+        """Commit the provider's job id before doing anything else, so a restart resumes instead of resubmitting."""
+        if not self._engine._guarded_write(store.set_provider_task_id, self._claim, provider_task_id):
+            raise TaskError("LEASE_LOST", "task lease lost before the provider task id was saved", ErrorClass.TRANSIENT)
+        self._provider_task_id = provider_task_id
+
+    def is_cancelled(self) -> bool:
+        return store.is_cancel_requested(self._engine._conn(), self._claim.id)
+
+    def raise_if_cancelled(self) -> None:
+        if self.is_cancelled():
+            raise TaskCancelled(self._claim.task_no)
+
+
+class TaskEngine:
+    def __init__(
+        self,
+        db_path: Path | str,
+        *,
+        clock: Clock | None = None,
+        config: EngineConfig | None = None,
+        worker_id: str | None = None,
+    ) -> None:
+        self.db_path = Path(db_path)
+        self.clock: Clock = clock or SystemClock()
+        self.config = config or EngineConfig()
+        self.worker_id = worker_id or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        self._write_lock = threading.RLock()
+        self._claim_lock = threading.Lock()
+        self._handlers: dict[str, _Registration] = {}
+        self._running_by_type: dict[str, int] = {}
+        self._running: dict[int, Claim] = {}
+        self._status_listeners: list[StatusListener] = []
+        self._progress_listeners: list[ProgressListener] = []
+        self._breakers = BreakerBoard(self.config.breaker_cooldown_s, self.config.breaker_cooldown_max_s)
+        self._rng = random.Random()
+        self._last_sweep_s = float("-inf")
+        self._closed = threading.Event()
+        self._lease_keeper: threading.Thread | None = None
+        self._conn()  # create / migrate the database now, not inside the first worker thread
+
+    # --- set-up -----------------------------------------------------------------------------------------------
+
+    def register_handler(
+        self, task_type: str, handler: Handler, *, concurrency: int = 1, provider: str | None = None
+    ) -> None:
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        self._handlers[task_type] = _Registration(handler, concurrency, provider)
+        self._running_by_type.setdefault(task_type, 0)
+
+    @property
+    def task_types(self) -> tuple[str, ...]:
+        return tuple(self._handlers)
+
+    def add_listener(self, listener: StatusListener) -> None:
+        """`listener(task_no, status)` after every state change this process commits (any thread)."""
+        self._status_listeners.append(listener)
+
+    def remove_listener(self, listener: StatusListener) -> None:
+        self._status_listeners.remove(listener)
+
+    def add_progress_listener(self, listener: ProgressListener) -> None:
+        self._progress_listeners.append(listener)
+
+    def close(self) -> None:
+        self._closed.set()
+        keeper = self._lease_keeper
+        if keeper is not None and keeper is not threading.current_thread():
+            keeper.join(timeout=5)
+        with self._connections_lock:
+            for conn in self._connections:
+                try:
+                    conn.close()
+                except sqlite3.Error:
+                    pass
+            self._connections.clear()
+        self._local = threading.local()
+
+    def __enter__(self) -> TaskEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- submit -----------------------------------------------------------------------------------------------
+
+    def submit(
+        self,
+        task_type: str,
+        payload: dict[str, Any],
+        *,
+        biz_type: str | None = None,
+        biz_id: str | None = None,
+        priority: int = 0,
+        request_source: str = "kiosk",
+        request_source_id: str | None = None,
+        max_attempts: int | None = None,
+        scheduled_time: datetime | float | None = None,
+        provider: str | None = None,
+    ) -> Task:
+        """Queue a task. A duplicate (same source, source id and type) of an unfinished task returns that task.
+        Raises TooManyPendingTasks (nothing written) past the per-source limit."""
+        if not isinstance(payload, dict):
+            raise TypeError("payload must be a dict")
+        registration = self._handlers.get(task_type)
+        now_ms = to_ms(self.clock.now())
+        values = {
+            "task_type": task_type,
+            "biz_type": biz_type,
+            "biz_id": None if biz_id is None else str(biz_id),
+            "priority": int(priority),
+            "scheduled_time": now_ms if scheduled_time is None else to_ms(_epoch_seconds(scheduled_time)),
+            "max_attempts": max_attempts or self.config.default_max_attempts,
+            "request_payload": json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
+            "provider": provider or (registration.provider if registration else None),
+            "request_source": request_source,
+            "request_source_id": request_source_id,
+            "pending_limit": self.config.pending_limit_per_source,
+            "now": now_ms,
+        }
+        conn = self._conn()
+        for _ in range(3):
+            values["task_no"] = _new_task_no()
+            with self._write_lock:
+                new_id = store.insert_task(conn, values)
+            if new_id is not None:
+                self._notify(values["task_no"], TaskStatus.PENDING.value)
+                return Task.from_row(_new_row(new_id, values))
+            if request_source_id is not None:
+                existing = store.find_unfinished_by_key(conn, request_source, request_source_id, task_type)
+                if existing is not None:
+                    return Task.from_row(existing)
+            limit = self.config.pending_limit_per_source
+            if limit is not None and store.backlog(conn, request_source) >= limit:
+                raise TooManyPendingTasks(request_source, limit)
+            # Neither: the duplicate finished between the two statements (or a task_no collided). Try again.
+        raise RuntimeError("could not insert the task after three tries")
+
+    # --- reading ----------------------------------------------------------------------------------------------
+
+    def get(self, task_no: str) -> Task | None:
+        row = store.get_by_no(self._conn(), task_no)
+        return Task.from_row(row) if row else None
+
+    def list(
+        self,
+        status: TaskStatus | str | list | None = None,
+        task_type: str | None = None,
+        *,
+        limit: int | None = 100,
+        offset: int = 0,
+        **filters: Any,
+    ) -> list[Task]:
+        """Newest first. Extra filters: biz_type, biz_id, request_source, provider, dead_letter_state, …"""
+        filters = {"status": _status_filter(status), "task_type": task_type, **filters}
+        return [Task.from_row(r) for r in store.list_tasks(self._conn(), filters, limit, offset)]
+
+    def count(self, status: TaskStatus | str | list | None = None, task_type: str | None = None, **filters: Any) -> int:
+        filters = {"status": _status_filter(status), "task_type": task_type, **filters}
+        return store.count_tasks(self._conn(), filters)
+
+    def dead_letters(
+        self, task_type: str | None = None, *, error_code: str | None = None,
+        state: DeadLetterState | str | None = DeadLetterState.OPEN, limit: int | None = 100,
+    ) -> list[Task]:
+        state_value = state.value if isinstance(state, DeadLetterState) else state
+        return self.list(TaskStatus.DEAD, task_type, limit=limit, last_error_code=error_code,
+                         dead_letter_state=state_value)
+
+    def history(self, task_no: str) -> list[TaskEventRecord]:
+        task = self._require(task_no)
+        return [
+            TaskEventRecord(r["task_no"], from_ms(r["at"]), r["kind"], r["attempt"], r["error_class"],
+                            r["error_code"], r["error_message"], r["worker_id"])
+            for r in store.events(self._conn(), task.id)
+        ]
+
+    def stats(self) -> dict[str, Any]:
+        conn = self._conn()
+        by_status = {s.value: 0 for s in TaskStatus}
+        by_type: dict[str, dict[str, int]] = {}
+        for row in store.counts_by_type_and_status(conn):
+            by_status[row["status"]] += row["n"]
+            by_type.setdefault(row["task_type"], {})[row["status"]] = row["n"]
+        oldest = store.oldest_claimable_ms(conn)
+        now_ms = to_ms(self.clock.now())
+        backlog = {r[0]: r[1] for r in conn.execute("SELECT request_source, unfinished FROM task_backlog")}
+        return {
+            "total": sum(by_status.values()),
+            "by_status": by_status,
+            "by_type": by_type,
+            "open_dead_letters": store.open_dead_letters(conn),
+            "oldest_waiting_age_s": None if oldest is None else max(0.0, (now_ms - oldest) / 1000),
+            "backlog_by_source": backlog,
+            "breakers": self._breakers.snapshot(),
+        }
+
+    def breaker_states(self) -> dict[str, dict]:
+        return self._breakers.snapshot()
+
+    # --- operator actions -------------------------------------------------------------------------------------
+
+    def cancel(self, task_no: str) -> Task:
+        """Queued → CANCELED now; running → cancel requested (the handler may stop early). Finished: refused."""
+        task = self._require(task_no)
+        with self._write_lock:
+            status = store.cancel(self._conn(), task.id, to_ms(self.clock.now()))
+        if status is None:
+            raise InvalidTransition("NOT_CANCELABLE", f"task {task_no} is {task.status.value}")
+        if status == TaskStatus.CANCELED.value:
+            self._notify(task_no, status)
+        return self._require(task_no)
+
+    def replay(self, task_no: str, *, max_attempts: int | None = None) -> Task:
+        """A dead letter runs again with a fresh attempt budget and the same idempotency key."""
+        task = self._require(task_no)
+        try:
+            with self._write_lock:
+                row = store.replay(self._conn(), task.id, to_ms(self.clock.now()), max_attempts)
+        except sqlite3.IntegrityError as exc:
+            raise InvalidTransition("DUPLICATE_UNFINISHED", "an unfinished task with the same key exists") from exc
+        if row is None:
+            raise InvalidTransition("NOT_A_DEAD_LETTER", f"task {task_no} is {task.status.value}")
+        self._notify(task_no, TaskStatus.PENDING.value)
+        return Task.from_row(row)
+
+    def ignore(self, task_no: str, note: str | None = None) -> Task:
+        return self._set_dead_letter_state(task_no, DeadLetterState.IGNORED, note)
+
+    def resolve(self, task_no: str, note: str | None = None) -> Task:
+        return self._set_dead_letter_state(task_no, DeadLetterState.RESOLVED, note)
+
+    def _set_dead_letter_state(self, task_no: str, state: DeadLetterState, note: str | None) -> Task:
+        task = self._require(task_no)
+        with self._write_lock:
+            done = store.set_dead_letter_state(self._conn(), task.id, state.value, to_ms(self.clock.now()), note)
+        if not done:
+            raise InvalidTransition("NOT_A_DEAD_LETTER", f"task {task_no} is {task.status.value}")
+        return self._require(task_no)
+
+    def recover_expired_leases(self) -> int:
+        """Return PROCESSING rows silent for longer than the lease to PENDING (attempt counted)."""
+        now_s = self.clock.now()
+        with self._write_lock:
+            rows = store.sweep_expired(self._conn(), to_ms(now_s - self.config.lease_s), to_ms(now_s))
+        self._last_sweep_s = now_s
+        for row in rows:
+            log.warning("task %s lease expired; now %s", row["task_no"], row["status"])
+            self._notify(row["task_no"], row["status"])
+        return len(rows)
+
+    # --- running (synchronous mode) ---------------------------------------------------------------------------
+
+    def run_due(self, max_tasks: int | None = None) -> int:
+        """Claim and run due tasks on the calling thread until none is due (or `max_tasks` ran)."""
+        ran = 0
+        while max_tasks is None or ran < max_tasks:
+            task = self.claim_next()
+            if task is None:
+                break
+            self.execute(task)
+            ran += 1
+        return ran
+
+    def run_until_idle(self, timeout_s: float = 30.0) -> int:
+        """run_due in a loop, sleeping (on the engine's clock) until the next retry is due, until no task of a
+        registered type is waiting or running. Returns the number of attempts run; stops at the timeout."""
+        deadline = time.monotonic() + timeout_s
+        ran = 0
+        while True:
+            ran += self.run_due()
+            if store.unfinished_count(self._conn(), self.task_types) == 0:
+                return ran
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return ran
+            self.clock.sleep(min(self.seconds_until_next_work(), remaining))
+
+    def seconds_until_next_work(self) -> float:
+        """How long nothing can happen: until the next retry is due or a breaker may be probed (capped)."""
+        now_s = self.clock.now()
+        wait = self.config.idle_poll_s
+        next_due = store.next_due_ms(self._conn(), self.task_types)
+        if next_due is not None:
+            until_due = next_due / 1000 - now_s
+            if until_due > 0:
+                wait = min(wait, until_due)
+        for reg in self._handlers.values():
+            reopens = self._breakers.reopens_at(reg.provider) if reg.provider else None
+            if reopens is not None and reopens > now_s:
+                wait = min(wait, reopens - now_s)
+        return max(0.001, wait)
+
+    # --- claim / execute (used by run_due and by the Qt executor's worker threads) ------------------------------
+
+    def claim_next(self) -> Claim | None:
+        """Claim the best due task this engine can run now (priority, due time, age), or None."""
+        if self._closed.is_set():
+            return None
+        now_s = self.clock.now()
+        if now_s - self._last_sweep_s >= self.config.sweep_interval_s:
+            self.recover_expired_leases()
+        with self._claim_lock:
+            types = [t for t, reg in self._handlers.items() if self._running_by_type.get(t, 0) < reg.concurrency]
+            blocked = self._blocked_providers(now_s)
+            with self._write_lock:
+                row = store.claim(self._conn(), self.worker_id, to_ms(now_s), types, blocked)
+            if row is None:
+                return None
+            task = Claim(row)
+            self._running_by_type[task.task_type] = self._running_by_type.get(task.task_type, 0) + 1
+            self._running[task.id] = task
+            if task.provider:
+                self._breakers.on_claimed(task.provider, now_s)
+        self._ensure_lease_keeper()
+        self._notify(task.task_no, TaskStatus.PROCESSING.value)
+        return task
+
+    def execute(self, task: Claim) -> TaskStatus | None:
+        """Run the handler for a claimed task and record the outcome. Returns the new status (None: lease lost)."""
+        try:
+            if task.payload is None:
+                return self._finish_failure(task, TaskError(
+                    "PAYLOAD_CORRUPT", task.payload_error or "payload unreadable", ErrorClass.INVALID_REQUEST))
+            registration = self._handlers.get(task.task_type)
+            if registration is None:
+                return self._finish_failure(task, TaskError(
+                    "NO_HANDLER", f"no handler for {task.task_type}", ErrorClass.CONFIG))
+            try:
+                result = registration.handler(TaskContext(self, task))
+                result_json = _encode_result(result)
+            except TaskError as error:
+                return self._finish_failure(task, error)
+            except TaskCancelled:
+                return self._finish_failure(task, TaskError("CANCELED", "stopped after a cancel request",
+                                                            ErrorClass.TRANSIENT), cancelled=True)
+            except Exception as exc:  # noqa: BLE001 — any handler bug becomes a classified, retried failure
+                log.exception("handler for %s failed", task.task_no)
+                return self._finish_failure(task, TaskError(
+                    "HANDLER_EXCEPTION", f"{type(exc).__name__}: {exc}"[:1000], ErrorClass.TRANSIENT))
+            return self._finish_success(task, result_json)
+        finally:
+            with self._claim_lock:
+                self._running_by_type[task.task_type] = self._running_by_type.get(task.task_type, 1) - 1
+                self._running.pop(task.id, None)
+
+    def _finish_success(self, task: Claim, result_json: str | None) -> TaskStatus | None:
+        now_ms = to_ms(self.clock.now())
+        with self._write_lock:
+            done = store.complete(self._conn(), task.id, task.version, result_json, now_ms)
+        if task.provider:
+            self._breakers.on_success(task.provider)
+        if not done:
+            self._lease_lost(task, now_ms)
+            return None
+        self._notify(task.task_no, TaskStatus.SUCCESS.value)
+        return TaskStatus.SUCCESS
+
+    def _finish_failure(self, task: Claim, error: TaskError, *, cancelled: bool = False) -> TaskStatus | None:
+        now_s = self.clock.now()
+        conn = self._conn()
+        not_before = None
+        if task.provider and error.error_class is ErrorClass.CONFIG:
+            not_before = self._breakers.on_config_error(task.provider, now_s, error.code)
+        elif task.provider:
+            self._breakers.on_other_outcome(task.provider)
+        prior_ambiguous = 0
+        if error.error_class is ErrorClass.AMBIGUOUS:
+            prior_ambiguous = store.count_events_since_replay(conn, task.id, ErrorClass.AMBIGUOUS.value)
+        cancel_requested = cancelled or store.is_cancel_requested(conn, task.id)
+        outcome = decide(replace(task.task, cancel_requested=cancel_requested), error, config=self.config, now_s=now_s,
+                         rng=self._rng, prior_ambiguous=prior_ambiguous, not_before_s=not_before)
+        now_ms = to_ms(now_s)
+        values = {
+            "status": outcome.status.value,
+            "retry_at": None if outcome.retry_at_s is None else to_ms(outcome.retry_at_s),
+            "give_back": 0 if outcome.burn_attempt else 1,
+            "rate_limited": 1 if error.error_class is ErrorClass.RATE_LIMITED else 0,
+            "clear_provider": 1 if outcome.clear_provider_task_id else 0,
+            "error_class": error.error_class.value, "error_code": error.code, "error_message": error.message,
+            "now": now_ms, "id": task.id, "version": task.version,
+        }
+        event = (task.id, now_ms, outcome.event_kind, task.attempt_count, error.error_class.value, error.code,
+                 error.message, self.worker_id)
+        with self._write_lock:
+            done = store.record_failure(conn, values, event)
+        if not done:
+            self._lease_lost(task, now_ms)
+            return None
+        log.info("task %s %s: %s %s", task.task_no, outcome.status.value, error.code, error.message)
+        self._notify(task.task_no, outcome.status.value)
+        return outcome.status
+
+    def _lease_lost(self, task: Claim, now_ms: int) -> None:
+        # Someone recovered the row while we ran: our outcome is dropped; the new owner's run counts.
+        log.warning("task %s: lease lost before the outcome was recorded", task.task_no)
+        with self._write_lock:
+            store.add_event(self._conn(), (task.id, now_ms, "LEASE_LOST", task.attempt_count, None, "LEASE_LOST",
+                                           "outcome dropped: the lease had been recovered", self.worker_id))
+
+    def _blocked_providers(self, now_s: float) -> list[str]:
+        names = {reg.provider for reg in self._handlers.values() if reg.provider}
+        names |= set(self._breakers.snapshot())
+        return sorted(name for name in names if not self._breakers.may_claim(name, now_s))
+
+    # --- leases -----------------------------------------------------------------------------------------------
+
+    def _guarded_write(self, write: Callable[..., bool], task: Claim, *args: Any) -> bool:
+        with self._write_lock:
+            return write(self._conn(), task.id, task.version, *args, to_ms(self.clock.now()))
+
+    def _ensure_lease_keeper(self) -> None:
+        if self._lease_keeper is not None and self._lease_keeper.is_alive():
+            return
+        with self._connections_lock:
+            if self._lease_keeper is not None and self._lease_keeper.is_alive():
+                return
+            self._lease_keeper = threading.Thread(target=self._keep_leases, name="task-lease-keeper", daemon=True)
+            self._lease_keeper.start()
+
+    def _keep_leases(self) -> None:
+        while not self._closed.wait(self.config.heartbeat_interval_s):
+            if not self._running:
+                continue
+            try:
+                with self._write_lock:
+                    store.heartbeat_worker(self._conn(), self.worker_id, to_ms(self.clock.now()))
+            except sqlite3.Error:
+                log.exception("heartbeat failed; will retry")
+
+    # --- plumbing ---------------------------------------------------------------------------------------------
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = open_database(self.db_path, check_same_thread=False)
+            self._local.conn = conn
+            with self._connections_lock:
+                self._connections.append(conn)
+        return conn
+
+    def _require(self, task_no: str) -> Task:
+        task = self.get(task_no)
+        if task is None:
+            raise TaskNotFound(task_no)
+        return task
+
+    def _notify(self, task_no: str, status: str) -> None:
+        for listener in list(self._status_listeners):
+            try:
+                listener(task_no, status)
+            except Exception:  # noqa: BLE001 — a broken listener must not break the engine
+                log.exception("task listener failed")
+
+    def _notify_progress(self, task_no: str, fraction: float, note: str | None) -> None:
+        for listener in list(self._progress_listeners):
+            try:
+                listener(task_no, fraction, note)
+            except Exception:  # noqa: BLE001
+                log.exception("progress listener failed")
+
+
+def _new_row(task_id: int, values: dict[str, Any]) -> dict[str, Any]:
+    """The row a submit just inserted, rebuilt from its values (cheaper than reading it back)."""
+    now = values["now"]
+    return {
+        **_NEW_ROW_DEFAULTS, **values, "id": task_id, "status": TaskStatus.PENDING.value,
+        "available_at": values["scheduled_time"], "created_at": now, "updated_at": now,
+    }
+
+
+_NEW_ROW_DEFAULTS: dict[str, Any] = {
+    "next_retry_time": None, "attempt_count": 0, "rate_limited_count": 0, "heartbeat_at": None, "worker_id": None,
+    "version": 0, "result_payload": None, "progress": 0.0, "progress_note": None, "last_error_class": None,
+    "last_error_code": None, "last_error_message": None, "provider_task_id": None, "cancel_requested": 0,
+    "dead_letter_state": None, "replay_count": 0, "started_at": None, "finished_at": None, "expires_at": None,
+}
+
+
+def _new_task_no() -> str:
+    # Sortable by creation time (ms, hex) with a random tail: readable in logs, unique across processes.
+    return f"T{time.time_ns() // 1_000_000:011x}{secrets.token_hex(5)}"
+
+
+def _epoch_seconds(moment: datetime | float) -> float:
+    if isinstance(moment, datetime):
+        if moment.tzinfo is None:
+            raise ValueError("scheduled_time must be timezone-aware (UTC)")
+        return moment.timestamp()
+    return float(moment)
+
+
+def _encode_result(result: Any) -> str | None:
+    if result is None:
+        return None
+    if not isinstance(result, dict):
+        raise TaskError("RESULT_NOT_A_DICT", f"handler returned {type(result).__name__}", ErrorClass.INVALID_REQUEST)
+    try:
+        return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise TaskError("RESULT_NOT_JSON", str(exc), ErrorClass.INVALID_REQUEST) from exc
+
+
+def _status_filter(status: Any) -> Any:
+    if status is None:
+        return None
+    if isinstance(status, (list, tuple, set, frozenset)):
+        return [TaskStatus(s).value for s in status]
+    return TaskStatus(status).value

@@ -1,0 +1,390 @@
+"""The task engine's SQL, in one place. Every function takes an open connection (autocommit mode, see
+core/db.py); multi-statement writes run inside `BEGIN IMMEDIATE … COMMIT`. Times are UTC epoch milliseconds.
+
+Rules kept here: a claim is one conditional UPDATE (a row counts only if it changed); every later write to a
+claimed row is guarded by `status = 'PROCESSING' AND version = ?`, so a worker whose lease was taken away
+cannot overwrite the new owner's state.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+
+CLAIMABLE = "('PENDING', 'FAILED')"
+UNFINISHED = "('PENDING', 'FAILED', 'PROCESSING')"
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+# --- submit ---------------------------------------------------------------------------------------------------
+
+# One statement: the backpressure check, the idempotency check (ON CONFLICT against the partial unique index)
+# and the insert. No row back means "duplicate" or "refused"; the caller tells them apart.
+INSERT_TASK = f"""
+INSERT INTO task (task_no, task_type, biz_type, biz_id, status, priority, scheduled_time, available_at,
+                  max_attempts, request_payload, provider, request_source, request_source_id,
+                  created_at, updated_at)
+SELECT :task_no, :task_type, :biz_type, :biz_id, 'PENDING', :priority, :scheduled_time, :scheduled_time,
+       :max_attempts, :request_payload, :provider, :request_source, :request_source_id, :now, :now
+WHERE :pending_limit IS NULL
+   OR coalesce((SELECT unfinished FROM task_backlog WHERE request_source = :request_source), 0) < :pending_limit
+ON CONFLICT DO NOTHING
+"""
+
+FIND_UNFINISHED_BY_KEY = f"""
+SELECT * FROM task
+WHERE request_source = ? AND request_source_id = ? AND task_type = ? AND request_source_id IS NOT NULL
+  AND status IN {UNFINISHED}
+"""
+
+
+def insert_task(conn: sqlite3.Connection, values: dict[str, Any]) -> int | None:
+    """The new row's id, or None when nothing was inserted (duplicate key or backpressure)."""
+    cur = conn.execute(INSERT_TASK, values)
+    return cur.lastrowid if cur.rowcount == 1 else None
+
+
+def find_unfinished_by_key(
+    conn: sqlite3.Connection, request_source: str, request_source_id: str, task_type: str
+) -> sqlite3.Row | None:
+    return conn.execute(FIND_UNFINISHED_BY_KEY, (request_source, request_source_id, task_type)).fetchone()
+
+
+def backlog(conn: sqlite3.Connection, request_source: str) -> int:
+    row = conn.execute("SELECT unfinished FROM task_backlog WHERE request_source = ?", (request_source,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+# --- claim ----------------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def claim_sql(task_types: tuple[str, ...], blocked_providers: int) -> str:
+    """The claim for a set of task types, skipping providers whose breaker is open. The inner SELECT walks the
+    partial index `task_claim` in claim order (priority, due time, age); rows it cannot take are skipped, never
+    sorted, and finished rows are not in the index at all."""
+    types = ", ".join("?" for _ in task_types)
+    provider_guard = ""
+    if blocked_providers:
+        provider_guard = f" AND (provider IS NULL OR provider NOT IN ({', '.join('?' for _ in range(blocked_providers))}))"
+    return f"""
+UPDATE task
+SET status = 'PROCESSING', worker_id = ?, heartbeat_at = ?, updated_at = ?,
+    started_at = coalesce(started_at, ?), attempt_count = attempt_count + 1, version = version + 1
+WHERE id = (SELECT id FROM task
+            WHERE status IN {CLAIMABLE} AND available_at <= ? AND task_type IN ({types}){provider_guard}
+            ORDER BY priority DESC, available_at, id
+            LIMIT 1)
+  AND status IN {CLAIMABLE}
+RETURNING *
+"""
+
+
+def claim(
+    conn: sqlite3.Connection, worker_id: str, now_ms: int, task_types: Sequence[str],
+    blocked_providers: Sequence[str] = (),
+) -> sqlite3.Row | None:
+    types = tuple(sorted(task_types))
+    if not types:
+        return None
+    blocked = tuple(blocked_providers)
+    sql = claim_sql(types, len(blocked))
+    return conn.execute(sql, (worker_id, now_ms, now_ms, now_ms, now_ms, *types, *blocked)).fetchone()
+
+
+def next_due_ms(conn: sqlite3.Connection, task_types: Sequence[str]) -> int | None:
+    types = tuple(task_types)
+    if not types:
+        return None
+    placeholders = ", ".join("?" for _ in types)
+    row = conn.execute(
+        f"SELECT min(available_at) FROM task WHERE status IN {CLAIMABLE} AND task_type IN ({placeholders})", types
+    ).fetchone()
+    return row[0]
+
+
+def unfinished_count(conn: sqlite3.Connection, task_types: Sequence[str]) -> int:
+    types = tuple(task_types)
+    if not types:
+        return 0
+    placeholders = ", ".join("?" for _ in types)
+    claimable = conn.execute(
+        f"SELECT count(*) FROM task WHERE status IN {CLAIMABLE} AND task_type IN ({placeholders})", types
+    ).fetchone()[0]
+    running = conn.execute(
+        f"SELECT count(*) FROM task WHERE status = 'PROCESSING' AND task_type IN ({placeholders})", types
+    ).fetchone()[0]
+    return int(claimable) + int(running)
+
+
+# --- while running --------------------------------------------------------------------------------------------
+
+_GUARD = "id = ? AND status = 'PROCESSING' AND version = ?"
+
+
+def heartbeat_task(conn: sqlite3.Connection, task_id: int, version: int, now_ms: int) -> bool:
+    cur = conn.execute(f"UPDATE task SET heartbeat_at = ? WHERE {_GUARD}", (now_ms, task_id, version))
+    return cur.rowcount == 1
+
+
+def heartbeat_worker(conn: sqlite3.Connection, worker_id: str, now_ms: int) -> int:
+    """Renew every lease this worker holds, in one statement."""
+    cur = conn.execute(
+        "UPDATE task SET heartbeat_at = ? WHERE status = 'PROCESSING' AND worker_id = ?", (now_ms, worker_id)
+    )
+    return cur.rowcount
+
+
+def set_progress(
+    conn: sqlite3.Connection, task_id: int, version: int, fraction: float, note: str | None, now_ms: int
+) -> bool:
+    cur = conn.execute(
+        f"UPDATE task SET progress = ?, progress_note = ?, heartbeat_at = ?, updated_at = ? WHERE {_GUARD}",
+        (fraction, note, now_ms, now_ms, task_id, version),
+    )
+    return cur.rowcount == 1
+
+
+def set_provider_task_id(
+    conn: sqlite3.Connection, task_id: int, version: int, provider_task_id: str, now_ms: int
+) -> bool:
+    cur = conn.execute(
+        f"UPDATE task SET provider_task_id = ?, heartbeat_at = ?, updated_at = ? WHERE {_GUARD}",
+        (provider_task_id, now_ms, now_ms, task_id, version),
+    )
+    return cur.rowcount == 1
+
+
+def is_cancel_requested(conn: sqlite3.Connection, task_id: int) -> bool:
+    row = conn.execute("SELECT cancel_requested FROM task WHERE id = ?", (task_id,)).fetchone()
+    return bool(row and row[0])
+
+
+# --- finishing an attempt -------------------------------------------------------------------------------------
+
+COMPLETE = f"""
+UPDATE task
+SET status = 'SUCCESS', result_payload = ?, progress = 1.0, finished_at = ?, updated_at = ?,
+    next_retry_time = NULL, version = version + 1
+WHERE {_GUARD}
+"""
+
+
+def complete(conn: sqlite3.Connection, task_id: int, version: int, result_json: str | None, now_ms: int) -> bool:
+    cur = conn.execute(COMPLETE, (result_json, now_ms, now_ms, task_id, version))
+    return cur.rowcount == 1
+
+
+RECORD_FAILURE = f"""
+UPDATE task
+SET status = :status,
+    available_at = coalesce(:retry_at, available_at),
+    next_retry_time = :retry_at,
+    attempt_count = attempt_count - :give_back,
+    rate_limited_count = rate_limited_count + :rate_limited,
+    provider_task_id = CASE WHEN :clear_provider THEN NULL ELSE provider_task_id END,
+    last_error_class = :error_class, last_error_code = :error_code, last_error_message = :error_message,
+    dead_letter_state = CASE WHEN :status = 'DEAD' THEN 'OPEN' ELSE NULL END,
+    finished_at = CASE WHEN :status IN ('DEAD', 'CANCELED') THEN :now ELSE NULL END,
+    worker_id = NULL, updated_at = :now, version = version + 1
+WHERE id = :id AND status = 'PROCESSING' AND version = :version
+"""
+
+INSERT_EVENT = """
+INSERT INTO task_event (task_id, at, kind, attempt, error_class, error_code, error_message, worker_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+"""
+
+
+def record_failure(conn: sqlite3.Connection, values: dict[str, Any], event: tuple) -> bool:
+    """Move a claimed row to FAILED/DEAD/CANCELED and append the history entry, atomically."""
+    with write_transaction(conn):
+        cur = conn.execute(RECORD_FAILURE, values)
+        if cur.rowcount != 1:
+            return False
+        conn.execute(INSERT_EVENT, event)
+    return True
+
+
+def add_event(conn: sqlite3.Connection, event: tuple) -> None:
+    conn.execute(INSERT_EVENT, event)
+
+
+def count_events_since_replay(conn: sqlite3.Connection, task_id: int, error_class: str) -> int:
+    """Failures of one class in the current run of the task (a replay starts a new run)."""
+    return int(conn.execute(
+        """SELECT count(*) FROM task_event
+           WHERE task_id = ? AND error_class = ?
+             AND id > coalesce((SELECT max(id) FROM task_event WHERE task_id = ? AND kind = 'REPLAYED'), 0)""",
+        (task_id, error_class, task_id),
+    ).fetchone()[0])
+
+
+# --- recovery -------------------------------------------------------------------------------------------------
+
+SWEEP_EXPIRED = f"""
+UPDATE task
+SET status = CASE WHEN cancel_requested THEN 'CANCELED'
+                  WHEN attempt_count >= max_attempts THEN 'DEAD'
+                  ELSE 'PENDING' END,
+    dead_letter_state = CASE WHEN NOT cancel_requested AND attempt_count >= max_attempts THEN 'OPEN' END,
+    finished_at = CASE WHEN cancel_requested OR attempt_count >= max_attempts THEN :now END,
+    last_error_class = 'TRANSIENT', last_error_code = 'LEASE_EXPIRED',
+    last_error_message = 'worker ' || coalesce(worker_id, '?') || ' stopped heart-beating',
+    worker_id = NULL, updated_at = :now, version = version + 1
+WHERE status = 'PROCESSING' AND heartbeat_at < :cutoff
+RETURNING id, task_no, status, attempt_count
+"""
+
+
+def sweep_expired(conn: sqlite3.Connection, cutoff_ms: int, now_ms: int) -> list[sqlite3.Row]:
+    """Return expired leases to PENDING (the attempt stays counted; out of attempts → DEAD)."""
+    with write_transaction(conn):
+        rows = conn.execute(SWEEP_EXPIRED, {"cutoff": cutoff_ms, "now": now_ms}).fetchall()
+        conn.executemany(INSERT_EVENT, [
+            (row["id"], now_ms, "LEASE_EXPIRED", row["attempt_count"], "TRANSIENT", "LEASE_EXPIRED",
+             "lease expired without a heartbeat", None)
+            for row in rows
+        ])
+    return rows
+
+
+# --- operator actions -----------------------------------------------------------------------------------------
+
+
+def cancel(conn: sqlite3.Connection, task_id: int, now_ms: int) -> str | None:
+    """Cancel a queued task at once; ask a running one to stop. Returns the resulting status, or None."""
+    with write_transaction(conn):
+        row = conn.execute(
+            f"""UPDATE task SET status = 'CANCELED', finished_at = ?, updated_at = ?, version = version + 1
+                WHERE id = ? AND status IN {CLAIMABLE} RETURNING status, attempt_count""",
+            (now_ms, now_ms, task_id),
+        ).fetchone()
+        if row is None:
+            row = conn.execute(
+                """UPDATE task SET cancel_requested = 1, updated_at = ?
+                   WHERE id = ? AND status = 'PROCESSING' RETURNING status, attempt_count""",
+                (now_ms, task_id),
+            ).fetchone()
+        if row is None:
+            return None
+        kind = "CANCELED" if row["status"] == "CANCELED" else "CANCEL_REQUESTED"
+        conn.execute(INSERT_EVENT, (task_id, now_ms, kind, row["attempt_count"], None, None, None, None))
+        return row["status"]
+
+
+def replay(conn: sqlite3.Connection, task_id: int, now_ms: int, max_attempts: int | None) -> sqlite3.Row | None:
+    """A dead letter back to PENDING with a fresh attempt budget; the history keeps the earlier attempts."""
+    with write_transaction(conn):
+        row = conn.execute(
+            """UPDATE task
+               SET status = 'PENDING', attempt_count = 0, rate_limited_count = 0,
+                   max_attempts = coalesce(?, max_attempts), available_at = ?, next_retry_time = NULL,
+                   dead_letter_state = NULL, finished_at = NULL, cancel_requested = 0, worker_id = NULL,
+                   replay_count = replay_count + 1, updated_at = ?, version = version + 1
+               WHERE id = ? AND status = 'DEAD' RETURNING *""",
+            (max_attempts, now_ms, now_ms, task_id),
+        ).fetchone()
+        if row is not None:
+            conn.execute(INSERT_EVENT, (task_id, now_ms, "REPLAYED", 0, None, None, None, None))
+        return row
+
+
+def set_dead_letter_state(conn: sqlite3.Connection, task_id: int, state: str, now_ms: int, note: str | None) -> bool:
+    with write_transaction(conn):
+        cur = conn.execute(
+            "UPDATE task SET dead_letter_state = ?, updated_at = ? WHERE id = ? AND status = 'DEAD'",
+            (state, now_ms, task_id),
+        )
+        if cur.rowcount != 1:
+            return False
+        conn.execute(INSERT_EVENT, (task_id, now_ms, state, 0, None, None, note, None))
+    return True
+
+
+# --- reading --------------------------------------------------------------------------------------------------
+
+
+def get_by_no(conn: sqlite3.Connection, task_no: str) -> sqlite3.Row | None:
+    return conn.execute("SELECT * FROM task WHERE task_no = ?", (task_no,)).fetchone()
+
+
+def get_by_id(conn: sqlite3.Connection, task_id: int) -> sqlite3.Row | None:
+    return conn.execute("SELECT * FROM task WHERE id = ?", (task_id,)).fetchone()
+
+
+def _filters(filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    clauses, params = [], []
+    for column, value in filters.items():
+        if value is None:
+            continue
+        if isinstance(value, (list, tuple, set, frozenset)):
+            values = list(value)
+            clauses.append(f"{column} IN ({', '.join('?' for _ in values)})")
+            params.extend(values)
+        else:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+LISTABLE_COLUMNS = frozenset({
+    "status", "task_type", "biz_type", "biz_id", "request_source", "request_source_id", "provider",
+    "provider_task_id", "dead_letter_state", "last_error_code",
+})
+
+
+def list_tasks(conn: sqlite3.Connection, filters: dict[str, Any], limit: int | None, offset: int) -> list[sqlite3.Row]:
+    unknown = set(filters) - LISTABLE_COLUMNS
+    if unknown:
+        raise ValueError(f"cannot filter on {sorted(unknown)}")
+    where, params = _filters(filters)
+    sql = f"SELECT * FROM task{where} ORDER BY id DESC"
+    if limit is not None:
+        sql += " LIMIT ? OFFSET ?"
+        params += [limit, offset]
+    return conn.execute(sql, params).fetchall()
+
+
+def count_tasks(conn: sqlite3.Connection, filters: dict[str, Any]) -> int:
+    unknown = set(filters) - LISTABLE_COLUMNS
+    if unknown:
+        raise ValueError(f"cannot filter on {sorted(unknown)}")
+    where, params = _filters(filters)
+    return int(conn.execute(f"SELECT count(*) FROM task{where}", params).fetchone()[0])
+
+
+def counts_by_type_and_status(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    return conn.execute(
+        "SELECT task_type, status, count(*) AS n FROM task GROUP BY task_type, status ORDER BY task_type, status"
+    ).fetchall()
+
+
+def oldest_claimable_ms(conn: sqlite3.Connection) -> int | None:
+    return conn.execute(f"SELECT min(created_at) FROM task WHERE status IN {CLAIMABLE}").fetchone()[0]
+
+
+def open_dead_letters(conn: sqlite3.Connection) -> int:
+    return int(conn.execute(
+        "SELECT count(*) FROM task WHERE status = 'DEAD' AND dead_letter_state = 'OPEN'").fetchone()[0])
+
+
+def events(conn: sqlite3.Connection, task_id: int) -> list[sqlite3.Row]:
+    return conn.execute(
+        """SELECT e.*, t.task_no FROM task_event e JOIN task t ON t.id = e.task_id
+           WHERE e.task_id = ? ORDER BY e.id""",
+        (task_id,),
+    ).fetchall()
