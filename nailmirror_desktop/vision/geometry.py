@@ -57,7 +57,7 @@ _WIDTH_PAIRS: dict[Finger, tuple[tuple[int, int], ...]] = {
 
 # Facing score (cosine of the dorsal normal with the direction to the camera) over which a nail fades in.
 _FADE_FROM, _FADE_TO = -0.1, 0.2
-# A finger bent by more than this (sine of the angle between its proximal and distal bones) carries its own
+# A finger bent by more than this (sine of the angle between its MCP→DIP chord and distal bone) carries its own
 # dorsal direction; below it, the palm normal takes over smoothly.
 _FULL_BEND = 0.5
 
@@ -144,22 +144,22 @@ def palm_facing_score(landmarks: np.ndarray, label: str, score: float, *, mirror
 def finger_facing_score(landmarks: np.ndarray, finger: Finger, palm_facing: float) -> float:
     """How much this finger's nail faces the camera, in [-1, 1].
 
-    A finger curls towards the palm, so the part of its proximal bone perpendicular to the distal bone points
-    to the nail's side. Its z (smaller is nearer) says whether that side faces the camera. This needs a real
-    bend; for a straight finger the hand's palm normal decides, blended by how bent the finger is.
+    A finger curls towards the palm, so the chord from its base knuckle to its DIP, taken perpendicular to the
+    distal bone, points to the nail's side. Its z (smaller is nearer) says whether that side faces the camera.
+    That needs a real bend; for a straight finger the hand's palm normal decides, blended by how bent it is.
     """
-    base, pip, dip, tip = FINGER_LANDMARKS[finger]
-    proximal = landmarks[pip] - landmarks[base]
+    base, _, dip, tip = FINGER_LANDMARKS[finger]
+    chord = landmarks[dip] - landmarks[base]
     distal = landmarks[tip] - landmarks[dip]
-    distal_norm, proximal_norm = np.linalg.norm(distal), np.linalg.norm(proximal)
-    if distal_norm == 0.0 or proximal_norm == 0.0:
+    distal_norm, chord_norm = np.linalg.norm(distal), np.linalg.norm(chord)
+    if distal_norm == 0.0 or chord_norm == 0.0:
         return palm_facing
     unit = distal / distal_norm
-    dorsal = proximal - (proximal @ unit) * unit
-    bend = float(np.linalg.norm(dorsal)) / proximal_norm  # sine of the bend angle
+    dorsal = (chord - (chord @ unit) * unit) / chord_norm
+    bend = float(np.linalg.norm(dorsal))  # sine of the angle between the chord and the distal bone
     if bend == 0.0:
         return palm_facing
-    curl_facing = -float(dorsal[2]) / float(np.linalg.norm(dorsal))
+    curl_facing = -float(dorsal[2]) / bend
     weight = min(bend / _FULL_BEND, 1.0)
     return weight * curl_facing + (1.0 - weight) * palm_facing
 
