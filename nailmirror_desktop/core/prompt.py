@@ -34,7 +34,8 @@ CLAUSE_BREAKS = set(",，。.;；!！?？、\n|/")
 NEGATION_REACH_CHARS = 4  # non-space characters allowed between a negation and the term it negates
 # patterns whose colour, when a colour word stands right before them and no base is set yet, is really
 # the base colour ("奶白色贝壳碎片" is a milky white nail with shell flakes, not milky white flakes)
-BASE_COLORED_PATTERNS = {"shell_flakes", "rhinestones", "pearls", "galaxy", "negative_space", "solid", "marble"}
+BASE_COLORED_PATTERNS = {"shell_flakes", "rhinestones", "pearls", "galaxy", "negative_space", "solid", "marble",
+                         "leopard", "tortoiseshell", "blush"}
 # "裸粉色法式" is a nude-pink nail with a (white) French tip: these base tones before a French pattern are the base
 FRENCH_KINDS = {"french", "micro_french", "chevron_french", "reverse_french"}
 NUDE_BASE_COLORS = {"nude", "nude_pink", "flesh_pink", "clear", "milk_tea"}
@@ -223,6 +224,7 @@ class Token:
     start: int
     end: int
     variant: str | None = None  # a size variant implied by the form itself ("碎闪" → fine)
+    color: str | None = None  # a colour implied by the form itself ("金箔" → gold)
 
 
 def _build_lexicon() -> dict[str, tuple[str, str]]:
@@ -284,7 +286,8 @@ def _match_at(text: str, i: int) -> Token | None:
             continue
         if _is_word_char(form, len(form) - 1) and _is_word_char(text, i + length):
             continue
-        return Token(entry[0], entry[1], i, i + length, vocab.PATTERN_FORM_VARIANTS.get(form))
+        return Token(entry[0], entry[1], i, i + length, vocab.PATTERN_FORM_VARIANTS.get(form),
+                     vocab.PATTERN_FORM_COLORS.get(form))
     return None
 
 
@@ -432,7 +435,7 @@ def _apply_term(scope: _Scope, clause: list[Token], n: int, tone: str, variant: 
         while follower is not None and follower.kind == "variant":  # "金色细闪"
             n += 1
             follower = clause[n + 1] if n + 1 < len(clause) else None
-        if follower is not None and follower.kind == "pattern":
+        if follower is not None and follower.kind == "pattern" and follower.color is None:
             base_like = follower.value in BASE_COLORED_PATTERNS or (
                 follower.value in FRENCH_KINDS and token.value in NUDE_BASE_COLORS
             )
@@ -450,7 +453,8 @@ def _apply_term(scope: _Scope, clause: list[Token], n: int, tone: str, variant: 
         if token.value != "gloss" or scope.finish is None:
             scope.finish = token.value
     elif token.kind == "pattern":
-        scope.add_pattern(Pattern(token.value, None, variant or token.variant))
+        own_color = make_color(token.color) if token.color else None
+        scope.add_pattern(Pattern(token.value, own_color, variant or token.variant))
 
 
 def parse_prompt(text: str) -> Design:

@@ -119,6 +119,8 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "chunky": ("粗", "大颗", "chunky", "big", "large"),
 }
 # a few surface forms imply a variant of their pattern on their own
+# forms that name their own colour: a colour word before them is the base, not the pattern's colour ("大红 金箔")
+PATTERN_FORM_COLORS: dict[str, str] = {"金箔": "gold", "银箔": "silver", "gold leaf": "gold"}
 PATTERN_FORM_VARIANTS: dict[str, str] = {"碎闪": "fine", "细闪": "fine", "亮片": "chunky", "sequins": "chunky"}
 
 SHAPES: dict[str, tuple[str, ...]] = {
@@ -167,7 +169,7 @@ THEMES: dict[str, tuple[str, tuple[str, ...], str, str]] = {
 FILLERS: tuple[str, ...] = (
     "的", "色", "色系", "底胶", "底色", "底", "甲面", "甲型", "甲", "指甲", "美甲", "款式", "款", "风格", "风", "要", "想", "加上",
     "加", "和", "与", "跟", "及", "配", "搭配", "做", "做成", "一个", "两个", "全部", "所有", "全", "其", "上", "有", "点缀", "封层",
-    "感", "调", "形", "一点", "一些", "带", "图案", "手", "左手", "右手", "指", "用", "是", "我", "再", "还", "然后", "都", "些", "帮我",
+    "感", "调", "形", "纹", "一点", "一些", "带", "图案", "手", "左手", "右手", "指", "用", "是", "我", "再", "还", "然后", "都", "些", "帮我",
     "请", "但是", "但", "显白", "温柔", "高级", "简约", "气质", "可爱", "到", "的话", "效果", "系", "款的", "个", "跳", "每个",
     "a", "an", "the", "with", "and", "on", "in", "of", "for", "base", "base coat", "nails", "nail", "finger", "fingers",
     "tips", "tip", "coat", "top coat", "topcoat", "polish", "style", "design", "look", "some", "little", "small", "plus",

@@ -31,7 +31,7 @@ DEFAULT_PREVIEW_SIZE = (768, 512)  # (width, height) pixels
 FINGER_FILE_NAMES = {finger: finger.name.lower() for finger in Finger}
 BASE_TEXTURE_NAME = "nail.png"
 ACCENT_TEXTURE_NAME = "accent.png"
-PNG_PARAMS = [cv2.IMWRITE_PNG_COMPRESSION, 9]
+DEFAULT_PNG_COMPRESSION = 6  # zlib level: ~90 ms for a style folder; 9 saves ~2 % for ~4× the time
 
 RGB = np.ndarray  # (3,) float32 in [0, 1], RGB order
 
@@ -137,12 +137,14 @@ class _Canvas:
         self.cover = np.zeros((height, width), np.float32)
         self.bare = np.zeros((height, width), np.float32)
 
-    def paint(self, color: RGB | np.ndarray, mask: np.ndarray, opaque: bool = True) -> None:
+    def paint(self, color: RGB | np.ndarray, mask: np.ndarray, opaque: float = 1.0) -> None:
+        """Lays `color` with per-pixel weight `mask` (H, W) in [0, 1]; `opaque` scales how much that paint
+        counts as opaque coverage (1 for line art and inclusions, less for tints that stay sheer on jelly)."""
         m = mask[..., None]
         self.rgb *= 1.0 - m
         self.rgb += m * color
-        if opaque:
-            np.maximum(self.cover, mask, out=self.cover)
+        if opaque > 0.0:
+            np.maximum(self.cover, mask * opaque, out=self.cover)
 
     def new_mask(self) -> np.ndarray:
         return np.zeros((self.height, self.width), np.uint8)
@@ -168,18 +170,19 @@ def _ombre(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None:
     tip = _rgb(p.color) if p.color else (_deeper(base) if _luma(base) > 0.55 else WHITE)
     start = 0.25 + 0.1 * rng.random()
     t = _smoothstep(0.95, start, c.v)  # 1 at the tip, fading to 0 towards the cuticle
-    c.paint(tip, t.astype(np.float32) * 0.97, opaque=False)
+    c.paint(tip, t.astype(np.float32) * 0.97, opaque=0.5)
 
 
 def _blush(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None:
-    tone = _rgb(p.color) if p.color else _deeper(base)
+    tone = _rgb(p.color) if p.color else _mix(base, np.array([0.92, 0.4, 0.5], np.float32), 0.85)
     cx, cy = 0.5 + 0.04 * (rng.random() - 0.5), 0.5 + 0.06 * (rng.random() - 0.5)
     d = np.sqrt(((c.u - cx) / 0.42) ** 2 + ((c.v - cy) / 0.5) ** 2)
-    c.paint(tone, (np.exp(-2.6 * d * d) * 0.85).astype(np.float32), opaque=False)
+    c.paint(tone, (np.exp(-2.6 * d * d) * 0.85).astype(np.float32), opaque=0.6)
 
 
 def _blooming(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator, palette=None) -> None:
-    colors = palette or [_rgb(p.color) if p.color else _deeper(base), WHITE if _luma(base) < 0.8 else _deeper(base)]
+    main = _rgb(p.color) if p.color else _deeper(base)
+    colors = palette or [main, WHITE if _luma(base) < 0.8 else _mix(main, WHITE, 0.45)]
     small_w, small_h = max(16, c.width // 4), max(24, c.height // 4)
     for k, tone in enumerate(colors):
         noise = _fbm(rng, small_w, small_h, cells=2 + k, octaves=4)
@@ -189,8 +192,8 @@ def _blooming(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator, palet
         blob = cv2.GaussianBlur(np.clip(blob, 0, 1), (0, 0), c.width * 0.045)
         # watercolour pools darker at their rim
         rim = np.clip(blob * (1.0 - blob) * 4.0, 0, 1) * 0.25
-        c.paint(tone, (blob * 0.72).astype(np.float32), opaque=False)
-        c.paint(tone * 0.75, rim.astype(np.float32), opaque=False)
+        c.paint(tone, (blob * 0.72).astype(np.float32), opaque=0.5)
+        c.paint(tone * 0.75, rim.astype(np.float32), opaque=0.5)
 
 
 def _marble(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None:
@@ -306,8 +309,7 @@ def _motifs(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None
 
 
 def _florals(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None:
-    light = _luma(base) > 0.72
-    petal = _rgb(p.color) if p.color else (np.array([0.96, 0.72, 0.78], np.float32) if light else WHITE)
+    petal = _rgb(p.color) if p.color else _most_distinct(base, FLORAL_PETALS)
     centre = np.array([0.98, 0.80, 0.25], np.float32)
     leaf = np.array([0.45, 0.62, 0.40], np.float32)
     for k in range(int(rng.integers(1, 4))):
@@ -334,26 +336,43 @@ def _florals(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> Non
         c.paint(centre, _to_float(middle))
 
 
+FLORAL_PETALS = [WHITE, np.array([0.95, 0.6, 0.7], np.float32), np.array([0.8, 0.3, 0.42], np.float32)]
+
+
+def _most_distinct(base: RGB, candidates: list[RGB], enough: float = 0.35) -> RGB:
+    """The first candidate far enough from the base colour (Euclidean RGB), else the farthest one."""
+    for candidate in candidates:
+        if float(np.linalg.norm(candidate - base)) > enough:
+            return candidate
+    return max(candidates, key=lambda c: float(np.linalg.norm(c - base)))
+
+
 def _leopard(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None:
-    spot = _rgb(p.color) if p.color else np.array([0.16, 0.1, 0.07], np.float32)
-    inner = _mix(base, np.array([0.62, 0.4, 0.2], np.float32), 0.6)
+    """Rosettes: a darker irregular fill broken up by two or three dark arcs around it."""
+    spot = _rgb(p.color) if p.color else np.array([0.13, 0.08, 0.06], np.float32)
+    inner = _mix(base * 0.72, np.array([0.45, 0.26, 0.12], np.float32), 0.45)
     ring, fill = c.new_mask(), c.new_mask()
-    for _ in range(int(rng.integers(7, 11))):
-        cx, cy = rng.uniform(0, 1) * c.width, rng.uniform(0, 1) * c.height
-        r = c.width * rng.uniform(0.07, 0.12)
-        axes = _pt(r, r * rng.uniform(0.6, 0.9))
+    # a jittered 3 × 4 grid spreads the rosettes over the nail instead of letting them clump
+    cells = [(col, row) for row in range(4) for col in range(3)]
+    for col, row in cells:
+        cx = (col + rng.uniform(0.15, 0.85)) / 3 * c.width
+        cy = (row + rng.uniform(0.15, 0.85)) / 4 * c.height
+        r = c.width * rng.uniform(0.07, 0.11)
+        axes = _pt(r, r * rng.uniform(0.65, 0.95))
         angle = rng.uniform(0, 180)
-        cv2.ellipse(fill, _pt(cx, cy), (int(axes[0] * 0.7), int(axes[1] * 0.7)), angle, 0, 360, 255, -1, AA, SHIFT)
+        cv2.ellipse(fill, _pt(cx, cy), (int(axes[0] * 0.8), int(axes[1] * 0.8)), angle, 0, 360, 255, -1, AA, SHIFT)
         start = rng.uniform(0, 360)
-        cv2.ellipse(ring, _pt(cx, cy), axes, angle, start, start + rng.uniform(200, 300), 255,
-                    max(2, round(r * 0.28)), AA, SHIFT)
+        for _arc in range(int(rng.integers(2, 4))):
+            sweep = rng.uniform(50, 100)
+            cv2.ellipse(ring, _pt(cx, cy), axes, angle, start, start + sweep, 255, max(2, round(r * 0.35)), AA, SHIFT)
+            start += sweep + rng.uniform(20, 50)
     c.paint(inner, _to_float(fill))
     c.paint(spot, _to_float(ring))
 
 
 def _tortoiseshell(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None:
     amber = _rgb(p.color) if p.color else np.array([0.72, 0.42, 0.12], np.float32)
-    c.paint(_mix(amber, WHITE, 0.15), np.full((c.height, c.width), 0.6, np.float32), opaque=False)
+    c.paint(_mix(amber, WHITE, 0.15), np.full((c.height, c.width), 0.6, np.float32), opaque=0.0)
     _blooming(c, p, base, rng, palette=[amber * 0.55, np.array([0.22, 0.1, 0.05], np.float32)])
 
 
@@ -408,7 +427,7 @@ def _hue_to_rgb(hue: np.ndarray, saturation: float, value: float) -> np.ndarray:
 def _foil_flakes(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None:
     metal = _rgb(p.color) if p.color else GOLD
     mask = c.new_mask()
-    cv2.fillPoly(mask, _flake_polygons(c, rng, int(rng.integers(9, 15)), (0.04, 0.11)), 255, AA, SHIFT)
+    cv2.fillPoly(mask, _flake_polygons(c, rng, int(rng.integers(6, 10)), (0.1, 0.22)), 255, AA, SHIFT)
     crinkle = _fbm(rng, c.width // 2, c.height // 2, cells=8, octaves=2)
     crinkle = cv2.resize(crinkle, (c.width, c.height), interpolation=cv2.INTER_NEAREST)
     shaded = metal[None, None, :] * (0.7 + 0.6 * crinkle[..., None])
@@ -842,7 +861,9 @@ def rendered_from_textures(
 # ---------------------------------------------------------------------------------------------- style folder
 
 
-def write_style_folder(rendered: RenderedStyle, folder: str | Path, name: str | None = None) -> Path:
+def write_style_folder(
+    rendered: RenderedStyle, folder: str | Path, name: str | None = None, png_compression: int = DEFAULT_PNG_COMPRESSION
+) -> Path:
     """Writes the style-folder format `vision.style_textures.load_style` (and `nailmirror tryon --style`) reads.
 
     nail.png: the base texture (BGRA PNG) for every finger; accent.png: the accent fingers' texture, when there
@@ -850,15 +871,15 @@ def write_style_folder(rendered: RenderedStyle, folder: str | Path, name: str | 
     accent.png already give them (two accents with different designs, or the five crops of a remote swatch);
     style.json: {"name", "accent_fingers": [finger names] (only when there are accents: the loader requires
     accent.png whenever the key is present), "design" (the Design dict, when known), "seed"}; preview.png: the
-    BGR card. PNGs use maximum zlib compression. Stale files from an earlier write are removed.
+    BGR card. PNGs use zlib level `png_compression` (0–9). Stale files from an earlier write are removed.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    _write_png(folder / BASE_TEXTURE_NAME, rendered.base_texture)
+    _write_png(folder / BASE_TEXTURE_NAME, rendered.base_texture, png_compression)
     accent_texture = rendered.textures[rendered.accent_fingers[0]] if rendered.accent_fingers else None
     accent_path = folder / ACCENT_TEXTURE_NAME
     if accent_texture is not None:
-        _write_png(accent_path, accent_texture)
+        _write_png(accent_path, accent_texture, png_compression)
     else:
         accent_path.unlink(missing_ok=True)
     for finger in Finger:
@@ -868,7 +889,7 @@ def write_style_folder(rendered: RenderedStyle, folder: str | Path, name: str | 
         if np.array_equal(texture, given):
             path.unlink(missing_ok=True)
         else:
-            _write_png(path, texture)
+            _write_png(path, texture, png_compression)
     meta: dict = {"name": name or rendered.name}
     if rendered.accent_fingers:
         meta["accent_fingers"] = [FINGER_FILE_NAMES[f] for f in rendered.accent_fingers]
@@ -877,12 +898,12 @@ def write_style_folder(rendered: RenderedStyle, folder: str | Path, name: str | 
     if rendered.seed is not None:
         meta["seed"] = rendered.seed
     (folder / "style.json").write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    _write_png(folder / "preview.png", rendered.preview)
+    _write_png(folder / "preview.png", rendered.preview, png_compression)
     return folder
 
 
-def _write_png(path: Path, image: np.ndarray) -> None:
-    ok, encoded = cv2.imencode(".png", image, PNG_PARAMS)
+def _write_png(path: Path, image: np.ndarray, compression: int) -> None:
+    ok, encoded = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, int(compression)])
     if not ok:
         raise OSError(f"png_encode_failed:{path.name}")
     path.write_bytes(encoded.tobytes())
