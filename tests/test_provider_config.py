@@ -83,3 +83,21 @@ def test_retry_after_forms():
     assert parse_retry_after({"Retry-After": "100000"}) == 120.0  # capped
     assert parse_retry_after({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, now=1445412470.0) == 10.0
     assert parse_retry_after({}) is None and parse_retry_after({"Retry-After": "soon"}) is None
+
+
+def test_saving_keeps_the_kiosk_settings_and_round_trips(nailmirror_home):
+    from dataclasses import replace
+
+    from nailmirror_desktop.core.providers.config import RemoteProviderSettings, save_provider_config
+
+    path = nailmirror_home / "config.json"
+    path.write_text(json.dumps({"language": "en", "idle_timeout_s": 120}))
+    config = replace(load_provider_config(environ={}), default_provider="dashscope",
+                     dashscope=RemoteProviderSettings("https://dashscope-intl.aliyuncs.com", Secret("sk-saved"), "wan2.2-t2i-flash"))
+    save_provider_config(config)
+
+    document = json.loads(path.read_text())
+    assert document["language"] == "en" and document["idle_timeout_s"] == 120
+    assert path.stat().st_mode & 0o077 == 0  # keys inside: owner only
+    again = load_provider_config(environ={})
+    assert again == config and again.dashscope.api_key.reveal() == "sk-saved"

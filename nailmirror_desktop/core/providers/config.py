@@ -125,14 +125,52 @@ def load_provider_config(
     return _apply_environment(config, environ)
 
 
-def _read_section(path: Path) -> dict[str, Any]:
+def save_provider_config(config: ProviderConfig, config_path: Path | None = None) -> Path:
+    """Write `config` as the file's "providers" section, keeping every other key of the file.
+
+    Atomic (temporary file + rename) and readable by the owner only: the section holds the API keys.
+    """
+    path = config_path or data_dir() / "config.json"
+    document = _read_document(path)
+    document["providers"] = _to_section(_checked(config))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".providers.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(document, out, ensure_ascii=False, indent=2)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def _to_section(config: ProviderConfig) -> dict[str, Any]:
+    def remote(settings: RemoteProviderSettings) -> dict[str, str]:
+        return {"base_url": settings.base_url, "api_key": settings.api_key.reveal(), "model": settings.model}
+
+    return {
+        "default": config.default_provider,
+        "openai": remote(config.openai),
+        "dashscope": remote(config.dashscope),
+        "timeouts": {"connect_s": config.connect_timeout_s, "read_s": config.read_timeout_s},
+        "poll": {"initial_s": config.poll.initial_s, "growth": config.poll.growth, "max_s": config.poll.max_s,
+                 "deadline_s": config.poll.deadline_s},
+        "max_download_bytes": config.max_download_bytes,
+    }
+
+
+def _read_document(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError("config_unreadable", f"cannot read {path}: {exc}") from exc
-    section = document.get("providers", {}) if isinstance(document, dict) else {}
+    return document if isinstance(document, dict) else {}
+
+
+def _read_section(path: Path) -> dict[str, Any]:
+    section = _read_document(path).get("providers", {})
     return section if isinstance(section, dict) else {}
 
 
