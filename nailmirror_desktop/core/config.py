@@ -1,9 +1,9 @@
 """The kiosk's settings: one typed, frozen record, stored as data_dir()/config.json.
 
 Everything a member of staff can change lives here (camera, resolution, mirroring, idle timeout, language,
-the hashed staff PIN). Provider choice and API keys belong to `core/providers/config.py`; the settings page
-edits that file through its own functions, so keys are kept in one place only. Qt's QSettings holds window
-geometry and nothing else.
+the hashed staff PIN). The same file's "providers" section belongs to `core/providers/config.py`, which reads
+it (with the environment on top); saving here keeps that section as it is, and `save_provider_settings`
+is the one writer of it (that module has no writer). Qt's QSettings holds window geometry and nothing else.
 """
 
 from __future__ import annotations
@@ -75,13 +75,43 @@ def load_config(path: Path | None = None) -> KioskConfig:
 
 
 def save_config(config: KioskConfig, path: Path | None = None) -> Path:
-    """Write atomically (temporary file + rename) so a power cut never leaves half a config."""
+    """Write the kiosk's keys, keeping every other section of the file (the providers' settings)."""
     path = path or config_path()
+    document = _read_document(path)
+    document.update(asdict(config))
+    document["resolution"] = list(config.resolution)
+    return _write_document(path, document)
+
+
+def save_provider_settings(provider: str, api_key: str | None = None, path: Path | None = None) -> Path:
+    """Choose the default provider and, when `api_key` is given, store that provider's key.
+
+    The key goes to the file only (never a log, never a task payload); an empty `api_key` clears it.
+    """
+    path = path or config_path()
+    document = _read_document(path)
+    section = document.setdefault("providers", {})
+    section["default"] = provider
+    if api_key is not None and provider != "offline":
+        section.setdefault(provider, {})["api_key"] = api_key
+    return _write_document(path, document)
+
+
+def _read_document(path: Path) -> dict:
+    if not path.exists():
+        return {}
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return document if isinstance(document, dict) else {}
+
+
+def _write_document(path: Path, document: dict) -> Path:
+    """Atomically (temporary file + rename) so a power cut never leaves half a config; owner-only, as it may
+    hold API keys."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
-    data = asdict(config)
-    data["resolution"] = list(config.resolution)
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(document, indent=2, ensure_ascii=False))
     os.replace(tmp, path)
     return path
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from nailmirror_desktop.core.config import KioskConfig, load_config
-from nailmirror_desktop.core.paths import resources_dir
+from nailmirror_desktop.core.paths import database_path, resources_dir
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,8 @@ class KioskServices:
     repository: Any = None
     engine: Any = None
     executor: Any = None
+    load_catalog: Callable[[], Any] | None = None  # first-start catalog import, run off the GUI thread
+    provider: str = "offline"
     closers: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
@@ -93,7 +95,7 @@ def build_supervisor(config: KioskConfig, options: KioskOptions):
     from nailmirror_desktop.ui.source_supervisor import SourceSupervisor
 
     if options.demo:
-        return SourceSupervisor(open_demo_reader)
+        return SourceSupervisor(None, open_demo_reader)  # no camera opener: the supervisor reports DEMO
     fallback = open_demo_reader if options.demo_if_no_camera else None
     return SourceSupervisor(camera_opener(config), fallback)
 
@@ -109,10 +111,20 @@ def build_session(config: KioskConfig):
 
 
 def background_runner() -> Callable:
-    """The bridge's run-on-pool function, as (fn, on_done(result, error))."""
+    """The bridge's run-on-pool function, as (fn, on_done(result, error)), on a pool of its own: the mirror's
+    one frame in flight never waits behind a generation or the catalog import on the global pool."""
+    from functools import partial
+
+    from PySide6.QtCore import QThreadPool
+
     from nailmirror_desktop.ui import bridge
 
-    return bridge.run_in_background
+    bridge.install()
+    pool = QThreadPool()
+    pool.setMaxThreadCount(2)  # one frame in the pipeline + one camera re-open at most
+    runner = partial(bridge.run_in_background, pool=pool)
+    runner.pool = pool  # type: ignore[attr-defined]  # kept alive with the runner
+    return runner
 
 
 def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
@@ -129,27 +141,57 @@ def _attach_catalog_and_tasks(services: KioskServices) -> None:
     try:
         from nailmirror_desktop.core.db import open_database
 
-        services.conn = open_database()
+        services.conn = open_database(database_path())
         services.closers.append(services.conn.close)
     except Exception as exc:
         log.error("database unavailable: %s", exc)
         return
     services.repository = _open_repository(services.conn)
+    services.load_catalog = load_starter_catalog_in_own_connection
     services.engine, services.executor = _open_task_engine(services)
 
 
 def _open_repository(conn):
     try:
-        from nailmirror_desktop.core.styles.repository import StyleRepository
+        from nailmirror_desktop.adapters.style_store import open_style_repository
 
-        return StyleRepository(conn)
+        return open_style_repository(conn, load_catalog=False)
     except Exception as exc:
         log.error("style catalog unavailable: %s", exc)
         return None
 
 
+def load_starter_catalog_in_own_connection():
+    """Import the shipped catalog on first start (seconds): on a worker, with its own connection."""
+    from nailmirror_desktop.adapters.style_store import open_style_repository
+    from nailmirror_desktop.core.db import open_database
+
+    conn = open_database(database_path())
+    try:
+        open_style_repository(conn, load_catalog=True)
+    finally:
+        conn.close()
+
+
 def _open_task_engine(services: KioskServices):
-    return None, None
+    """The task engine with the STYLE_GENERATION handler, and its Qt executor (created on the main thread)."""
+    try:
+        from nailmirror_desktop.adapters.providers import register_generation
+        from nailmirror_desktop.core.providers.config import load_provider_config
+        from nailmirror_desktop.core.tasks import TaskEngine
+        from nailmirror_desktop.ui.task_executor import TaskExecutor
+
+        provider_config = load_provider_config()
+        engine = TaskEngine(database_path())
+        register_generation(engine, provider_config)
+        executor = TaskExecutor(engine)
+    except Exception as exc:
+        log.error("task engine unavailable: %s", exc)
+        return None, None
+    services.provider = provider_config.default_provider
+    services.closers.append(engine.close)
+    services.closers.append(executor.shutdown)
+    return engine, executor
 
 
 # --- the Qt application -------------------------------------------------------------------------------------

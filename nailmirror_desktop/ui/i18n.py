@@ -11,6 +11,11 @@ from PySide6.QtCore import QCoreApplication, QTranslator
 from nailmirror_desktop.core.paths import resources_dir
 
 _installed: QTranslator | None = None
+_language = "en"
+
+
+def current_language() -> str:
+    return _language
 
 
 def translations_dir():
@@ -19,7 +24,8 @@ def translations_dir():
 
 def install_language(language: str) -> bool:
     """Make `language` ('zh_CN' or 'en') current; returns False if its .qm file is missing or unreadable."""
-    global _installed
+    global _installed, _language
+    _language = language
     app = QCoreApplication.instance()
     if _installed is not None:
         app.removeTranslator(_installed)

@@ -11,9 +11,17 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 
+from nailmirror_desktop.core.generation import submit_generation
+from nailmirror_desktop.core.providers.config import ConfigError
+from nailmirror_desktop.core.styles.try_on_assets import try_on_assets
+from nailmirror_desktop.core.tasks import TaskError
+from nailmirror_desktop.ui.generate_panel import GeneratePanel
 from nailmirror_desktop.ui.main_window import MainWindow, placeholder
+from nailmirror_desktop.ui.messages import generation_error_text
 from nailmirror_desktop.ui.mirror_loop import MirrorLoop
-from nailmirror_desktop.ui.source_supervisor import DEMO, LIVE, LOST, STARTING
+from nailmirror_desktop.ui.source_supervisor import DEMO
+from nailmirror_desktop.ui.style_browser import StyleBrowser
+from nailmirror_desktop.ui.tryon_session import load_style_textures
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +35,121 @@ class KioskController(QObject):
             self.window.mirror, services.supervisor, services.session.process, services.run_in_background, parent=self
         )
         self.mirror_loop.source_state_changed.connect(self._on_source_state_change)
-        self.window.set_side_panels(placeholder(""), placeholder(""))
+        self.style_browser = self._build_style_browser()
+        self.generate_panel = self._build_generate_panel()
+        self.window.set_side_panels(self.style_browser or placeholder(""), self.generate_panel)
+        self._generation_task: str | None = None
         self._shut_down = False
 
+    def _build_style_browser(self):
+        if self.services.repository is None:
+            return None
+        browser = StyleBrowser(self.services.repository)
+        browser.style_chosen.connect(self.apply_style)
+        browser.accent_changed.connect(self._on_accent_change)
+        return browser
+
+    def _build_generate_panel(self) -> GeneratePanel:
+        panel = GeneratePanel()
+        panel.generate_requested.connect(self.generate)
+        panel.try_on_requested.connect(self.apply_style)
+        executor = self.services.executor
+        if executor is not None:
+            executor.task_changed.connect(self._on_task_change)
+            executor.task_progress.connect(self._on_task_progress)
+        return panel
+
     def start(self) -> None:
+        if self.services.executor is not None:
+            self.services.executor.start()
         self.mirror_loop.start()
+        if self.services.load_catalog is not None:
+            self.services.run_in_background(self.services.load_catalog, self._on_catalog_loaded)
+
+    # --- try-on -------------------------------------------------------------------------------------------
+    def apply_style(self, code: str) -> bool:
+        """Put a style on the customer's nails; the next frame the pipeline starts is painted with it."""
+        session = self.services.session
+        try:
+            loaded = session.cached(code) or self._load_style(code)
+        except Exception as exc:
+            log.warning("style %s cannot be tried on: %s", code, exc)
+            self.window.mirror.set_banner(self.tr("This style can't be tried on right now."))
+            return False
+        session.apply(loaded)
+        self.window.mirror.set_banner("")
+        self.window.mirror.set_style(loaded.code, loaded.name)
+        if self.style_browser is not None:
+            self.style_browser.show_current(loaded.code)
+            self.style_browser.set_accent_options(loaded.accent is not None, session.accent_fingers)
+        return True
+
+    def _load_style(self, code: str):
+        assets = try_on_assets(self.services.repository, code)
+        return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers)
+
+    def _on_accent_change(self, fingers) -> None:
+        self.services.session.set_accent_fingers(fingers)
+
+    # --- AI generation ----------------------------------------------------------------------------------
+    def generate(self, text: str) -> str | None:
+        """Queue a STYLE_GENERATION task at once (one small insert) and follow it through task signals."""
+        panel = self.generate_panel
+        if self.services.engine is None:
+            panel.show_error(generation_error_text("CONFIG", "CONFIG"))
+            return None
+        try:
+            task = submit_generation(self.services.engine, text, self.services.provider)
+        except TaskError as exc:
+            panel.show_error(generation_error_text(exc.code, exc.error_class.value))
+            return None
+        except ConfigError as exc:
+            panel.show_error(generation_error_text(exc.code, "CONFIG"))
+            return None
+        self._generation_task = task.task_no
+        panel.show_working(0.05, self.tr("Sent! Designing your nails…"))
+        return task.task_no
+
+    def _on_task_change(self, task_no: str, status: str) -> None:
+        if task_no != self._generation_task:
+            return
+        panel = self.generate_panel
+        if status == "SUCCESS":
+            task = self.services.engine.get(task_no)
+            code = (task.result or {}).get("style_code", "")
+            if code and self.apply_style(code):
+                panel.show_result(code)
+            else:
+                panel.show_error(generation_error_text(None))
+            self._generation_task = None
+        elif status == "DEAD" or status == "CANCELED":
+            task = self.services.engine.get(task_no)
+            panel.show_error(generation_error_text(task.last_error_code, task.last_error_class))
+            self._generation_task = None
+        elif status == "FAILED":
+            task = self.services.engine.get(task_no)
+            panel.show_working(0.1, generation_error_text(task.last_error_code, task.last_error_class) + "\n"
+                               + self.tr("Trying again…"))
+        elif status == "PROCESSING":
+            panel.show_working(0.15, self.tr("Designing your nails…"))
+
+    def _on_task_progress(self, task_no: str, fraction: float, note: str) -> None:
+        if task_no == self._generation_task:
+            self.generate_panel.show_working(fraction, self.tr("Designing your nails…"))
+
+    def _on_catalog_loaded(self, _report, error) -> None:
+        if error is not None:
+            log.error("starter catalog could not be loaded: %s", error)
+        if self.style_browser is not None:
+            self.style_browser.reload()
+            self._put_on_a_first_style()
+
+    def _put_on_a_first_style(self) -> None:
+        """The mirror opens with the catalog's newest style on, so a passer-by sees what it does at once."""
+        if self.services.session.style is None and self.style_browser is not None:
+            code = self.style_browser.first_code()
+            if code:
+                self.apply_style(code)
 
     def shutdown(self) -> None:
         if self._shut_down:
@@ -50,13 +168,5 @@ class KioskController(QObject):
 
     # --- handlers ---------------------------------------------------------------------------------------
     def _on_source_state_change(self, state: str) -> None:
-        mirror = self.window.mirror
-        if state == LOST:
-            mirror.set_banner(self.tr("The camera is not responding. Reconnecting…"))
-        elif state == STARTING:
-            mirror.set_banner(self.tr("Looking for a camera…"))
-        else:
-            mirror.set_banner("")
         self.window.set_demo_badge(state == DEMO)
-        if state == LIVE:
-            log.info("camera live")
+        log.info("frame source: %s", state)

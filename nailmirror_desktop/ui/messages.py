@@ -9,9 +9,16 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Messages", text)
 
 
-def generation_error_text(code: str | None) -> str:
-    """A friendly sentence for why a generation did not produce a style."""
+def generation_error_text(code: str | None, error_class: str | None = None) -> str:
+    """A friendly sentence for why a generation did not produce a style (task error code and class)."""
     code = (code or "").upper()
+    error_class = (error_class or "").upper()
+    if error_class == "CONTENT_REJECTED":
+        return _tr("We can't make that design. Please describe it differently.")
+    if code.startswith("NETWORK") or code in ("DOWNLOAD_INTERRUPTED",):
+        return _tr("The design service can't be reached right now. Try a quick-pick style, or ask our staff.")
+    if error_class == "CONFIG":
+        return _tr("The design service is paused. Please ask our staff.")
     if code == "TOO_MANY_PENDING_TASKS":
         return _tr("Lots of designs are being made right now. Please try again in a minute.")
     if code in ("CONTENT_REJECTED", "MODERATION_BLOCKED", "DATAINSPECTIONFAILED", "PROMPT_REJECTED") or (

@@ -20,7 +20,7 @@ from PySide6.QtGui import QImage
 
 from nailmirror_desktop.ui.mirror_view import MirrorView
 from nailmirror_desktop.ui.qt_images import bgr_to_qimage
-from nailmirror_desktop.ui.source_supervisor import DEMO, LOST, FramePacket, SourceSupervisor
+from nailmirror_desktop.ui.source_supervisor import DEMO, LOST, STARTING, FramePacket, SourceSupervisor
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,15 @@ class MirrorLoop(QObject):
             self._last_state = state
             if state == LOST:
                 self._set_hand_seen(False)
+            self._view.set_banner(self._banner_for(state))
             self.source_state_changed.emit(state)
+
+    def _banner_for(self, state: str) -> str:
+        if state == LOST:
+            return self.tr("The camera is not responding. Reconnecting…")
+        if state == STARTING:
+            return self.tr("Looking for a camera…")
+        return ""
 
     def _set_hand_seen(self, seen: bool) -> None:
         self._view.set_guide_visible(not seen)

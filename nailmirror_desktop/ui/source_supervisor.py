@@ -82,7 +82,8 @@ class SourceSupervisor:
             return packet
         stopped = source is not None and getattr(source, "running", True) is False
         if self._state == LIVE and (stopped or now - self._last_frame_at > self._lost_after_s):
-            log.warning("frame source delivered nothing for %.1f s; re-acquiring", now - self._last_frame_at)
+            log.warning("frame source stopped (%s) or silent for %.1f s; re-acquiring",
+                        getattr(source, "error", None), now - self._last_frame_at)
             self._state = LOST
         return None
 

@@ -32,6 +32,8 @@ QPushButton:disabled {{ color: #6d6575; }}
 QPushButton#primary {{ background: {ACCENT}; color: #1b1218; font-weight: 600; }}
 QPushButton#chip {{ border-radius: 22px; padding: 6px 16px; min-height: 36px; font-size: 18px; }}
 QPushButton#chip:checked {{ background: {ACCENT}; }}
+QPushButton#fingerChip {{ border-radius: 16px; padding: 4px 2px; font-size: 17px; }}
+QListView#styleList {{ font-size: 16px; }}
 QPushButton#ghost {{ background: transparent; color: {MUTED}; }}
 QLineEdit, QPlainTextEdit, QComboBox, QSpinBox {{
     background: #2d2733; border: 2px solid #3f3547; border-radius: 12px; padding: 8px 12px; min-height: 40px;

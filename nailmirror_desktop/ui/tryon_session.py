@@ -46,11 +46,13 @@ class FramePair:
 
 
 def load_style_textures(code: str, name: str, textures: dict[str, Path], accent_fingers: tuple[str, ...]) -> LoadedStyle:
-    """Decode a style's stored textures (slot 'nail' or a finger name → file)."""
+    """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file)."""
     decoded = {slot: read_image(path, keep_alpha=True) for slot, path in textures.items()}
     per_finger = {FINGER_SLOTS[s]: img for s, img in decoded.items() if s in FINGER_SLOTS}
     default_accent = tuple(FINGER_SLOTS[f] for f in accent_fingers if f in FINGER_SLOTS)
-    accent = next((per_finger[f] for f in default_accent if f in per_finger), None)
+    accent = decoded.get("accent")
+    if accent is None:
+        accent = next((per_finger[f] for f in default_accent if f in per_finger), None)
     return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent)
 
 

@@ -1,0 +1,102 @@
+"""The live mirror: demo video through the real pipeline, the hand guide, and a camera that is unplugged and
+comes back. The bridge's contract runs synchronously here (ui_support.run_now)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nailmirror_desktop.ui.mirror_loop import MirrorLoop, shown_frame_from
+from nailmirror_desktop.ui.mirror_view import MirrorView
+from nailmirror_desktop.ui.source_supervisor import LIVE, LOST, SourceSupervisor
+from nailmirror_desktop.ui.tryon_session import LoadedStyle, TryOnSession
+from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.pipeline import TryOnPipeline
+from nailmirror_desktop.vision.sources import FrameReader, VideoFileSource
+from tests.ui_support import DEMO_VIDEO, FlakyCamera, run_now, still_reader
+
+MAGENTA = np.zeros((64, 40, 3), np.uint8)
+MAGENTA[:] = (200, 40, 220)
+
+
+def plain_style(code="T-1") -> LoadedStyle:
+    return LoadedStyle(code, "test", MAGENTA, None, {}, ())
+
+
+@pytest.fixture
+def pipeline():
+    with TryOnPipeline(Compositor(), mirrored=True) as p:
+        yield p
+
+
+def test_demo_video_is_painted_and_the_guide_leaves_when_a_hand_is_seen(qtbot, pipeline):
+    view = MirrorView()
+    qtbot.addWidget(view)
+    view.resize(640, 400)
+    session = TryOnSession(pipeline, mirror=True)
+    session.apply(plain_style())
+    supervisor = SourceSupervisor(lambda: FrameReader(VideoFileSource(DEMO_VIDEO, loop=True), paced=True))
+    loop = MirrorLoop(view, supervisor, session.process, run_now)
+    seen = []
+    loop.hand_seen_changed.connect(seen.append)
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: view.has_frame() and not view.guide_visible(), timeout=20000)
+    finally:
+        loop.stop()
+        supervisor.close()
+    assert supervisor.state == LIVE
+    assert seen and seen[-1] is True
+    pair = session.latest_pair()
+    painted = np.any(pair.after != pair.before, axis=2)
+    magenta_like = (pair.after[:, :, 0] > pair.after[:, :, 1] + 40) & (pair.after[:, :, 2] > pair.after[:, :, 1] + 40)
+    assert painted.sum() > 200, "no nail was painted on the demo hand"
+    assert (painted & magenta_like).sum() > 0.3 * painted.sum(), "painted pixels are not the style's colour"
+    assert loop.queue_depth() == 0
+
+
+def test_guide_shows_while_no_hand_is_seen(qtbot, pipeline):
+    view = MirrorView()
+    qtbot.addWidget(view)
+    session = TryOnSession(pipeline, mirror=True)
+    empty_room = np.full((360, 640, 3), 120, np.uint8)
+    supervisor = SourceSupervisor(lambda: still_reader(empty_room))
+    loop = MirrorLoop(view, supervisor, session.process, run_now)
+    loop.start()
+    try:
+        qtbot.waitUntil(view.has_frame, timeout=15000)
+        qtbot.wait(200)
+    finally:
+        loop.stop()
+        supervisor.close()
+    assert view.guide_visible()
+
+
+def test_camera_lost_shows_a_message_and_is_reacquired(qtbot):
+    FlakyCamera.plugged, FlakyCamera.unplugged_once = True, False
+    view = MirrorView()
+    qtbot.addWidget(view)
+    supervisor = SourceSupervisor(lambda: FrameReader(FlakyCamera(frames_before_loss=5)),
+                                  lost_after_s=0.3, retry_every_s=0.1)
+    states = []
+    loop = MirrorLoop(view, supervisor, lambda p: shown_frame_from(p.image, 1, {}, p.sequence), run_now)
+    loop.source_state_changed.connect(states.append)
+    shown = []
+    loop.frame_shown.connect(lambda: shown.append(1))
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: LOST in states, timeout=5000)
+        assert supervisor.state == LOST
+        reopen_attempts = supervisor.reopen_count
+        qtbot.wait(400)
+        assert supervisor.reopen_count > reopen_attempts, "no re-open attempts while the camera is away"
+        assert supervisor.state == LOST
+        assert "camera" in view.banner().lower()
+        shown_before = len(shown)
+        FlakyCamera.replug()
+        qtbot.waitUntil(lambda: supervisor.state == LIVE and len(shown) > shown_before + 1, timeout=5000)
+    finally:
+        loop.stop()
+        supervisor.close()
+    assert states[-1] == LIVE and LOST in states
+    assert view.banner() == ""
