@@ -33,37 +33,54 @@ _SMALLEST_TEXTURE_LEVEL = 16
 
 
 @dataclass(frozen=True, eq=False)
+class TextureLevel:
+    """One pyramid level: colour (h, w, 3) uint8 BGR; alpha (h, w) float32 in [0, 1], None when opaque."""
+
+    colour: np.ndarray
+    alpha: np.ndarray | None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.colour.shape[1], self.colour.shape[0]
+
+
+@dataclass(frozen=True, eq=False)
 class PreparedTexture:
-    """A texture ready for warping: a pyramid of (h, w, 4) float32 levels, BGR in [0, 255] and alpha in [0, 1].
+    """A texture ready for warping: levels[0] is full size, each next level half the previous (INTER_AREA),
+    down to ~16 px. The compositor warps from the smallest level still at least as large as the nail, so big
+    textures do not alias and small nails stay cheap."""
 
-    levels[0] is full size; each next level is half the previous (INTER_AREA), down to ~16 px. The compositor
-    warps from the smallest level still at least as large as the nail, so big textures do not alias.
-    """
+    levels: tuple[TextureLevel, ...]
 
-    levels: tuple[np.ndarray, ...]
-    opaque: bool = field(default=True)
+    @property
+    def opaque(self) -> bool:
+        return self.levels[0].alpha is None
 
 
 def prepare_texture(image: np.ndarray) -> PreparedTexture:
     """From (h, w, 3) BGR or (h, w, 4) BGRA uint8 (any size ≥ 1×1, any aspect) to a PreparedTexture."""
     if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
         raise ValueError(f"a texture must be (h, w, 3|4) uint8, got {image.shape} {image.dtype}")
-    bgra = np.empty(image.shape[:2] + (4,), np.float32)
-    bgra[..., :3] = image[..., :3]
-    bgra[..., 3] = image[..., 3] / 255.0 if image.shape[2] == 4 else 1.0
-    opaque = bool(np.all(bgra[..., 3] >= 1.0))
-    levels = [bgra]
-    while min(levels[-1].shape[:2]) >= 2 * _SMALLEST_TEXTURE_LEVEL:
-        h, w = levels[-1].shape[:2]
-        levels.append(cv2.resize(levels[-1], (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA))
-    return PreparedTexture(tuple(levels), opaque)
+    colour = np.ascontiguousarray(image[..., :3])
+    alpha = None
+    if image.shape[2] == 4 and not np.all(image[..., 3] == 255):
+        alpha = image[..., 3].astype(np.float32) / 255.0
+    levels = [TextureLevel(colour, alpha)]
+    while min(levels[-1].colour.shape[:2]) >= 2 * _SMALLEST_TEXTURE_LEVEL:
+        width, height = levels[-1].size
+        half = (max(1, width // 2), max(1, height // 2))
+        levels.append(TextureLevel(
+            cv2.resize(levels[-1].colour, half, interpolation=cv2.INTER_AREA),
+            None if alpha is None else cv2.resize(levels[-1].alpha, half, interpolation=cv2.INTER_AREA),
+        ))
+    return PreparedTexture(tuple(levels))
 
 
-def _level_for(texture: PreparedTexture, size: tuple[int, int]) -> np.ndarray:
+def _level_for(texture: PreparedTexture, size: tuple[int, int]) -> TextureLevel:
     width, height = size
     chosen = texture.levels[0]
     for level in texture.levels[1:]:
-        if level.shape[1] < width or level.shape[0] < height:
+        if level.size[0] < width or level.size[1] < height:
             break
         chosen = level
     return chosen
@@ -153,12 +170,12 @@ def paint_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture,
         return
     roi = placement.roi
     nail = placement.warp(nail_alpha(*placement.size))
-    tex = placement.warp(_level_for(texture, placement.size), border=cv2.BORDER_REPLICATE)
-    if texture.opaque:
+    level = _level_for(texture, placement.size)
+    if level.alpha is None:
         painted_where = nail >= 0.5
         alpha = nail
     else:
-        tex_alpha = tex[..., 3]
+        tex_alpha = placement.warp(level.alpha, border=cv2.BORDER_REPLICATE)
         painted_where = (nail >= 0.5) & (tex_alpha >= 0.5)
         alpha = nail * tex_alpha
     if quad.opacity < 1.0:
@@ -167,20 +184,29 @@ def paint_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture,
         coverage[roi.slices][painted_where] = 255
     if not alpha.any():
         return
+    colour = placement.warp(level.colour, border=cv2.BORDER_REPLICATE)
     original = frame[roi.slices]
-    painted = _shade_like_nail(original, tex[..., :3])
-    base = original.astype(np.float32)
-    blended = cv2.add(base, cv2.multiply(painted - base, cv2.merge((alpha, alpha, alpha))))
-    frame[roi.slices] = np.clip(np.rint(blended), 0, 255).astype(np.uint8)
+    painted = _shade_like_nail(original, colour)
+    # blendLinear: (a·painted + (1−a)·original) / (1 + 1e-5); where a = 0 that rounds back to the original
+    blended = cv2.blendLinear(painted, original.astype(np.float32), alpha, 1.0 - alpha)
+    frame[roi.slices] = cv2.convertScaleAbs(blended)  # rounds and saturates to uint8 (blended is ≥ 0)
 
 
 def _shade_like_nail(original: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """The texture colour ((h, w, 3) float32) lit like the real nail in `original` ((h, w, 3) uint8)."""
+    """The texture colour ((h, w, 3) uint8) lit like the real nail in `original` ((h, w, 3) uint8).
+
+    Returns (h, w, 3) float32 ≥ 0."""
     grey = cv2.cvtColor(original, cv2.COLOR_BGR2GRAY).astype(np.float32)
     # a box blur about a third of the nail wide separates the nail's broad shading from its fine detail
     size = max(3, (min(grey.shape) // 3) | 1)
     smooth = cv2.blur(grey, (size, size))
     detail = grey - smooth
-    shade = np.clip(_SHADE_FLOOR + (1.0 - _SHADE_FLOOR) * smooth / NAIL_REFERENCE_LUMA, *_SHADE_RANGE)
-    lift = detail * _DETAIL_GAIN + np.maximum(detail - _SPECULAR_THRESHOLD, 0.0) * _SPECULAR_GAIN
-    return cv2.add(cv2.multiply(colour, cv2.merge((shade, shade, shade))), cv2.merge((lift, lift, lift)))
+    shade = smooth * ((1.0 - _SHADE_FLOOR) / NAIL_REFERENCE_LUMA)
+    shade += _SHADE_FLOOR
+    np.clip(shade, *_SHADE_RANGE, out=shade)
+    lift = np.maximum(detail - _SPECULAR_THRESHOLD, 0.0)
+    lift *= _SPECULAR_GAIN
+    lift += detail * _DETAIL_GAIN
+    painted = cv2.multiply(colour, cv2.merge((shade, shade, shade)), dtype=cv2.CV_32F)
+    painted += cv2.merge((lift, lift, lift))
+    return np.maximum(painted, 0.0, out=painted)
