@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -39,34 +40,46 @@ PROMPTS = (
 
 def measure_engine_throughput(n: int = 100, workers: int = 1) -> dict:
     """Queue `n` offline generations, drain them with `workers` threads; returns the figures as a dict."""
-    with tempfile.TemporaryDirectory(prefix="nm-genbench-") as home:
-        os.environ["NAILMIRROR_HOME"] = home  # data_dir() and database_path() follow it
-        from nailmirror_desktop.adapters.providers import register_generation
-        from nailmirror_desktop.core.generation import submit_generation
-        from nailmirror_desktop.core.paths import database_path
-        from nailmirror_desktop.core.providers.config import ProviderConfig
-        from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
+    previous_home = os.environ.get("NAILMIRROR_HOME")
+    try:
+        with tempfile.TemporaryDirectory(prefix="nm-genbench-") as home:
+            os.environ["NAILMIRROR_HOME"] = home  # data_dir() and database_path() follow it
+            return _measure_in_home(n, workers)
+    finally:
+        if previous_home is None:
+            os.environ.pop("NAILMIRROR_HOME", None)
+        else:
+            os.environ["NAILMIRROR_HOME"] = previous_home
 
-        engine = TaskEngine(database_path(), config=EngineConfig(pending_limit_per_source=n + 1))
-        register_generation(engine, ProviderConfig(), concurrency=workers)
-        started = time.perf_counter()
-        tasks = [submit_generation(engine, PROMPTS[i % len(PROMPTS)], "offline", seed=i) for i in range(n)]
-        submit_s = time.perf_counter() - started
 
-        started = time.perf_counter()
-        threads = [threading.Thread(target=engine.run_due) for _ in range(workers)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        engine.run_until_idle(timeout_s=60)  # anything a thread left (none expected)
-        drain_s = time.perf_counter() - started
+def _measure_in_home(n: int, workers: int) -> dict:
+    from nailmirror_desktop.adapters.providers import register_generation
+    from nailmirror_desktop.core.generation import submit_generation
+    from nailmirror_desktop.core.paths import database_path
+    from nailmirror_desktop.core.providers.config import ProviderConfig
+    from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
 
-        finished = [engine.get(t.task_no) for t in tasks]
-        succeeded = sum(1 for t in finished if t.status.value == "SUCCESS")
-        styles = engine._conn().execute(
+    engine = TaskEngine(database_path(), config=EngineConfig(pending_limit_per_source=n + 1))
+    register_generation(engine, ProviderConfig(), concurrency=workers)
+    started = time.perf_counter()
+    tasks = [submit_generation(engine, PROMPTS[i % len(PROMPTS)], "offline", seed=i) for i in range(n)]
+    submit_s = time.perf_counter() - started
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=engine.run_due) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    engine.run_until_idle(timeout_s=60)  # anything a thread left (none expected)
+    drain_s = time.perf_counter() - started
+
+    finished = [engine.get(t.task_no) for t in tasks]
+    succeeded = sum(1 for t in finished if t.status.value == "SUCCESS")
+    engine.close()
+    with sqlite3.connect(database_path()) as conn:
+        styles = conn.execute(
             "SELECT COUNT(*), COUNT(DISTINCT origin_task_no) FROM style WHERE source = 'AI'").fetchone()
-        engine.close()
     return {
         "benchmark": "generation_engine_throughput",
         "tasks": n,
