@@ -99,8 +99,8 @@ def main() -> int:
     parser.add_argument("--renders", type=int, default=30)
     args = parser.parse_args()
     offline = measure_render_times(args.renders)
-    print(f"offline render: median {offline['render_median_s'] * 1000:.0f} ms, p95 {offline['render_p95_s'] * 1000:.0f} ms,"
-          f" folder write median {offline['write_median_s'] * 1000:.0f} ms over {offline['n']} styles")
+    print(f"offline render: median {offline['render_median_s'] * 1000:.0f} ms,"
+          f" p95 {offline['render_p95_s'] * 1000:.0f} ms, folder write median {offline['write_median_s'] * 1000:.0f} ms over {offline['n']} styles")
     print(json.dumps({"benchmark": "generation", "offline": offline}))
     return 0
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -10,15 +12,14 @@ import pytest
 
 from nailmirror_desktop.core.prompt import Design, FingerDesign, Pattern, make_color, parse_prompt
 from nailmirror_desktop.vision.nail_art import (
-    PATTERN_PAINTERS,
-    DECORATION_PAINTERS,
     nail_shape_mask,
     render_design,
-    render_nail_texture,
     rendered_from_textures,
     textures_from_swatch,
     write_style_folder,
 )
+from nailmirror_desktop.core.styles.catalog_loader import read_catalog
+from nailmirror_desktop.vision.nail_layers import DECORATION_PAINTERS, PATTERN_PAINTERS, render_nail_texture
 from nailmirror_desktop.vision.style_textures import load_style
 from nailmirror_desktop.vision.types import Finger
 
@@ -204,3 +205,51 @@ def test_swatch_style_folder_writes_per_finger_overrides(tmp_path) -> None:
     loaded = load_style(folder)
     for finger in Finger:
         assert np.array_equal(loaded.texture_for(finger), textures[finger])
+
+
+# ---------------------------------------------------------------------------------------------- starter catalog
+
+CATALOG = Path(__file__).resolve().parents[1] / "resources" / "starter_catalog"
+
+
+def _catalog_entries() -> list[dict]:
+    return json.loads((CATALOG / "catalog.json").read_text(encoding="utf-8"))["styles"]
+
+
+def test_starter_catalog_index_is_complete_and_small() -> None:
+    entries = _catalog_entries()
+    assert len(entries) >= 24
+    assert len({e["category"]["code"] for e in entries}) >= 5
+    codes = [e["code"] for e in entries]
+    assert len(set(codes)) == len(codes)
+    assert all(re.fullmatch(r"NM-[A-Z]{3}-\d{3}", code) for code in codes)
+    for entry in entries:
+        assert entry["name_zh"] and entry["name_en"] and entry["prompt"] and isinstance(entry["seed"], int)
+        assert entry["category"]["name_zh"] and entry["category"]["name_en"]
+        assert all(tag["code"] and tag["name_zh"] and tag["name_en"] for tag in entry["tags"])
+    total = sum(p.stat().st_size for p in CATALOG.rglob("*") if p.is_file())
+    assert total < 6 * 1024 * 1024
+    # the catalog loader of the style domain reads the same index
+    assert [e.code for e in read_catalog(CATALOG)] == codes
+
+
+def test_starter_catalog_styles_load_for_tryon_and_match_their_prompts() -> None:
+    for entry in _catalog_entries():
+        folder = CATALOG / entry["folder"]
+        loaded = load_style(folder)
+        assert loaded.name == entry["name_zh"]
+        assert all(loaded.texture_for(f).shape[2] == 4 for f in Finger)
+        meta = json.loads((folder / "style.json").read_text(encoding="utf-8"))
+        assert Design.from_dict(meta["design"]) == parse_prompt(entry["prompt"]), entry["code"]
+        preview = cv2.imread(str(folder / "preview.png"))
+        assert preview is not None and preview.shape[2] == 3 and preview.std() > 5
+
+
+def test_starter_catalog_is_what_the_generator_makes() -> None:
+    """Re-render a few catalog styles and compare pixels (tolerant of float rounding on other CPUs)."""
+    for entry in _catalog_entries()[::7]:
+        folder = CATALOG / entry["folder"]
+        nail = cv2.imread(str(folder / "nail.png"), cv2.IMREAD_UNCHANGED)
+        rendered = render_design(parse_prompt(entry["prompt"]), entry["seed"],
+                                 texture_size=(nail.shape[1], nail.shape[0]), preview_size=SMALL_PREVIEW)
+        assert np.abs(rendered.base_texture.astype(int) - nail.astype(int)).mean() < 0.5, entry["code"]

@@ -23,6 +23,9 @@ CASES = [
     ("不要闪粉，裸粉色法式", {"base": "nude_pink", "patterns": ("french",), "excluded": ("glitter",)}),
     ("nude french tips, no glitter", {"base": "nude", "patterns": ("french",), "excluded": ("glitter",)}),
     ("豆沙色 闪粉 但是不要闪粉", {"base": "dusty_rose", "patterns": (), "excluded": ("glitter",), "unknown": ()}),
+    ("无闪粉 豆沙色", {"base": "dusty_rose", "patterns": (), "excluded": ("glitter",)}),
+    ("不规则线条 黑色", {"patterns": ("lines",), "excluded": ()}),  # 不 only negates what follows at once
+    ("without any rhinestones, black chrome", {"base": "black", "excluded": ("rhinestones",), "patterns": ()}),
     ("black chrome without rhinestones", {"base": "black", "finish": "chrome", "excluded": ("rhinestones",)}),
     ("酒紅色貓眼 短 杏仁形", {"base": "burgundy", "finish": "cat_eye", "shape": "almond", "length": "short"}),
     ("long coffin nails, pastel pink jelly with tiny hearts", {
@@ -112,11 +115,15 @@ def test_round_trip_through_json(prompt: str) -> None:
     assert restored == design
 
 
-def test_from_dict_refuses_other_versions() -> None:
+def test_from_dict_refuses_other_versions_and_malformed_payloads() -> None:
     data = parse_prompt("红色").to_dict()
-    data["version"] = 99
-    with pytest.raises(ValueError):
-        Design.from_dict(data)
+    with pytest.raises(ValueError, match="design_version_unsupported"):
+        Design.from_dict({**data, "version": 99})
+    for broken in ({**data, "base_color": None}, {**data, "base_color": {"id": "red"}},
+                   {**data, "patterns": [{"color": None}]}, {**data, "accents": [{"finger": "ring", "patterns": 3}]},
+                   [], {}):
+        with pytest.raises(ValueError, match="design_invalid"):
+            Design.from_dict(broken)
 
 
 def test_english_prompt_asks_for_a_flat_swatch_and_carries_everything() -> None:

@@ -32,6 +32,8 @@ DEFAULT_BASE_COLOR_ID = "nude_pink"
 DEFAULT_FINISH = "gloss"
 CLAUSE_BREAKS = set(",，。.;；!！?？、\n|/")
 NEGATION_REACH_CHARS = 4  # non-space characters allowed between a negation and the term it negates
+# a one-character negation (不/无/别) only reaches the very next term, so "不规则线条" (irregular lines) keeps its lines
+SHORT_NEGATION_REACH_CHARS = 0
 # patterns whose colour, when a colour word stands right before them and no base is set yet, is really
 # the base colour ("奶白色贝壳碎片" is a milky white nail with shell flakes, not milky white flakes)
 BASE_COLORED_PATTERNS = {"shell_flakes", "rhinestones", "pearls", "galaxy", "negative_space", "solid", "marble",
@@ -132,11 +134,21 @@ class Design:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Design:
+        """Inverse of to_dict. Raises ValueError('design_version_unsupported' or 'design_invalid')."""
+        if not isinstance(data, dict):
+            raise ValueError("design_invalid")
         if data.get("version", DESIGN_FORMAT_VERSION) != DESIGN_FORMAT_VERSION:
             raise ValueError("design_version_unsupported")
+        try:
+            return cls._from_valid_dict(data)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise ValueError("design_invalid") from None
+
+    @classmethod
+    def _from_valid_dict(cls, data: dict[str, Any]) -> Design:
         base = _color_from_dict(data["base_color"])
         if base is None:
-            raise ValueError("design_base_color_missing")
+            raise ValueError("design_invalid")
         return cls(
             base_color=base,
             finish=str(data.get("finish") or DEFAULT_FINISH),
@@ -350,12 +362,13 @@ def _negated_ids(text: str, tokens: list[Token]) -> tuple[set[int], list[str]]:
     for n, token in enumerate(tokens):
         if token.kind != "negation":
             continue
+        reach = SHORT_NEGATION_REACH_CHARS if token.end - token.start == 1 else NEGATION_REACH_CHARS
         for m in range(n + 1, len(tokens)):
             target = tokens[m]
             if target.kind == "break":
                 break
             gap = text[token.end : target.start].replace(" ", "")
-            if len(gap) > NEGATION_REACH_CHARS:
+            if len(gap) > reach:
                 break
             if target.kind not in design_kinds:
                 continue
