@@ -168,6 +168,18 @@ def test_openai_server_errors_until_the_attempts_run_out(openai):
     assert openai.generation_count == 3
 
 
+def test_openai_timeout_after_sending_is_retried_once_only(openai):
+    slow = openai_success(swatch_png())
+    slow.delay_s = 1.0
+    openai.queue(slow, slow)
+    config = ProviderConfig(**{**provider_config(openai.base_url).__dict__, "read_timeout_s": 0.3})
+    with new_engine(config) as engine:
+        task = generate(engine, "openai")
+    # Both calls reached the provider and may be billed: a third would risk a third bill.
+    assert_failed_without_style(task, TaskStatus.DEAD, "network_timeout", 2)
+    assert task.last_error_class == "AMBIGUOUS" and openai.generation_count == 2
+
+
 def test_openai_moderation_is_dead_at_once(openai):
     openai.queue(openai_moderation_blocked())
     with new_engine(provider_config(openai.base_url)) as engine:
