@@ -2,8 +2,7 @@
 
 Everything a member of staff can change lives here (camera, resolution, mirroring, idle timeout, language,
 the hashed staff PIN). The same file's "providers" section belongs to `core/providers/config.py`, which reads
-it (with the environment on top); saving here keeps that section as it is, and `save_provider_settings`
-is the one writer of it (that module has no writer). Qt's QSettings holds window geometry and nothing else.
+it (with the environment on top) and writes it (`save_provider_config`); saving here keeps that section. Qt's QSettings holds window geometry and nothing else.
 """
 
 from __future__ import annotations
@@ -80,20 +79,6 @@ def save_config(config: KioskConfig, path: Path | None = None) -> Path:
     document = _read_document(path)
     document.update(asdict(config))
     document["resolution"] = list(config.resolution)
-    return _write_document(path, document)
-
-
-def save_provider_settings(provider: str, api_key: str | None = None, path: Path | None = None) -> Path:
-    """Choose the default provider and, when `api_key` is given, store that provider's key.
-
-    The key goes to the file only (never a log, never a task payload); an empty `api_key` clears it.
-    """
-    path = path or config_path()
-    document = _read_document(path)
-    section = document.setdefault("providers", {})
-    section["default"] = provider
-    if api_key is not None and provider != "offline":
-        section.setdefault(provider, {})["api_key"] = api_key
     return _write_document(path, document)
 
 
