@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 CLAIMABLE = "('PENDING', 'FAILED')"
-UNFINISHED = "('PENDING', 'FAILED', 'PROCESSING')"
+# Written exactly as in the partial index `task_idempotency` so the planner can use that index.
+UNFINISHED_CONDITION = "(status = 'PENDING' OR status = 'FAILED' OR status = 'PROCESSING')"
 
 
 @contextmanager
@@ -47,7 +48,7 @@ ON CONFLICT DO NOTHING
 FIND_UNFINISHED_BY_KEY = f"""
 SELECT * FROM task
 WHERE request_source = ? AND request_source_id = ? AND task_type = ? AND request_source_id IS NOT NULL
-  AND status IN {UNFINISHED}
+  AND {UNFINISHED_CONDITION}
 """
 
 

@@ -1,0 +1,62 @@
+"""Forward-only numbered migrations: a database made by the first migration is brought to the latest with its
+data intact; a newer database is refused; every connection runs in WAL with a busy timeout."""
+
+from __future__ import annotations
+
+import pytest
+
+from nailmirror_desktop.core.db import MigrationError, connect, discover_migrations, migrate, open_database, schema_version
+from nailmirror_desktop.core.tasks import TaskEngine, TaskStatus
+
+
+def test_migrations_are_numbered_without_gaps_and_start_with_the_task_table():
+    migrations = discover_migrations()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert migrations[0].path.name == "0001_tasks.sql"
+
+
+def test_upgrade_from_the_first_migration_keeps_the_data(tmp_path):
+    path = tmp_path / "old.db"
+    old = connect(path)
+    assert migrate(old, target=1) == 1
+    old.execute(
+        "INSERT INTO task (task_no, task_type, status, scheduled_time, available_at, max_attempts, request_payload,"
+        " created_at, updated_at) VALUES ('T-old', 'GEN', 'PENDING', 1, 1, 5, '{\"prompt\": \"贝壳\"}', 1, 1)"
+    )
+    old.close()
+
+    latest = discover_migrations()[-1].version
+    upgraded = open_database(path)
+    assert schema_version(upgraded) == latest
+    upgraded.close()
+    with TaskEngine(path) as engine:
+        task = engine.get("T-old")
+        assert task.status is TaskStatus.PENDING and task.payload == {"prompt": "贝壳"}
+        engine.register_handler("GEN", lambda ctx: {"ok": 1})
+        engine.run_due()
+        assert engine.get("T-old").status is TaskStatus.SUCCESS
+
+
+def test_a_database_newer_than_the_build_is_refused(tmp_path):
+    conn = open_database(tmp_path / "new.db")
+    conn.execute(f"PRAGMA user_version = {discover_migrations()[-1].version + 1}")
+    with pytest.raises(MigrationError):
+        migrate(conn)
+    conn.close()
+
+
+def test_migrating_twice_is_a_no_op_and_two_openers_do_not_collide(tmp_path):
+    path = tmp_path / "twice.db"
+    first, second = connect(path), connect(path)
+    migrate(first)
+    assert migrate(second) == discover_migrations()[-1].version
+    first.close()
+    second.close()
+
+
+def test_connections_use_wal_and_a_busy_timeout(tmp_path):
+    conn = open_database(tmp_path / "wal.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    conn.close()
