@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from nailmirror_desktop.core.prompt import Design, english_prompt, make_color, parse_prompt
+from nailmirror_desktop.core.prompt import Design, english_prompt, make_color, negative_prompt, parse_prompt
 
 # (prompt, expected fields); only the fields named are checked. "accents" maps finger → (colour id or None,
 # finish or None, pattern kinds).
@@ -134,6 +134,16 @@ def test_english_prompt_asks_for_a_flat_swatch_and_carries_everything() -> None:
                   "burgundy", "cat-eye", "小熊", "Avoid: rhinestones", "no hands", "no text"):
         assert words in text, words
     assert "nail tip" in text
+
+
+def test_long_unknown_text_cannot_push_the_framing_out_of_the_prompt() -> None:
+    text = english_prompt(parse_prompt("奶白色 " + "小熊图案很多很多" * 80 + "，不要水钻"))
+    assert len(text) < 800 and "no hands" in text and "Avoid: rhinestones" in text
+
+
+def test_negative_prompt_lists_exclusions() -> None:
+    negative = negative_prompt(parse_prompt("不要闪粉 no rhinestones 红色"))
+    assert "hands" in negative and "glitter" in negative and "rhinestones" in negative
 
 
 def test_english_prompt_is_plain_ascii_for_english_input() -> None:

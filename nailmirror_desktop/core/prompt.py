@@ -28,6 +28,7 @@ from typing import Any
 from nailmirror_desktop.core import vocabulary as vocab
 
 DESIGN_FORMAT_VERSION = 1
+UNKNOWN_TERMS_MAX_CHARS = 200
 DEFAULT_BASE_COLOR_ID = "nude_pink"
 DEFAULT_FINISH = "gloss"
 CLAUSE_BREAKS = set(",，。.;；!！?？、\n|/")
@@ -646,7 +647,9 @@ def english_prompt(design: Design) -> str:
     if design.themes:
         sentences.append("Theme: " + ", ".join(vocab.THEMES[t][0] for t in design.themes if t in vocab.THEMES))
     if design.unknown_terms:
-        sentences.append("Also: " + ", ".join(design.unknown_terms))
+        # capped so that a long free-text request cannot push the framing instructions past a provider's
+        # prompt limit (DashScope takes 800 characters)
+        sentences.append("Also: " + ", ".join(design.unknown_terms)[:UNKNOWN_TERMS_MAX_CHARS])
     sentences.append("The top edge of the image is the nail tip (free edge), the bottom edge is the cuticle")
     sentences.append("Even soft studio lighting, photorealistic polish texture, no hands, no fingers, "
                      "no nail outline, no background, no text, no watermark")
@@ -664,3 +667,11 @@ def _excluded_words(term_id: str) -> str:
     if term_id in vocab.THEMES:
         return vocab.THEMES[term_id][0]
     return term_id.replace("_", " ")
+
+
+def negative_prompt(design: Design) -> str:
+    """What a remote model should not draw (for providers with a negative-prompt field): the framing
+    mistakes that break swatch cropping plus everything the customer said no to."""
+    words = ["hands", "fingers", "nail outline", "text", "watermark", "background objects"]
+    words += [_excluded_words(e) for e in design.excluded]
+    return ", ".join(words)
