@@ -207,7 +207,9 @@ class FakeOpenAI(FakeServer):
         if request.method != "POST" or request.path != "/v1/images/generations":
             return openai_error(404, "unknown_url", "invalid_request_error", f"Unknown request URL: {request.path}")
         if request.headers.get("Authorization") != f"Bearer {API_KEY}":
-            return openai_error(401, "invalid_api_key", "invalid_request_error", "Incorrect API key provided")
+            sent = request.headers.get("Authorization", "").removeprefix("Bearer ")
+            # The real API quotes the key it got (partly masked); quoting it whole tests that we cut it out.
+            return openai_error(401, "invalid_api_key", "invalid_request_error", f"Incorrect API key provided: {sent}.")
         if self.script:
             return self.script.popleft()
         return openai_success(self.default_image)

@@ -88,9 +88,10 @@ def test_insufficient_quota_is_an_account_problem_not_a_rate_limit(fake):
     assert (error.code, error.error_class, error.retry_after_s) == ("insufficient_quota", C.CONFIG, None)
 
 
-def test_a_wrong_key_is_config(fake):
-    error = failure(provider_for(fake.base_url, key="sk-wrong"))
+def test_a_wrong_key_is_config_and_not_quoted_back(fake):
+    error = failure(provider_for(fake.base_url, key="sk-wrong-key-123"))
     assert (error.code, error.error_class, error.http_status) == ("invalid_api_key", C.CONFIG, 401)
+    assert "sk-wrong-key-123" not in error.message and "****" in error.message
 
 
 def test_a_missing_key_fails_before_any_request(fake):

@@ -14,7 +14,7 @@ from typing import Any
 from nailmirror_desktop.adapters.providers.download import DownloadPolicy, download_image
 from nailmirror_desktop.adapters.providers.http import HttpAnswer, Timeouts, exchange, json_body
 from nailmirror_desktop.core.providers.classify import classify_dashscope, error_from_http
-from nailmirror_desktop.core.providers.config import RemoteProviderSettings
+from nailmirror_desktop.core.providers.config import RemoteProviderSettings, Secret
 from nailmirror_desktop.core.providers.port import (
     GenerationRequest,
     ImageFailure,
@@ -61,7 +61,7 @@ class DashScopeWanProvider:
         answer = self._call("POST", SUBMIT_PATH, json_body(self.request_body(request)), idempotent=False)
         document = answer.json() or {}
         if answer.status != 200 or document.get("code"):
-            raise _error_from(answer, document)
+            raise _error_from(answer, document, self._settings.api_key)
         task_id = (document.get("output") or {}).get("task_id")
         if not task_id:
             raise ProviderError("provider_answer_malformed", "submit answer has no output.task_id", C.TRANSIENT)
@@ -71,7 +71,7 @@ class DashScopeWanProvider:
         answer = self._call("GET", TASK_PATH + provider_task_id, None, idempotent=True)
         document = answer.json() or {}
         if answer.status != 200:
-            raise _error_from(answer, document)
+            raise _error_from(answer, document, self._settings.api_key)
         output = document.get("output") or {}
         status = output.get("task_status")
         if status in ("PENDING", "RUNNING"):
@@ -145,10 +145,10 @@ def _no_image_error(failures: list[ImageFailure], download_error: ProviderError 
     return ProviderError("result_empty", "SUCCEEDED without results", C.INVALID_REQUEST)
 
 
-def _error_from(answer: HttpAnswer, document: dict[str, Any]) -> ProviderError:
+def _error_from(answer: HttpAnswer, document: dict[str, Any], api_key: Secret) -> ProviderError:
     code = document.get("code")
     message = str(document.get("message") or f"HTTP {answer.status}")
     status = answer.status if answer.status != 200 else 400
     error_class = classify_dashscope(code, status)
     return error_from_http("dashscope", status, code, message, error_class, answer.headers,
-                           document.get("request_id") or answer.request_id)
+                           document.get("request_id") or answer.request_id, api_key)

@@ -15,7 +15,7 @@ from nailmirror_desktop.adapters.providers.download import DownloadPolicy, downl
 from nailmirror_desktop.adapters.providers.http import HttpAnswer, Timeouts, exchange, json_body
 from nailmirror_desktop.adapters.providers.image_bytes import inspect_image
 from nailmirror_desktop.core.providers.classify import classify_openai, error_from_http
-from nailmirror_desktop.core.providers.config import RemoteProviderSettings
+from nailmirror_desktop.core.providers.config import RemoteProviderSettings, Secret
 from nailmirror_desktop.core.providers.port import (
     GenerationRequest,
     ProviderError,
@@ -72,7 +72,7 @@ class OpenAIImagesProvider:
         document = answer.json()
         error = document.get("error") if isinstance(document, dict) else None
         if answer.status != 200 or error:  # "sometimes 403 or even 200-with-error-field" (§1a)
-            raise _error_from(answer, error)
+            raise _error_from(answer, error, self._settings.api_key)
         return ProviderResult(
             images=tuple(self._image_from(item) for item in _data_items(document)),
             provider=self.name,
@@ -101,10 +101,10 @@ def _data_items(document: Any) -> list[dict[str, Any]]:
     return [item for item in items if isinstance(item, dict)]
 
 
-def _error_from(answer: HttpAnswer, error: Any) -> ProviderError:
+def _error_from(answer: HttpAnswer, error: Any, api_key: Secret) -> ProviderError:
     error = error if isinstance(error, dict) else {}
     code = error.get("code") or error.get("type")
     status = answer.status if answer.status != 200 else 400
     message = str(error.get("message") or f"HTTP {answer.status}")
     error_class = classify_openai(status, code)
-    return error_from_http("openai", status, code, message, error_class, answer.headers, answer.request_id)
+    return error_from_http("openai", status, code, message, error_class, answer.headers, answer.request_id, api_key)

@@ -10,6 +10,7 @@ import email.utils
 import time
 from collections.abc import Mapping
 
+from nailmirror_desktop.core.providers.config import Secret
 from nailmirror_desktop.core.providers.port import ProviderError, ProviderErrorClass as C
 
 RETRY_AFTER_CAP_S = 120.0
@@ -100,9 +101,13 @@ def error_from_http(
     error_class: C,
     headers: Mapping[str, str],
     request_id: str | None = None,
+    api_key: Secret | None = None,
 ) -> ProviderError:
-    """Build the error for an HTTP failure; only rate limits carry a Retry-After."""
+    """Build the error for an HTTP failure; only rate limits carry a Retry-After. The key is cut out of the
+    message (a 401 answer may quote the key it got, and the message goes to the task row and the log)."""
     retry_after = parse_retry_after(headers) if error_class is C.RATE_LIMITED else None
+    if api_key:
+        message = message.replace(api_key.reveal(), "****")
     return ProviderError(
         code or f"http_{status}",
         f"{provider}: {message}"[:500],
