@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -172,7 +173,7 @@ def test_openai_timeout_after_sending_is_retried_once_only(openai):
     slow = openai_success(swatch_png())
     slow.delay_s = 1.0
     openai.queue(slow, slow)
-    config = ProviderConfig(**{**provider_config(openai.base_url).__dict__, "read_timeout_s": 0.3})
+    config = replace(provider_config(openai.base_url), read_timeout_s=0.3)
     with new_engine(config) as engine:
         task = generate(engine, "openai")
     # Both calls reached the provider and may be billed: a third would risk a third bill.
@@ -308,8 +309,7 @@ def test_dashscope_poll_server_error_resumes_the_same_provider_task(dashscope):
 def test_dashscope_unusable_result_urls_are_dead_and_not_resubmitted(dashscope, blob, code):
     url = dashscope.serve_blob("result.png", blob)
     dashscope.script_next_task(dashscope_succeeded([url]))
-    config = provider_config(dashscope_url=dashscope.base_url)
-    config = ProviderConfig(**{**config.__dict__, "max_download_bytes": 2_000_000})
+    config = replace(provider_config(dashscope_url=dashscope.base_url), max_download_bytes=2_000_000)
     with new_engine(config) as engine:
         task = generate(engine, "dashscope")
     assert_failed_without_style(task, TaskStatus.DEAD, code, 1)
@@ -345,8 +345,8 @@ def test_a_crash_after_the_style_was_written_neither_rebills_nor_duplicates(open
     config = provider_config(openai.base_url)
     first = TaskEngine(database_path(), clock=ManualClock(), config=ENGINE_CONFIG)
     services = generation_services(config, first.clock)
-    crashing = type(services)(**{**services.__dict__,
-                                 "repository_for": lambda conn: _RepositoryThatDiesAfterWriting(conn, services.repository_for(conn).store)})
+    crashing = replace(services, repository_for=lambda conn: _RepositoryThatDiesAfterWriting(
+        conn, services.repository_for(conn).store))
     first.register_handler(STYLE_GENERATION, make_generation_handler(crashing))
     task = submit_generation(first, PROMPT, "openai")
     with pytest.raises(_Crash):
