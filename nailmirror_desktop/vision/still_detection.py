@@ -85,10 +85,16 @@ class StillHandDetector:
             hands = [self._refined(work, hand) for hand in hands]
         return [_scaled(hand, 1.0 / scale) for hand in hands]
 
+    def confirmations(self, image: np.ndarray, hand: HandObservation) -> int:
+        return len(self._looks(image, hand)) - 1
+
     def _first_plausible(self, image: np.ndarray) -> list[HandObservation]:
         for view in self.views:
             hands = self._look(image, view)
             hands = [hand for hand in hands if is_plausible_hand(hand.landmarks, image.shape)]
+            if view.low_threshold:
+                # a low threshold is where false hands come from: ask the pixels to agree it is skin
+                hands = [hand for hand in hands if looks_like_skin(image, hand.landmarks)]
             if hands:
                 return _distinct(hands)
         return []
@@ -101,6 +107,12 @@ class StillHandDetector:
 
     def _refined(self, image: np.ndarray, hand: HandObservation) -> HandObservation:
         """Average the hand's landmarks with further looks on upright crops (tilted a little, and mirrored)."""
+        looks = self._looks(image, hand)
+        # the median ignores a look that latched onto the wrong finger; with two looks it is their mean
+        combined = np.median(looks, axis=0)
+        return HandObservation(combined.astype(np.float32), hand.handedness, hand.score)
+
+    def _looks(self, image: np.ndarray, hand: HandObservation) -> list[np.ndarray]:
         looks = [hand.landmarks]
         for tilt in REFINE_TILTS:
             for mirrored in (False, True):
@@ -111,9 +123,7 @@ class StillHandDetector:
                 match = _same_hand(hand, [_transformed(h, inverse) for h in found])
                 if match is not None:
                     looks.append(match.landmarks)
-        # the median ignores a look that latched onto the wrong finger; with two looks it is their mean
-        combined = np.median(looks, axis=0)
-        return HandObservation(combined.astype(np.float32), hand.handedness, hand.score)
+        return looks
 
     def _tracker(self, low_threshold: bool) -> HandTracker:
         tracker = self._trackers.get(low_threshold)
@@ -154,6 +164,31 @@ def is_plausible_hand(landmarks: np.ndarray, image_shape: tuple[int, ...]) -> bo
     tips = landmarks[[ids[3] for ids in FINGER_LANDMARKS.values()], :2]
     inside = (tips[:, 0] >= 0) & (tips[:, 0] < width) & (tips[:, 1] >= 0) & (tips[:, 1] < height)
     return int(inside.sum()) >= 3
+
+
+# Liberal skin range in YCrCb (covers light to dark skin under warm or cool light); used only to veto
+# low-threshold candidates.
+_SKIN_CR = (133, 180)
+_SKIN_CB = (77, 135)
+_SKIN_FRACTION = 0.6
+
+
+def looks_like_skin(image: np.ndarray, landmarks: np.ndarray) -> bool:
+    """Do most points on the hand's palm and finger bones (not the nails, which may be painted) have a skin
+    colour? image: (H, W, 3) uint8 BGR; landmarks in its pixels."""
+    points = landmarks[:, :2]
+    samples = [points[[0, 5, 9, 13, 17]].mean(axis=0)]
+    for ids in FINGER_LANDMARKS.values():
+        samples += [(points[ids[0]] + points[ids[1]]) / 2, (points[ids[1]] + points[ids[2]]) / 2]
+    height, width = image.shape[:2]
+    ycrcb = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2YCrCb)
+    skin = inside = 0
+    for x, y in samples:
+        if 0 <= x < width and 0 <= y < height:
+            inside += 1
+            _, cr, cb = ycrcb[int(y), int(x)]
+            skin += _SKIN_CR[0] <= cr <= _SKIN_CR[1] and _SKIN_CB[0] <= cb <= _SKIN_CB[1]
+    return inside > 0 and skin >= _SKIN_FRACTION * inside
 
 
 def view_transform(
