@@ -34,8 +34,8 @@ def read_image(path: str | Path, *, keep_alpha: bool = False, max_pixels: int = 
                max_bytes: int = MAX_FILE_BYTES) -> np.ndarray:
     """Decode `path` to (H, W, 3) uint8 BGR, or (H, W, 4) BGRA when `keep_alpha` and the image has alpha.
 
-    Raises ImageReadError (codes: NOT_FOUND, NOT_A_FILE, EMPTY, TOO_LARGE, TOO_MANY_PIXELS, NOT_AN_IMAGE,
-    TRUNCATED, CORRUPT).
+    Raises ImageReadError (codes: NOT_FOUND, NOT_A_FILE, EMPTY, TOO_LARGE, UNREADABLE, TOO_MANY_PIXELS,
+    NOT_AN_IMAGE, TRUNCATED, CORRUPT).
     """
     path = Path(path)
     data = _read_bytes(path, max_bytes)
@@ -48,7 +48,7 @@ def read_image(path: str | Path, *, keep_alpha: bool = False, max_pixels: int = 
                     raise ImageReadError(path, "CORRUPT", f"image declares {width}x{height} pixels")
                 if width * height > max_pixels:
                     raise ImageReadError(
-                        path, "TOO_MANY_PIXELS", f"image is {width}x{height} pixels (limit {max_pixels:,})"
+                        path, "TOO_MANY_PIXELS", f"image has too many pixels: {width}x{height} (limit {max_pixels:,})"
                     )
                 if ImageFile.LOAD_TRUNCATED_IMAGES:  # a global Pillow switch; never read damaged files
                     raise ImageReadError(path, "CORRUPT", "Pillow is set to accept truncated images")
@@ -59,7 +59,7 @@ def read_image(path: str | Path, *, keep_alpha: bool = False, max_pixels: int = 
     except Image.UnidentifiedImageError:
         raise ImageReadError(path, "NOT_AN_IMAGE", "not a readable image format") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ImageReadError(path, "TOO_MANY_PIXELS", str(exc)) from None
+        raise ImageReadError(path, "TOO_MANY_PIXELS", f"image has too many pixels ({exc})") from None
     except OSError as exc:
         code = "TRUNCATED" if "truncated" in str(exc).lower() else "CORRUPT"
         raise ImageReadError(path, code, f"{'truncated' if code == 'TRUNCATED' else 'corrupt'} image ({exc})") from None
