@@ -96,6 +96,7 @@ def test_opening_the_repository_loads_the_catalog_once(tmp_path):
     assert len(open_style_repository(catalog_folder=folder).list_for_customers()) == 2
 
 
+@pytest.mark.slow
 def test_the_shipped_starter_catalog_loads():
     folder = default_catalog_folder()
     if not (folder / "catalog.json").is_file():
@@ -106,6 +107,8 @@ def test_the_shipped_starter_catalog_loads():
     customer = repo.list_for_customers(limit=1000)
     assert len(customer) == len(report.added)
     assert len({s.category_id for s in customer}) >= 3
+    assert all(json.loads(s.design_json)["design"] for s in customer)  # the renderer's design came along
+    assert any(s.accent_fingers for s in customer)
     for style in customer:
         loaded = load_style(export_style_folder(repo, style.style_code))
         assert all(loaded.texture_for(finger).shape[2] == 4 for finger in Finger)  # every nail painted, with alpha

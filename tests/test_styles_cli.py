@@ -4,11 +4,34 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
+import pytest
+
+from nailmirror_desktop.adapters.style_store import open_style_repository
 from nailmirror_desktop.cli import main
 from style_fixtures import make_style_folder
+
+
+@pytest.fixture(scope="session")
+def started_kiosk_home(tmp_path_factory):
+    """A data directory after a first start (starter catalog loaded), made once for the whole session."""
+    home = tmp_path_factory.mktemp("started-kiosk")
+    previous = os.environ.get("NAILMIRROR_HOME")
+    os.environ["NAILMIRROR_HOME"] = str(home)
+    try:
+        open_style_repository().conn.close()
+    finally:
+        os.environ["NAILMIRROR_HOME"] = previous or ""
+    return home
+
+
+@pytest.fixture(autouse=True)
+def _after_first_start(started_kiosk_home, nailmirror_home):
+    # Every CLI call runs as on a kiosk that has started before: the catalog is there, a new start adds nothing.
+    shutil.copytree(started_kiosk_home, nailmirror_home, dirs_exist_ok=True)
 
 
 def run(capsys, *argv):

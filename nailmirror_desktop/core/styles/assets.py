@@ -106,7 +106,8 @@ class AssetStore:
             if cached is not None:
                 return cached
         thumb = self.put(self.probe.make_thumbnail(self.read(source.relative_path), max_side))
-        _atomic_write(reference, thumb.relative_path.encode("ascii"))
+        # A cache entry: atomic, but not worth two fsyncs (a lost one only means the thumbnail is made again).
+        _atomic_write(reference, thumb.relative_path.encode("ascii"), durable=False)
         return thumb
 
     def _blob_from_reference(self, relative_path: str) -> StoredBlob | None:
@@ -138,19 +139,21 @@ def _has_bytes(path: Path, size: int) -> bool:
         return False
 
 
-def _atomic_write(target: Path, data: bytes) -> None:
+def _atomic_write(target: Path, data: bytes, *, durable: bool = True) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".part")
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    _fsync_directory(target.parent)
+    if durable:
+        _fsync_directory(target.parent)
 
 
 def _fsync_directory(folder: Path) -> None:
