@@ -1,0 +1,117 @@
+"""The try-on pipeline end to end with the real landmarker: demo video frames and a real photo."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from nailmirror_desktop.core.paths import resources_dir
+from nailmirror_desktop.vision.compositor import Compositor, coverage_mask
+from nailmirror_desktop.vision.image_io import read_image
+from nailmirror_desktop.vision.pipeline import STAGES, TryOnPipeline, video_tracker_settings
+from nailmirror_desktop.vision.sources import VideoFileSource
+from nailmirror_desktop.vision.style_textures import load_style
+from nailmirror_desktop.vision.tracker import HandTracker
+
+DEMO = resources_dir() / "demo"
+RED = np.full((60, 40, 3), (0, 0, 255), np.uint8)
+FRAMES = 15
+
+
+@pytest.fixture(scope="module")
+def demo_frames():
+    with VideoFileSource(DEMO / "hand_demo.mp4") as source:
+        frames = [source.read() for _ in range(FRAMES)]
+    assert all(f is not None for f in frames)
+    return frames
+
+
+def test_demo_video_is_project_media_the_landmarker_sees(demo_frames):
+    assert demo_frames[0].image.shape == (720, 1280, 3)
+    assert (DEMO / "hand_demo.mp4").stat().st_size < 2_000_000
+    with HandTracker("video", video_tracker_settings(2)) as tracker:
+        counts = [len(tracker.track(f.image, f.timestamp_ms)) for f in demo_frames]
+    assert sum(c == 2 for c in counts) >= 0.8 * FRAMES, counts
+
+
+def test_video_frames_are_painted_exactly_where_the_coverage_says(demo_frames):
+    painted_nails = []
+    with TryOnPipeline(Compositor(RED), max_hands=2) as pipeline:
+        for frame in demo_frames:
+            original = frame.image.copy()
+            result = pipeline.process_video_frame(frame.image, frame.timestamp_ms, want_coverage=True)
+            np.testing.assert_array_equal(frame.image, original)  # not painted in place unless asked
+            assert result.frame.shape == original.shape
+            np.testing.assert_array_equal(result.coverage, coverage_mask(result.quads, original.shape))
+            changed = np.any(result.frame != original, axis=2)
+            near_nails = cv2.dilate(result.coverage, np.ones((7, 7), np.uint8)) > 0
+            assert not (changed & ~near_nails).any()
+            painted_nails.append(sum(q.opacity > 0 for q in result.quads))
+            timings = result.timings
+            assert all(getattr(timings, stage) >= 0 for stage in STAGES)
+            assert timings.total >= timings.track + timings.composite
+    assert max(painted_nails) >= 8, painted_nails  # both hands' nails, thumbs possibly faded
+    # the red polish is on the drawn nails: mostly red where painted
+    nails = result.coverage == 255
+    b, g, r = (result.frame[..., i][nails].astype(int) for i in range(3))
+    assert (r - np.maximum(b, g)).mean() > 60
+
+
+def test_in_place_paints_the_callers_frame(demo_frames):
+    frame = demo_frames[0].image.copy()
+    with TryOnPipeline(Compositor(RED), max_hands=1) as pipeline:
+        result = pipeline.process_video_frame(frame, 0, in_place=True)
+    assert result.frame is frame
+    assert np.any(frame != demo_frames[0].image)
+    assert result.coverage is None
+
+
+def test_video_landmarks_are_smoothed(demo_frames):
+    with HandTracker("video", video_tracker_settings(1)) as tracker, \
+            TryOnPipeline(Compositor(RED), max_hands=1) as smoothed, \
+            TryOnPipeline(Compositor(RED), max_hands=1, smoothing=False) as raw_pipeline:
+        differences = []
+        for frame in demo_frames:
+            raw = tracker.track(frame.image, frame.timestamp_ms)
+            unsmoothed = raw_pipeline.process_video_frame(frame.image, frame.timestamp_ms).hands
+            hands = smoothed.process_video_frame(frame.image, frame.timestamp_ms).hands
+            assert len(hands) == len(raw) == len(unsmoothed) == 1
+            np.testing.assert_allclose(unsmoothed[0].landmarks, raw[0].landmarks, atol=1e-3)
+            differences.append(np.abs(hands[0].landmarks[:, :2] - raw[0].landmarks[:, :2]).max())
+    assert differences[0] < 1e-3  # a new track starts at the observation
+    assert max(differences[1:]) > 0.05  # later frames are filtered…
+    assert max(differences) < 60  # …but stay on the hand
+
+
+def test_no_style_paints_nothing_but_still_tracks(demo_frames):
+    with TryOnPipeline(Compositor(), max_hands=2) as pipeline:
+        result = pipeline.process_video_frame(demo_frames[3].image, 100, want_coverage=True)
+    assert result.hands
+    np.testing.assert_array_equal(result.frame, demo_frames[3].image)
+    assert not result.coverage.any()
+
+
+def test_style_folder_accent_lands_on_the_ring_finger(demo_frames):
+    style = load_style(DEMO / "styles" / "rose_gloss")
+    with TryOnPipeline(style.compositor(), max_hands=1) as pipeline:
+        result = pipeline.process_video_frame(demo_frames[0].image, 0, want_coverage=True)
+    by_finger = {q.finger.name: q for q in result.quads if q.opacity > 0}
+    assert {"INDEX", "RING"} <= set(by_finger)
+    ring = coverage_mask([by_finger["RING"]], result.frame.shape) > 0
+    index = coverage_mask([by_finger["INDEX"]], result.frame.shape) > 0
+    ring_colour = result.frame[ring].mean(axis=0)
+    index_colour = result.frame[index].mean(axis=0)
+    # the accent is gold (high green), the base rose (green lowest)
+    assert ring_colour[1] > index_colour[1] + 40
+
+
+def test_still_photo(nails_eval_dir):
+    image = read_image(nails_eval_dir / "images" / "3493127D-7B19-4E50-94AE-2401BD2A91C8.jpg")
+    with TryOnPipeline(Compositor(RED)) as pipeline:
+        result = pipeline.process_still(image)
+        blank = pipeline.process_still(np.full((240, 320, 3), 128, np.uint8))
+    assert result.hands and result.coverage.shape == image.shape[:2]
+    assert result.coverage.dtype == np.uint8 and (result.coverage == 255).sum() > 100
+    assert not blank.hands and not blank.quads and not blank.coverage.any()
+    np.testing.assert_array_equal(blank.frame, np.full((240, 320, 3), 128, np.uint8))
