@@ -106,7 +106,7 @@ CREATE TABLE audit_log (
     id           INTEGER PRIMARY KEY,
     entity_type  TEXT    NOT NULL,                -- 'STYLE'
     entity_id    INTEGER NOT NULL,
-    action       TEXT    NOT NULL,                -- CREATE, SUBMIT, APPROVE, REJECT, PUBLISH, OFF_SHELF, REVISE, EDIT_CONTENT
+    action       TEXT    NOT NULL,                -- CREATE, SUBMIT, APPROVE, REJECT, PUBLISH, OFF_SHELF, REVISE, EDIT_CONTENT, DELETE
     from_status  TEXT,
     to_status    TEXT,
     reason       TEXT,

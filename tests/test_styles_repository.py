@@ -267,3 +267,17 @@ def test_style_folder_round_trip(tmp_path):
         with pytest.raises(StyleError) as info:
             read_style_folder(bad)
         assert info.value.code == "STYLE_FOLDER_INVALID"
+
+
+def test_a_deleted_style_is_hidden_but_its_code_and_history_stay():
+    repo = repository()
+    style = _publish(repo, repo.create_style_with_content("a", StyleSource.MANUAL, _content(), actor="t"))
+    repo.mark_deleted(style.id, actor="sync", reason="tombstone")
+    assert repo.list_styles() == [] and repo.list_for_customers() == []
+    with pytest.raises(StyleError):
+        repo.get_by_code(style.style_code)
+    with pytest.raises(StyleError):
+        repo.mark_deleted(style.id, actor="sync")
+    assert repo.audit_trail(style.id)[-1].action == "DELETE"
+    again = repo.create_style("b", StyleSource.MANUAL, actor="t", preferred_code=style.style_code)
+    assert again.style_code != style.style_code

@@ -228,6 +228,17 @@ class StyleRepository:
             )
         return self.get(style_id)
 
+    def mark_deleted(self, style_id: int, *, actor: str, reason: str | None = None) -> None:
+        """Soft delete (a sync tombstone or staff removal): hidden everywhere, code never reused, audit kept."""
+        with write_transaction(self.conn):
+            changed = self.conn.execute(
+                f"UPDATE style SET deleted = 1, is_previewable = 0, updated_at = {_NOW} WHERE id = ? AND deleted = 0",
+                (style_id,),
+            ).rowcount
+            if changed != 1:
+                raise StyleNotFound(str(style_id))
+            write_audit(self.conn, style_id, AuditAction.DELETE, actor, reason=reason)
+
     def transit(self, style_code: str, to_status: StyleStatus | str, *, actor: str, reason: str | None = None,
                 expect_from: StyleStatus | str | None = None) -> StyleRecord:
         style = self.get_by_code(style_code)

@@ -38,6 +38,7 @@ class AuditAction(StrEnum):
     OFF_SHELF = "OFF_SHELF"
     REVISE = "REVISE"
     EDIT_CONTENT = "EDIT_CONTENT"
+    DELETE = "DELETE"
 
 
 S = StyleStatus
