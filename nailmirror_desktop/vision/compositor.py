@@ -13,7 +13,7 @@ alpha is ≥ 0.5 there). For an opaque texture the two agree pixel for pixel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
-
 import numpy as np
 
 from nailmirror_desktop.vision.compositor import Compositor
@@ -39,9 +37,6 @@ class TryOnResult:
     hands: list[HandObservation]
     quads: list[NailQuad]
     timings: StageTimings = field(default_factory=StageTimings)
-
-
-QuadFunction = Callable[..., list[NailQuad]]
 
 
 class TryOnPipeline:

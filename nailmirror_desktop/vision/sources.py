@@ -16,8 +16,6 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Callable
-
 import cv2
 import numpy as np
 
@@ -308,13 +306,12 @@ class FrameReader:
     the thread and closes the source. Has `start`, `latest` and `close`, which is what the UI's supervisor uses.
     """
 
-    def __init__(self, source: FrameSource, mailbox: LatestFrameMailbox | None = None, *, paced: bool = False,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(self, source: FrameSource, mailbox: LatestFrameMailbox | None = None, *,
+                 paced: bool = False) -> None:
         self.source = source
         self.mailbox = mailbox or LatestFrameMailbox()
         self.paced = paced
         self.error: BaseException | None = None
-        self._sleep = sleep
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
