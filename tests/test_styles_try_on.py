@@ -79,3 +79,16 @@ def test_style_argument_accepts_a_folder_or_a_code(tmp_path):
     with pytest.raises(StyleError) as info:
         resolve_style_argument("AB-ZZZZZZ", repo)
     assert info.value.code == "STYLE_NOT_FOUND"
+
+
+def test_export_to_a_chosen_folder_never_overwrites_files(tmp_path):
+    repo = repository()
+    style = repo.create_style_with_content("a", StyleSource.MANUAL, StyleContent({"nail": image_bytes()}), actor="t")
+    target = export_style_folder(repo, style.style_code, tmp_path / "out")
+    assert load_style(target).name == "a"
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "keep.txt").write_text("mine")
+    with pytest.raises(StyleError) as info:
+        export_style_folder(repo, style.style_code, tmp_path / "busy")
+    assert info.value.code == "DESTINATION_NOT_EMPTY"
+    assert (tmp_path / "busy" / "keep.txt").read_text() == "mine"

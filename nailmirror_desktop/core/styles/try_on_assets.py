@@ -51,6 +51,8 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
     folder = Path(destination) if destination else data_dir() / "try_on" / f"{style.style_code}-v{style.content_version}"
     if destination is None and (folder / "style.json").is_file():
         return folder
+    if destination is not None and folder.exists() and any(folder.iterdir()):
+        raise StyleError("DESTINATION_NOT_EMPTY", str(folder))  # never delete what the caller pointed us at
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".export-"))
     try:
@@ -61,7 +63,7 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
             _as_png(store, assets.preview) if assets.preview else None,
             assets.accent_fingers,
         )
-        if folder.exists():
+        if folder.exists():  # our own cache folder left half-made by a crash, or an empty destination
             shutil.rmtree(folder)
         os.replace(staging, folder)
     except BaseException:
