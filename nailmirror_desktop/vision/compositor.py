@@ -24,8 +24,10 @@ from nailmirror_desktop.vision.warp import Placement, Roi, place_quad
 
 # Grey level of a bare nail under the kiosk's light: a nail this bright shows the texture at its own colour.
 NAIL_REFERENCE_LUMA = 170.0
-_SHADE_RANGE = (0.45, 1.25)
-_SHADE_FLOOR = 0.3  # shade = floor + (1 - floor)·brightness: polish hides some of the nail's own shading
+_EXPOSURE_RANGE = (0.45, 1.08)  # a dim nail darkens the polish; a bright one barely lifts it (headroom)
+_LOCAL_SHADING = 0.7  # how much of the nail's broad shading (curvature, light fall-off) the polish keeps
+_SHADE_RANGE = (0.35, 1.3)
+_KNEE = 225.0  # above this, values roll off softly towards 255 so bright polish keeps its highlights
 _DETAIL_GAIN = 0.8  # how much of the nail's fine luminance detail shows through
 _SPECULAR_THRESHOLD = 10.0  # grey levels above the local mean that count as a highlight
 _SPECULAR_GAIN = 1.6
@@ -186,27 +188,46 @@ def paint_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture,
         return
     colour = placement.warp(level.colour, border=cv2.BORDER_REPLICATE)
     original = frame[roi.slices]
-    painted = _shade_like_nail(original, colour)
+    painted = _shade_like_nail(original, colour, nail)
     # blendLinear: (a·painted + (1−a)·original) / (1 + 1e-5); where a = 0 that rounds back to the original
     blended = cv2.blendLinear(painted, original.astype(np.float32), alpha, 1.0 - alpha)
     frame[roi.slices] = cv2.convertScaleAbs(blended)  # rounds and saturates to uint8 (blended is ≥ 0)
 
 
-def _shade_like_nail(original: np.ndarray, colour: np.ndarray) -> np.ndarray:
+def _shade_like_nail(original: np.ndarray, colour: np.ndarray, nail: np.ndarray) -> np.ndarray:
     """The texture colour ((h, w, 3) uint8) lit like the real nail in `original` ((h, w, 3) uint8).
 
-    Returns (h, w, 3) float32 ≥ 0."""
+    nail: (h, w) float32 nail alpha, to measure the nail's own brightness. Returns (h, w, 3) float32 ≥ 0.
+    Shade = exposure (the nail's mean brightness against a bare nail's) × local shading (its smoothed
+    brightness against that mean, tempered); then the fine detail and highlights are added back, and values
+    near white roll off instead of clipping, so a white polish still shows its highlights.
+    """
     grey = cv2.cvtColor(original, cv2.COLOR_BGR2GRAY).astype(np.float32)
     # a box blur about a third of the nail wide separates the nail's broad shading from its fine detail
     size = max(3, (min(grey.shape) // 3) | 1)
     smooth = cv2.blur(grey, (size, size))
     detail = grey - smooth
-    shade = smooth * ((1.0 - _SHADE_FLOOR) / NAIL_REFERENCE_LUMA)
-    shade += _SHADE_FLOOR
+    weight = float(nail.sum())
+    mean_luma = float((smooth * nail).sum()) / weight if weight > 0 else NAIL_REFERENCE_LUMA
+    mean_luma = max(mean_luma, 1.0)
+    exposure = min(max(mean_luma / NAIL_REFERENCE_LUMA, _EXPOSURE_RANGE[0]), _EXPOSURE_RANGE[1])
+    # shade = exposure · (1 + k·(smooth/mean − 1)), written as one multiply-add
+    shade = smooth * (exposure * _LOCAL_SHADING / mean_luma)
+    shade += exposure * (1.0 - _LOCAL_SHADING)
     np.clip(shade, *_SHADE_RANGE, out=shade)
     lift = np.maximum(detail - _SPECULAR_THRESHOLD, 0.0)
     lift *= _SPECULAR_GAIN
     lift += detail * _DETAIL_GAIN
     painted = cv2.multiply(colour, cv2.merge((shade, shade, shade)), dtype=cv2.CV_32F)
     painted += cv2.merge((lift, lift, lift))
-    return np.maximum(painted, 0.0, out=painted)
+    np.maximum(painted, 0.0, out=painted)
+    if painted.max() > _KNEE:
+        _soft_clip(painted)
+    return painted
+
+
+def _soft_clip(values: np.ndarray) -> None:
+    """In place: values above _KNEE approach 255 smoothly (x → knee + room·tanh((x − knee)/room))."""
+    room = 255.0 - _KNEE
+    above = values > _KNEE
+    values[above] = _KNEE + room * np.tanh((values[above] - _KNEE) / room)
