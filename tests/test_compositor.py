@@ -252,3 +252,23 @@ def test_prepare_texture_rejects_wrong_arrays():
         prepare_texture(np.zeros((10, 10), np.uint8))
     with pytest.raises(ValueError):
         prepare_texture(np.zeros((10, 10, 3), np.float32))
+
+
+def test_white_polish_keeps_highlights_instead_of_clipping_flat():
+    frame = _nail_scene()
+    result = Compositor(np.full((40, 30, 3), 250, np.uint8)).composite(frame, [_quad(TILTED)], want_coverage=True)
+    painted = result.coverage == 255
+    after = cv2.cvtColor(result.frame, cv2.COLOR_BGR2GRAY)[painted].astype(float)
+    before = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)[painted].astype(float)
+    assert (after >= 255).mean() < 0.2, "most of the white nail is clipped flat"
+    assert np.corrcoef(before, after)[0, 1] > 0.5
+
+
+def test_polish_on_a_dim_nail_is_darker_than_on_a_bright_one():
+    bright = _nail_scene()
+    dim = (bright * 0.45).astype(np.uint8)
+    compositor = Compositor(np.full((40, 30, 3), (0, 0, 220), np.uint8))
+    region = coverage_mask([_quad(TILTED)], bright.shape) > 0
+    lit = compositor.composite(bright, [_quad(TILTED)]).frame[region][:, 2].mean()
+    shadowed = compositor.composite(dim, [_quad(TILTED)]).frame[region][:, 2].mean()
+    assert shadowed < 0.75 * lit
