@@ -24,10 +24,10 @@ from nailmirror_desktop.vision.warp import Placement, Roi, place_quad
 
 # Grey level of a bare nail under the kiosk's light: a nail this bright shows the texture at its own colour.
 NAIL_REFERENCE_LUMA = 170.0
-_EXPOSURE_RANGE = (0.45, 1.08)  # a dim nail darkens the polish; a bright one barely lifts it (headroom)
+_EXPOSURE_RANGE = (0.45, 1.0)  # a dim nail darkens the polish; a bright one shows it at its own colour
 _LOCAL_SHADING = 0.7  # how much of the nail's broad shading (curvature, light fall-off) the polish keeps
 _SHADE_RANGE = (0.35, 1.3)
-_KNEE = 225.0  # above this, values roll off softly towards 255 so bright polish keeps its highlights
+_KNEE = 210.0  # above this, values roll off softly towards 255 so bright polish keeps its highlights
 _DETAIL_GAIN = 0.8  # how much of the nail's fine luminance detail shows through
 _SPECULAR_THRESHOLD = 10.0  # grey levels above the local mean that count as a highlight
 _SPECULAR_GAIN = 1.6
