@@ -34,7 +34,7 @@ MAX_SIDE = 1024
 MIN_SIDE = 480
 # Test-time refinement: upright crops tilted by these angles (degrees), each also mirrored.
 REFINE_TILTS = (-15.0, 0.0, 15.0)
-CROP_FILL = 0.55  # the hand's extent as a fraction of the crop's side
+CROP_FILL = 0.4  # the hand's extent as a fraction of the crop's side: room for context, as in the zoom-outs
 
 
 @dataclass(frozen=True)
@@ -85,8 +85,6 @@ class StillHandDetector:
             hands = [self._refined(work, hand) for hand in hands]
         return [_scaled(hand, 1.0 / scale) for hand in hands]
 
-    def confirmations(self, image: np.ndarray, hand: HandObservation) -> int:
-        return len(self._looks(image, hand)) - 1
 
     def _first_plausible(self, image: np.ndarray) -> list[HandObservation]:
         for view in self.views:
@@ -106,7 +104,7 @@ class StillHandDetector:
         return [_transformed(hand, cv2.invertAffineTransform(matrix)) for hand in hands]
 
     def _refined(self, image: np.ndarray, hand: HandObservation) -> HandObservation:
-        """Average the hand's landmarks with further looks on upright crops (tilted a little, and mirrored)."""
+        """The median of the hand's landmarks and further looks on upright crops (tilted a little, mirrored)."""
         looks = self._looks(image, hand)
         # the median ignores a look that latched onto the wrong finger; with two looks it is their mean
         combined = np.median(looks, axis=0)
