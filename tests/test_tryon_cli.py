@@ -204,3 +204,14 @@ def test_unreadable_video_fails_cleanly(capsys, tmp_path):
     junk.write_bytes(b"\0" * 1000)
     status, err = _run(capsys, "--video", str(junk), "--style", str(STYLE), "--out", str(tmp_path / "o.mp4"))
     assert status == 1 and "junk.mp4" in err
+
+
+def test_single_output_format_follows_its_suffix_and_a_directory_out_takes_stems(capsys, photos, tmp_path):
+    status, err = _run(capsys, "--image", str(photos[1]), "--style", str(STYLE), "--out", str(tmp_path / "o.jpg"))
+    assert status == 0, err
+    assert (tmp_path / "o.jpg").read_bytes()[:3] == b"\xff\xd8\xff"
+    folder = tmp_path / "existing"
+    folder.mkdir()
+    status, err = _run(capsys, "--image", str(photos[1]), "--style", str(STYLE), "--out", str(folder))
+    assert status == 0, err
+    assert [p.name for p in folder.iterdir()] == [f"{photos[1].stem}.png"]

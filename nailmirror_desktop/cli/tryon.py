@@ -3,8 +3,9 @@
     nailmirror tryon --image PATH... --style STYLE --out OUT [--coverage-out COV]
     nailmirror tryon --video IN --out OUT.mp4 --style STYLE
 
-PATH may be files or directories (their images, not recursive). With one input OUT (and COV) are files; with
-several they are directories and each output is named `<input stem>.png`. Coverage is an 8-bit PNG the size of
+PATH may be files or directories (their images, not recursive). With one input OUT (and COV) are files (OUT's
+suffix picks the format, PNG by default); with several they are directories and each output is named
+`<input stem>.png`. Coverage is an 8-bit PNG the size of
 the input: 255 where a nail was painted, 0 elsewhere. A bad input gets a one-line error, the batch goes on, and
 the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning.
 """
@@ -89,13 +90,14 @@ def output_paths(images: list[Path], out: Path, coverage: Path | None, batch: bo
 
 
 def _run_images(args: argparse.Namespace, style) -> int:
-    from nailmirror_desktop.vision.image_io import ImageReadError, read_image, write_png
+    from nailmirror_desktop.vision.image_io import ImageReadError, read_image, write_image, write_png
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
     images, errors = collect_images(args.image)
     for message in errors:
         _error(message)
-    batch = len(args.image) > 1 or any(p.is_dir() for p in args.image) or len(images) > 1
+    # several inputs, or an existing directory as OUT: outputs go into it as <stem>.png
+    batch = len(args.image) > 1 or any(p.is_dir() for p in args.image) or len(images) > 1 or args.out.is_dir()
     if batch:
         for directory in (args.out, args.coverage_out):
             if directory is not None and directory.exists() and not directory.is_dir():
@@ -120,7 +122,7 @@ def _run_images(args: argparse.Namespace, style) -> int:
             if not result.hands:
                 _warn(f"{image_path}: no hand found; written unchanged")
             try:
-                write_png(out_path, result.frame)
+                write_image(out_path, result.frame)
                 if coverage_path is not None:
                     write_png(coverage_path, result.coverage)
             except OSError as exc:

@@ -90,11 +90,25 @@ def _to_array(image: Image.Image, keep_alpha: bool) -> np.ndarray:
     return cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2BGR)
 
 
+WRITABLE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"}
+
+
 def write_png(path: str | Path, image: np.ndarray) -> None:
     """Write (H, W), (H, W, 3) BGR or (H, W, 4) BGRA uint8 as PNG, creating parent folders; raises OSError."""
+    _write_encoded(Path(path), image, ".png")
+
+
+def write_image(path: str | Path, image: np.ndarray) -> None:
+    """Write `image` in the format `path`'s suffix names (PNG for an unknown or missing suffix)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ok, encoded = cv2.imencode(".png", image)
+    suffix = path.suffix.lower()
+    _write_encoded(path, image, suffix if suffix in WRITABLE_SUFFIXES else ".png")
+
+
+def _write_encoded(path: Path, image: np.ndarray, suffix: str) -> None:
+    params = [cv2.IMWRITE_JPEG_QUALITY, 95] if suffix in (".jpg", ".jpeg") else []
+    ok, encoded = cv2.imencode(suffix, image, params)
     if not ok:
-        raise OSError(f"{path}: PNG encoding failed")
+        raise OSError(f"{path}: {suffix[1:].upper()} encoding failed")
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(encoded.tobytes())
