@@ -2,9 +2,11 @@
 
 Per nail: the nail-shaped alpha (sized to the quad, so the feather is about a frame pixel) and the texture are
 warped into the quad's bounding rectangle. The painted colour is the texture's colour shaded by the real nail:
-the texture is scaled by the nail's smoothed brightness (so a dim or curved nail stays dim or curved), the
-nail's own fine luminance detail (high-pass of its grey level) is added back, and the brightest of that detail
-is boosted as a specular highlight — so it reads as polish, not a sticker.
+scaled by the nail's exposure (its mean brightness against a bare nail's, so polish in a dim room is dim) and
+by its smoothed local brightness (so a curved nail stays curved), with the nail's own fine luminance detail
+(high-pass of its grey level) added back and the brightest of that detail boosted as a specular highlight;
+values near white roll off rather than clip. So it reads as polish, not a sticker. Cost: about 0.15–0.3 ms
+per nail at 1280×720 on this machine, nothing per frame outside the ROIs.
 
 Coverage (what `coverage_mask` and `Compositor.composite(..., want_coverage=True)` return) is exactly the pixels
 where the warped nail alpha is ≥ 0.5 and the quad's opacity is > 0 (and, in the compositor, the texture's own
