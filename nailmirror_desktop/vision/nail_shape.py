@@ -22,6 +22,7 @@ _CUTICLE_TAPER = 0.90  # half-width at the cuticle arc relative to the widest pa
 _SUPERELLIPSE_N = 2.4  # >2 is squarer than an ellipse: a filed, "squoval" free edge
 _SUPERSAMPLE = 4
 _OUTLINE_POINTS = 24  # per cap
+_CACHED_MAX_PIXELS = 100 * 100
 
 
 def nail_alpha(width: int, height: int, feather_px: float = DEFAULT_FEATHER_PX) -> np.ndarray:
@@ -33,11 +34,18 @@ def nail_alpha(width: int, height: int, feather_px: float = DEFAULT_FEATHER_PX) 
     width, height = int(width), int(height)
     if width < 1 or height < 1:
         raise ValueError(f"nail_alpha needs a positive size, got {width}x{height}")
-    return _nail_alpha_cached(width, height, round(float(feather_px), 3))
+    feather_px = round(float(feather_px), 3)
+    if width * height > _CACHED_MAX_PIXELS:  # a nail in a big photo: rare sizes, not worth the memory
+        return _make_nail_alpha(width, height, feather_px)
+    return _nail_alpha_cached(width, height, feather_px)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=1024)  # live video nails are a few dozen pixels: ≤ 1024 × ~40 KB
 def _nail_alpha_cached(width: int, height: int, feather_px: float) -> np.ndarray:
+    return _make_nail_alpha(width, height, feather_px)
+
+
+def _make_nail_alpha(width: int, height: int, feather_px: float) -> np.ndarray:
     inside = _rasterise_outline(width, height)
     signed = _signed_distance(inside)
     if feather_px <= 0:
