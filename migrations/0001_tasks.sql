@@ -1,16 +1,22 @@
 -- Task engine (DESIGN.md §6). All times are INTEGER milliseconds since the Unix epoch, UTC.
 -- Anything the engine filters or sorts on is a column; JSON only carries what changes fast (payload, result).
--- Status tests in CHECKs, triggers and index conditions are OR chains, not IN lists: SQLite builds a
--- temporary table for every evaluation of `x IN (a, b, c)` outside an index lookup, which tripled the cost
--- of each insert.
 --
 -- States: PENDING → PROCESSING → SUCCESS | FAILED | CANCELED | DEAD.
 -- FAILED means "the last attempt failed and a retry is scheduled at next_retry_time"; a due FAILED row is
--- claimed like a PENDING one. Terminal states: SUCCESS, CANCELED, DEAD (DEAD = dead letter).
+-- claimed like a PENDING one. Terminal states: SUCCESS, CANCELED, DEAD (DEAD = dead letter); a row is
+-- terminal exactly when finished_at is set (a CHECK holds the two together).
+--
+-- Why the hot path is cheap: each claim and each completion is its own committed transaction, so every page
+-- it touches is written to the WAL on every commit. Indexes on the claim path are therefore partial on
+-- `finished_at IS NULL`, a column a claim does not change — claiming a row rewrites only the row itself.
+-- Status tests are OR chains, not IN lists: outside an index lookup SQLite builds a temporary table for every
+-- evaluation of `x IN (a, b, c)`, which tripled the cost of an insert.
 
 CREATE TABLE task (
+    -- Time-ordered and unique without an extra index: (UTC milliseconds << 21) | 21 random bits.
     id                 INTEGER PRIMARY KEY,
-    task_no            TEXT    NOT NULL UNIQUE,
+    -- The public id is the same number in hex, so looking a task up by task_no is a primary-key lookup.
+    task_no            TEXT GENERATED ALWAYS AS ('T' || printf('%016x', id)) VIRTUAL,
     task_type          TEXT    NOT NULL,
     biz_type           TEXT,
     biz_id             TEXT,
@@ -42,26 +48,25 @@ CREATE TABLE task (
     request_source_id  TEXT,
     cancel_requested   INTEGER NOT NULL DEFAULT 0,
     dead_letter_state  TEXT CHECK (dead_letter_state = 'OPEN' OR dead_letter_state = 'IGNORED'
-                              OR dead_letter_state = 'RESOLVED'),
+                                   OR dead_letter_state = 'RESOLVED'),
     replay_count       INTEGER NOT NULL DEFAULT 0,
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL,
     started_at         INTEGER,
     finished_at        INTEGER,
-    expires_at         INTEGER
+    expires_at         INTEGER,
+    CHECK ((finished_at IS NULL) = (status = 'PENDING' OR status = 'FAILED' OR status = 'PROCESSING'))
 );
 
--- The claim path: only claimable rows are in it, in claim order, so finished rows never slow a claim.
-CREATE INDEX task_claim ON task (priority DESC, available_at, id) WHERE status IN ('PENDING', 'FAILED');
-
--- The lease sweep: running rows by last heartbeat.
-CREATE INDEX task_lease ON task (heartbeat_at) WHERE status = 'PROCESSING';
+-- The claim path (and the lease sweep): unfinished rows only, in claim order — priority, due time, age.
+-- Finished rows are not in it, so they never slow a claim.
+CREATE INDEX task_active ON task (priority DESC, available_at, id) WHERE finished_at IS NULL;
 
 -- Idempotency: one unfinished task per (source, source id, type); a finished one may be requested again.
 CREATE UNIQUE INDEX task_idempotency ON task (request_source, request_source_id, task_type)
-    WHERE request_source_id IS NOT NULL AND (status = 'PENDING' OR status = 'FAILED' OR status = 'PROCESSING');
+    WHERE request_source_id IS NOT NULL AND finished_at IS NULL;
 
--- Dead letters, newest first, filtered by type.
+-- Dead letters by type, newest first.
 CREATE INDEX task_dead ON task (task_type, finished_at) WHERE status = 'DEAD';
 
 -- Business lookups ("the task that generated style X") and async-provider resumption.
@@ -83,31 +88,30 @@ CREATE TABLE task_event (
 );
 CREATE INDEX task_event_task ON task_event (task_id, id);
 
--- Unfinished tasks per request source, kept by triggers so backpressure costs one primary-key read.
+-- Unfinished tasks per request source, kept by triggers so the backpressure check is one primary-key read.
 CREATE TABLE task_backlog (
     request_source TEXT    PRIMARY KEY,
     unfinished     INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 
 CREATE TRIGGER task_backlog_insert AFTER INSERT ON task
-WHEN NEW.status = 'PENDING' OR NEW.status = 'FAILED' OR NEW.status = 'PROCESSING'
+WHEN NEW.finished_at IS NULL
 BEGIN
     INSERT INTO task_backlog (request_source, unfinished) VALUES (NEW.request_source, 1)
         ON CONFLICT (request_source) DO UPDATE SET unfinished = unfinished + 1;
 END;
 
-CREATE TRIGGER task_backlog_update AFTER UPDATE OF status ON task
-WHEN (OLD.status = 'PENDING' OR OLD.status = 'FAILED' OR OLD.status = 'PROCESSING')
-  <> (NEW.status = 'PENDING' OR NEW.status = 'FAILED' OR NEW.status = 'PROCESSING')
+CREATE TRIGGER task_backlog_update AFTER UPDATE OF finished_at ON task
+WHEN (OLD.finished_at IS NULL) <> (NEW.finished_at IS NULL)
 BEGIN
     INSERT INTO task_backlog (request_source, unfinished)
-        VALUES (NEW.request_source, CASE WHEN NEW.status = 'SUCCESS' OR NEW.status = 'CANCELED' OR NEW.status = 'DEAD' THEN 0 ELSE 1 END)
-        ON CONFLICT (request_source) DO UPDATE SET unfinished = unfinished
-            + CASE WHEN NEW.status = 'SUCCESS' OR NEW.status = 'CANCELED' OR NEW.status = 'DEAD' THEN -1 ELSE 1 END;
+        VALUES (NEW.request_source, CASE WHEN NEW.finished_at IS NULL THEN 1 ELSE 0 END)
+        ON CONFLICT (request_source) DO UPDATE
+        SET unfinished = unfinished + CASE WHEN NEW.finished_at IS NULL THEN 1 ELSE -1 END;
 END;
 
 CREATE TRIGGER task_backlog_delete AFTER DELETE ON task
-WHEN OLD.status = 'PENDING' OR OLD.status = 'FAILED' OR OLD.status = 'PROCESSING'
+WHEN OLD.finished_at IS NULL
 BEGIN
     UPDATE task_backlog SET unfinished = unfinished - 1 WHERE request_source = OLD.request_source;
 END;

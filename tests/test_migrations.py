@@ -20,9 +20,10 @@ def test_upgrade_from_the_first_migration_keeps_the_data(tmp_path):
     old = connect(path)
     assert migrate(old, target=1) == 1
     old.execute(
-        "INSERT INTO task (task_no, task_type, status, scheduled_time, available_at, max_attempts, request_payload,"
-        " created_at, updated_at) VALUES ('T-old', 'GEN', 'PENDING', 1, 1, 5, '{\"prompt\": \"贝壳\"}', 1, 1)"
+        "INSERT INTO task (id, task_type, status, scheduled_time, available_at, max_attempts, request_payload,"
+        " created_at, updated_at) VALUES (77, 'GEN', 'PENDING', 1, 1, 5, '{\"prompt\": \"贝壳\"}', 1, 1)"
     )
+    old_no = old.execute("SELECT task_no FROM task").fetchone()[0]
     old.close()
 
     latest = discover_migrations()[-1].version
@@ -30,11 +31,11 @@ def test_upgrade_from_the_first_migration_keeps_the_data(tmp_path):
     assert schema_version(upgraded) == latest
     upgraded.close()
     with TaskEngine(path) as engine:
-        task = engine.get("T-old")
+        task = engine.get(old_no)
         assert task.status is TaskStatus.PENDING and task.payload == {"prompt": "贝壳"}
         engine.register_handler("GEN", lambda ctx: {"ok": 1})
         engine.run_due()
-        assert engine.get("T-old").status is TaskStatus.SUCCESS
+        assert engine.get(old_no).status is TaskStatus.SUCCESS
 
 
 def test_a_database_newer_than_the_build_is_refused(tmp_path):

@@ -169,3 +169,17 @@ def test_shutdown_stops_claiming_and_leaves_running_work_recoverable(qtbot, engi
     qtbot.waitUntil(lambda: not ex._pool.activeThreadCount(), timeout=5000)
     # The stuck handler's late outcome is dropped: the row belongs to the recovery now.
     assert engine.get(running.task_no).status is TaskStatus.PENDING
+
+
+def test_hundreds_of_tasks_through_the_pool(qtbot, engine, executor):
+    """Hundreds of signals: also guards the PySide6 6.12 reference leak on True (see ui/qt_runtime.py),
+    which without the executor's protection kills the process after about 150 emits."""
+    engine.register_handler("T", lambda ctx: None, concurrency=2)
+    ex = executor(max_threads=2)
+    finished = []
+    ex.task_changed.connect(lambda no, status: status == "SUCCESS" and finished.append(no))
+    ex.start()
+    submitted = {ex.submit("T", {"i": i}).task_no for i in range(300)}
+    qtbot.waitUntil(lambda: len(finished) == 300, timeout=60000)
+    assert set(finished) == submitted
+    assert engine.count("SUCCESS") == 300

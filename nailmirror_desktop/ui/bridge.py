@@ -12,6 +12,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThread, QThreadPool, Signal, Slot
 
+from nailmirror_desktop.ui.qt_runtime import protect_none_refcount
+
 Done = Callable[[Any, "BaseException | None"], None]
 
 
@@ -35,6 +37,7 @@ _post: _MainThreadPost | None = None
 def _main_post() -> _MainThreadPost:
     global _post
     if _post is None:
+        protect_none_refcount()  # each emit costs True a reference under PySide6 6.12 on 3.11 (see qt_runtime)
         app = QCoreApplication.instance()
         if app is None:
             raise RuntimeError("the bridge needs a QCoreApplication (create the app first)")

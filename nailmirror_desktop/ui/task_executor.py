@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 
 from nailmirror_desktop.core.tasks import Task, TaskEngine
+from nailmirror_desktop.ui.qt_runtime import protect_none_refcount
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ class TaskExecutor(QObject):
         poll_interval_s: float = 1.0,
         parent: QObject | None = None,
     ) -> None:
+        protect_none_refcount()  # every emit below would otherwise cost True a reference (PySide6 6.12 on 3.11)
         super().__init__(parent)
         self.engine = engine
         self._pool = QThreadPool(self)
@@ -127,12 +129,10 @@ class TaskExecutor(QObject):
             while counted:
                 with self._lock:
                     seen = self._wake_seq
-                while not self._stopping:
-                    claim = self.engine.claim_next()
-                    if claim is None:
-                        break
+                claim = None if self._stopping else self.engine.claim_next()
+                while claim is not None:
                     self.wake()  # more may be due: let an idle thread help while this one runs
-                    self.engine.execute(claim)
+                    _, claim = self.engine.execute_and_claim_next(claim, more=self._may_claim)
                 with self._lock:
                     if self._stopping or self._wake_seq == seen:
                         self._runners -= 1
@@ -144,6 +144,9 @@ class TaskExecutor(QObject):
             if counted:
                 with self._lock:
                     self._runners -= 1
+
+    def _may_claim(self) -> bool:
+        return not self._stopping
 
     def _on_engine_status(self, task_no: str, status: str) -> None:
         self._status_from_worker.emit(task_no, status)

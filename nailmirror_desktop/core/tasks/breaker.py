@@ -33,6 +33,17 @@ class BreakerBoard:
         self._breakers: dict[str, _Breaker] = {}
         self._lock = threading.Lock()
 
+    @property
+    def any_tripped(self) -> bool:
+        """Cheap check for the claim path: with every breaker closed there is nothing to filter."""
+        return bool(self._breakers)
+
+    def blocked(self, now_s: float) -> list[str]:
+        """Providers none of whose tasks may be claimed now (open, or half-open with its probe running)."""
+        with self._lock:
+            names = list(self._breakers)
+        return sorted(name for name in names if not self.may_claim(name, now_s))
+
     def may_claim(self, provider: str, now_s: float) -> bool:
         """True if a task for `provider` may be claimed now (does not reserve the probe; see `on_claimed`)."""
         with self._lock:

@@ -14,6 +14,7 @@ after its side effect runs again after recovery, finds its row, and returns the 
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import os
@@ -236,12 +237,13 @@ class TaskEngine:
         }
         conn = self._conn()
         for _ in range(3):
-            values["task_no"] = _new_task_no()
+            values["id_floor"] = _task_id_floor()
             with self._write_lock:
                 new_id = store.insert_task(conn, values)
             if new_id is not None:
-                self._notify(values["task_no"], TaskStatus.PENDING.value)
-                return Task.from_row(_new_row(new_id, values))
+                task = _new_task(new_id, values, payload)
+                self._notify(task.task_no, TaskStatus.PENDING.value)
+                return task
             if request_source_id is not None:
                 existing = store.find_unfinished_by_key(conn, request_source, request_source_id, task_type)
                 if existing is not None:
@@ -249,7 +251,7 @@ class TaskEngine:
             limit = self.config.pending_limit_per_source
             if limit is not None and store.backlog(conn, request_source) >= limit:
                 raise TooManyPendingTasks(request_source, limit)
-            # Neither: the duplicate finished between the two statements (or a task_no collided). Try again.
+            # Neither: the duplicate finished between the two statements. Try again.
         raise RuntimeError("could not insert the task after three tries")
 
     # --- reading ----------------------------------------------------------------------------------------------
@@ -369,13 +371,16 @@ class TaskEngine:
 
     def run_due(self, max_tasks: int | None = None) -> int:
         """Claim and run due tasks on the calling thread until none is due (or `max_tasks` ran)."""
+        if max_tasks is not None and max_tasks <= 0:
+            return 0
         ran = 0
-        while max_tasks is None or ran < max_tasks:
-            task = self.claim_next()
-            if task is None:
-                break
-            self.execute(task)
+        claim = self.claim_next()
+        while claim is not None:
             ran += 1
+            if max_tasks is not None and ran >= max_tasks:
+                self.execute(claim)
+                break
+            _, claim = self.execute_and_claim_next(claim)
         return ran
 
     def run_until_idle(self, timeout_s: float = 30.0) -> int:
@@ -413,64 +418,124 @@ class TaskEngine:
         """Claim the best due task this engine can run now (priority, due time, age), or None."""
         if self._closed.is_set():
             return None
+        now_s = self._sweep_if_due()
+        with self._claim_lock:
+            types, blocked = self._claimable_now(now_s)
+            with self._write_lock:
+                row = store.claim(self._conn(), self.worker_id, to_ms(now_s), types, blocked)
+            claim = None if row is None else self._hold(row, now_s)
+        if claim is not None:
+            self._announce_claim(claim)
+        return claim
+
+    def execute(self, claim: Claim) -> TaskStatus | None:
+        """Run the handler for a claimed task and record the outcome. Returns the new status (None: lease lost)."""
+        status, _ = self._execute(claim, lambda: False)
+        return status
+
+    def execute_and_claim_next(
+        self, claim: Claim, more: Callable[[], bool] | None = None
+    ) -> tuple[TaskStatus | None, Claim | None]:
+        """Run the handler, then record its outcome and claim the next due task (if `more()` allows) in one
+        transaction. Durability is unchanged — the outcome is committed before the next handler starts and the
+        next claim before it runs — but a worker that keeps busy pays one commit per task instead of two."""
+        return self._execute(claim, more or (lambda: True))
+
+    def _execute(self, claim: Claim, more: Callable[[], bool]) -> tuple[TaskStatus | None, Claim | None]:
+        released = False
+        try:
+            result_json, error, cancelled = self._run_handler(claim)
+            if error is None:
+                released = True  # _finish_success frees the slot itself, under the claim lock
+                return self._finish_success(claim, result_json, more)
+            status = self._finish_failure(claim, error, cancelled=cancelled)
+        finally:
+            if not released:
+                with self._claim_lock:
+                    self._release(claim)
+        return status, (self.claim_next() if more() else None)
+
+    def _run_handler(self, claim: Claim) -> tuple[str | None, TaskError | None, bool]:
+        """(result JSON, None, False) on success; (None, the classified error, cancelled?) otherwise."""
+        if claim.payload is None:
+            return None, TaskError("PAYLOAD_CORRUPT", claim.payload_error or "payload unreadable",
+                                   ErrorClass.INVALID_REQUEST), False
+        registration = self._handlers.get(claim.task_type)
+        if registration is None:
+            return None, TaskError("NO_HANDLER", f"no handler for {claim.task_type}", ErrorClass.CONFIG), False
+        try:
+            return _encode_result(registration.handler(TaskContext(self, claim))), None, False
+        except TaskError as error:
+            return None, error, False
+        except TaskCancelled:
+            return None, TaskError("CANCELED", "stopped after a cancel request", ErrorClass.TRANSIENT), True
+        except Exception as exc:  # noqa: BLE001 — any handler bug becomes a classified, retried failure
+            log.exception("handler for %s failed", claim.task_no)
+            return None, TaskError("HANDLER_EXCEPTION", f"{type(exc).__name__}: {exc}"[:1000],
+                                   ErrorClass.TRANSIENT), False
+
+    def _finish_success(
+        self, claim: Claim, result_json: str | None, more: Callable[[], bool]
+    ) -> tuple[TaskStatus | None, Claim | None]:
+        if claim.provider:
+            self._breakers.on_success(claim.provider)
+        claim_next = more() and not self._closed.is_set()
+        now_s = self._sweep_if_due() if claim_next else self.clock.now()
+        now_ms = to_ms(now_s)
+        conn = self._conn()
+        next_claim = None
+        with self._claim_lock:
+            self._release(claim)
+            types, blocked = self._claimable_now(now_s) if claim_next else ([], [])
+            with self._write_lock, store.write_transaction(conn):
+                done = store.complete(conn, claim.id, claim.version, result_json, now_ms)
+                row = store.claim(conn, self.worker_id, now_ms, types, blocked) if types else None
+            if row is not None:
+                next_claim = self._hold(row, now_s)
+        if done:
+            self._notify(claim.task_no, TaskStatus.SUCCESS.value)
+        else:
+            self._lease_lost(claim, now_ms)
+        if next_claim is not None:
+            self._announce_claim(next_claim)
+        return (TaskStatus.SUCCESS if done else None), next_claim
+
+    # --- in-process bookkeeping (under self._claim_lock) --------------------------------------------------------
+
+    def _claimable_now(self, now_s: float) -> tuple[list[str], list[str]]:
+        """Task types with a free slot, and providers whose breaker forbids a claim now."""
+        types = [t for t, reg in self._handlers.items() if self._running_by_type[t] < reg.concurrency]
+        blocked = self._breakers.blocked(now_s) if self._breakers.any_tripped else []
+        return types, blocked
+
+    def _hold(self, row: sqlite3.Row, now_s: float) -> Claim:
+        claim = Claim(row, self._load_task)
+        self._running_by_type[claim.task_type] = self._running_by_type.get(claim.task_type, 0) + 1
+        self._running[claim.id] = claim
+        if claim.provider:
+            self._breakers.on_claimed(claim.provider, now_s)
+        return claim
+
+    def _release(self, claim: Claim) -> None:
+        if self._running.pop(claim.id, None) is not None:
+            self._running_by_type[claim.task_type] -= 1
+
+    def _announce_claim(self, claim: Claim) -> None:
+        if not self._lease_keeper_alive:
+            self._ensure_lease_keeper()
+        self._notify(claim.task_no, TaskStatus.PROCESSING.value)
+
+    def _sweep_if_due(self) -> float:
         now_s = self.clock.now()
         if now_s - self._last_sweep_s >= self.config.sweep_interval_s:
             self.recover_expired_leases()
-        with self._claim_lock:
-            types = [t for t, reg in self._handlers.items() if self._running_by_type.get(t, 0) < reg.concurrency]
-            blocked = self._blocked_providers(now_s)
-            with self._write_lock:
-                row = store.claim(self._conn(), self.worker_id, to_ms(now_s), types, blocked)
-            if row is None:
-                return None
-            task = Claim(row)
-            self._running_by_type[task.task_type] = self._running_by_type.get(task.task_type, 0) + 1
-            self._running[task.id] = task
-            if task.provider:
-                self._breakers.on_claimed(task.provider, now_s)
-        self._ensure_lease_keeper()
-        self._notify(task.task_no, TaskStatus.PROCESSING.value)
-        return task
+        return now_s
 
-    def execute(self, task: Claim) -> TaskStatus | None:
-        """Run the handler for a claimed task and record the outcome. Returns the new status (None: lease lost)."""
-        try:
-            if task.payload is None:
-                return self._finish_failure(task, TaskError(
-                    "PAYLOAD_CORRUPT", task.payload_error or "payload unreadable", ErrorClass.INVALID_REQUEST))
-            registration = self._handlers.get(task.task_type)
-            if registration is None:
-                return self._finish_failure(task, TaskError(
-                    "NO_HANDLER", f"no handler for {task.task_type}", ErrorClass.CONFIG))
-            try:
-                result = registration.handler(TaskContext(self, task))
-                result_json = _encode_result(result)
-            except TaskError as error:
-                return self._finish_failure(task, error)
-            except TaskCancelled:
-                return self._finish_failure(task, TaskError("CANCELED", "stopped after a cancel request",
-                                                            ErrorClass.TRANSIENT), cancelled=True)
-            except Exception as exc:  # noqa: BLE001 — any handler bug becomes a classified, retried failure
-                log.exception("handler for %s failed", task.task_no)
-                return self._finish_failure(task, TaskError(
-                    "HANDLER_EXCEPTION", f"{type(exc).__name__}: {exc}"[:1000], ErrorClass.TRANSIENT))
-            return self._finish_success(task, result_json)
-        finally:
-            with self._claim_lock:
-                self._running_by_type[task.task_type] = self._running_by_type.get(task.task_type, 1) - 1
-                self._running.pop(task.id, None)
-
-    def _finish_success(self, task: Claim, result_json: str | None) -> TaskStatus | None:
-        now_ms = to_ms(self.clock.now())
-        with self._write_lock:
-            done = store.complete(self._conn(), task.id, task.version, result_json, now_ms)
-        if task.provider:
-            self._breakers.on_success(task.provider)
-        if not done:
-            self._lease_lost(task, now_ms)
-            return None
-        self._notify(task.task_no, TaskStatus.SUCCESS.value)
-        return TaskStatus.SUCCESS
+    def _load_task(self, task_id: int) -> Task:
+        row = store.get_by_id(self._conn(), task_id)
+        if row is None:
+            raise TaskNotFound(store.task_no_from_id(task_id))
+        return Task.from_row(row)
 
     def _finish_failure(self, task: Claim, error: TaskError, *, cancelled: bool = False) -> TaskStatus | None:
         now_s = self.clock.now()
@@ -514,33 +579,32 @@ class TaskEngine:
             store.add_event(self._conn(), (task.id, now_ms, "LEASE_LOST", task.attempt_count, None, "LEASE_LOST",
                                            "outcome dropped: the lease had been recovered", self.worker_id))
 
-    def _blocked_providers(self, now_s: float) -> list[str]:
-        names = {reg.provider for reg in self._handlers.values() if reg.provider}
-        names |= set(self._breakers.snapshot())
-        return sorted(name for name in names if not self._breakers.may_claim(name, now_s))
-
     # --- leases -----------------------------------------------------------------------------------------------
 
     def _guarded_write(self, write: Callable[..., bool], task: Claim, *args: Any) -> bool:
         with self._write_lock:
             return write(self._conn(), task.id, task.version, *args, to_ms(self.clock.now()))
 
+    @property
+    def _lease_keeper_alive(self) -> bool:
+        return self._lease_keeper is not None and self._lease_keeper.is_alive()
+
     def _ensure_lease_keeper(self) -> None:
-        if self._lease_keeper is not None and self._lease_keeper.is_alive():
-            return
         with self._connections_lock:
-            if self._lease_keeper is not None and self._lease_keeper.is_alive():
+            if self._lease_keeper_alive or self._closed.is_set():
                 return
             self._lease_keeper = threading.Thread(target=self._keep_leases, name="task-lease-keeper", daemon=True)
             self._lease_keeper.start()
 
     def _keep_leases(self) -> None:
         while not self._closed.wait(self.config.heartbeat_interval_s):
-            if not self._running:
+            with self._claim_lock:
+                leases = [(claim.id, claim.version) for claim in self._running.values()]
+            if not leases:
                 continue
             try:
                 with self._write_lock:
-                    store.heartbeat_worker(self._conn(), self.worker_id, to_ms(self.clock.now()))
+                    store.heartbeat_many(self._conn(), leases, to_ms(self.clock.now()))
             except sqlite3.Error:
                 log.exception("heartbeat failed; will retry")
 
@@ -576,26 +640,26 @@ class TaskEngine:
                 log.exception("progress listener failed")
 
 
-def _new_row(task_id: int, values: dict[str, Any]) -> dict[str, Any]:
-    """The row a submit just inserted, rebuilt from its values (cheaper than reading it back)."""
-    now = values["now"]
-    return {
-        **_NEW_ROW_DEFAULTS, **values, "id": task_id, "status": TaskStatus.PENDING.value,
-        "available_at": values["scheduled_time"], "created_at": now, "updated_at": now,
-    }
+def _new_task(task_id: int, values: dict[str, Any], payload: dict[str, Any]) -> Task:
+    """The row a submit just inserted, built from its values (cheaper than reading it back)."""
+    now = from_ms(values["now"])
+    scheduled = now if values["scheduled_time"] == values["now"] else from_ms(values["scheduled_time"])
+    return Task(
+        id=task_id, task_no=store.task_no_from_id(task_id), task_type=values["task_type"],
+        biz_type=values["biz_type"], biz_id=values["biz_id"], status=TaskStatus.PENDING,
+        priority=values["priority"], scheduled_time=scheduled, next_retry_time=None, available_at=scheduled,
+        attempt_count=0, max_attempts=values["max_attempts"], rate_limited_count=0, heartbeat_at=None,
+        worker_id=None, version=0, payload=copy.deepcopy(payload), result=None, progress=0.0, progress_note=None,
+        last_error_class=None, last_error_code=None, last_error_message=None, provider=values["provider"],
+        provider_task_id=None, request_source=values["request_source"],
+        request_source_id=values["request_source_id"], cancel_requested=False, dead_letter_state=None,
+        replay_count=0, created_at=now, updated_at=now, started_at=None, finished_at=None, expires_at=None,
+    )
 
 
-_NEW_ROW_DEFAULTS: dict[str, Any] = {
-    "next_retry_time": None, "attempt_count": 0, "rate_limited_count": 0, "heartbeat_at": None, "worker_id": None,
-    "version": 0, "result_payload": None, "progress": 0.0, "progress_note": None, "last_error_class": None,
-    "last_error_code": None, "last_error_message": None, "provider_task_id": None, "cancel_requested": 0,
-    "dead_letter_state": None, "replay_count": 0, "started_at": None, "finished_at": None, "expires_at": None,
-}
-
-
-def _new_task_no() -> str:
-    # Sortable by creation time (ms, hex) with a random tail: readable in logs, unique across processes.
-    return f"T{time.time_ns() // 1_000_000:011x}{secrets.token_hex(5)}"
+def _task_id_floor() -> int:
+    """The smallest id a task made now may get: UTC milliseconds << 20 (see store.INSERT_TASK)."""
+    return (time.time_ns() // 1_000_000) << 20
 
 
 def _epoch_seconds(moment: datetime | float) -> float:

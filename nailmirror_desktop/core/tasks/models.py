@@ -8,7 +8,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
-from typing import Any
+from typing import Any, Callable
 
 from nailmirror_desktop.core.clock import from_ms, iso_utc
 
@@ -213,17 +213,17 @@ class EngineConfig:
 
 
 class Claim:
-    """A task this worker has just claimed: the few fields the run needs, read straight off the claim's row.
-    The full `Task` is built only if someone asks for it (most no-op or quick handlers never do)."""
+    """A task this worker has just claimed: the few fields the run needs, straight off the claim's RETURNING.
+    The full `Task` is read only if someone asks for it (quick handlers usually don't)."""
 
-    __slots__ = ("_row", "_task", "id", "task_no", "task_type", "version", "attempt_count", "provider",
+    __slots__ = ("_load", "_task", "id", "task_no", "task_type", "version", "attempt_count", "provider",
                  "payload", "payload_error")
 
-    def __init__(self, row: sqlite3.Row) -> None:
-        self._row = row
+    def __init__(self, row: sqlite3.Row, load: Callable[[int], Task]) -> None:
+        self._load = load
         self._task: Task | None = None
         self.id: int = row["id"]
-        self.task_no: str = row["task_no"]
+        self.task_no: str = f"T{self.id:016x}"
         self.task_type: str = row["task_type"]
         self.version: int = row["version"]
         self.attempt_count: int = row["attempt_count"]
@@ -232,6 +232,7 @@ class Claim:
 
     @property
     def task(self) -> Task:
+        """The row as it is now (this worker holds the lease, so as claimed, plus its own progress writes)."""
         if self._task is None:
-            self._task = Task.from_row(self._row)
+            self._task = self._load(self.id)
         return self._task

@@ -14,9 +14,24 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-CLAIMABLE = "('PENDING', 'FAILED')"
-# Written exactly as in the partial index `task_idempotency` so the planner can use that index.
-UNFINISHED_CONDITION = "(status = 'PENDING' OR status = 'FAILED' OR status = 'PROCESSING')"
+# Unfinished rows are exactly those with finished_at IS NULL (a CHECK in the schema); the partial indexes are
+# written on that condition, and queries repeat it verbatim so the planner can use them.
+UNFINISHED = "finished_at IS NULL"
+CLAIMABLE = "finished_at IS NULL AND status <> 'PROCESSING'"  # PENDING, or FAILED with a retry scheduled
+
+
+def task_id_from_no(task_no: str) -> int | None:
+    """task_no is 'T' + the id in 16 hex digits (see the schema); anything else names no task."""
+    if len(task_no) != 17 or task_no[0] != "T":
+        return None
+    try:
+        return int(task_no[1:], 16)
+    except ValueError:
+        return None
+
+
+def task_no_from_id(task_id: int) -> str:
+    return f"T{task_id:016x}"
 
 
 @contextmanager
@@ -33,12 +48,14 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 # --- submit ---------------------------------------------------------------------------------------------------
 
 # One statement: the backpressure check, the idempotency check (ON CONFLICT against the partial unique index)
-# and the insert. No row back means "duplicate" or "refused"; the caller tells them apart.
+# and the insert. Nothing inserted means "duplicate" or "refused"; the caller tells them apart.
+# The id is time-ordered (UTC milliseconds << 20, from :id_floor) and, under the write lock, always above the
+# current maximum: unique across processes with no index and no randomness.
 INSERT_TASK = f"""
-INSERT INTO task (task_no, task_type, biz_type, biz_id, status, priority, scheduled_time, available_at,
+INSERT INTO task (id, task_type, biz_type, biz_id, status, priority, scheduled_time, available_at,
                   max_attempts, request_payload, provider, request_source, request_source_id,
                   created_at, updated_at)
-SELECT :task_no, :task_type, :biz_type, :biz_id, 'PENDING', :priority, :scheduled_time, :scheduled_time,
+SELECT max(:id_floor, coalesce((SELECT max(id) FROM task), 0) + 1), :task_type, :biz_type, :biz_id, 'PENDING', :priority, :scheduled_time, :scheduled_time,
        :max_attempts, :request_payload, :provider, :request_source, :request_source_id, :now, :now
 WHERE :pending_limit IS NULL
    OR coalesce((SELECT unfinished FROM task_backlog WHERE request_source = :request_source), 0) < :pending_limit
@@ -48,7 +65,7 @@ ON CONFLICT DO NOTHING
 FIND_UNFINISHED_BY_KEY = f"""
 SELECT * FROM task
 WHERE request_source = ? AND request_source_id = ? AND task_type = ? AND request_source_id IS NOT NULL
-  AND {UNFINISHED_CONDITION}
+  AND finished_at IS NULL
 """
 
 
@@ -75,7 +92,7 @@ def backlog(conn: sqlite3.Connection, request_source: str) -> int:
 @lru_cache(maxsize=64)
 def claim_sql(task_types: tuple[str, ...], blocked_providers: int) -> str:
     """The claim for a set of task types, skipping providers whose breaker is open. The inner SELECT walks the
-    partial index `task_claim` in claim order (priority, due time, age); rows it cannot take are skipped, never
+    partial index `task_active` in claim order (priority, due time, age); rows it cannot take are skipped, never
     sorted, and finished rows are not in the index at all."""
     types = ", ".join("?" for _ in task_types)
     provider_guard = ""
@@ -86,11 +103,11 @@ UPDATE task
 SET status = 'PROCESSING', worker_id = ?, heartbeat_at = ?, updated_at = ?,
     started_at = coalesce(started_at, ?), attempt_count = attempt_count + 1, version = version + 1
 WHERE id = (SELECT id FROM task
-            WHERE status IN {CLAIMABLE} AND available_at <= ? AND task_type IN ({types}){provider_guard}
+            WHERE {CLAIMABLE} AND available_at <= ? AND task_type IN ({types}){provider_guard}
             ORDER BY priority DESC, available_at, id
             LIMIT 1)
-  AND status IN {CLAIMABLE}
-RETURNING *
+  AND {CLAIMABLE}
+RETURNING id, task_type, version, attempt_count, provider, request_payload
 """
 
 
@@ -112,7 +129,7 @@ def next_due_ms(conn: sqlite3.Connection, task_types: Sequence[str]) -> int | No
         return None
     placeholders = ", ".join("?" for _ in types)
     row = conn.execute(
-        f"SELECT min(available_at) FROM task WHERE status IN {CLAIMABLE} AND task_type IN ({placeholders})", types
+        f"SELECT min(available_at) FROM task WHERE {CLAIMABLE} AND task_type IN ({placeholders})", types
     ).fetchone()
     return row[0]
 
@@ -122,13 +139,9 @@ def unfinished_count(conn: sqlite3.Connection, task_types: Sequence[str]) -> int
     if not types:
         return 0
     placeholders = ", ".join("?" for _ in types)
-    claimable = conn.execute(
-        f"SELECT count(*) FROM task WHERE status IN {CLAIMABLE} AND task_type IN ({placeholders})", types
-    ).fetchone()[0]
-    running = conn.execute(
-        f"SELECT count(*) FROM task WHERE status = 'PROCESSING' AND task_type IN ({placeholders})", types
-    ).fetchone()[0]
-    return int(claimable) + int(running)
+    return int(conn.execute(
+        f"SELECT count(*) FROM task WHERE {UNFINISHED} AND task_type IN ({placeholders})", types
+    ).fetchone()[0])
 
 
 # --- while running --------------------------------------------------------------------------------------------
@@ -141,12 +154,11 @@ def heartbeat_task(conn: sqlite3.Connection, task_id: int, version: int, now_ms:
     return cur.rowcount == 1
 
 
-def heartbeat_worker(conn: sqlite3.Connection, worker_id: str, now_ms: int) -> int:
-    """Renew every lease this worker holds, in one statement."""
-    cur = conn.execute(
-        "UPDATE task SET heartbeat_at = ? WHERE status = 'PROCESSING' AND worker_id = ?", (now_ms, worker_id)
-    )
-    return cur.rowcount
+def heartbeat_many(conn: sqlite3.Connection, leases: Sequence[tuple[int, int]], now_ms: int) -> None:
+    """Renew several leases, given as (id, version), in one transaction."""
+    with write_transaction(conn):
+        conn.executemany(f"UPDATE task SET heartbeat_at = ? WHERE {_GUARD}",
+                         [(now_ms, task_id, version) for task_id, version in leases])
 
 
 def set_progress(
@@ -199,7 +211,7 @@ SET status = :status,
     provider_task_id = CASE WHEN :clear_provider THEN NULL ELSE provider_task_id END,
     last_error_class = :error_class, last_error_code = :error_code, last_error_message = :error_message,
     dead_letter_state = CASE WHEN :status = 'DEAD' THEN 'OPEN' ELSE NULL END,
-    finished_at = CASE WHEN :status IN ('DEAD', 'CANCELED') THEN :now ELSE NULL END,
+    finished_at = CASE WHEN :status = 'DEAD' OR :status = 'CANCELED' THEN :now ELSE NULL END,
     worker_id = NULL, updated_at = :now, version = version + 1
 WHERE id = :id AND status = 'PROCESSING' AND version = :version
 """
@@ -246,7 +258,8 @@ SET status = CASE WHEN cancel_requested THEN 'CANCELED'
     last_error_class = 'TRANSIENT', last_error_code = 'LEASE_EXPIRED',
     last_error_message = 'worker ' || coalesce(worker_id, '?') || ' stopped heart-beating',
     worker_id = NULL, updated_at = :now, version = version + 1
-WHERE status = 'PROCESSING' AND heartbeat_at < :cutoff
+WHERE id IN (SELECT id FROM task INDEXED BY task_active
+             WHERE finished_at IS NULL AND status = 'PROCESSING' AND heartbeat_at < :cutoff)
 RETURNING id, task_no, status, attempt_count
 """
 
@@ -271,7 +284,7 @@ def cancel(conn: sqlite3.Connection, task_id: int, now_ms: int) -> str | None:
     with write_transaction(conn):
         row = conn.execute(
             f"""UPDATE task SET status = 'CANCELED', finished_at = ?, updated_at = ?, version = version + 1
-                WHERE id = ? AND status IN {CLAIMABLE} RETURNING status, attempt_count""",
+                WHERE id = ? AND {CLAIMABLE} RETURNING status, attempt_count""",
             (now_ms, now_ms, task_id),
         ).fetchone()
         if row is None:
@@ -320,7 +333,8 @@ def set_dead_letter_state(conn: sqlite3.Connection, task_id: int, state: str, no
 
 
 def get_by_no(conn: sqlite3.Connection, task_no: str) -> sqlite3.Row | None:
-    return conn.execute("SELECT * FROM task WHERE task_no = ?", (task_no,)).fetchone()
+    task_id = task_id_from_no(task_no)
+    return None if task_id is None else get_by_id(conn, task_id)
 
 
 def get_by_id(conn: sqlite3.Connection, task_id: int) -> sqlite3.Row | None:
@@ -375,7 +389,7 @@ def counts_by_type_and_status(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 
 
 def oldest_claimable_ms(conn: sqlite3.Connection) -> int | None:
-    return conn.execute(f"SELECT min(created_at) FROM task WHERE status IN {CLAIMABLE}").fetchone()[0]
+    return conn.execute(f"SELECT min(created_at) FROM task WHERE {CLAIMABLE}").fetchone()[0]
 
 
 def open_dead_letters(conn: sqlite3.Connection) -> int:
