@@ -209,20 +209,21 @@ def _shade_like_nail(original: np.ndarray, colour: np.ndarray, nail: np.ndarray)
     size = max(3, (min(grey.shape) // 3) | 1)
     smooth = cv2.blur(grey, (size, size))
     detail = grey - smooth
-    weight = float(nail.sum())
-    mean_luma = float((smooth * nail).sum()) / weight if weight > 0 else NAIL_REFERENCE_LUMA
+    weight = cv2.sumElems(nail)[0]
+    mean_luma = float(smooth.ravel().dot(nail.ravel())) / weight if weight > 0 else NAIL_REFERENCE_LUMA
     mean_luma = max(mean_luma, 1.0)
     exposure = min(max(mean_luma / NAIL_REFERENCE_LUMA, _EXPOSURE_RANGE[0]), _EXPOSURE_RANGE[1])
     # shade = exposure · (1 + k·(smooth/mean − 1)), written as one multiply-add
     shade = smooth * (exposure * _LOCAL_SHADING / mean_luma)
     shade += exposure * (1.0 - _LOCAL_SHADING)
-    np.clip(shade, *_SHADE_RANGE, out=shade)
-    lift = np.maximum(detail - _SPECULAR_THRESHOLD, 0.0)
+    np.minimum(np.maximum(shade, _SHADE_RANGE[0], out=shade), _SHADE_RANGE[1], out=shade)
+    lift = detail - _SPECULAR_THRESHOLD
+    cv2.threshold(lift, 0.0, 0.0, cv2.THRESH_TOZERO, dst=lift)  # only what stands above the threshold
     lift *= _SPECULAR_GAIN
     lift += detail * _DETAIL_GAIN
     painted = cv2.multiply(colour, cv2.merge((shade, shade, shade)), dtype=cv2.CV_32F)
     painted += cv2.merge((lift, lift, lift))
-    np.maximum(painted, 0.0, out=painted)
+    cv2.threshold(painted, 0.0, 0.0, cv2.THRESH_TOZERO, dst=painted)  # no negative light
     if painted.max() > _KNEE:
         _soft_clip(painted)
     return painted

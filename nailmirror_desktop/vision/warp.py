@@ -99,21 +99,43 @@ def place_quad(corners: np.ndarray, frame_shape: tuple[int, ...], roi: Roi | Non
     """The Placement of `corners` ((4, 2) frame pixels) in a frame, or None if nothing of it is inside.
 
     `roi` overrides the region warped into (e.g. the whole frame, to check that nothing falls outside)."""
+    points = _points(corners)
     if roi is None:
-        roi = quad_roi(corners, frame_shape)
+        roi = _roi(points, frame_shape)
         if roi is None:
             return None
-    if quad_area(corners) < MIN_QUAD_AREA_PX:
-        return None  # degenerate: no homography maps a rectangle onto it
-    quad = np.asarray(corners, np.float32)
-    unit_to_quad = cv2.getPerspectiveTransform(_UNIT_SQUARE, quad)
+    if _area(points) < MIN_QUAD_AREA_PX:
+        return None  # degenerate (or not finite): no homography maps a rectangle onto it
+    unit_to_quad = cv2.getPerspectiveTransform(_UNIT_SQUARE, np.asarray(points, np.float32))
     to_roi_centres = np.array([[1, 0, -roi.x0 - 0.5], [0, 1, -roi.y0 - 0.5], [0, 0, 1]], np.float64)
-    return Placement(roi, quad_size(corners), to_roi_centres @ unit_to_quad)
+    return Placement(roi, _size(points), to_roi_centres @ unit_to_quad)
 
 
 def quad_roi(corners: np.ndarray, frame_shape: tuple[int, ...]) -> Roi | None:
     """The quad's bounding rectangle plus ROI_MARGIN_PX, clipped to the frame; None if nothing is inside."""
-    xs, ys = [float(v) for v in corners[:, 0]], [float(v) for v in corners[:, 1]]
+    return _roi(_points(corners), frame_shape)
+
+
+def quad_area(corners: np.ndarray) -> float:
+    """Absolute area of the quad (shoelace formula), in square frame pixels."""
+    return _area(_points(corners))
+
+
+def quad_size(corners: np.ndarray) -> tuple[int, int]:
+    """The quad's width and height in frame pixels (mean of opposite edges), each at least 2."""
+    return _size(_points(corners))
+
+
+# Plain-float versions: a nail is four points, and numpy's per-call overhead would dominate.
+Points = list[list[float]]
+
+
+def _points(corners: np.ndarray) -> Points:
+    return np.asarray(corners, np.float64)[:4, :2].tolist()
+
+
+def _roi(points: Points, frame_shape: tuple[int, ...]) -> Roi | None:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
     if not all(math.isfinite(v) for v in xs + ys):
         return None
     height, width = frame_shape[:2]
@@ -126,16 +148,13 @@ def quad_roi(corners: np.ndarray, frame_shape: tuple[int, ...]) -> Roi | None:
     return Roi(x0, y0, x1, y1)
 
 
-def quad_area(corners: np.ndarray) -> float:
-    """Absolute area of the quad (shoelace formula), in square frame pixels."""
-    points = [(float(x), float(y)) for x, y in corners[:4, :2]]
+def _area(points: Points) -> float:
     twice = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))
-    return abs(twice) / 2
+    return abs(twice) / 2 if math.isfinite(twice) else 0.0
 
 
-def quad_size(corners: np.ndarray) -> tuple[int, int]:
-    """The quad's width and height in frame pixels (mean of opposite edges), each at least 2."""
-    (ax, ay), (bx, by), (cx, cy), (dx, dy) = [(float(x), float(y)) for x, y in corners[:4, :2]]
+def _size(points: Points) -> tuple[int, int]:
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = points
     width = (math.hypot(bx - ax, by - ay) + math.hypot(cx - dx, cy - dy)) / 2
     height = (math.hypot(dx - ax, dy - ay) + math.hypot(cx - bx, cy - by)) / 2
     return max(2, math.ceil(width)), max(2, math.ceil(height))
