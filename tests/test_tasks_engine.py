@@ -245,6 +245,24 @@ def test_expired_clears_the_provider_task_id_so_the_retry_resubmits(engine):
     assert engine.get(task.task_no).status is TaskStatus.SUCCESS
 
 
+def test_a_retry_sees_the_provider_task_id_and_resumes_instead_of_resubmitting(engine):
+    submissions, seen = [], []
+
+    def async_provider(ctx):
+        seen.append(ctx.task.provider_task_id)
+        if ctx.task.provider_task_id is None:
+            submissions.append(1)
+            ctx.set_provider_task_id(f"job-{len(submissions)}")
+            raise TaskError("POLL_TIMEOUT", "network dropped while polling", ErrorClass.TRANSIENT)
+        return {"job": ctx.task.provider_task_id}
+
+    engine.register_handler("T", async_provider)
+    task = engine.submit("T", {})
+    engine.run_until_idle(timeout_s=5)
+    assert seen == [None, "job-1"] and len(submissions) == 1
+    assert engine.get(task.task_no).result == {"job": "job-1"}
+
+
 def test_provider_task_id_is_committed_before_the_handler_goes_on(engine, db_path):
     observed = {}
 

@@ -56,6 +56,9 @@ class TaskExecutor(QObject):
         self._pool = QThreadPool(self)
         self._max_runners = max_threads or max(1, sum(r.concurrency for r in engine._handlers.values()))
         self._pool.setMaxThreadCount(self._max_runners)
+        # Threads never expire: the engine keeps one connection per thread, so a pool that retired idle
+        # threads and made new ones would open a new connection each time.
+        self._pool.setExpiryTimeout(-1)
         self._lock = threading.Lock()
         self._runners = 0
         self._wake_seq = 0
