@@ -151,34 +151,48 @@ def bench_idle_latency(folder: Path, samples: int) -> list[float]:
     return latencies
 
 
+def one_round(folder: Path, n: int) -> dict[str, float]:
+    """Each engine measurement right after its huey counterpart, so both see the same machine load."""
+    results: dict[str, float] = {}
+    results["huey_enqueue_per_s"] = bench_huey_enqueue(folder, n)
+    results["submit_per_s"], _ = bench_engine_submit(folder, n)
+    results["huey_dequeue_1_per_s"] = bench_huey_dequeue(folder, n, 1)
+    results["claim_complete_1_per_s"] = bench_engine_drain(folder, n, 1)
+    results["huey_dequeue_4_per_s"] = bench_huey_dequeue(folder, n, 4)
+    results["claim_complete_4_per_s"] = bench_engine_drain(folder, n, 4)
+    for path in folder.iterdir():
+        path.unlink()
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=1, help="repeat and report medians (noisy machines)")
     parser.add_argument("--latency-samples", type=int, default=200)
     parser.add_argument("--skip-latency", action="store_true")
     args = parser.parse_args(argv)
     n = args.tasks
     with tempfile.TemporaryDirectory(prefix="nm-bench-tasks-") as tmp:
         folder = Path(tmp)
-        results: dict[str, float] = {}
-        results["huey_enqueue_per_s"] = bench_huey_enqueue(folder, n)
-        results["submit_per_s"], _ = bench_engine_submit(folder, n)
-        results["huey_dequeue_1_per_s"] = bench_huey_dequeue(folder, n, 1)
-        results["claim_complete_1_per_s"] = bench_engine_drain(folder, n, 1)
-        results["huey_dequeue_4_per_s"] = bench_huey_dequeue(folder, n, 4)
-        results["claim_complete_4_per_s"] = bench_engine_drain(folder, n, 4)
+        rounds = [one_round(folder, n) for _ in range(args.rounds)]
+        results = {key: statistics.median(r[key] for r in rounds) for key in rounds[0]}
         latencies = [] if args.skip_latency else bench_idle_latency(folder, args.latency_samples)
     for key, value in results.items():
         print(f"{key:>26}: {value:10.0f}")
-    ratios = {
-        "submit_ratio_vs_huey": results["submit_per_s"] / results["huey_enqueue_per_s"],
-        "claim_complete_ratio_vs_huey": results["claim_complete_1_per_s"] / results["huey_dequeue_1_per_s"],
-        "claim_complete_4_ratio_vs_huey": results["claim_complete_4_per_s"] / results["huey_dequeue_4_per_s"],
+    ratios = {  # medians of the per-round ratios
+        "submit_ratio_vs_huey": statistics.median(
+            r["submit_per_s"] / r["huey_enqueue_per_s"] for r in rounds),
+        "claim_complete_ratio_vs_huey": statistics.median(
+            r["claim_complete_1_per_s"] / r["huey_dequeue_1_per_s"] for r in rounds),
+        "claim_complete_4_ratio_vs_huey": statistics.median(
+            r["claim_complete_4_per_s"] / r["huey_dequeue_4_per_s"] for r in rounds),
     }
     for key, value in ratios.items():
         print(f"{key:>32}: {value:.2f}x")
     summary = {
         "tasks": n,
+        "rounds": args.rounds,
         **{k: round(v, 1) for k, v in results.items()},
         **{k: round(v, 3) for k, v in ratios.items()},
     }

@@ -210,6 +210,7 @@ class EngineConfig:
     breaker_cooldown_s: float = 30.0
     breaker_cooldown_max_s: float = 600.0
     idle_poll_s: float = 1.0  # how often run_until_idle looks for work submitted by other processes
+    cache_kib: int = 8000  # SQLite page cache per engine connection
 
 
 class Claim:
