@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     inputs = parser.add_mutually_exclusive_group(required=True)
     inputs.add_argument("--image", nargs="+", type=Path, metavar="PATH", help="image files or directories")
     inputs.add_argument("--video", type=Path, metavar="IN", help="a video file")
-    parser.add_argument("--style", required=True, type=Path, help="a texture image or a style folder")
+    parser.add_argument("--style", required=True, help="a texture image, a style folder or a catalog style code")
     parser.add_argument("--out", required=True, type=Path, help="output file, or directory for several images")
     parser.add_argument("--coverage-out", type=Path, metavar="COV", help="coverage PNG (or directory) for images")
     parser.add_argument("--mirrored", action="store_true", help="the input is mirrored (selfie camera)")
@@ -36,11 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.vision.hand_model import HandModelError
+    from nailmirror_desktop.adapters.style_store import resolve_style_argument
+    from nailmirror_desktop.core.styles import StyleError as CatalogStyleError
     from nailmirror_desktop.vision.style_textures import StyleError, load_style
 
     try:
-        style = load_style(args.style)
-    except StyleError as exc:
+        style = load_style(resolve_style_argument(args.style))
+    except (StyleError, CatalogStyleError) as exc:
         _error(f"style: {exc}")
         return EXIT_USAGE
     try:
