@@ -318,7 +318,7 @@ def test_concurrency_limit_per_task_type(db_path):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        release.wait(2)
+        release.wait(20)
         with lock:
             running[0] -= 1
 
@@ -329,14 +329,15 @@ def test_concurrency_limit_per_task_type(db_path):
         threads = [threading.Thread(target=engine.run_due) for _ in range(4)]
         for t in threads:
             t.start()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 20
         while engine.count("PROCESSING") < 2 and time.monotonic() < deadline:
             time.sleep(0.01)
+        time.sleep(0.05)  # give a wrongly admitted third claim the chance to show up
         assert engine.count("PROCESSING") == 2  # the other two threads found no claimable work
         release.set()
         for t in threads:
-            t.join(5)
-        engine.run_due()
+            t.join(20)
+        engine.run_until_idle(timeout_s=20)
         assert peak[0] == 2 and engine.count("SUCCESS") == 6
 
 
