@@ -79,7 +79,7 @@ def test_camera_lost_shows_a_message_and_is_reacquired(qtbot):
     supervisor = SourceSupervisor(lambda: FrameReader(FlakyCamera(frames_before_loss=5)),
                                   lost_after_s=0.3, retry_every_s=0.1)
     states = []
-    loop = MirrorLoop(view, supervisor, lambda p: shown_frame_from(p.image, 1, {}, p.sequence), run_now)
+    loop = MirrorLoop(view, supervisor, lambda p, size: shown_frame_from(p.image, 1, {}, p.sequence, size), run_now)
     loop.source_state_changed.connect(states.append)
     shown = []
     loop.frame_shown.connect(lambda: shown.append(1))

@@ -133,6 +133,9 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     services.closers.append(session.pipeline.close)
     services.closers.append(services.supervisor.close)
     _attach_catalog_and_tasks(services)
+    pool = getattr(services.run_in_background, "pool", None)
+    if pool is not None:  # closers run last-first: let the frame in flight finish before the pipeline closes
+        services.closers.append(lambda: pool.waitForDone(3000))
     return services
 
 

@@ -46,7 +46,7 @@ class MirrorLoop(QObject):
         self,
         view: MirrorView,
         supervisor: SourceSupervisor,
-        process_frame: Callable[[FramePacket], ShownFrame],
+        process_frame: Callable[[FramePacket, tuple[int, int]], ShownFrame],
         run_in_background: RunInBackground,
         *,
         interval_ms: int = 15,
@@ -68,12 +68,16 @@ class MirrorLoop(QObject):
         self.last_timings_ms: dict[str, float] = {}
         self.frames_dropped_errors = 0
         self._paused = False
+        self._stopped = False
 
     # --- control ------------------------------------------------------------------------------------------
     def start(self) -> None:
+        self._stopped = False
         self._timer.start()
 
     def stop(self) -> None:
+        """No new work; a frame still in the pipeline is dropped when it comes back."""
+        self._stopped = True
         self._timer.stop()
 
     def set_paused(self, paused: bool) -> None:
@@ -103,10 +107,14 @@ class MirrorLoop(QObject):
             self._maybe_reopen()
             return
         self._in_flight = True
-        self._run(lambda: self._process_frame(packet), self._on_processed)
+        target = (self._view.width(), self._view.height())  # snapshot on main; the worker scales to it
+        process = self._process_frame
+        self._run(lambda: process(packet, target), self._on_processed)
 
     def _on_processed(self, shown: ShownFrame | None, error: BaseException | None) -> None:
         self._in_flight = False
+        if self._stopped:
+            return
         if error is not None or shown is None:
             self.frames_dropped_errors += 1
             log.warning("pipeline failed on a frame: %r", error)
@@ -127,7 +135,8 @@ class MirrorLoop(QObject):
 
     def _on_reopened(self, state: str | None, error: BaseException | None) -> None:
         self._reopening = False
-        self._publish_state()
+        if not self._stopped:
+            self._publish_state()
 
     def _publish_state(self) -> None:
         state = self._supervisor.state
@@ -152,9 +161,26 @@ class MirrorLoop(QObject):
             self.hand_seen_changed.emit(seen)
 
 
-def shown_frame_from(image_bgr, hands: int, timings_ms: dict[str, float], sequence: int) -> ShownFrame:
-    """Build the worker's answer (call it on the worker: the QImage copy happens there)."""
+def shown_frame_from(image_bgr, hands: int, timings_ms: dict[str, float], sequence: int,
+                     target_size: tuple[int, int] | None = None) -> ShownFrame:
+    """Build the worker's answer (call it on the worker: cropping, scaling and the QImage copy happen there,
+    so the GUI thread only blits). target_size: the view's (width, height) in pixels, or None for as-is."""
+    if target_size is not None:
+        image_bgr = fit_cover(image_bgr, target_size)
     return ShownFrame(bgr_to_qimage(image_bgr), hands, timings_ms, sequence)
+
+
+def fit_cover(image, target_size: tuple[int, int]):
+    """Scale (H, W, 3) uint8 to fill `target_size` (width, height), cropping the overflow around the centre."""
+    import cv2
+
+    width, height = max(1, target_size[0]), max(1, target_size[1])
+    scale = max(width / image.shape[1], height / image.shape[0])
+    crop_w, crop_h = min(image.shape[1], round(width / scale)), min(image.shape[0], round(height / scale))
+    x0, y0 = (image.shape[1] - crop_w) // 2, (image.shape[0] - crop_h) // 2
+    crop = image[y0 : y0 + crop_h, x0 : x0 + crop_w]
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.resize(crop, (width, height), interpolation=interpolation)
 
 
 __all__ = ["MirrorLoop", "ShownFrame", "shown_frame_from", "DEMO", "LOST"]

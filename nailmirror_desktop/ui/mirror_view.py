@@ -26,6 +26,7 @@ class MirrorView(QWidget):
         self._style_code = ""
         self._style_name = ""
         self.frames_painted = 0
+        self._guide_cache: tuple[QRectF | None, QPainterPath | None] = (None, None)
         self._retranslate()
 
     # --- what the loop and the window tell it -------------------------------------------------------------
@@ -79,7 +80,11 @@ class MirrorView(QWidget):
             self.frames_painted += 1
 
     def _paint_cover(self, painter: QPainter, image: QImage) -> None:
-        """Scale to fill the widget and crop the overflow, centred (a mirror has no letterbox)."""
+        """Scale to fill the widget and crop the overflow, centred (a mirror has no letterbox). The loop's
+        worker already scaled the frame to this size, so normally this is a plain 1:1 blit."""
+        if image.width() == self.width() and image.height() == self.height():
+            painter.drawImage(0, 0, image)
+            return
         scale = max(self.width() / image.width(), self.height() / image.height())
         src_w, src_h = self.width() / scale, self.height() / scale
         source = QRectF((image.width() - src_w) / 2, (image.height() - src_h) / 2, src_w, src_h)
@@ -89,7 +94,9 @@ class MirrorView(QWidget):
         area = QRectF(self.rect()).adjusted(self.width() * 0.3, self.height() * 0.18, -self.width() * 0.3, -self.height() * 0.14)
         painter.setPen(QPen(QColor(255, 255, 255, 200), 4, Qt.PenStyle.DashLine))
         painter.setBrush(QColor(255, 255, 255, 28))
-        painter.drawPath(_hand_outline(area))
+        if self._guide_cache[0] != area:
+            self._guide_cache = (area, _hand_outline(area))
+        painter.drawPath(self._guide_cache[1])
         painter.setPen(QColor(theme.TEXT))
         font = painter.font()
         font.setPixelSize(max(22, self.height() // 22))

@@ -120,10 +120,10 @@ class TryOnSession:
         self.pipeline.compositor = Compositor(default, per_finger)  # one assignment: the next frame uses it
 
     # --- worker thread ------------------------------------------------------------------------------------
-    def process(self, packet: FramePacket) -> ShownFrame:
+    def process(self, packet: FramePacket, target_size: tuple[int, int] | None = None) -> ShownFrame:
         frame = np.ascontiguousarray(packet.image[:, ::-1]) if self.mirror else packet.image
         result = self.pipeline.process_video_frame(frame, packet.timestamp_ms)
         with self._lock:
             self._latest = FramePair(frame, result.frame)
         timings = {name: float(getattr(result.timings, name)) for name in ("track", "smooth", "geometry", "composite", "total")}
-        return shown_frame_from(result.frame, len(result.hands), timings, packet.sequence)
+        return shown_frame_from(result.frame, len(result.hands), timings, packet.sequence, target_size)
