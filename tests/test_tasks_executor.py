@@ -24,7 +24,8 @@ def on_main_thread() -> bool:
 
 @pytest.fixture
 def engine(tmp_path):
-    with TaskEngine(tmp_path / "exec.db", config=EngineConfig(heartbeat_interval_s=0.05)) as eng:
+    config = EngineConfig(heartbeat_interval_s=0.05, pending_limit_per_source=1000)
+    with TaskEngine(tmp_path / "exec.db", config=config) as eng:
         yield eng
 
 
