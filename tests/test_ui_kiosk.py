@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pytest
+from PIL import Image
 from PySide6.QtCore import QTimer
 
 from nailmirror_desktop.core.config import load_config
 from nailmirror_desktop.ui.app import KioskOptions, build_services
 from nailmirror_desktop.ui.kiosk_controller import KioskController
+from nailmirror_desktop.ui.main_window import CUSTOMER, SNAPSHOT
 from nailmirror_desktop.ui.style_browser import CodeRole
 
 STALL_BUDGET_MS = 50  # about one frame at 20–30 FPS on this shared 2-core machine
@@ -78,3 +81,29 @@ def test_a_busy_queue_gets_a_friendly_message(qtbot, kiosk):
         engine.submit("STYLE_GENERATION", {"prompt": f"red {i}", "provider": "offline"}, provider="offline")
     assert kiosk.generate("粉色法式") is None
     assert "minute" in kiosk.generate_panel.status.text() or "分钟" in kiosk.generate_panel.status.text()
+
+
+def test_snapshot_is_saved_and_the_idle_reset_forgets_the_customer(qtbot, kiosk, nailmirror_home):
+    wait_for_painted_frames(qtbot, kiosk)
+    kiosk.generate_panel.prompt.setText("粉色")
+    assert kiosk.take_snapshot()
+    assert kiosk.window.current_page() == SNAPSHOT
+    assert kiosk.snapshot_page.view.has_images()
+    folder = nailmirror_home / "snapshots"
+    qtbot.waitUntil(lambda: len(list(folder.glob("*.png"))) == 2, timeout=10000)
+    before = np.asarray(Image.open(next(folder.glob("*_before.png"))))
+    after = np.asarray(Image.open(next(folder.glob("*_after.png"))))
+    assert before.shape == after.shape and np.any(before != after), "the after photo shows no nail art"
+
+    seen_at_reset = {}
+
+    def record():
+        seen_at_reset.update(pair=kiosk.services.session.latest_pair(), frame=kiosk.window.mirror.has_frame(),
+                             snapshot=kiosk.snapshot_page.view.has_images(), text=kiosk.generate_panel.prompt.text(),
+                             page=kiosk.window.current_page())
+
+    kiosk.session_did_reset.connect(record)
+    kiosk.idle.set_timeout_ms(300)
+    qtbot.waitUntil(lambda: bool(seen_at_reset), timeout=5000)
+    assert seen_at_reset == {"pair": None, "frame": False, "snapshot": False, "text": "", "page": CUSTOMER}
+    wait_for_painted_frames(qtbot, kiosk)  # the mirror goes on for the next customer

@@ -9,16 +9,19 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from nailmirror_desktop.core.generation import submit_generation
 from nailmirror_desktop.core.providers.config import ConfigError
 from nailmirror_desktop.core.styles.try_on_assets import try_on_assets
 from nailmirror_desktop.core.tasks import TaskError
 from nailmirror_desktop.ui.generate_panel import GeneratePanel
-from nailmirror_desktop.ui.main_window import MainWindow, placeholder
+from nailmirror_desktop.ui import i18n
+from nailmirror_desktop.ui.main_window import CUSTOMER, SNAPSHOT, STAFF, MainWindow, placeholder
 from nailmirror_desktop.ui.messages import generation_error_text
 from nailmirror_desktop.ui.mirror_loop import MirrorLoop
+from nailmirror_desktop.ui.qt_images import bgr_to_qimage
+from nailmirror_desktop.ui.snapshot import IdleWatcher, SnapshotPage, save_snapshot
 from nailmirror_desktop.ui.source_supervisor import DEMO
 from nailmirror_desktop.ui.style_browser import StyleBrowser
 from nailmirror_desktop.ui.tryon_session import load_style_textures
@@ -27,6 +30,7 @@ log = logging.getLogger(__name__)
 
 
 class KioskController(QObject):
+    session_did_reset = Signal()
     def __init__(self, services, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.services = services
@@ -39,6 +43,13 @@ class KioskController(QObject):
         self.generate_panel = self._build_generate_panel()
         self.window.set_side_panels(self.style_browser or placeholder(""), self.generate_panel)
         self._generation_task: str | None = None
+        self.snapshot_page = SnapshotPage()
+        self.snapshot_page.back_requested.connect(self.back_to_mirror)
+        self.window.set_page_widget(SNAPSHOT, self.snapshot_page)
+        self.window.snapshot_requested.connect(self.take_snapshot)
+        self.window.language_toggle_requested.connect(self.toggle_language)
+        self.idle = IdleWatcher(services.config.idle_timeout_s * 1000, self)
+        self.idle.idle.connect(self.reset_session)
         self._shut_down = False
 
     def _build_style_browser(self):
@@ -60,6 +71,7 @@ class KioskController(QObject):
         return panel
 
     def start(self) -> None:
+        self.idle.start(QCoreApplication.instance())
         if self.services.executor is not None:
             self.services.executor.start()
         self.mirror_loop.start()
@@ -90,6 +102,58 @@ class KioskController(QObject):
 
     def _on_accent_change(self, fingers) -> None:
         self.services.session.set_accent_fingers(fingers)
+
+    # --- snapshots, idle reset, language -----------------------------------------------------------------
+    def take_snapshot(self) -> bool:
+        """Freeze the newest before/after pair on the snapshot page and save it (on a worker)."""
+        pair = self.services.session.latest_pair()
+        if pair is None:
+            return False
+        style = self.services.session.style
+        code = style.code if style is not None else ""
+        self.mirror_loop.set_paused(True)
+        self.snapshot_page.show_pair(bgr_to_qimage(pair.before), bgr_to_qimage(pair.after), code)
+        self.window.show_page(SNAPSHOT)
+        self.services.run_in_background(lambda: save_snapshot(pair.before, pair.after, code), self._on_snapshot_saved)
+        return True
+
+    def _on_snapshot_saved(self, path, error) -> None:
+        if error is not None:
+            log.error("snapshot not saved: %s", error)
+        self.snapshot_page.show_saved(None if error else path)
+        self.last_snapshot = path
+
+    def back_to_mirror(self) -> None:
+        self.snapshot_page.clear()
+        self.window.show_page(CUSTOMER)
+        self.mirror_loop.set_paused(False)
+
+    def reset_session(self) -> None:
+        """The customer walked away: no style, no text, no images of them on screen or in memory."""
+        log.info("idle: session reset")
+        self.services.session.clear()
+        self.snapshot_page.clear()
+        self.generate_panel.clear()
+        self._generation_task = None
+        self.window.mirror.clear_frame()
+        self.window.mirror.set_style("", "")
+        if self.style_browser is not None:
+            self.style_browser.reset_filters()
+            self.style_browser.show_current("")
+        self.leave_staff_mode()
+        self.window.show_page(CUSTOMER)
+        self.mirror_loop.set_paused(False)
+        if i18n.current_language() != self.services.config.language:
+            i18n.install_language(self.services.config.language)
+        self._put_on_a_first_style()
+        self.session_did_reset.emit()
+
+    def toggle_language(self) -> None:
+        """For this customer only; the idle reset returns to the configured language."""
+        i18n.install_language("en" if i18n.current_language() != "en" else "zh_CN")
+
+    def leave_staff_mode(self) -> None:
+        pass
 
     # --- AI generation ----------------------------------------------------------------------------------
     def generate(self, text: str) -> str | None:
@@ -155,6 +219,7 @@ class KioskController(QObject):
         if self._shut_down:
             return
         self._shut_down = True
+        self.idle.stop(QCoreApplication.instance())
         self.mirror_loop.stop()
         self.window.allow_close = True
         self.services.close()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from nailmirror_desktop.ui import i18n
 from nailmirror_desktop.ui.mirror_view import MirrorView
 
 CUSTOMER, SNAPSHOT, STAFF = 0, 1, 2
@@ -38,6 +39,8 @@ class MainWindow(QMainWindow):
         self.side_tabs.setObjectName("sideTabs")
         self.pages = QStackedWidget()
         self.pages.addWidget(self._build_customer_page())
+        self.pages.addWidget(QWidget())  # SNAPSHOT, replaced by the controller
+        self.pages.addWidget(QWidget())  # STAFF, replaced by the controller
         self.setCentralWidget(self.pages)
         self._style_tab: QWidget | None = None
         self._generate_tab: QWidget | None = None
@@ -144,8 +147,8 @@ class MainWindow(QMainWindow):
         brand = self.tr("NailMirror")
         self.brand.setText(brand + ("  ·  " + self.tr("Demo") if getattr(self, "_demo", False) else ""))
         self.snapshot_button.setText(self.tr("Snapshot · before/after"))
-        # The button names the language it switches *to*, written in that language.
-        self.language_button.setText(self.tr("English"))
+        # The button names the language it switches *to*, written in that language (so never translated).
+        self.language_button.setText("中文" if i18n.current_language() == "en" else "English")
         if self._style_tab is not None:
             self.side_tabs.setTabText(0, self.tr("Styles"))
             self.side_tabs.setTabText(1, self.tr("AI design"))

@@ -173,6 +173,20 @@ class StyleBrowser(QWidget):
         self.set_accent_options(False, frozenset())
 
     # --- model → view -----------------------------------------------------------------------------------
+    def reset_filters(self) -> None:
+        """Back to 'All', no tag, no search text (idle reset)."""
+        for widget in (self.search, self.category_tabs, self.tag_group):
+            widget.blockSignals(True)
+        self.search.clear()
+        self.category_tabs.setCurrentIndex(0)
+        for button in self.tag_group.buttons():
+            button.setChecked(False)
+        for widget in (self.search, self.category_tabs, self.tag_group):
+            widget.blockSignals(False)
+        self.model.text, self.model.category_code, self.model.tag_code = "", None, None
+        self.model.refresh()
+        self._update_empty_state()
+
     def first_code(self) -> str | None:
         codes = self.model.codes()
         return codes[0] if codes else None
