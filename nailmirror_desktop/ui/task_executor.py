@@ -95,7 +95,7 @@ class TaskExecutor(QObject):
         finished = self._pool.waitForDone(int(wait_s * 1000))
         if self._started:
             self.engine.remove_listener(self._on_engine_status)
-            self.engine._progress_listeners.remove(self._on_engine_progress)
+            self.engine.remove_progress_listener(self._on_engine_progress)
         self._started = False
         if not finished:
             log.warning("shutdown: handlers still running; their tasks will be recovered after restart")

@@ -14,7 +14,6 @@ after its side effect runs again after recovery, finds its row, and returns the 
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import os
@@ -119,7 +118,11 @@ class TaskEngine:
         self._status_listeners.remove(listener)
 
     def add_progress_listener(self, listener: ProgressListener) -> None:
+        """`listener(task_no, fraction, note)` after a handler's progress report is committed (worker thread)."""
         self._progress_listeners.append(listener)
+
+    def remove_progress_listener(self, listener: ProgressListener) -> None:
+        self._progress_listeners.remove(listener)
 
     def close(self) -> None:
         self._closed.set()
@@ -183,7 +186,7 @@ class TaskEngine:
             with self._write_lock:
                 new_id = store.insert_task(conn, values)
             if new_id is not None:
-                task = _new_task(new_id, values, payload)
+                task = _new_task(new_id, values)
                 self._notify(task.task_no, TaskStatus.PENDING.value)
                 return task
             if request_source_id is not None:
@@ -585,7 +588,7 @@ class TaskEngine:
                 log.exception("progress listener failed")
 
 
-def _new_task(task_id: int, values: dict[str, Any], payload: dict[str, Any]) -> Task:
+def _new_task(task_id: int, values: dict[str, Any]) -> Task:
     """The row a submit just inserted, built from its values (cheaper than reading it back)."""
     now = from_ms(values["now"])
     scheduled = now if values["scheduled_time"] == values["now"] else from_ms(values["scheduled_time"])
@@ -594,7 +597,7 @@ def _new_task(task_id: int, values: dict[str, Any], payload: dict[str, Any]) -> 
         biz_type=values["biz_type"], biz_id=values["biz_id"], status=TaskStatus.PENDING,
         priority=values["priority"], scheduled_time=scheduled, next_retry_time=None, available_at=scheduled,
         attempt_count=0, max_attempts=values["max_attempts"], rate_limited_count=0, heartbeat_at=None,
-        worker_id=None, version=0, payload=copy.deepcopy(payload), result=None, progress=0.0, progress_note=None,
+        worker_id=None, version=0, payload=json.loads(values["request_payload"]), result=None, progress=0.0, progress_note=None,
         last_error_class=None, last_error_code=None, last_error_message=None, provider=values["provider"],
         provider_task_id=None, request_source=values["request_source"],
         request_source_id=values["request_source_id"], cancel_requested=False, dead_letter_state=None,
