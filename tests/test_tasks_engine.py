@@ -528,6 +528,19 @@ def test_a_locked_database_makes_writers_wait_not_fail(engine, db_path):
     holder.close()
 
 
+def test_a_database_locked_past_the_busy_timeout_refuses_submit_retryably(engine, db_path):
+    engine._conn().execute("PRAGMA busy_timeout = 50")  # the kiosk waits 5 s; the test need not
+    holder = connect(db_path)
+    holder.execute("BEGIN IMMEDIATE")
+    with pytest.raises(TaskError) as refused:
+        engine.submit("T", {})
+    assert refused.value.code == "DATABASE_BUSY" and refused.value.retryable
+    holder.execute("COMMIT")
+    holder.close()
+    assert engine.count() == 0
+    assert engine.submit("T", {}).status is TaskStatus.PENDING
+
+
 def test_list_filters_and_counts(engine):
     engine.register_handler("A", ok_handler)
     for i in range(3):

@@ -161,7 +161,8 @@ class TaskEngine:
         provider: str | None = None,
     ) -> Task:
         """Queue a task. A duplicate (same source, source id and type) of an unfinished task returns that task.
-        Raises TooManyPendingTasks (nothing written) past the per-source limit."""
+        Raises TooManyPendingTasks (nothing written) past the per-source limit, and TaskError DATABASE_BUSY
+        (retryable, nothing written) if another process holds the database longer than the busy timeout."""
         if not isinstance(payload, dict):
             raise TypeError("payload must be a dict")
         registration = self._handlers.get(task_type)
@@ -183,8 +184,15 @@ class TaskEngine:
         conn = self._conn()
         for _ in range(3):
             values["id_floor"] = _task_id_floor()
-            with self._write_lock:
-                new_id = store.insert_task(conn, values)
+            try:
+                with self._write_lock:
+                    new_id = store.insert_task(conn, values)
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                # Another process held the write lock past the busy timeout: a retryable refusal, as for
+                # backpressure; nothing was written.
+                raise TaskError("DATABASE_BUSY", str(exc), ErrorClass.TRANSIENT) from exc
             if new_id is not None:
                 task = _new_task(new_id, values)
                 self._notify(task.task_no, TaskStatus.PENDING.value)
