@@ -44,6 +44,7 @@ class KioskServices:
     executor: Any = None
     load_catalog: Callable[[], Any] | None = None  # first-start catalog import, run off the GUI thread
     provider: str = "offline"
+    import_style_folder: Callable[[str], str] | None = None  # staff import, run off the GUI thread
     closers: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
@@ -151,6 +152,7 @@ def _attach_catalog_and_tasks(services: KioskServices) -> None:
         return
     services.repository = _open_repository(services.conn)
     services.load_catalog = load_starter_catalog_in_own_connection
+    services.import_style_folder = import_style_folder_in_own_connection
     services.engine, services.executor = _open_task_engine(services)
 
 
@@ -172,6 +174,23 @@ def load_starter_catalog_in_own_connection():
     conn = open_database(database_path())
     try:
         open_style_repository(conn, load_catalog=True)
+    finally:
+        conn.close()
+
+
+def import_style_folder_in_own_connection(folder: str) -> str:
+    """Import a style folder as a new DRAFT (asset store writes: seconds for big images) on a worker."""
+    from nailmirror_desktop.adapters.style_store import open_style_repository
+    from nailmirror_desktop.core.db import open_database
+    from nailmirror_desktop.core.styles import StyleSource, read_style_folder
+
+    conn = open_database(database_path())
+    try:
+        repo = open_style_repository(conn, load_catalog=False)
+        style_folder = read_style_folder(Path(folder))
+        style = repo.create_style_with_content(style_folder.name, StyleSource.MANUAL, style_folder.content,
+                                               actor="staff", design_json=style_folder.design_json())
+        return style.style_code
     finally:
         conn.close()
 

@@ -22,6 +22,12 @@ from nailmirror_desktop.ui.messages import generation_error_text
 from nailmirror_desktop.ui.mirror_loop import MirrorLoop
 from nailmirror_desktop.ui.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.snapshot import IdleWatcher, SnapshotPage, save_snapshot
+from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
+from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
+from nailmirror_desktop.ui.staff.review_page import ReviewPage
+from nailmirror_desktop.ui.staff.settings_page import SettingsPage
+from nailmirror_desktop.ui.staff.staff_page import StaffPage
+from nailmirror_desktop.ui.staff.task_monitor import TaskMonitorPage
 from nailmirror_desktop.ui.source_supervisor import DEMO
 from nailmirror_desktop.ui.style_browser import StyleBrowser
 from nailmirror_desktop.ui.tryon_session import load_style_textures
@@ -50,6 +56,11 @@ class KioskController(QObject):
         self.window.language_toggle_requested.connect(self.toggle_language)
         self.idle = IdleWatcher(services.config.idle_timeout_s * 1000, self)
         self.idle.idle.connect(self.reset_session)
+        self.window.staff_requested.connect(self.ask_for_staff_pin)
+        self.staff_page: StaffPage | None = None
+        self.review_page: ReviewPage | None = None
+        self.task_monitor: TaskMonitorPage | None = None
+        self.settings_page: SettingsPage | None = None
         self._shut_down = False
 
     def _build_style_browser(self):
@@ -152,8 +163,68 @@ class KioskController(QObject):
         """For this customer only; the idle reset returns to the configured language."""
         i18n.install_language("en" if i18n.current_language() != "en" else "zh_CN")
 
+    # --- staff mode ---------------------------------------------------------------------------------------
+    def ask_for_staff_pin(self) -> None:
+        dialog = PinDialog(self.services.config, self.window)
+        if dialog.exec() == PinDialog.DialogCode.Accepted:
+            self.enter_staff_mode()
+
+    def enter_staff_mode(self) -> None:
+        """Only after the PIN: the customer has no other way to reach these pages."""
+        if self.staff_page is None:
+            self.staff_page = self._build_staff_page()
+            self.window.set_page_widget(STAFF, self.staff_page)
+        if self.review_page is not None:
+            self.review_page.reload()
+        if self.task_monitor is not None:
+            self.task_monitor.reload()
+        self.window.show_page(STAFF)
+
     def leave_staff_mode(self) -> None:
-        pass
+        if self.window.current_page() == STAFF:
+            self.window.show_page(CUSTOMER)
+            if self.style_browser is not None:
+                self.style_browser.reload()
+
+    def _build_staff_page(self) -> StaffPage:
+        pages = []
+        services = self.services
+        if services.repository is not None:
+            self.review_page = ReviewPage(services.repository)
+            self.review_page.catalog_changed.connect(self._on_catalog_change)
+            self.review_page.import_requested.connect(self.import_style_folder)
+            pages.append(("review", self.review_page))
+        if services.engine is not None:
+            self.task_monitor = TaskMonitorPage(services.engine, services.executor)
+            pages.append(("tasks", self.task_monitor))
+        self.settings_page = SettingsPage(services.config)
+        self.settings_page.config_saved.connect(self._on_config_saved)
+        pages.append(("settings", self.settings_page))
+        pages.append(("diagnostics", DiagnosticsPage(self.mirror_loop, services.supervisor, services.engine)))
+        page = StaffPage(pages)
+        page.leave_requested.connect(self.leave_staff_mode)
+        page.quit_requested.connect(self._on_quit_request)
+        return page
+
+    def import_style_folder(self, folder: str) -> None:
+        self.services.run_in_background(lambda: self.services.import_style_folder(folder), self._on_style_imported)
+
+    def _on_style_imported(self, code, error) -> None:
+        if self.review_page is not None:
+            self.review_page.show_import_result(code, None if error is None else getattr(error, "code", str(error)))
+
+    def _on_catalog_change(self) -> None:
+        if self.style_browser is not None:
+            self.style_browser.reload()
+
+    def _on_config_saved(self, config) -> None:
+        self.services.config = config
+        self.idle.set_timeout_ms(config.idle_timeout_s * 1000)
+        i18n.install_language(config.language)
+
+    def _on_quit_request(self) -> None:
+        self.shutdown()
+        QCoreApplication.instance().quit()
 
     # --- AI generation ----------------------------------------------------------------------------------
     def generate(self, text: str) -> str | None:

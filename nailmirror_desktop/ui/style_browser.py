@@ -43,9 +43,11 @@ class StyleListModel(QAbstractListModel):
         self.category_code: str | None = None
         self.tag_code: str | None = None
         self.text = ""
+        self.status: StyleStatus = StyleStatus.PUBLISHED  # the customer's view; staff review pages change it
+        self.previewable_only = True
 
     def refresh(self) -> None:
-        query = StyleFilter(status=StyleStatus.PUBLISHED, previewable_only=True, category_code=self.category_code,
+        query = StyleFilter(status=self.status, previewable_only=self.previewable_only, category_code=self.category_code,
                             tag_code=self.tag_code, text=self.text.strip() or None, limit=200)
         self.beginResetModel()
         self._rows = self._repository.list_styles(query) if self._repository is not None else []

@@ -1,0 +1,64 @@
+"""Diagnostics, refreshed once a second: frame rate, per-stage latency, queue depths, disk space."""
+
+from __future__ import annotations
+
+import shutil
+
+from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
+
+from nailmirror_desktop.core.paths import data_dir
+
+STAGES = ("track", "smooth", "geometry", "composite", "total")
+
+
+class DiagnosticsPage(QWidget):
+    def __init__(self, mirror_loop, supervisor, engine=None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._loop, self._supervisor, self._engine = mirror_loop, supervisor, engine
+        layout = QVBoxLayout(self)
+        self.form = QFormLayout()
+        self.values = {key: QLabel("—") for key in ("fps", "source", "latency", "mirror_queue", "tasks", "disk")}
+        self.labels = {key: QLabel() for key in self.values}
+        for key, value in self.values.items():
+            self.form.addRow(self.labels[key], value)
+        layout.addLayout(self.form)
+        layout.addStretch(1)
+        self._timer = QTimer(self)
+        self._timer.setInterval(1000)
+        self._timer.timeout.connect(self.refresh)
+        self._retranslate()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        self.refresh()
+        self._timer.start()
+        super().showEvent(event)
+
+    def hideEvent(self, event) -> None:  # noqa: N802
+        self._timer.stop()
+        super().hideEvent(event)
+
+    def refresh(self) -> None:
+        self.values["fps"].setText(f"{self._loop.fps():.1f}")
+        self.values["source"].setText(self._supervisor.state)
+        timings = self._loop.last_timings_ms
+        self.values["latency"].setText("  ".join(f"{s} {timings.get(s, 0):.1f} ms" for s in STAGES) if timings else "—")
+        self.values["mirror_queue"].setText(str(self._loop.queue_depth()))
+        if self._engine is not None:
+            by_status = self._engine.stats()["by_status"]
+            self.values["tasks"].setText(f"PENDING {by_status.get('PENDING', 0)}  PROCESSING "
+                                         f"{by_status.get('PROCESSING', 0)}  FAILED {by_status.get('FAILED', 0)}")
+        usage = shutil.disk_usage(data_dir())
+        self.values["disk"].setText(f"{usage.free / 2**30:.1f} GiB / {usage.total / 2**30:.1f} GiB")
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    def _retranslate(self) -> None:
+        texts = {"fps": self.tr("Frames per second"), "source": self.tr("Frame source"),
+                 "latency": self.tr("Latency per stage"), "mirror_queue": self.tr("Frames waiting (mirror)"),
+                 "tasks": self.tr("Task queue"), "disk": self.tr("Free disk space")}
+        for key, label in self.labels.items():
+            label.setText(texts[key])

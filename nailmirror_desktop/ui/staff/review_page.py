@@ -1,0 +1,212 @@
+"""Review: styles by status with their images; approve, reject with a reason, publish, take off shelf, send
+back to draft; import a style folder. Every decision goes through the repository (audit log written there)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPlainTextEdit,
+    QPushButton,
+    QTabBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from nailmirror_desktop.core.styles.repository import AssetType
+from nailmirror_desktop.core.styles.status import StyleStatus
+from nailmirror_desktop.ui.messages import style_status_text
+from nailmirror_desktop.ui.style_browser import THUMB_SIZE, CodeRole, StyleListModel
+
+REVIEW_STATUSES = (StyleStatus.PENDING_REVIEW, StyleStatus.DRAFT, StyleStatus.PUBLISHED, StyleStatus.OFF_SHELF,
+                   StyleStatus.REJECTED)
+# button → (target status, the status it must come from)
+ACTIONS = {
+    "submit": (StyleStatus.PENDING_REVIEW, StyleStatus.DRAFT),
+    "approve": (StyleStatus.PUBLISHED, StyleStatus.PENDING_REVIEW),
+    "reject": (StyleStatus.REJECTED, StyleStatus.PENDING_REVIEW),
+    "publish": (StyleStatus.PUBLISHED, StyleStatus.OFF_SHELF),
+    "off_shelf": (StyleStatus.OFF_SHELF, StyleStatus.PUBLISHED),
+    "revise": (StyleStatus.DRAFT, None),
+}
+ACTOR = "staff"
+
+
+class ReviewPage(QWidget):
+    catalog_changed = Signal()
+    import_requested = Signal(str)  # folder
+
+    def __init__(self, repository, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._repository = repository
+        self.model = StyleListModel(repository, self)
+        self.model.previewable_only = False
+        self.model.status = REVIEW_STATUSES[0]
+        self._selected = None
+        self._build()
+        self._retranslate()
+        self.reload()
+
+    def _build(self) -> None:
+        outer = QHBoxLayout(self)
+        left = QVBoxLayout()
+        self.status_tabs = QTabBar()
+        self.status_tabs.setExpanding(False)
+        for _ in REVIEW_STATUSES:
+            self.status_tabs.addTab("")
+        self.status_tabs.currentChanged.connect(self._on_status_change)
+        self.list_view = QListView()
+        self.list_view.setModel(self.model)
+        self.list_view.setViewMode(QListView.ViewMode.IconMode)
+        self.list_view.setIconSize(THUMB_SIZE)
+        self.list_view.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list_view.setWordWrap(True)
+        self.list_view.setObjectName("styleList")
+        self.list_view.clicked.connect(self._on_style_click)
+        self.import_button = QPushButton()
+        self.import_button.clicked.connect(self._on_import_click)
+        left.addWidget(self.status_tabs)
+        left.addWidget(self.list_view, 1)
+        left.addWidget(self.import_button)
+        right = QVBoxLayout()
+        self.cover = QLabel()
+        self.cover.setFixedSize(360, 240)
+        self.cover.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.heading = QLabel()
+        self.heading.setObjectName("title")
+        self.details = QLabel()
+        self.details.setObjectName("muted")
+        self.details.setWordWrap(True)
+        self.reason = QLineEdit()
+        self.buttons: dict[str, QPushButton] = {}
+        row = QHBoxLayout()
+        for name in ACTIONS:
+            button = QPushButton()
+            button.clicked.connect(lambda _=False, n=name: self.decide(n, self.reason.text()))
+            self.buttons[name] = button
+            row.addWidget(button)
+        self.history = QPlainTextEdit()
+        self.history.setReadOnly(True)
+        self.feedback = QLabel()
+        self.feedback.setWordWrap(True)
+        right.addWidget(self.cover)
+        right.addWidget(self.heading)
+        right.addWidget(self.details)
+        right.addWidget(self.reason)
+        right.addLayout(row)
+        right.addWidget(self.feedback)
+        right.addWidget(self.history, 1)
+        outer.addLayout(left, 3)
+        outer.addLayout(right, 2)
+        self._show_selected()
+
+    # --- model → view -----------------------------------------------------------------------------------
+    def reload(self) -> None:
+        self.model.refresh()
+        if self._selected is not None:
+            self._selected = self._repository.get(self._selected.id)
+        self._show_selected()
+
+    def select_code(self, code: str) -> None:
+        self._selected = self._repository.get_by_code(code)
+        self._show_selected()
+
+    def _show_selected(self) -> None:
+        style = self._selected
+        for name, button in self.buttons.items():
+            _to, from_status = ACTIONS[name]
+            allowed = style is not None and (from_status is None and style.status in (StyleStatus.REJECTED,
+                                             StyleStatus.OFF_SHELF) or style.status == from_status)
+            button.setEnabled(bool(allowed))
+        if style is None:
+            self.heading.setText("")
+            self.details.setText("")
+            self.history.setPlainText("")
+            self.cover.clear()
+            return
+        self.heading.setText(f"{style.style_code}  {style.name}")
+        self.details.setText(f"{style_status_text(style.status.value)} · {style.source} · v{style.content_version}"
+                             f" · {style.category_name or '—'}")
+        self.cover.setPixmap(self._cover(style))
+        self.history.setPlainText("\n".join(
+            f"{e.created_at[:19]}  {e.actor}  {e.action}  {e.from_status or '-'} → {e.to_status or '-'}"
+            + (f"  «{e.reason}»" if e.reason else "") for e in self._repository.audit_trail(style.id)))
+
+    def _cover(self, style) -> QPixmap:
+        for asset_type in (AssetType.COVER, AssetType.THUMBNAIL):
+            assets = self._repository.assets(style.id, asset_type=asset_type)
+            if assets and self._repository.store is not None:
+                pixmap = QPixmap(str(self._repository.store.path_of(assets[0].storage_path)))
+                if not pixmap.isNull():
+                    return pixmap.scaled(self.cover.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                         Qt.TransformationMode.SmoothTransformation)
+        return QPixmap()
+
+    # --- decisions ----------------------------------------------------------------------------------------
+    def decide(self, action: str, reason: str = "") -> bool:
+        """Apply one review action to the selected style; False (with a message) if the repository refuses."""
+        if self._selected is None:
+            return False
+        to_status, from_status = ACTIONS[action]
+        if action == "reject" and not reason.strip():
+            self.feedback.setText(self.tr("Write the reason for rejecting first."))
+            return False
+        try:
+            self._selected = self._repository.transit(self._selected.style_code, to_status, actor=ACTOR,
+                                                      reason=reason.strip() or None, expect_from=from_status)
+            if to_status == StyleStatus.PUBLISHED and not self._selected.is_previewable:
+                self._selected = self._repository.set_previewable(self._selected.id, True)
+        except Exception as exc:  # StyleError subclasses carry a code; show it, keep the page alive
+            self.feedback.setText(self.tr("Not done: %1").replace("%1", getattr(exc, "code", type(exc).__name__)))
+            self.reload()
+            return False
+        self.feedback.setText(self.tr("Done: %1 is now %2").replace("%1", self._selected.style_code)
+                              .replace("%2", style_status_text(self._selected.status.value)))
+        self.reason.clear()
+        self.reload()
+        self.catalog_changed.emit()
+        return True
+
+    # --- view → model -------------------------------------------------------------------------------------
+    def _on_status_change(self, index: int) -> None:
+        self.model.status = REVIEW_STATUSES[index]
+        self.model.refresh()
+
+    def _on_style_click(self, index: QModelIndex) -> None:
+        self.select_code(index.data(CodeRole))
+
+    def _on_import_click(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a style folder"))
+        if folder:
+            self.import_requested.emit(str(Path(folder)))
+
+    def show_import_result(self, code: str | None, error: str | None) -> None:
+        if code:
+            self.feedback.setText(self.tr("Imported as %1 (draft).").replace("%1", code))
+            self.status_tabs.setCurrentIndex(REVIEW_STATUSES.index(StyleStatus.DRAFT))
+            self.select_code(code)
+        else:
+            self.feedback.setText(self.tr("Import failed: %1").replace("%1", error or "?"))
+        self.reload()
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    def _retranslate(self) -> None:
+        for i, status in enumerate(REVIEW_STATUSES):
+            self.status_tabs.setTabText(i, style_status_text(status.value))
+        names = {"submit": self.tr("Submit"), "approve": self.tr("Approve"), "reject": self.tr("Reject"),
+                 "publish": self.tr("Publish"), "off_shelf": self.tr("Off shelf"), "revise": self.tr("Back to draft")}
+        for name, button in self.buttons.items():
+            button.setText(names[name])
+        self.reason.setPlaceholderText(self.tr("Reason (required to reject)"))
+        self.import_button.setText(self.tr("Import a style folder…"))

@@ -1,0 +1,154 @@
+"""Settings: camera, resolution, mirroring, idle timeout, language, staff PIN (core.config) and the image
+provider with its API key (core.providers.config). The key is never shown back: only whether one is set and
+its last four characters; typing a new one replaces it, leaving the box empty keeps it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QEvent, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from nailmirror_desktop.core.config import KioskConfig, save_config, with_pin
+from nailmirror_desktop.core.providers.config import (
+    PROVIDER_NAMES,
+    ProviderConfig,
+    RemoteProviderSettings,
+    Secret,
+    load_provider_config,
+    save_provider_config,
+)
+
+RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
+CAMERAS = ("auto", "0", "1", "2", "3")
+
+
+def masked(secret: Secret) -> str:
+    """'not set', or '••••' plus the key's last four characters — never more of it."""
+    value = secret.reveal()
+    return "••••" + value[-4:] if len(value) >= 12 else ("••••" if value else "")
+
+
+class SettingsPage(QWidget):
+    config_saved = Signal(object)  # KioskConfig
+
+    def __init__(self, config: KioskConfig, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._config = config
+        self._providers = load_provider_config()
+        layout = QVBoxLayout(self)
+        self.form = QFormLayout()
+        self.camera = QComboBox()
+        self.camera.addItems(CAMERAS)
+        self.resolution = QComboBox()
+        for width, height in RESOLUTIONS:
+            self.resolution.addItem(f"{width} × {height}", (width, height))
+        self.mirror = QCheckBox()
+        self.idle = QSpinBox()
+        self.idle.setRange(10, 3600)
+        self.idle.setSuffix(" s")
+        self.language = QComboBox()
+        self.language.addItem("中文", "zh_CN")
+        self.language.addItem("English", "en")
+        self.provider = QComboBox()
+        self.provider.addItems(PROVIDER_NAMES)
+        self.provider.currentTextChanged.connect(self._show_key_state)
+        self.api_key = QLineEdit()
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_state = QLabel()
+        self.key_state.setObjectName("muted")
+        self.new_pin = QLineEdit()
+        self.new_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.new_pin.setMaxLength(8)
+        self.labels = [QLabel() for _ in range(9)]
+        rows = [self.camera, self.resolution, self.mirror, self.idle, self.language, self.provider, self.api_key,
+                self.key_state, self.new_pin]
+        for label, widget in zip(self.labels, rows):
+            self.form.addRow(label, widget)
+        self.save_button = QPushButton()
+        self.save_button.setObjectName("primary")
+        self.save_button.clicked.connect(self.save)
+        self.feedback = QLabel()
+        self.feedback.setWordWrap(True)
+        layout.addLayout(self.form)
+        layout.addWidget(self.save_button)
+        layout.addWidget(self.feedback)
+        layout.addStretch(1)
+        self._show_config()
+        self._retranslate()
+
+    def _show_config(self) -> None:
+        config = self._config
+        self.camera.setCurrentText(config.camera)
+        index = self.resolution.findData(tuple(config.resolution))
+        self.resolution.setCurrentIndex(max(0, index))
+        self.mirror.setChecked(config.mirror)
+        self.idle.setValue(config.idle_timeout_s)
+        self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
+        self.provider.setCurrentText(self._providers.default_provider)
+        self._show_key_state()
+
+    def _show_key_state(self, *_args) -> None:
+        name = self.provider.currentText()
+        self.api_key.clear()
+        self.api_key.setEnabled(name != "offline")
+        if name == "offline":
+            self.key_state.setText(self.tr("No key needed"))
+            return
+        shown = masked(self._providers.settings_for(name).api_key)
+        self.key_state.setText(shown or self.tr("No key set"))
+
+    def save(self) -> bool:
+        pin = self.new_pin.text().strip()
+        config = self._config.with_changes(
+            camera=self.camera.currentText(), resolution=self.resolution.currentData(),
+            mirror=self.mirror.isChecked(), idle_timeout_s=self.idle.value(), language=self.language.currentData())
+        if pin:
+            try:
+                config = with_pin(config, pin)
+            except ValueError:
+                self.feedback.setText(self.tr("The PIN must be 4 to 8 digits."))
+                return False
+        save_config(config)
+        self._providers = self._with_provider_changes(self._providers)
+        save_provider_config(self._providers)
+        self._config = config
+        self.new_pin.clear()
+        self._show_key_state()
+        self.feedback.setText(self.tr("Saved. Camera, resolution and mirroring apply at the next start."))
+        self.config_saved.emit(config)
+        return True
+
+    def _with_provider_changes(self, providers: ProviderConfig) -> ProviderConfig:
+        name = self.provider.currentText()
+        providers = replace(providers, default_provider=name)
+        new_key = self.api_key.text().strip()
+        if new_key and name != "offline":
+            old: RemoteProviderSettings = providers.settings_for(name)
+            providers = replace(providers, **{name: replace(old, api_key=Secret(new_key))})
+        return providers
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    def _retranslate(self) -> None:
+        texts = [self.tr("Camera"), self.tr("Resolution"), self.tr("Mirror the picture"), self.tr("Idle reset after"),
+                 self.tr("Language"), self.tr("Design provider"), self.tr("New API key"), self.tr("Current key"),
+                 self.tr("New staff PIN")]
+        for label, text in zip(self.labels, texts):
+            label.setText(text)
+        self.api_key.setPlaceholderText(self.tr("Leave empty to keep the current key"))
+        self.new_pin.setPlaceholderText(self.tr("Leave empty to keep the current PIN"))
+        self.save_button.setText(self.tr("Save settings"))
