@@ -5,7 +5,12 @@ through one lock, so threads of one process hand the database over in microsecon
 SQLite's busy handler (which sleeps in milliseconds); other processes still meet there (busy timeout).
 
 Leases: a claimed row records `heartbeat_at`; a background thread renews every lease this engine holds, in
-one UPDATE, every `heartbeat_interval_s`. A row silent for `lease_s` is returned to PENDING by the sweep.
+one transaction, every `heartbeat_interval_s`. A row silent for `lease_s` is returned to PENDING (attempt
+counted) by the sweep, which claims run every `sweep_interval_s`. Every later write to a claimed row is
+guarded by its version, so a worker that lost its lease cannot overwrite the new owner's outcome.
+
+Commits: a submit, a claim and an outcome are each committed before anything depends on them. A worker that
+stays busy records one task's outcome and claims the next in the same transaction (execute_and_claim_next).
 
 Idempotent business writes (the pattern handlers follow): key business rows by `ctx.task.task_no` with a
 UNIQUE constraint and insert them with `ON CONFLICT DO NOTHING` (or look them up first). A handler killed
