@@ -1,8 +1,8 @@
-"""Generation benchmark. Offline part: per-style render time of the procedural generator.
+"""Generation benchmark: offline render time per style, and throughput of queued generations through the engine.
 
-Usage: python benchmarks/generation.py [--renders N]
-Prints one line per measurement group and a final JSON line. `measure_render_times(n)` is the reusable part
-(the engine-throughput measurement builds on it).
+Usage: python benchmarks/generation.py [--renders N] [--engine-tasks N] [--workers N]
+Prints one line per measurement group and a final JSON line. The engine half lives in generation_engine.py
+(`measure_engine_throughput`): N STYLE_GENERATION tasks queued, then drained through the real task engine.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from nailmirror_desktop.core.prompt import parse_prompt  # noqa: E402
 from nailmirror_desktop.vision.nail_art import render_design, write_style_folder  # noqa: E402
@@ -97,11 +98,17 @@ def measure_render_times(n: int = 30, texture_size=(256, 384), preview_size=(768
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--renders", type=int, default=30)
+    parser.add_argument("--engine-tasks", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    from generation_engine import measure_engine_throughput
+
     offline = measure_render_times(args.renders)
     print(f"offline render: median {offline['render_median_s'] * 1000:.0f} ms,"
           f" p95 {offline['render_p95_s'] * 1000:.0f} ms, folder write median {offline['write_median_s'] * 1000:.0f} ms over {offline['n']} styles")
-    print(json.dumps({"benchmark": "generation", "offline": offline}))
+    engine = measure_engine_throughput(args.engine_tasks, workers=args.workers)
+    print(f"engine: {engine}")
+    print(json.dumps({"benchmark": "generation", "offline": offline, "engine": engine}))
     return 0
 
 
