@@ -7,7 +7,10 @@ and hands each widget only what it needs. Widgets never build services themselve
 
 from __future__ import annotations
 
+import json
 import logging
+import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -216,6 +219,44 @@ def _open_task_engine(services: KioskServices):
     return engine, executor
 
 
+class RunReport:
+    """What a timed run (`--quit-after`) did, printed as one JSON line: the smoke test and the startup
+    benchmark read it. first_frame_epoch_s: wall-clock time of the first frame painted with the pipeline."""
+
+    def __init__(self, controller) -> None:
+        self._controller = controller
+        self.first_frame_epoch_s: float | None = None
+        self.frames = 0
+        self.frames_with_hands = 0
+        controller.mirror_loop.frame_shown.connect(self._on_frame)
+        controller.mirror_loop.hand_seen_changed.connect(self._on_hand)
+        self._hand = False
+
+    def _on_frame(self) -> None:
+        if self.first_frame_epoch_s is None:
+            self.first_frame_epoch_s = time.time()
+        self.frames += 1
+        self.frames_with_hands += int(self._hand)
+
+    def _on_hand(self, seen: bool) -> None:
+        self._hand = seen
+
+    def summary(self, screenshot: Path | None) -> dict:
+        loop = self._controller.mirror_loop
+        style = self._controller.services.session.style
+        return {
+            "frames_painted": self.frames,
+            "frames_with_hands": self.frames_with_hands,
+            "first_frame_epoch_s": self.first_frame_epoch_s,
+            "fps": round(loop.fps(), 2),
+            "stage_ms": {k: round(v, 2) for k, v in loop.last_timings_ms.items()},
+            "style_code": style.code if style is not None else None,
+            "source": self._controller.services.supervisor.state,
+            "frozen": bool(getattr(sys, "frozen", False)),
+            "screenshot": str(screenshot) if screenshot else None,
+        }
+
+
 # --- the Qt application -------------------------------------------------------------------------------------
 def run_kiosk(options: KioskOptions) -> int:
     from PySide6.QtCore import QTimer
@@ -239,11 +280,13 @@ def run_kiosk(options: KioskOptions) -> int:
         window.resize(1280, 800)
         window.show()
     controller.start()
+    run_report = RunReport(controller)
     exit_code = {"value": 0}
     if options.quit_after_s is not None:
         def finish() -> None:
             if options.screenshot is not None:
                 exit_code["value"] = 0 if controller.save_screenshot(options.screenshot) else 1
+            print(json.dumps(run_report.summary(options.screenshot)), flush=True)
             controller.shutdown()
             app.quit()
 
