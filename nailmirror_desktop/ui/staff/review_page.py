@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from nailmirror_desktop.core.styles.repository import AssetType
+from nailmirror_desktop.core.styles.repository import AssetType, StyleFilter
 from nailmirror_desktop.core.styles.status import StyleStatus
 from nailmirror_desktop.ui.messages import style_status_text
 from nailmirror_desktop.ui.style_browser import THUMB_SIZE, CodeRole, StyleListModel
@@ -77,7 +77,7 @@ class ReviewPage(QWidget):
         left.addWidget(self.import_button)
         right = QVBoxLayout()
         self.cover = QLabel()
-        self.cover.setFixedSize(360, 240)
+        self.cover.setFixedSize(320, 200)
         self.cover.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.heading = QLabel()
         self.heading.setObjectName("title")
@@ -110,6 +110,7 @@ class ReviewPage(QWidget):
     # --- model → view -----------------------------------------------------------------------------------
     def reload(self) -> None:
         self.model.refresh()
+        self._retranslate_tabs()
         if self._selected is not None:
             self._selected = self._repository.get(self._selected.id)
         self._show_selected()
@@ -201,9 +202,14 @@ class ReviewPage(QWidget):
             self._retranslate()
         super().changeEvent(event)
 
-    def _retranslate(self) -> None:
+    def _retranslate_tabs(self) -> None:
+        """Tab names carry their counts, so staff see at once where work is waiting."""
         for i, status in enumerate(REVIEW_STATUSES):
-            self.status_tabs.setTabText(i, style_status_text(status.value))
+            count = len(self._repository.list_styles(StyleFilter(status=status, limit=999)))
+            self.status_tabs.setTabText(i, f"{style_status_text(status.value)} ({count})")
+
+    def _retranslate(self) -> None:
+        self._retranslate_tabs()
         names = {"submit": self.tr("Submit"), "approve": self.tr("Approve"), "reject": self.tr("Reject"),
                  "publish": self.tr("Publish"), "off_shelf": self.tr("Off shelf"), "revise": self.tr("Back to draft")}
         for name, button in self.buttons.items():

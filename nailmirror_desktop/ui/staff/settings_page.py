@@ -90,8 +90,9 @@ class SettingsPage(QWidget):
     def _show_config(self) -> None:
         config = self._config
         self.camera.setCurrentText(config.camera)
-        index = self.resolution.findData(tuple(config.resolution))
-        self.resolution.setCurrentIndex(max(0, index))
+        wanted = tuple(config.resolution)
+        matches = [i for i in range(self.resolution.count()) if tuple(self.resolution.itemData(i)) == wanted]
+        self.resolution.setCurrentIndex(matches[0] if matches else 1)
         self.mirror.setChecked(config.mirror)
         self.idle.setValue(config.idle_timeout_s)
         self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
@@ -111,7 +112,7 @@ class SettingsPage(QWidget):
     def save(self) -> bool:
         pin = self.new_pin.text().strip()
         config = self._config.with_changes(
-            camera=self.camera.currentText(), resolution=self.resolution.currentData(),
+            camera=self.camera.currentText(), resolution=tuple(self.resolution.currentData()),
             mirror=self.mirror.isChecked(), idle_timeout_s=self.idle.value(), language=self.language.currentData())
         if pin:
             try:
