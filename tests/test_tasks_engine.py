@@ -263,6 +263,30 @@ def test_a_retry_sees_the_provider_task_id_and_resumes_instead_of_resubmitting(e
     assert engine.get(task.task_no).result == {"job": "job-1"}
 
 
+def test_clear_provider_task_id_is_committed_at_once_and_the_retry_resubmits(engine, db_path):
+    seen, observed = [], []
+
+    def async_provider(ctx):
+        seen.append(ctx.task.provider_task_id)
+        if len(seen) == 1:
+            ctx.set_provider_task_id("job-1")
+            ctx.clear_provider_task_id()
+            other = connect(db_path)  # another connection sees NULL: the clearing is committed
+            observed.append(other.execute("SELECT provider_task_id FROM task WHERE id = ?",
+                                          (ctx._claim.id,)).fetchone()[0])
+            other.close()
+            assert ctx.task.provider_task_id is None
+            raise TaskError("JOB_FAILED", "provider task failed", ErrorClass.TRANSIENT)
+        return {"ok": 1}
+
+    engine.register_handler("T", async_provider)
+    task = engine.submit("T", {})
+    engine.run_until_idle(timeout_s=5)
+    assert observed == [None]
+    assert seen == [None, None]
+    assert engine.get(task.task_no).status is TaskStatus.SUCCESS
+
+
 def test_provider_task_id_is_committed_before_the_handler_goes_on(engine, db_path):
     observed = {}
 

@@ -8,8 +8,11 @@ forward at start-up and never backwards.
 
 from __future__ import annotations
 
+import itertools
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +57,38 @@ def connect(path: Path | str, *, check_same_thread: bool = True) -> sqlite3.Conn
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+_savepoint_ids = itertools.count(1)
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """Commit everything inside on success, undo all of it on any exception; nests.
+
+    Connections from `connect` are in autocommit mode, so a multi-statement write needs an explicit transaction.
+    The outermost level opens `BEGIN IMMEDIATE` (the write lock up front, so a later write in the block cannot
+    fail with SQLITE_BUSY after reads were made under an older snapshot) and is the only one that commits;
+    a nested level is a SAVEPOINT, so an inner failure undoes only its own writes (and re-raises).
+    """
+    if conn.in_transaction:
+        name = f"sp_{next(_savepoint_ids)}"
+        conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+            raise
+        conn.execute(f"RELEASE {name}")
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -191,7 +191,7 @@ def _forget_provider_task(ctx: TaskContext) -> None:
     The engine clears the id itself only for EXPIRED; a FAILED provider task with a transient code is retried
     as TRANSIENT (its history says so) but must not be polled again.
     """
-    ctx.set_provider_task_id(None)  # type: ignore[arg-type]  # the engine stores NULL; see the report
+    ctx.clear_provider_task_id()
 
 
 def _task_error(error: ProviderError) -> TaskError:

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.tasks import store
 from nailmirror_desktop.core.tasks.errors import ErrorClass, TaskCancelled, TaskError
 from nailmirror_desktop.core.tasks.models import Claim, Task
@@ -25,13 +26,14 @@ class TaskContext:
         self._engine = engine
         self._claim = claim
         self._provider_task_id: str | None = None
+        self._cleared_provider_task_id = False
         self.payload: dict[str, Any] = claim.payload or {}
 
     @property
     def task(self) -> Task:
         """The task as claimed (attempt_count counts this attempt)."""
         task = self._claim.task
-        if self._provider_task_id is not None:
+        if self._provider_task_id is not None or self._cleared_provider_task_id:
             task = replace(task, provider_task_id=self._provider_task_id)
         return task
 
@@ -46,9 +48,10 @@ class TaskContext:
 
     @contextmanager
     def write_transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE … COMMIT on `connection`, holding the engine's in-process write lock."""
+        """BEGIN IMMEDIATE … COMMIT on `connection` (nests, see core.db.write_transaction), holding the engine's
+        in-process write lock."""
         with self._engine._write_lock:
-            with store.write_transaction(self.connection) as conn:
+            with write_transaction(self.connection) as conn:
                 yield conn
 
     def heartbeat(self) -> bool:
@@ -67,6 +70,15 @@ class TaskContext:
         if not self._engine._guarded_write(store.set_provider_task_id, self._claim, provider_task_id):
             raise TaskError("LEASE_LOST", "task lease lost before the provider task id was saved", ErrorClass.TRANSIENT)
         self._provider_task_id = provider_task_id
+        self._cleared_provider_task_id = False
+
+    def clear_provider_task_id(self) -> None:
+        """Forget the provider's job id, committed at once: the provider task ended without a usable result, so
+        the next attempt (or a replay) must submit anew instead of polling it again."""
+        if not self._engine._guarded_write(store.set_provider_task_id, self._claim, None):
+            raise TaskError("LEASE_LOST", "task lease lost before the provider task id was cleared", ErrorClass.TRANSIENT)
+        self._provider_task_id = None
+        self._cleared_provider_task_id = True
 
     def is_cancelled(self) -> bool:
         return store.is_cancel_requested(self._engine._conn(), self._claim.id)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from nailmirror_desktop.core.clock import Clock, SystemClock, from_ms, to_ms
-from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.db import open_database, write_transaction
 from nailmirror_desktop.core.tasks import store
 from nailmirror_desktop.core.tasks.breaker import BreakerBoard
 from nailmirror_desktop.core.tasks.context import TaskContext
@@ -445,7 +445,7 @@ class TaskEngine:
         with self._claim_lock:
             self._release(claim)
             types, blocked = self._claimable_now(now_s) if claim_next else ([], [])
-            with self._write_lock, store.write_transaction(conn):
+            with self._write_lock, write_transaction(conn):
                 done = store.complete(conn, claim.id, claim.version, result_json, now_ms)
                 row = store.claim(conn, self.worker_id, now_ms, types, blocked) if types else None
             if row is not None:

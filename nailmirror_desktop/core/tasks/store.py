@@ -9,10 +9,11 @@ cannot overwrite the new owner's state.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
+
+from nailmirror_desktop.core.db import write_transaction
 
 # Unfinished rows are exactly those with finished_at IS NULL (a CHECK in the schema); the partial indexes are
 # written on that condition, and queries repeat it verbatim so the planner can use them.
@@ -32,17 +33,6 @@ def task_id_from_no(task_no: str) -> int | None:
 
 def task_no_from_id(task_id: int) -> str:
     return f"T{task_id:016x}"
-
-
-@contextmanager
-def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
 
 
 # --- submit ---------------------------------------------------------------------------------------------------
@@ -172,8 +162,9 @@ def set_progress(
 
 
 def set_provider_task_id(
-    conn: sqlite3.Connection, task_id: int, version: int, provider_task_id: str, now_ms: int
+    conn: sqlite3.Connection, task_id: int, version: int, provider_task_id: str | None, now_ms: int
 ) -> bool:
+    """Record (or, with None, clear) the provider's job id on a row this worker holds."""
     cur = conn.execute(
         f"UPDATE task SET provider_task_id = ?, heartbeat_at = ?, updated_at = ? WHERE {_GUARD}",
         (provider_task_id, now_ms, now_ms, task_id, version),
