@@ -8,14 +8,19 @@ by its smoothed local brightness (so a curved nail stays curved), with the nail'
 values near white roll off rather than clip. So it reads as polish, not a sticker. Cost: about 0.15–0.3 ms
 per nail at 1280×720 on this machine, nothing per frame outside the ROIs.
 
+A nail may come with a refined mask (`nail_refiner.NailMask`, stills): then its alpha is painted instead of the
+warped nail shape, and the texture is warped onto the mask's own quad (its finger-aligned bounding rectangle).
+
 Coverage (what `coverage_mask` and `Compositor.composite(..., want_coverage=True)` return) is exactly the pixels
-where the warped nail alpha is ≥ 0.5 and the quad's opacity is > 0 (and, in the compositor, the texture's own
-alpha is ≥ 0.5 there). For an opaque texture the two agree pixel for pixel.
+where the nail alpha (warped shape or refined mask) is ≥ 0.5 and the quad's opacity is > 0 (and, in the
+compositor, the texture's own alpha is ≥ 0.5 there). For an opaque texture the two agree pixel for pixel.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -23,6 +28,9 @@ import numpy as np
 from nailmirror_desktop.vision.nail_shape import DEFAULT_FEATHER_PX, nail_alpha
 from nailmirror_desktop.vision.types import Finger, NailQuad
 from nailmirror_desktop.vision.warp import Placement, Roi, place_quad
+
+if TYPE_CHECKING:
+    from nailmirror_desktop.vision.nail_refiner import NailMask
 
 # Grey level of a bare nail under the kiosk's light: a nail this bright shows the texture at its own colour.
 NAIL_REFERENCE_LUMA = 170.0
@@ -108,16 +116,31 @@ def warp_nail_alpha(quad: NailQuad, frame_shape: tuple[int, ...], feather_px: fl
     return NailWarp(placement.roi, alpha)
 
 
-def coverage_mask(quads: list[NailQuad], frame_shape: tuple[int, ...]) -> np.ndarray:
-    """(H, W) uint8: 255 where the compositor paints a nail (warped alpha ≥ 0.5, opacity > 0), else 0."""
+def coverage_mask(quads: list[NailQuad], frame_shape: tuple[int, ...],
+                  masks: Sequence[NailMask | None] | None = None) -> np.ndarray:
+    """(H, W) uint8: 255 where the compositor paints a nail (nail alpha ≥ 0.5, opacity > 0), else 0.
+
+    masks: optional, one per quad (None where a quad has no refined mask); a mask replaces its quad's shape.
+    """
     mask = np.zeros(frame_shape[:2], np.uint8)
-    for quad in quads:
+    for quad, refined in zip(quads, _masks_for(quads, masks)):
         if quad.opacity <= 0:
+            continue
+        if refined is not None:
+            mask[refined.roi.slices][refined.alpha >= 0.5] = 255
             continue
         warped = warp_nail_alpha(quad, frame_shape)
         if warped is not None:
             mask[warped.roi.slices][warped.alpha >= 0.5] = 255
     return mask
+
+
+def _masks_for(quads: list[NailQuad], masks: Sequence[NailMask | None] | None) -> Sequence[NailMask | None]:
+    if masks is None:
+        return [None] * len(quads)
+    if len(masks) != len(quads):
+        raise ValueError(f"{len(masks)} nail masks for {len(quads)} quads")
+    return masks
 
 
 @dataclass(frozen=True)
@@ -150,15 +173,17 @@ class Compositor:
         return self._per_finger.get(finger, self._default)
 
     def composite(self, frame: np.ndarray, quads: list[NailQuad], *, want_coverage: bool = False,
-                  in_place: bool = False) -> Composite:
-        """Paint `quads` onto `frame` ((H, W, 3) uint8 BGR). Pixels outside every quad's ROI are untouched."""
+                  in_place: bool = False, masks: Sequence[NailMask | None] | None = None) -> Composite:
+        """Paint `quads` onto `frame` ((H, W, 3) uint8 BGR). Pixels outside every nail's ROI are untouched.
+
+        masks: optional refined nail masks, one per quad (None: the quad's own nail shape)."""
         out = frame if in_place else frame.copy()
         coverage = np.zeros(frame.shape[:2], np.uint8) if want_coverage else None
-        for quad in quads:
+        for quad, refined in zip(quads, _masks_for(quads, masks)):
             texture = self.texture_for(quad.finger)
             if texture is None or quad.opacity <= 0:
                 continue
-            paint_nail(out, quad, texture, coverage)
+            paint_nail(out, quad, texture, coverage, refined)
         return Composite(out, coverage)
 
 
@@ -167,13 +192,18 @@ def _as_prepared(texture: np.ndarray | PreparedTexture) -> PreparedTexture:
 
 
 def paint_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture,
-               coverage: np.ndarray | None = None) -> None:
-    """Paint one nail in place on `frame` ((H, W, 3) uint8 BGR); mark its painted pixels in `coverage`."""
-    placement = place_quad(quad.corners, frame.shape)
+               coverage: np.ndarray | None = None, refined: NailMask | None = None) -> None:
+    """Paint one nail in place on `frame` ((H, W, 3) uint8 BGR); mark its painted pixels in `coverage`.
+
+    refined: the nail's refined mask; its alpha is painted and the texture maps onto its quad."""
+    if refined is None:
+        placement = place_quad(quad.corners, frame.shape)
+    else:
+        placement = place_quad(refined.quad.corners, frame.shape, refined.roi)
     if placement is None:
         return
     roi = placement.roi
-    nail = placement.warp(nail_alpha(*placement.size))
+    nail = placement.warp(nail_alpha(*placement.size)) if refined is None else refined.alpha
     level = _level_for(texture, placement.size)
     if level.alpha is None:
         painted_where = nail >= 0.5

@@ -1,7 +1,8 @@
 """Try-on accuracy against photos with true nail masks (DESIGN.md §9).
 
 A dataset folder holds images/<stem>.<ext> and masks/<stem>.png (nail = non-zero, same size as the image).
-Painted pixels are exactly what the compositor paints (`compositor.coverage_mask`). Metrics, per dataset:
+Painted pixels are exactly what the product's still path paints: hand detection, nail quads, per-nail refinement
+(`pipeline.place_nails`), then the compositor's coverage (`compositor.coverage_mask`). Metrics, per dataset:
 
 - detection rate: images where at least one hand was found;
 - IoU of painted vs true nail pixels, averaged over images, once with misses counted as 0 and once over the
@@ -117,15 +118,15 @@ Painter = Callable[[np.ndarray], tuple[np.ndarray, bool]]
 """Paints one image: (H, W, 3) uint8 BGR → ((H, W) uint8 coverage, hand found)."""
 
 
-def landmark_painter(detector) -> Painter:
-    """The product's still path: robust hand detection → nail quads → the compositor's coverage."""
+def landmark_painter(detector, *, refine: bool = True) -> Painter:
+    """The product's still path: robust hand detection → nail quads → refinement → the compositor's coverage."""
     from nailmirror_desktop.vision.compositor import coverage_mask
-    from nailmirror_desktop.vision.geometry import nail_quads
+    from nailmirror_desktop.vision.pipeline import place_nails
 
     def paint(image: np.ndarray) -> tuple[np.ndarray, bool]:
         hands = detector.detect(image)
-        quads = [quad for index, hand in enumerate(hands) for quad in nail_quads(hand, index)]
-        return coverage_mask(quads, image.shape), bool(hands)
+        quads, masks, _ = place_nails(image, hands, refine=refine)
+        return coverage_mask(quads, image.shape, masks), bool(hands)
 
     return paint
 

@@ -1,20 +1,27 @@
-"""The try-on pipeline: hand tracking → (smoothing, video only) → nail geometry → compositing.
+"""The try-on pipeline: hand tracking → (smoothing, video only) → nail geometry → (refinement, stills only) →
+compositing.
 
 `TryOnPipeline.process_still(image)` uses the robust still-image detector (a cascade of views; slower, for
-photos); `process_video_frame(frame, timestamp_ms)` uses one VIDEO-mode landmarker and a One Euro filter per
-hand. Every result carries per-stage timings in milliseconds, which the benchmark reads.
+photos) and refines each nail from its pixels (`nail_refiner`, a few tens of ms per nail); `process_video_frame(
+frame, timestamp_ms)` uses one VIDEO-mode landmarker and a One Euro filter per hand, and paints the landmark
+quads as they are (the live loop has no time for refinement). Every result carries per-stage timings in
+milliseconds, which the benchmark reads. `place_nails` is the still path's geometry and refinement on their own,
+shared with the evaluation so it scores exactly what is painted.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
 import numpy as np
 
 from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.nail_refiner import NailMask
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
-STAGES = ("track", "smooth", "geometry", "composite")
+STAGES = ("track", "smooth", "geometry", "refine", "composite")
+STILL_MIN_OPACITY = 0.5  # see place_nails
 
 
 @dataclass(frozen=True)
@@ -24,19 +31,23 @@ class StageTimings:
     track: float = 0.0
     smooth: float = 0.0
     geometry: float = 0.0
+    refine: float = 0.0
     composite: float = 0.0
     total: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)
 class TryOnResult:
-    """frame: (H, W, 3) uint8 BGR, painted; coverage: (H, W) uint8 0/255 or None; hands and quads as used."""
+    """frame: (H, W, 3) uint8 BGR, painted; coverage: (H, W) uint8 0/255 or None; hands and quads as used;
+    masks: the refined nail masks, one per quad (None where a quad kept its own shape), or None when the frame
+    was not refined (video). `coverage_mask(quads, shape, masks)` reproduces the coverage."""
 
     frame: np.ndarray
     coverage: np.ndarray | None
     hands: list[HandObservation]
     quads: list[NailQuad]
     timings: StageTimings = field(default_factory=StageTimings)
+    masks: list[NailMask | None] | None = None
 
 
 class TryOnPipeline:
@@ -44,14 +55,16 @@ class TryOnPipeline:
 
     mirrored: frames are shown mirrored (a selfie camera), which flips MediaPipe's handedness.
     max_hands: hands tracked in video (each one costs ~10 ms more of palm detection).
+    refine_stills: refine each nail of a still from its pixels (see nail_refiner).
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
-                 smoothing: bool = True) -> None:
+                 smoothing: bool = True, refine_stills: bool = True) -> None:
         self.compositor = compositor
         self.mirrored = mirrored
         self.max_hands = max_hands
         self.smoothing = smoothing
+        self.refine_stills = refine_stills
         self._still_detector = None
         self._video_tracker = None
         self._smoother = None
@@ -73,7 +86,8 @@ class TryOnPipeline:
         start = time.perf_counter()
         hands = self._still().detect(image)
         tracked = time.perf_counter()
-        return self._finish(image, hands, want_coverage, start, tracked, tracked, in_place=False)
+        return self._finish(image, hands, want_coverage, start, tracked, tracked, in_place=False,
+                            refine=self.refine_stills)
 
     def process_video_frame(self, frame: np.ndarray, timestamp_ms: int, *, want_coverage: bool = False,
                             in_place: bool = False) -> TryOnResult:
@@ -94,18 +108,18 @@ class TryOnPipeline:
         self._smoother = None
 
     def _finish(self, frame: np.ndarray, hands: list[HandObservation], want_coverage: bool,
-                start: float, tracked: float, smoothed: float, *, in_place: bool) -> TryOnResult:
-        from nailmirror_desktop.vision.geometry import nail_quads
-
-        quads = [quad for index, hand in enumerate(hands) for quad in nail_quads(hand, index, mirrored=self.mirrored)]
-        placed = time.perf_counter()
-        composite = self.compositor.composite(frame, quads, want_coverage=want_coverage, in_place=in_place)
+                start: float, tracked: float, smoothed: float, *, in_place: bool,
+                refine: bool = False) -> TryOnResult:
+        quads, masks, placed = place_nails(frame, hands, mirrored=self.mirrored, refine=refine)
+        refined = time.perf_counter()
+        composite = self.compositor.composite(frame, quads, want_coverage=want_coverage, in_place=in_place,
+                                              masks=masks)
         done = time.perf_counter()
         timings = StageTimings(
             track=_ms(start, tracked), smooth=_ms(tracked, smoothed), geometry=_ms(smoothed, placed),
-            composite=_ms(placed, done), total=_ms(start, done),
+            refine=_ms(placed, refined), composite=_ms(refined, done), total=_ms(start, done),
         )
-        return TryOnResult(composite.frame, composite.coverage, hands, quads, timings)
+        return TryOnResult(composite.frame, composite.coverage, hands, quads, timings, masks)
 
     def _still(self):
         if self._still_detector is None:
@@ -128,6 +142,27 @@ class TryOnPipeline:
 
             self._smoother = HandSmoother()
         return self._smoother
+
+
+def place_nails(image: np.ndarray, hands: list[HandObservation], *, mirrored: bool = False,
+                refine: bool = False) -> tuple[list[NailQuad], list[NailMask | None] | None, float]:
+    """Nail quads for `hands` in `image` ((H, W, 3) uint8 BGR) and, with refine (the still path), their refined
+    masks (one per quad, None where nothing is painted); the third value is time.perf_counter() after the geometry.
+
+    On the still path a nail is painted fully or not at all: the geometry's fade (opacity between 0 and 1 while a
+    finger turns away) exists so that video does not pop; a photo has no next frame, so a nail that faces the
+    camera less than half (opacity < 0.5) is left bare and the others are painted at full strength.
+    """
+    from nailmirror_desktop.vision.geometry import nail_quads
+
+    quads = [quad for index, hand in enumerate(hands) for quad in nail_quads(hand, index, mirrored=mirrored)]
+    placed = time.perf_counter()
+    if not refine:
+        return quads, None, placed
+    from nailmirror_desktop.vision.nail_refiner import refine_nails
+
+    quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY else 0.0) for quad in quads]
+    return quads, refine_nails(image, quads), placed
 
 
 def video_tracker_settings(max_hands: int):
