@@ -11,6 +11,7 @@ from PIL import Image
 from PySide6.QtCore import QTimer
 
 from nailmirror_desktop.core.config import load_config
+from nailmirror_desktop.ui import i18n
 from nailmirror_desktop.ui.app import KioskOptions, build_services
 from nailmirror_desktop.ui.kiosk_controller import KioskController
 from nailmirror_desktop.ui.main_window import CUSTOMER, SNAPSHOT
@@ -30,6 +31,7 @@ def kiosk(qtbot):
     qtbot.waitUntil(lambda: controller.style_browser.model.rowCount() > 0, timeout=60000)
     yield controller
     controller.shutdown()
+    i18n.install_language("en")  # the idle reset installs the configured zh_CN; later tests read English
 
 
 def wait_for_painted_frames(qtbot, controller, count=3):

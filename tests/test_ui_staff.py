@@ -8,6 +8,7 @@ import pytest
 
 from nailmirror_desktop.core.config import DEFAULT_PIN, config_path, load_config, save_config
 from nailmirror_desktop.core.styles.status import StyleStatus
+from nailmirror_desktop.ui import i18n
 from nailmirror_desktop.ui.app import KioskOptions, build_services
 from nailmirror_desktop.ui.kiosk_controller import KioskController
 from nailmirror_desktop.ui.main_window import STAFF
@@ -29,6 +30,7 @@ def kiosk(qtbot):
     qtbot.waitUntil(lambda: controller.style_browser.model.rowCount() > 0, timeout=60000)
     yield controller
     controller.shutdown()
+    i18n.install_language("en")  # the idle reset installs the configured zh_CN; later tests read English
 
 
 def test_pin_is_stored_hashed_and_checked(qtbot):
@@ -49,7 +51,7 @@ def test_review_rejects_only_with_a_reason_and_approval_reaches_the_customer(qtb
     assert kiosk.window.current_page() == STAFF
     review = kiosk.review_page
     kiosk.import_style_folder(str(STYLE_FOLDER))
-    qtbot.waitUntil(lambda: "Imported" in review.feedback.text(), timeout=20000)
+    qtbot.waitUntil(lambda: review._selected is not None, timeout=20000)
     code = review._selected.style_code
     assert review._selected.status == StyleStatus.DRAFT
     assert review.decide("submit")

@@ -7,6 +7,7 @@ the split, the style on the right. Files go to data_dir()/snapshots (written on 
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -38,12 +39,15 @@ def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Pat
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
     stem = f"{stamp}_{style_code or 'none'}"
     folder = snapshots_dir()
-    if not cv2.imwrite(str(folder / f"{stem}_before.png"), before):
-        raise OSError("SNAPSHOT_WRITE_FAILED")
-    after_path = folder / f"{stem}_after.png"
-    if not cv2.imwrite(str(after_path), after):
-        raise OSError("SNAPSHOT_WRITE_FAILED")
-    return after_path
+    for suffix, image in (("before", before), ("after", after)):
+        ok, encoded = cv2.imencode(".png", image)
+        if not ok:
+            raise OSError("SNAPSHOT_ENCODE_FAILED")
+        target = folder / f"{stem}_{suffix}.png"
+        partial = target.with_suffix(".part")  # renamed into place: a reader never sees half a photo
+        partial.write_bytes(encoded.tobytes())
+        os.replace(partial, target)
+    return folder / f"{stem}_after.png"
 
 
 class BeforeAfterView(QWidget):

@@ -110,6 +110,8 @@ class ReviewPage(QWidget):
     # --- model → view -----------------------------------------------------------------------------------
     def reload(self) -> None:
         self.model.refresh()
+        self._counts = {status: len(self._repository.list_styles(StyleFilter(status=status, limit=999)))
+                        for status in REVIEW_STATUSES}
         self._retranslate_tabs()
         if self._selected is not None:
             self._selected = self._repository.get(self._selected.id)
@@ -204,9 +206,9 @@ class ReviewPage(QWidget):
 
     def _retranslate_tabs(self) -> None:
         """Tab names carry their counts, so staff see at once where work is waiting."""
+        counts = getattr(self, "_counts", {})
         for i, status in enumerate(REVIEW_STATUSES):
-            count = len(self._repository.list_styles(StyleFilter(status=status, limit=999)))
-            self.status_tabs.setTabText(i, f"{style_status_text(status.value)} ({count})")
+            self.status_tabs.setTabText(i, f"{style_status_text(status.value)} ({counts.get(status, 0)})")
 
     def _retranslate(self) -> None:
         self._retranslate_tabs()
