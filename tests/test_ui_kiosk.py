@@ -109,3 +109,52 @@ def test_snapshot_is_saved_and_the_idle_reset_forgets_the_customer(qtbot, kiosk,
     qtbot.waitUntil(lambda: bool(seen_at_reset), timeout=5000)
     assert seen_at_reset == {"pair": None, "frame": False, "snapshot": False, "text": "", "page": CUSTOMER}
     wait_for_painted_frames(qtbot, kiosk)  # the mirror goes on for the next customer
+
+
+def test_no_network_gets_a_friendly_message(qtbot, monkeypatch):
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nobody listens on: connections are refused at once
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("NAILMIRROR_PROVIDER", "openai")
+    monkeypatch.setenv("NAILMIRROR_OPENAI_BASE_URL", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("NAILMIRROR_OPENAI_API_KEY", "sk-test-not-a-real-key")
+    services = build_services(load_config(), KioskOptions(demo=True))
+    controller = KioskController(services)
+    qtbot.addWidget(controller.window)
+    controller.start()
+    try:
+        assert services.provider == "openai"
+        task_no = controller.generate("red french tips")
+        assert task_no
+        status = controller.generate_panel.status
+        qtbot.waitUntil(lambda: "can't be reached" in status.text(), timeout=30000)
+        assert services.engine.get(task_no).last_error_code == "network_unreachable"
+    finally:
+        controller.shutdown()
+        i18n.install_language("en")
+
+
+def test_a_rejected_prompt_gets_a_friendly_message(qtbot, monkeypatch):
+    from tests.fake_providers import API_KEY, FakeOpenAI, openai_moderation_blocked
+
+    with FakeOpenAI() as server:  # real HTTP on loopback, answering with OpenAI's moderation refusal
+        server.queue(openai_moderation_blocked())
+        monkeypatch.setenv("NAILMIRROR_PROVIDER", "openai")
+        monkeypatch.setenv("NAILMIRROR_OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("NAILMIRROR_OPENAI_API_KEY", API_KEY)
+        services = build_services(load_config(), KioskOptions(demo=True))
+        controller = KioskController(services)
+        qtbot.addWidget(controller.window)
+        controller.start()
+        try:
+            task_no = controller.generate("something the moderation refuses")
+            status = controller.generate_panel.status
+            qtbot.waitUntil(lambda: "describe it differently" in status.text(), timeout=30000)
+            task = services.engine.get(task_no)
+            assert (task.status.value, task.last_error_class) == ("DEAD", "CONTENT_REJECTED")
+            assert controller.generate_panel.generate_button.isEnabled()
+        finally:
+            controller.shutdown()
+            i18n.install_language("en")

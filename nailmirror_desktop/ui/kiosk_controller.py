@@ -129,6 +129,8 @@ class KioskController(QObject):
         return True
 
     def _on_snapshot_saved(self, path, error) -> None:
+        if self._shut_down:
+            return  # a worker's answer that arrived after the services closed
         if error is not None:
             log.error("snapshot not saved: %s", error)
         self.snapshot_page.show_saved(None if error else path)
@@ -210,6 +212,8 @@ class KioskController(QObject):
         self.services.run_in_background(lambda: self.services.import_style_folder(folder), self._on_style_imported)
 
     def _on_style_imported(self, code, error) -> None:
+        if self._shut_down:
+            return  # a worker's answer that arrived after the services closed
         if self.review_page is not None:
             self.review_page.show_import_result(code, None if error is None else getattr(error, "code", str(error)))
 
@@ -246,6 +250,8 @@ class KioskController(QObject):
         return task.task_no
 
     def _on_task_change(self, task_no: str, status: str) -> None:
+        if self._shut_down:
+            return  # a worker's answer that arrived after the services closed
         if task_no != self._generation_task:
             return
         panel = self.generate_panel
@@ -269,10 +275,14 @@ class KioskController(QObject):
             panel.show_working(0.15, self.tr("Designing your nails…"))
 
     def _on_task_progress(self, task_no: str, fraction: float, note: str) -> None:
+        if self._shut_down:
+            return  # a worker's answer that arrived after the services closed
         if task_no == self._generation_task:
             self.generate_panel.show_working(fraction, self.tr("Designing your nails…"))
 
     def _on_catalog_loaded(self, _report, error) -> None:
+        if self._shut_down:
+            return  # a worker's answer that arrived after the services closed
         if error is not None:
             log.error("starter catalog could not be loaded: %s", error)
         if self.style_browser is not None:
