@@ -100,3 +100,48 @@ def test_camera_lost_shows_a_message_and_is_reacquired(qtbot):
         supervisor.close()
     assert states[-1] == LIVE and LOST in states
     assert view.banner() == ""
+
+
+def test_a_slow_pipeline_drops_frames_instead_of_queueing_them(qtbot):
+    """Real bridge threads: a 120 ms 'pipeline' behind a 30 FPS source never has more than one frame in
+    flight; the mailbox overwrites (counts as dropped) what it could not take."""
+    import threading
+    import time
+
+    from nailmirror_desktop.ui import bridge
+
+    view = MirrorView()
+    qtbot.addWidget(view)
+    readers = []
+
+    def open_reader():
+        reader = still_reader(np.full((240, 320, 3), 100, np.uint8))
+        readers.append(reader)
+        return reader
+
+    supervisor = SourceSupervisor(open_reader)
+    in_flight, most_in_flight, lock = [0], [0], threading.Lock()
+
+    def slow_process(packet, size):
+        with lock:
+            in_flight[0] += 1
+            most_in_flight[0] = max(most_in_flight[0], in_flight[0])
+        time.sleep(0.12)
+        with lock:
+            in_flight[0] -= 1
+        return shown_frame_from(packet.image, 0, {}, packet.sequence, size)
+
+    bridge.install()
+    loop = MirrorLoop(view, supervisor, slow_process, bridge.run_in_background)
+    shown = []
+    loop.frame_shown.connect(lambda: shown.append(1))
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: len(shown) >= 6, timeout=10000)
+    finally:
+        loop.stop()
+        qtbot.wait(200)
+        supervisor.close()
+    assert most_in_flight[0] == 1
+    assert readers[0].mailbox.dropped > 0
+    assert loop.queue_depth() == 0
