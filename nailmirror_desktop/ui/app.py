@@ -278,6 +278,8 @@ def run_kiosk(options: KioskOptions) -> int:
         window.showFullScreen()
     else:
         window.resize(1280, 800)
+        if options.screenshot is None:  # screenshots keep a known size; otherwise staff's last window placement
+            window.restore_geometry()
         window.show()
     controller.start()
     run_report = RunReport(controller)
@@ -291,6 +293,7 @@ def run_kiosk(options: KioskOptions) -> int:
             app.quit()
 
         QTimer.singleShot(int(options.quit_after_s * 1000), finish)
-    app.aboutToQuit.connect(controller.shutdown)
+    app.aboutToQuit.connect(lambda: (window.save_geometry() if not options.fullscreen else None,
+                                     controller.shutdown()))
     app.exec()
     return exit_code["value"]
