@@ -45,8 +45,8 @@ class RefinerSettings:
     core: float = 0.3  # the prior eroded by this much (of the nail's width) is surely nail: it seeds the model
     iterations: int = 2  # 4 measured the same on nails_eval, at twice the cost
     base_zone: float = 0.15  # of the nail's length: the cuticle end, beyond which the mask may grow
-    min_area: float = 0.35  # refined area against the prior's, below which the refinement is not trusted
-    max_area: float = 1.6  # a blob this much bigger than the prior has run into the skin
+    min_area: float = 0.2  # refined area against the prior's, below which the refinement is degenerate
+    max_area: float = 2.5  # a blob this much bigger than the prior has run into the skin
     min_overlap: float = 0.3  # share of the found blob that must lie on the prior
     feather_px: float = 1.2  # frame pixels
 
