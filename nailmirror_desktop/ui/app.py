@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from nailmirror_desktop.core.config import KioskConfig, load_config
+from nailmirror_desktop.core.config import KioskConfig, config_path, load_config, save_config
 from nailmirror_desktop.core.paths import database_path, resources_dir
 
 log = logging.getLogger(__name__)
@@ -270,6 +270,8 @@ def run_kiosk(options: KioskOptions) -> int:
     app = QApplication.instance() or QApplication(["nailmirror"])
     theme.apply_theme(app)
     config = load_config()
+    if not config_path().exists():
+        save_config(config)  # the first start writes the defaults, so the default PIN's salt stays put
     i18n.install_language(config.language)
     services = build_services(config, options)
     controller = KioskController(services)
@@ -293,7 +295,12 @@ def run_kiosk(options: KioskOptions) -> int:
             app.quit()
 
         QTimer.singleShot(int(options.quit_after_s * 1000), finish)
-    app.aboutToQuit.connect(lambda: (window.save_geometry() if not options.fullscreen else None,
-                                     controller.shutdown()))
+
+    def on_quit() -> None:
+        if not options.fullscreen and options.screenshot is None:
+            window.save_geometry()
+        controller.shutdown()
+
+    app.aboutToQuit.connect(on_quit)
     app.exec()
     return exit_code["value"]
