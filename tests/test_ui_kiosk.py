@@ -158,3 +158,20 @@ def test_a_rejected_prompt_gets_a_friendly_message(qtbot, monkeypatch):
         finally:
             controller.shutdown()
             i18n.install_language("en")
+
+
+def test_the_accent_picker_moves_the_accent_to_the_chosen_fingers(qtbot, kiosk):
+    from nailmirror_desktop.vision.types import Finger
+
+    browser = kiosk.style_browser
+    with_accent = next(code for code in browser.model.codes()
+                       if kiosk.apply_style(code) and kiosk.services.session.style.accent is not None)
+    session = kiosk.services.session
+    assert session.style.code == with_accent and session.accent_fingers  # the style's own accent fingers
+    for finger, button in browser.accent_buttons.items():
+        button.setChecked(finger == Finger.INDEX)
+    assert session.accent_fingers == {Finger.INDEX}
+    compositor = session.pipeline.compositor
+    assert compositor.texture_for(Finger.INDEX) is not compositor.texture_for(Finger.MIDDLE)
+    for finger in (Finger.THUMB, Finger.RING, Finger.PINKY):
+        assert compositor.texture_for(finger) is compositor.texture_for(Finger.MIDDLE)
