@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -86,14 +87,15 @@ class ReviewPage(QWidget):
         self.details.setWordWrap(True)
         self.reason = QLineEdit()
         self.buttons: dict[str, QPushButton] = {}
-        row = QHBoxLayout()
-        for name in ACTIONS:
+        row = QGridLayout()
+        for i, name in enumerate(ACTIONS):
             button = QPushButton()
             button.clicked.connect(lambda _=False, n=name: self.decide(n, self.reason.text()))
             self.buttons[name] = button
-            row.addWidget(button)
+            row.addWidget(button, i // 3, i % 3)
         self.history = QPlainTextEdit()
         self.history.setReadOnly(True)
+        self.history.setMinimumHeight(60)
         self.feedback = QLabel()
         self.feedback.setWordWrap(True)
         right.addWidget(self.cover)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 
 class StaffPage(QWidget):
@@ -29,7 +29,11 @@ class StaffPage(QWidget):
         header.addWidget(self.leave_button)
         self.tabs = QTabWidget()
         for _key, widget in pages:
-            self.tabs.addTab(widget, "")
+            scroll = QScrollArea()  # staff pages must fit a 1280×800 kiosk screen: they scroll instead of growing it
+            scroll.setWidget(widget)
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            self.tabs.addTab(scroll, "")
         layout.addLayout(header)
         layout.addWidget(self.tabs, 1)
         self._retranslate()

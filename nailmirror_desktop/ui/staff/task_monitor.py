@@ -93,6 +93,7 @@ class TaskMonitorPage(QWidget):
         layout = QVBoxLayout(self)
         self.counts = QLabel()
         self.counts.setObjectName("title")
+        self.counts.setWordWrap(True)
         filters = QHBoxLayout()
         self.status_filter = QComboBox()
         self.status_filter.addItem("", None)
