@@ -123,6 +123,7 @@ class MirrorView(QWidget):
         painter.setFont(small)
         painter.setPen(QColor(theme.MUTED))
         label = f"{self._code_label}  {self._style_name}".strip()
+        label = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, int(box.width()) - 32)
         painter.drawText(box.adjusted(24, 0, -8, -10), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, label)
 
     def _paint_banner(self, painter: QPainter) -> None:
