@@ -65,6 +65,7 @@ class TryOnSession:
         self._accent: frozenset[Finger] = frozenset()
         self._lock = threading.Lock()
         self._latest: FramePair | None = None
+        self._last_sequence = -1  # touched by the worker only
         self.pipeline.compositor = Compositor()
 
     # --- GUI thread ---------------------------------------------------------------------------------------
@@ -121,6 +122,9 @@ class TryOnSession:
 
     # --- worker thread ------------------------------------------------------------------------------------
     def process(self, packet: FramePacket, target_size: tuple[int, int] | None = None) -> ShownFrame:
+        if packet.sequence <= self._last_sequence:
+            self.pipeline.reset_tracking()  # a re-opened source starts over: old smoothing state would lag
+        self._last_sequence = packet.sequence
         frame = np.ascontiguousarray(packet.image[:, ::-1]) if self.mirror else packet.image
         result = self.pipeline.process_video_frame(frame, packet.timestamp_ms)
         with self._lock:
