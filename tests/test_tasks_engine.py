@@ -600,3 +600,12 @@ def test_run_until_idle_waits_for_retries_on_the_engine_clock(engine, clock):
     assert time.monotonic() - t0 < 5  # the manual clock jumped; nothing slept for 240 s
     assert engine.get(task.task_no).status is TaskStatus.SUCCESS
     assert clock.now() - start >= 240
+
+
+def test_the_task_submit_returns_equals_the_stored_row(engine, clock):
+    """submit builds its Task without reading the row back; it must be exactly what get() reads."""
+    later = datetime.fromtimestamp(clock.now() + 60, tz=timezone.utc)
+    for kwargs in ({}, {"biz_type": "style", "biz_id": 7, "priority": 3, "request_source": "staff",
+                        "request_source_id": "r-1", "max_attempts": 2, "provider": "openai", "scheduled_time": later}):
+        task = engine.submit("GEN", {"prompt": "贝壳", "n": [1, 2]}, **kwargs)
+        assert task == engine.get(task.task_no), kwargs

@@ -1,5 +1,5 @@
 """The task table's real queries: index use (no temporary sorts), a claim whose cost stays flat as finished
-rows pile up, the idempotency index, and the backlog counters kept by triggers."""
+rows pile up, the idempotency rule, and the per-source backlog counted from the claim index."""
 
 from __future__ import annotations
 
@@ -53,10 +53,16 @@ def test_other_hot_queries_use_their_indexes(conn):
     assert "task_active" in sweep and "TEMP B-TREE" not in sweep, sweep
     dup = query_plan(conn, store.FIND_UNFINISHED_BY_KEY, ("kiosk", "r1", "GEN"))
     assert "task_idempotency" in dup, dup
+    backlog = query_plan(conn, store.BACKLOG, ("kiosk",))
+    assert "COVERING INDEX task_active" in backlog, backlog
+    insert = query_plan(conn, store.INSERT_KEYED_TASK,
+                        store.submit_params("GEN", None, None, 0, 0, 5, "{}", None, "kiosk", "r1", 0, 200))
+    assert "COVERING INDEX task_active" in insert and "task_idempotency" in insert, insert
     by_no = query_plan(conn, "SELECT * FROM task WHERE id = ?", (store.task_id_from_no("T0000000000000001"),))
     assert "PRIMARY KEY" in by_no, by_no
-    dead = query_plan(conn, "SELECT * FROM task WHERE status = 'DEAD' AND task_type = ? ORDER BY finished_at DESC",
-                      ("GEN",))
+    dead = query_plan(conn, "SELECT * FROM task WHERE dead_letter_state IS NOT NULL AND task_type = ?"
+                            " ORDER BY id DESC", ("GEN",))
+    assert "task_dead" in query_plan(conn, "SELECT count(*) FROM task WHERE dead_letter_state = 'OPEN'", ())
     assert "task_dead" in dead and "TEMP B-TREE" not in dead, dead
 
 
@@ -64,9 +70,10 @@ def fill_finished(conn, count: int) -> None:
     conn.execute(
         """WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
            INSERT INTO task (id, task_type, status, scheduled_time, available_at, max_attempts,
-                             request_payload, created_at, updated_at, finished_at, attempt_count)
+                             request_payload, created_at, updated_at, finished_at, attempt_count,
+                             dead_letter_state)
            SELECT i, 'GEN', CASE WHEN i % 10 = 0 THEN 'DEAD' ELSE 'SUCCESS' END, ? - i, ? - i, 5, '{}',
-                  ? - i, ? - i, ? - i, 1
+                  ? - i, ? - i, ? - i, 1, CASE WHEN i % 10 = 0 THEN 'OPEN' END
            FROM n""",
         (count, NOW, NOW, NOW, NOW, NOW),
     )
@@ -113,23 +120,52 @@ def test_claim_cost_stays_flat_with_100k_finished_rows(tmp_path):
     full.close()
 
 
-def test_idempotency_index_allows_one_unfinished_row_per_key(conn):
-    insert = ("INSERT INTO task (id, task_type, status, scheduled_time, available_at, max_attempts, "
-              "request_payload, request_source, request_source_id, created_at, updated_at, finished_at) "
-              "VALUES (?, 'GEN', ?, 0, 0, 5, '{}', 'kiosk', 'r1', 0, 0, ?)")
-    conn.execute(insert, (1, "SUCCESS", 5))
-    conn.execute(insert, (2, "DEAD", 5))
-    conn.execute(insert, (3, "PENDING", None))
+def test_the_keyed_insert_allows_one_unfinished_row_per_key(conn):
+    """The idempotency rule lives in the insert (NOT EXISTS under the write lock): a key may be requested again
+    only once its earlier task finished, whatever that task's terminal state."""
+    def submit(source_id="r1", source="kiosk", task_type="GEN"):
+        return store.insert_task(conn, store.submit_params(task_type, None, None, 0, 0, 5, "{}", None, source,
+                                                           source_id, 0, None))
+
+    first = submit()
+    assert first is not None
+    for status in ("PENDING", "FAILED", "PROCESSING"):
+        conn.execute("UPDATE task SET status = ? WHERE id = ?", (status, first))
+        assert submit() is None, status
+    assert submit(source="staff") is not None and submit(task_type="SYNC") is not None
+    assert submit(source_id="r2") is not None
+    assert submit(source_id=None) is not None and submit(source_id=None) is not None  # no key: no rule
+    for terminal in ("SUCCESS", "DEAD"):
+        conn.execute("UPDATE task SET status = ?1, finished_at = 5,"
+                     " dead_letter_state = CASE WHEN ?1 = 'DEAD' THEN 'OPEN' END WHERE id = ?2", (terminal, first))
+        again = submit()
+        assert again is not None
+        conn.execute("UPDATE task SET status = 'CANCELED', finished_at = 6 WHERE id = ?", (again,))
     import sqlite3
 
-    for task_id, status in enumerate(("PENDING", "FAILED", "PROCESSING"), start=10):
-        with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-            conn.execute(insert, (task_id, status, None))
     with pytest.raises(sqlite3.IntegrityError, match="CHECK"):  # finished_at and status must agree
-        conn.execute(insert, (20, "SUCCESS", None))
+        conn.execute("UPDATE task SET status = 'SUCCESS', finished_at = NULL, dead_letter_state = NULL WHERE id = ?",
+                     (first,))
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):  # dead_letter_state is set exactly while DEAD
+        conn.execute("UPDATE task SET status = 'SUCCESS' WHERE id = ?", (first,))  # still 'OPEN'
 
 
-def test_backlog_triggers_count_unfinished_rows_per_source(tmp_path):
+def test_completions_and_claims_leave_the_secondary_indexes_alone(conn):
+    """The index's columns and condition are not written by a claim or a completion, so SQLite skips it there
+    (each commit writes fewer pages). Assert on the program SQLite compiles for those statements."""
+    def touches_index(sql, params, index):
+        opcodes = conn.execute(f"EXPLAIN {sql}", params).fetchall()
+        roots = {row[0] for row in conn.execute("SELECT rootpage FROM sqlite_schema WHERE name = ?", (index,))}
+        return any(op[1] in ("OpenWrite", "OpenRead") and op[3] in roots for op in opcodes)
+
+    for index in ("task_idempotency", "task_dead", "task_biz", "task_provider_task"):
+        assert not touches_index(store.COMPLETE, (None, NOW, NOW, 1, 1), index), index
+        assert not touches_index(store.claim_sql(("GEN",), 0), ("w", NOW, NOW, NOW, NOW, "GEN"), index), index
+    assert touches_index(store.INSERT_KEYED_TASK, store.submit_params("GEN", None, None, 0, 0, 5, "{}", None,
+                                                                      "kiosk", "r1", 0, None), "task_idempotency")
+
+
+def test_backlog_counts_unfinished_rows_per_source(tmp_path):
     with TaskEngine(tmp_path / "b.db", config=EngineConfig(pending_limit_per_source=None)) as engine:
         engine.register_handler("T", lambda ctx: None)
         for _ in range(3):

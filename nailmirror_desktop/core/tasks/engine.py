@@ -58,6 +58,11 @@ from nailmirror_desktop.core.tasks.models import (
 from nailmirror_desktop.core.tasks.retry import decide
 
 log = logging.getLogger(__name__)
+_PENDING = TaskStatus.PENDING.value
+_PROCESSING = TaskStatus.PROCESSING.value
+_SUCCESS = TaskStatus.SUCCESS.value
+# One encoder for every payload (json.dumps with options builds a new encoder per call).
+_encode_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 Handler = Callable[[TaskContext], "dict[str, Any] | None"]
 StatusListener = Callable[[str, str], None]
@@ -99,6 +104,7 @@ class TaskEngine:
         self._last_sweep_s = float("-inf")
         self._closed = threading.Event()
         self._lease_keeper: threading.Thread | None = None
+        self._lease_keeper_running = False
         self._conn()  # create / migrate the database now, not inside the first worker thread
 
     # --- set-up -----------------------------------------------------------------------------------------------
@@ -172,26 +178,19 @@ class TaskEngine:
             raise TypeError("payload must be a dict")
         registration = self._handlers.get(task_type)
         now_ms = to_ms(self.clock.now())
-        values = {
-            "task_type": task_type,
-            "biz_type": biz_type,
-            "biz_id": None if biz_id is None else str(biz_id),
-            "priority": int(priority),
-            "scheduled_time": now_ms if scheduled_time is None else to_ms(_epoch_seconds(scheduled_time)),
-            "max_attempts": max_attempts or self.config.default_max_attempts,
-            "request_payload": json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-            "provider": provider or (registration.provider if registration else None),
-            "request_source": request_source,
-            "request_source_id": request_source_id,
-            "pending_limit": self.config.pending_limit_per_source,
-            "now": now_ms,
-        }
+        params = store.submit_params(
+            task_type, biz_type, None if biz_id is None else str(biz_id), int(priority),
+            now_ms if scheduled_time is None else to_ms(_epoch_seconds(scheduled_time)),
+            max_attempts or self.config.default_max_attempts,
+            _encode_json(payload),
+            provider or (registration.provider if registration else None),
+            request_source, request_source_id, now_ms, self.config.pending_limit_per_source,
+        )
         conn = self._conn()
         for _ in range(3):
-            values["id_floor"] = _task_id_floor()
             try:
                 with self._write_lock:
-                    new_id = store.insert_task(conn, values)
+                    new_id = store.insert_task(conn, params)
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc):
                     raise
@@ -199,8 +198,9 @@ class TaskEngine:
                 # backpressure; nothing was written.
                 raise TaskError("DATABASE_BUSY", str(exc), ErrorClass.TRANSIENT) from exc
             if new_id is not None:
-                task = _new_task(new_id, values)
-                self._notify(task.task_no, TaskStatus.PENDING.value)
+                task = _new_task(new_id, params)
+                if self._status_listeners:
+                    self._notify(task.task_no, _PENDING)
                 return task
             if request_source_id is not None:
                 existing = store.find_unfinished_by_key(conn, request_source, request_source_id, task_type)
@@ -260,7 +260,7 @@ class TaskEngine:
             by_type.setdefault(row["task_type"], {})[row["status"]] = row["n"]
         oldest = store.oldest_claimable_ms(conn)
         now_ms = to_ms(self.clock.now())
-        backlog = {r[0]: r[1] for r in conn.execute("SELECT request_source, unfinished FROM task_backlog")}
+        backlog = store.backlog_by_source(conn)
         return {
             "total": sum(by_status.values()),
             "by_status": by_status,
@@ -293,7 +293,7 @@ class TaskEngine:
         try:
             with self._write_lock:
                 row = store.replay(self._conn(), task.id, to_ms(self.clock.now()), max_attempts)
-        except sqlite3.IntegrityError as exc:
+        except store.DuplicateUnfinished as exc:
             raise InvalidTransition("DUPLICATE_UNFINISHED", "an unfinished task with the same key exists") from exc
         if row is None:
             raise InvalidTransition("NOT_A_DEAD_LETTER", f"task {task_no} is {task.status.value}")
@@ -444,16 +444,25 @@ class TaskEngine:
         next_claim = None
         with self._claim_lock:
             self._release(claim)
-            types, blocked = self._claimable_now(now_s) if claim_next else ([], [])
-            with self._write_lock, write_transaction(conn):
-                done = store.complete(conn, claim.id, claim.version, result_json, now_ms)
-                row = store.claim(conn, self.worker_id, now_ms, types, blocked) if types else None
+            types, blocked = self._claimable_now(now_s) if claim_next else ((), ())
+            # The outcome and the next claim in one transaction: one commit per task for a busy worker. Both are
+            # committed before the next handler starts, and nothing outside this worker depends on the outcome
+            # being committed a few microseconds earlier, so durability is that of two commits.
+            with self._write_lock:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    done = store.complete(conn, claim.id, claim.version, result_json, now_ms)
+                    row = store.claim(conn, self.worker_id, now_ms, types, blocked) if types else None
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
             if row is not None:
                 next_claim = self._hold(row, now_s)
-        if done:
-            self._notify(claim.task_no, TaskStatus.SUCCESS.value)
-        else:
+        if not done:
             self._lease_lost(claim, now_ms)
+        elif self._status_listeners:
+            self._notify(claim.task_no, _SUCCESS)
         if next_claim is not None:
             self._announce_claim(next_claim)
         return (TaskStatus.SUCCESS if done else None), next_claim
@@ -479,9 +488,10 @@ class TaskEngine:
             self._running_by_type[claim.task_type] -= 1
 
     def _announce_claim(self, claim: Claim) -> None:
-        if not self._lease_keeper_alive:
+        if not self._lease_keeper_running:
             self._ensure_lease_keeper()
-        self._notify(claim.task_no, TaskStatus.PROCESSING.value)
+        if self._status_listeners:
+            self._notify(claim.task_no, _PROCESSING)
 
     def _sweep_if_due(self) -> float:
         now_s = self.clock.now()
@@ -552,9 +562,16 @@ class TaskEngine:
             if self._lease_keeper_alive or self._closed.is_set():
                 return
             self._lease_keeper = threading.Thread(target=self._keep_leases, name="task-lease-keeper", daemon=True)
+            self._lease_keeper_running = True
             self._lease_keeper.start()
 
     def _keep_leases(self) -> None:
+        try:
+            self._renew_leases_until_closed()
+        finally:
+            self._lease_keeper_running = False  # read on every claim, where Thread.is_alive() would be too slow
+
+    def _renew_leases_until_closed(self) -> None:
         while not self._closed.wait(self.config.heartbeat_interval_s):
             with self._claim_lock:
                 leases = [(claim.id, claim.version) for claim in self._running.values()]
@@ -601,26 +618,15 @@ class TaskEngine:
                 log.exception("progress listener failed")
 
 
-def _new_task(task_id: int, values: dict[str, Any]) -> Task:
-    """The row a submit just inserted, built from its values (cheaper than reading it back)."""
-    now = from_ms(values["now"])
-    scheduled = now if values["scheduled_time"] == values["now"] else from_ms(values["scheduled_time"])
-    return Task(
-        id=task_id, task_no=store.task_no_from_id(task_id), task_type=values["task_type"],
-        biz_type=values["biz_type"], biz_id=values["biz_id"], status=TaskStatus.PENDING,
-        priority=values["priority"], scheduled_time=scheduled, next_retry_time=None, available_at=scheduled,
-        attempt_count=0, max_attempts=values["max_attempts"], rate_limited_count=0, heartbeat_at=None,
-        worker_id=None, version=0, payload=json.loads(values["request_payload"]), result=None, progress=0.0, progress_note=None,
-        last_error_class=None, last_error_code=None, last_error_message=None, provider=values["provider"],
-        provider_task_id=None, request_source=values["request_source"],
-        request_source_id=values["request_source_id"], cancel_requested=False, dead_letter_state=None,
-        replay_count=0, created_at=now, updated_at=now, started_at=None, finished_at=None, expires_at=None,
-    )
-
-
-def _task_id_floor() -> int:
-    """The smallest id a task made now may get: UTC milliseconds << 20 (see store.INSERT_TASK)."""
-    return (time.time_ns() // 1_000_000) << 20
+def _new_task(task_id: int, params: tuple) -> Task:
+    """The row a submit just inserted, built from its parameters (cheaper than reading it back)."""
+    (task_type, biz_type, biz_id, priority, scheduled_ms, max_attempts, payload_json, provider, request_source,
+     request_source_id, now_ms, _) = params
+    now = from_ms(now_ms)
+    scheduled = now if scheduled_ms == now_ms else from_ms(scheduled_ms)
+    # The payload as get() would return it: decoded from the stored JSON, never the caller's own dict.
+    return Task.just_submitted(task_id, task_type, biz_type, biz_id, priority, scheduled, max_attempts,
+                               json.loads(payload_json), provider, request_source, request_source_id, now)
 
 
 def _epoch_seconds(moment: datetime | float) -> float:
@@ -637,7 +643,7 @@ def _encode_result(result: Any) -> str | None:
     if not isinstance(result, dict):
         raise TaskError("RESULT_NOT_A_DICT", f"handler returned {type(result).__name__}", ErrorClass.INVALID_REQUEST)
     try:
-        return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+        return _encode_json(result)
     except (TypeError, ValueError) as exc:
         raise TaskError("RESULT_NOT_JSON", str(exc), ErrorClass.INVALID_REQUEST) from exc
 

@@ -122,6 +122,26 @@ class Task:
             payload_error=payload_error,
         )
 
+    @classmethod
+    def just_submitted(
+        cls, task_id: int, task_type: str, biz_type: str | None, biz_id: str | None, priority: int,
+        scheduled_time: datetime, max_attempts: int, payload: dict[str, Any], provider: str | None,
+        request_source: str, request_source_id: str | None, created_at: datetime,
+    ) -> Task:
+        """The row a submit has just inserted, without reading it back. Submit is a hot path, and the generated
+        `__init__` of a frozen dataclass calls object.__setattr__ once per field (36 here, ~6 µs); filling the
+        instance dict from a template of the fresh row's defaults takes ~1 µs. The result is an ordinary Task."""
+        task = object.__new__(cls)
+        values = dict(_FRESH_ROW)
+        values.update(
+            id=task_id, task_no=f"T{task_id:016x}", task_type=task_type, biz_type=biz_type, biz_id=biz_id,
+            priority=priority, scheduled_time=scheduled_time, available_at=scheduled_time, max_attempts=max_attempts,
+            payload=payload, provider=provider, request_source=request_source, request_source_id=request_source_id,
+            created_at=created_at, updated_at=created_at,
+        )
+        task.__dict__.update(values)
+        return task
+
     def to_json(self) -> dict[str, Any]:
         """The JSON object the CLI prints (times as ISO-8601 UTC strings)."""
         out: dict[str, Any] = {}
@@ -134,6 +154,15 @@ class Task:
             out[name] = value
         return out
 
+
+# A fresh row's values for the columns a submit leaves at their defaults (see the schema).
+_FRESH_ROW: dict[str, Any] = {
+    "status": TaskStatus.PENDING, "next_retry_time": None, "attempt_count": 0, "rate_limited_count": 0,
+    "heartbeat_at": None, "worker_id": None, "version": 0, "result": None, "progress": 0.0, "progress_note": None,
+    "last_error_class": None, "last_error_code": None, "last_error_message": None, "provider_task_id": None,
+    "cancel_requested": False, "dead_letter_state": None, "replay_count": 0, "started_at": None,
+    "finished_at": None, "expires_at": None, "payload_error": None,
+}
 
 _JSON_FIELDS = (
     "task_no", "task_type", "status", "priority", "attempt_count", "max_attempts", "next_retry_time",

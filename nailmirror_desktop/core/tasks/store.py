@@ -37,31 +37,46 @@ def task_no_from_id(task_id: int) -> str:
 
 # --- submit ---------------------------------------------------------------------------------------------------
 
-# One statement: the backpressure check, the idempotency check (ON CONFLICT against the partial unique index)
-# and the insert. Nothing inserted means "duplicate" or "refused"; the caller tells them apart.
-# The id is time-ordered (UTC milliseconds << 20, from :id_floor) and, under the write lock, always above the
-# current maximum: unique across processes with no index and no randomness.
-INSERT_TASK = f"""
-INSERT INTO task (id, task_type, biz_type, biz_id, status, priority, scheduled_time, available_at,
-                  max_attempts, request_payload, provider, request_source, request_source_id,
-                  created_at, updated_at)
-SELECT max(:id_floor, coalesce((SELECT max(id) FROM task), 0) + 1), :task_type, :biz_type, :biz_id, 'PENDING', :priority, :scheduled_time, :scheduled_time,
-       :max_attempts, :request_payload, :provider, :request_source, :request_source_id, :now, :now
-WHERE :pending_limit IS NULL
-   OR coalesce((SELECT unfinished FROM task_backlog WHERE request_source = :request_source), 0) < :pending_limit
-ON CONFLICT DO NOTHING
-"""
+# One statement each: the backpressure check, the idempotency check (keyed form only) and the insert. A write
+# statement holds SQLite's write lock from its first step, so nothing can slip in between check and insert, in
+# this process or another. Nothing inserted means "duplicate" or "refused"; the caller tells them apart.
+# The id is left to SQLite (one above the largest). Parameters are positional (see submit_params): binding by
+# name costs a name lookup per parameter per call.
+_INSERT_COLUMNS = """INSERT INTO task (task_type, biz_type, biz_id, priority, scheduled_time, available_at, max_attempts,
+                  request_payload, provider, request_source, request_source_id, created_at, updated_at)
+SELECT ?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11
+WHERE (?12 IS NULL
+       OR (SELECT count(*) FROM (SELECT 1 FROM task INDEXED BY task_active
+                                 WHERE finished_at IS NULL AND request_source = ?9 LIMIT ?12)) < ?12)"""
+
+# Without a key the statement reads no row of `task`, so SQLite inserts straight from the parameters; reading
+# `task` (the keyed form) makes it stage the row in a temporary table first — a few µs, only for keyed submits.
+INSERT_TASK = _INSERT_COLUMNS
+INSERT_KEYED_TASK = _INSERT_COLUMNS + f"""
+  AND NOT EXISTS (SELECT 1 FROM task INDEXED BY task_idempotency
+                  WHERE request_source = ?9 AND request_source_id = ?10 AND task_type = ?1
+                    AND request_source_id IS NOT NULL AND {UNFINISHED})"""
 
 FIND_UNFINISHED_BY_KEY = f"""
-SELECT * FROM task
+SELECT * FROM task INDEXED BY task_idempotency
 WHERE request_source = ? AND request_source_id = ? AND task_type = ? AND request_source_id IS NOT NULL
-  AND finished_at IS NULL
+  AND {UNFINISHED}
 """
 
 
-def insert_task(conn: sqlite3.Connection, values: dict[str, Any]) -> int | None:
+def submit_params(
+    task_type: str, biz_type: str | None, biz_id: str | None, priority: int, scheduled_ms: int, max_attempts: int,
+    payload_json: str, provider: str | None, request_source: str, request_source_id: str | None, now_ms: int,
+    pending_limit: int | None,
+) -> tuple:
+    """INSERT_TASK's parameters, in order."""
+    return (task_type, biz_type, biz_id, priority, scheduled_ms, max_attempts, payload_json, provider,
+            request_source, request_source_id, now_ms, pending_limit)
+
+
+def insert_task(conn: sqlite3.Connection, params: tuple) -> int | None:
     """The new row's id, or None when nothing was inserted (duplicate key or backpressure)."""
-    cur = conn.execute(INSERT_TASK, values)
+    cur = conn.execute(INSERT_TASK if params[9] is None else INSERT_KEYED_TASK, params)
     return cur.lastrowid if cur.rowcount == 1 else None
 
 
@@ -71,9 +86,17 @@ def find_unfinished_by_key(
     return conn.execute(FIND_UNFINISHED_BY_KEY, (request_source, request_source_id, task_type)).fetchone()
 
 
+BACKLOG = f"SELECT count(*) FROM task INDEXED BY task_active WHERE {UNFINISHED} AND request_source = ?"
+
+
 def backlog(conn: sqlite3.Connection, request_source: str) -> int:
-    row = conn.execute("SELECT unfinished FROM task_backlog WHERE request_source = ?", (request_source,)).fetchone()
-    return int(row[0]) if row else 0
+    """Unfinished tasks from one request source (what backpressure limits)."""
+    return int(conn.execute(BACKLOG, (request_source,)).fetchone()[0])
+
+
+def backlog_by_source(conn: sqlite3.Connection) -> dict[str, int]:
+    return {row[0]: row[1] for row in conn.execute(
+        f"SELECT request_source, count(*) FROM task INDEXED BY task_active WHERE {UNFINISHED} GROUP BY request_source")}
 
 
 # --- claim ----------------------------------------------------------------------------------------------------
@@ -291,9 +314,18 @@ def cancel(conn: sqlite3.Connection, task_id: int, now_ms: int) -> str | None:
         return row["status"]
 
 
+class DuplicateUnfinished(Exception):
+    """A replay would make a second unfinished task with the same idempotency key."""
+
+
 def replay(conn: sqlite3.Connection, task_id: int, now_ms: int, max_attempts: int | None) -> sqlite3.Row | None:
-    """A dead letter back to PENDING with a fresh attempt budget; the history keeps the earlier attempts."""
+    """A dead letter back to PENDING with a fresh attempt budget; the history keeps the earlier attempts.
+    Raises DuplicateUnfinished (nothing written) if a newer unfinished task holds the same key."""
     with write_transaction(conn):
+        key = conn.execute("SELECT request_source, request_source_id, task_type FROM task WHERE id = ?",
+                           (task_id,)).fetchone()
+        if key is not None and key[1] is not None and conn.execute(FIND_UNFINISHED_BY_KEY, tuple(key)).fetchone():
+            raise DuplicateUnfinished(task_id)
         row = conn.execute(
             """UPDATE task
                SET status = 'PENDING', attempt_count = 0, rate_limited_count = 0,
