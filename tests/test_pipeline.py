@@ -115,3 +115,29 @@ def test_still_photo(nails_eval_dir):
     assert result.coverage.dtype == np.uint8 and (result.coverage == 255).sum() > 100
     assert not blank.hands and not blank.quads and not blank.coverage.any()
     np.testing.assert_array_equal(blank.frame, np.full((240, 320, 3), 128, np.uint8))
+    # stills are refined: one mask per quad, and the coverage is exactly the masks' (and the quads' without one)
+    assert result.masks is not None and len(result.masks) == len(result.quads)
+    assert any(mask is not None and mask.refined for mask in result.masks)
+    assert all(q.opacity in (0.0, 1.0) for q in result.quads)  # a still paints a nail fully or not at all
+    np.testing.assert_array_equal(result.coverage, coverage_mask(result.quads, image.shape, result.masks))
+    assert not np.array_equal(result.coverage, coverage_mask(result.quads, image.shape))  # the masks changed it
+    changed = np.any(result.frame != image, axis=2)
+    assert not (changed & ~(cv2.dilate(result.coverage, np.ones((5, 5), np.uint8)) > 0)).any()
+
+
+def test_evaluation_scores_what_the_still_path_paints(nails_eval_dir):
+    from nailmirror_desktop.vision.evaluation import landmark_painter
+    from nailmirror_desktop.vision.still_detection import StillHandDetector
+
+    image = read_image(nails_eval_dir / "images" / "3493127D-7B19-4E50-94AE-2401BD2A91C8.jpg")
+    with TryOnPipeline(Compositor(RED)) as pipeline, StillHandDetector() as detector:
+        result = pipeline.process_still(image)
+        painted, found = landmark_painter(detector)(image)
+    assert found
+    np.testing.assert_array_equal(painted, result.coverage)
+
+
+def test_video_frames_are_not_refined(demo_frames):
+    with TryOnPipeline(Compositor(RED), max_hands=1) as pipeline:
+        result = pipeline.process_video_frame(demo_frames[0].image, 0, want_coverage=True)
+    assert result.masks is None and result.timings.refine == 0.0

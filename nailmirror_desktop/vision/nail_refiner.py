@@ -9,7 +9,7 @@ again in a small finger-aligned crop:
 2. GrabCut separates nail from the rest: the prior's eroded core is surely nail, the rest of the prior probably
    nail, a band around it probably not, everything further away (the finger below the cuticle, the surround)
    surely not;
-3. the result is regularised as a nail — the blob that overlaps the prior most, as its convex hull — and
+3. the result is regularised as a nail — the blob that overlaps the prior most, holes filled — and
    painted only inside the prior: colour decides which of the prior's pixels are nail, the prior bounds where a
    nail can be;
 4. it is kept only when it is a plausible nail (big enough against the prior, not a blob that ran into the skin,
@@ -44,9 +44,10 @@ class RefinerSettings:
     grow: float = 0.35  # GrabCut's uncertain band around the prior, of the nail's width
     core: float = 0.3  # the prior eroded by this much (of the nail's width) is surely nail: it seeds the model
     iterations: int = 2  # 4 measured the same on nails_eval, at twice the cost
+    core_only: float = 1.1  # a blob no bigger than this times the seeded core: nothing joined it
     base_zone: float = 0.15  # of the nail's length: the cuticle end, beyond which the mask may grow
     min_area: float = 0.2  # refined area against the prior's, below which the refinement is degenerate
-    max_area: float = 2.5  # a blob this much bigger than the prior has run into the skin
+    max_band_fill: float = 0.6  # share of the band around the prior the blob may take before it is skin
     min_overlap: float = 0.3  # share of the found blob that must lie on the prior
     feather_px: float = 1.2  # frame pixels
 
@@ -130,6 +131,7 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
         return None
     labels[core] = cv2.GC_FGD
     background, foreground = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
+    cv2.setRNGSeed(0)  # GrabCut seeds its colour models with k-means: the same photo gives the same nails
     try:
         cv2.grabCut(crop.image, labels, None, background, foreground, settings.iterations, cv2.GC_INIT_WITH_MASK)
     except cv2.error:  # e.g. a flat crop: one colour gives GrabCut's GMMs nothing to fit
@@ -139,11 +141,17 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
     if blob is None:
         return None
     prior_area = float(crop.prior.sum())
-    if float(blob.sum()) > settings.max_area * prior_area:
-        return None
+    # the band below the cuticle end is the finger's own skin unless the nail is longer than the prior: a blob
+    # that takes most of it could not tell nail from skin
+    paintable = _paintable(crop, allowed, settings)
+    beyond = paintable & ~crop.prior
+    if beyond.any() and (blob & beyond).sum() > settings.max_band_fill * beyond.sum():
+        paintable = crop.prior
     if (blob & crop.prior).sum() < settings.min_overlap * blob.sum():
         return None
-    mask = blob & _paintable(crop, allowed, settings)
+    if float(blob.sum()) <= settings.core_only * float(core.sum()):
+        return None  # nothing joined the seed: the colours did not tell nail from skin
+    mask = blob & paintable
     if float(mask.sum()) < settings.min_area * prior_area:
         return None
     return mask
@@ -170,7 +178,8 @@ def _disc(fraction: float) -> np.ndarray:
 
 
 def _nail_blob(found: np.ndarray, prior: np.ndarray) -> np.ndarray | None:
-    """The connected blob of `found` overlapping `prior` most, as its convex hull (nails are convex)."""
+    """The connected blob of `found` overlapping `prior` most, its holes filled (a highlight inside the nail is
+    still nail). Not its convex hull: measured, the hull puts back the skin GrabCut cut off at a corner."""
     count, labels = cv2.connectedComponents(found.astype(np.uint8), connectivity=8)
     if count < 2:
         return None
@@ -179,10 +188,9 @@ def _nail_blob(found: np.ndarray, prior: np.ndarray) -> np.ndarray | None:
     best = int(overlap.argmax())
     if overlap[best] == 0:
         return None
-    ys, xs = np.nonzero(labels == best)
-    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    contours, _ = cv2.findContours((labels == best).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     mask = np.zeros(found.shape, np.uint8)
-    cv2.fillConvexPoly(mask, hull, 1)
+    cv2.drawContours(mask, contours, -1, 1, thickness=cv2.FILLED)
     return mask > 0
 
 

@@ -111,7 +111,7 @@ class TryOnPipeline:
                 start: float, tracked: float, smoothed: float, *, in_place: bool,
                 refine: bool = False) -> TryOnResult:
         quads, masks, placed = place_nails(frame, hands, mirrored=self.mirrored, refine=refine)
-        refined = time.perf_counter()
+        refined = placed if masks is None else time.perf_counter()
         composite = self.compositor.composite(frame, quads, want_coverage=want_coverage, in_place=in_place,
                                               masks=masks)
         done = time.perf_counter()
