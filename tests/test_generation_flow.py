@@ -421,3 +421,13 @@ def _wait_for_polls(task_no: str, dashscope: FakeDashScope, worker: subprocess.P
             return row[0]
         time.sleep(0.05)
     raise AssertionError("the worker never persisted a provider task id")
+
+
+def test_a_generated_style_is_named_in_the_customers_own_words():
+    from nailmirror_desktop.core.generation import style_name
+
+    assert style_name("奶白色底胶、贝壳碎片、无名指跳色", "Milky white") == "奶白色底胶、贝壳碎片、无名指跳色"
+    long_prompt = "奶白色底胶，" * 10
+    named = style_name(long_prompt, "x")
+    assert len(named) == 24 and named.endswith("…") and not named[:-1].endswith("，")
+    assert style_name("  \n ", "Milky white") == "Milky white"

@@ -47,6 +47,7 @@ STYLE_GENERATION = "STYLE_GENERATION"
 BIZ_TYPE = "STYLE"
 ACTOR = "generation"
 MAX_PROMPT_CHARS = 500
+STYLE_NAME_CHARS = 24
 REQUEST_SIZE = (1024, 1024)
 
 
@@ -152,7 +153,7 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
     try:
         style, _created = repository.create_ai_style(
             ctx.task.task_no,
-            name=artwork.name,
+            name=style_name(prompt, artwork.name),
             content=artwork.content,
             actor=ACTOR,
             prompt=prompt,
@@ -161,6 +162,15 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
     except StyleError as error:  # e.g. an image the asset store refused: the answer is unusable
         raise TaskError(error.code, error.detail or error.code, ErrorClass.INVALID_REQUEST) from error
     return _task_result(style.style_code, provider_name, refused_images=artwork.refused_images)
+
+
+def style_name(prompt: str, fallback: str, max_chars: int = STYLE_NAME_CHARS) -> str:
+    """The customer's own words name the style (staff and customers read them in the kiosk's language);
+    the renderer's English title only when the prompt is blank after trimming."""
+    words = " ".join(prompt.split())
+    if not words:
+        return fallback
+    return words if len(words) <= max_chars else words[: max_chars - 1].rstrip(" ,，、") + "…"
 
 
 def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int]:
