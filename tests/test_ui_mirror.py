@@ -8,7 +8,7 @@ import pytest
 
 from nailmirror_desktop.ui.mirror_loop import MirrorLoop, shown_frame_from
 from nailmirror_desktop.ui.mirror_view import MirrorView
-from nailmirror_desktop.ui.source_supervisor import LIVE, LOST, SourceSupervisor
+from nailmirror_desktop.ui.source_supervisor import DEMO, LIVE, LOST, SourceSupervisor
 from nailmirror_desktop.ui.tryon_session import LoadedStyle, TryOnSession
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.pipeline import TryOnPipeline
@@ -145,3 +145,26 @@ def test_a_slow_pipeline_drops_frames_instead_of_queueing_them(qtbot):
     assert most_in_flight[0] == 1
     assert readers[0].mailbox.dropped > 0
     assert loop.queue_depth() == 0
+
+
+def test_a_camera_plugged_in_while_the_demo_plays_takes_over(qtbot):
+    FlakyCamera.plugged, FlakyCamera.unplugged_once = False, True  # no camera at start
+    view = MirrorView()
+    qtbot.addWidget(view)
+    demo_frame = np.full((240, 320, 3), 200, np.uint8)
+    supervisor = SourceSupervisor(lambda: FrameReader(FlakyCamera()), lambda: still_reader(demo_frame),
+                                  retry_every_s=0.05, probe_camera_every_s=0.2)
+    loop = MirrorLoop(view, supervisor, lambda p, size: shown_frame_from(p.image, 1, {}, p.sequence, size), run_now)
+    states = []
+    loop.source_state_changed.connect(states.append)
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: supervisor.state == DEMO and view.has_frame(), timeout=5000)
+        qtbot.wait(500)
+        assert supervisor.state == DEMO, "the demo must keep playing while no camera is there"
+        FlakyCamera.replug()
+        qtbot.waitUntil(lambda: supervisor.state == LIVE, timeout=5000)
+    finally:
+        loop.stop()
+        supervisor.close()
+    assert states[-1] == LIVE and DEMO in states

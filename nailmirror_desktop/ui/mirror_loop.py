@@ -103,8 +103,8 @@ class MirrorLoop(QObject):
             return  # meanwhile the mailbox keeps only the newest frame, overwriting the rest
         packet = self._supervisor.poll()
         self._publish_state()
+        self._maybe_reopen()  # also while the demo plays: a camera plugged in later takes over
         if packet is None:
-            self._maybe_reopen()
             return
         self._in_flight = True
         target = (self._view.width(), self._view.height())  # snapshot on main; the worker scales to it

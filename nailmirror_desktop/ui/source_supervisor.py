@@ -3,7 +3,8 @@
 Plain Python (no Qt) so its rules are testable alone; the mirror loop calls `poll()` on every display tick
 and runs `reopen()` off the GUI thread, because opening a camera can take a few hundred milliseconds.
 States: STARTING (nothing yet), LIVE, LOST (no new frame for `lost_after_s`; re-open attempts every
-`retry_every_s`), DEMO (the fallback source is playing because no camera could be opened).
+`retry_every_s`), DEMO (the fallback source is playing because no camera could be opened; every
+`probe_camera_every_s` the camera is tried again, and a camera plugged in later takes over from the demo).
 """
 
 from __future__ import annotations
@@ -49,12 +50,14 @@ class SourceSupervisor:
         *,
         lost_after_s: float = 2.0,
         retry_every_s: float = 1.0,
+        probe_camera_every_s: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._open_source = open_source
         self._open_fallback = open_fallback
         self._lost_after_s = lost_after_s
         self._retry_every_s = retry_every_s
+        self._probe_camera_every_s = probe_camera_every_s
         self._clock = clock
         self._lock = threading.Lock()
         self._source: Any = None
@@ -88,7 +91,9 @@ class SourceSupervisor:
         return None
 
     def needs_reopen(self) -> bool:
-        if self._state == LIVE or self._state == DEMO:
+        if self._state == DEMO:
+            return self._open_source is not None and self._clock() - self._last_attempt_at >= self._probe_camera_every_s
+        if self._state == LIVE:
             return False
         if self._state == STARTING and self._source is not None and self._clock() - self._last_frame_at < self._lost_after_s:
             return False
@@ -96,6 +101,8 @@ class SourceSupervisor:
 
     def reopen(self) -> str:
         """Close the old source and open a new one (blocking: run it off the GUI thread). Returns the state."""
+        if self._state == DEMO:
+            return self._probe_camera()
         self._last_attempt_at = self._clock()
         with self._lock:
             old, self._source = self._source, None
@@ -107,6 +114,22 @@ class SourceSupervisor:
                 self._state = DEMO
         with self._lock:
             self._source = source
+        self._last_frame_at = self._clock()
+        self._last_sequence = -1
+        self.reopen_count += 1
+        return self._state
+
+    def _probe_camera(self) -> str:
+        """While the demo plays, try the camera; switch over only when it opens, else the demo plays on."""
+        self._last_attempt_at = self._clock()
+        camera = _open_quietly(self._open_source)
+        if camera is None:
+            return self._state
+        with self._lock:
+            old, self._source = self._source, camera
+        _close_quietly(old)
+        log.info("a camera appeared; leaving the demo")
+        self._state = STARTING
         self._last_frame_at = self._clock()
         self._last_sequence = -1
         self.reopen_count += 1
