@@ -246,19 +246,24 @@ class Claim:
     """A task this worker has just claimed: the few fields the run needs, straight off the claim's RETURNING.
     The full `Task` is read only if someone asks for it (quick handlers usually don't)."""
 
-    __slots__ = ("_load", "_task", "id", "task_no", "task_type", "version", "attempt_count", "provider",
-                 "payload", "payload_error")
+    __slots__ = ("_load", "_task", "id", "task_type", "version", "attempt_count", "provider", "payload",
+                 "payload_error")
 
     def __init__(self, row: sqlite3.Row, load: Callable[[int], Task]) -> None:
+        """`row`: the claim's RETURNING (id, task_type, version, attempt_count, provider, request_payload)."""
         self._load = load
         self._task: Task | None = None
-        self.id: int = row["id"]
-        self.task_no: str = f"T{self.id:016x}"
-        self.task_type: str = row["task_type"]
-        self.version: int = row["version"]
-        self.attempt_count: int = row["attempt_count"]
-        self.provider: str | None = row["provider"]
-        self.payload, self.payload_error = _decode_payload(row["request_payload"])
+        self.id: int
+        self.task_type: str
+        self.version: int
+        self.attempt_count: int
+        self.provider: str | None
+        self.id, self.task_type, self.version, self.attempt_count, self.provider, raw_payload = row
+        self.payload, self.payload_error = _decode_payload(raw_payload)
+
+    @property
+    def task_no(self) -> str:
+        return f"T{self.id:016x}"
 
     @property
     def task(self) -> Task:

@@ -128,12 +128,11 @@ def claim(
     conn: sqlite3.Connection, worker_id: str, now_ms: int, task_types: Sequence[str],
     blocked_providers: Sequence[str] = (),
 ) -> sqlite3.Row | None:
-    types = tuple(sorted(task_types))
-    if not types:
+    if not task_types:
         return None
-    blocked = tuple(blocked_providers)
-    sql = claim_sql(types, len(blocked))
-    return conn.execute(sql, (worker_id, now_ms, now_ms, now_ms, now_ms, *types, *blocked)).fetchone()
+    types = tuple(task_types)
+    sql = claim_sql(types, len(blocked_providers))
+    return conn.execute(sql, (worker_id, now_ms, now_ms, now_ms, now_ms, *types, *blocked_providers)).fetchone()
 
 
 def next_due_ms(conn: sqlite3.Connection, task_types: Sequence[str]) -> int | None:
