@@ -10,10 +10,13 @@ again in a small finger-aligned crop:
    nail, a band around it probably not, everything further away (the finger below the cuticle, the surround)
    surely not;
 3. the result is regularised as a nail — the blob that overlaps the prior most, holes filled — and
-   painted only inside the prior: colour decides which of the prior's pixels are nail, the prior bounds where a
-   nail can be;
-4. it is kept only when it is a plausible nail (big enough against the prior, not a blob that ran into the skin,
-   mostly on the prior); otherwise, e.g. when nail and skin colours cannot be told apart, the prior is kept.
+   painted only inside the prior, grown at the cuticle end (where the landmarks are least sure of the nail's
+   length): colour decides which of the prior's pixels are nail, the prior bounds where a nail can be; when the
+   blob also takes the finger's skin past the cuticle (nail and skin colours alike), only the prior bounds it;
+4. a degenerate result (no blob, nothing beyond the seeded core, mostly off the prior, GrabCut failing on a
+   flat crop) falls back to the prior.
+
+Measured on nails_eval (still path, see the commit log): precision 0.63 → 0.76, IoU 0.39 → 0.41.
 
 The refined nail comes back as a NailMask: a new quad (the mask's finger-aligned bounding rectangle, which the
 texture maps onto) and an alpha in that quad's ROI, which the compositor paints instead of the prior's shape.
@@ -44,10 +47,9 @@ class RefinerSettings:
     grow: float = 0.35  # GrabCut's uncertain band around the prior, of the nail's width
     core: float = 0.3  # the prior eroded by this much (of the nail's width) is surely nail: it seeds the model
     iterations: int = 2  # 4 measured the same on nails_eval, at twice the cost
-    core_only: float = 1.1  # a blob no bigger than this times the seeded core: nothing joined it
     base_zone: float = 0.15  # of the nail's length: the cuticle end, beyond which the mask may grow
-    min_area: float = 0.2  # refined area against the prior's, below which the refinement is degenerate
-    max_band_fill: float = 0.6  # share of the band around the prior the blob may take before it is skin
+    max_band_fill: float = 0.6  # share of the band past the cuticle end the blob may take before it is skin
+    core_only: float = 1.1  # a blob no bigger than this times the seeded core: nothing joined it (degenerate)
     min_overlap: float = 0.3  # share of the found blob that must lie on the prior
     feather_px: float = 1.2  # frame pixels
 
@@ -80,6 +82,8 @@ def refine_nails(image: np.ndarray, quads: list[NailQuad],
 
 
 def refine_nail(image: np.ndarray, quad: NailQuad, settings: RefinerSettings = RefinerSettings()) -> NailMask | None:
+    """The nail's mask from the pixels of `image` ((H, W, 3) uint8 BGR) around `quad`, or the quad's own nail
+    shape (refined=False) when the pixels give no plausible nail; None when the quad is degenerate or off-image."""
     crop = _finger_crop(image, quad, settings)
     if crop is None:
         return None
@@ -118,8 +122,11 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
     Labels: the prior's core is surely nail (so the nail model always has the nail's middle to learn from and
     cannot vanish), the rest of the prior probably nail, a band `grow` wide around it probably not, everything
     else (the finger below the cuticle, the surround) surely not. What is painted is the found blob inside the
-    prior: colour decides which of the prior's pixels are nail, the prior bounds where a nail can be (the blob
-    beyond it is mostly fingertip skin that GrabCut cannot tell from an unpolished nail).
+    prior, grown at the cuticle end only (see `_paintable`): colour decides which of the prior's pixels are nail,
+    the prior bounds where a nail can be (the blob beyond its free edge and sides is mostly fingertip or
+    neighbouring skin that GrabCut cannot tell from an unpolished nail). A blob that also takes most of the skin
+    past the cuticle end could not tell nail from skin: then only the prior bounds it (an ambiguous nail keeps
+    the prior, measured on a skin-coloured synthetic nail).
     """
     prior_u8 = crop.prior.astype(np.uint8)
     allowed = cv2.dilate(prior_u8, _disc(settings.grow)) > 0
@@ -140,9 +147,7 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
     blob = _nail_blob(found, crop.prior)
     if blob is None:
         return None
-    prior_area = float(crop.prior.sum())
-    # the band below the cuticle end is the finger's own skin unless the nail is longer than the prior: a blob
-    # that takes most of it could not tell nail from skin
+    # the band past the cuticle end is the finger's own skin unless the nail is longer than the prior
     paintable = _paintable(crop, allowed, settings)
     beyond = paintable & ~crop.prior
     if beyond.any() and (blob & beyond).sum() > settings.max_band_fill * beyond.sum():
@@ -151,10 +156,7 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
         return None
     if float(blob.sum()) <= settings.core_only * float(core.sum()):
         return None  # nothing joined the seed: the colours did not tell nail from skin
-    mask = blob & paintable
-    if float(mask.sum()) < settings.min_area * prior_area:
-        return None
-    return mask
+    return blob & paintable
 
 
 def _paintable(crop: _Crop, allowed: np.ndarray, settings: RefinerSettings) -> np.ndarray:
