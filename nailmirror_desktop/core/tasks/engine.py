@@ -105,6 +105,7 @@ class TaskEngine:
         self._closed = threading.Event()
         self._lease_keeper: threading.Thread | None = None
         self._lease_keeper_running = False
+        self._load_task_by_id = self._load_task  # bound once: every claim hands it to its Claim
         self._conn()  # create / migrate the database now, not inside the first worker thread
 
     # --- set-up -----------------------------------------------------------------------------------------------
@@ -476,7 +477,7 @@ class TaskEngine:
         return types, blocked
 
     def _hold(self, row: sqlite3.Row, now_s: float) -> Claim:
-        claim = Claim(row, self._load_task)
+        claim = Claim(row, self._load_task_by_id)
         self._running_by_type[claim.task_type] = self._running_by_type.get(claim.task_type, 0) + 1
         self._running[claim.id] = claim
         if claim.provider:
