@@ -215,3 +215,18 @@ def test_single_output_format_follows_its_suffix_and_a_directory_out_takes_stems
     status, err = _run(capsys, "--image", str(photos[1]), "--style", str(STYLE), "--out", str(folder))
     assert status == 0, err
     assert [p.name for p in folder.iterdir()] == [f"{photos[1].stem}.png"]
+
+
+def test_style_may_be_a_catalog_code(capsys, photos, tmp_path):
+    import json
+
+    assert main(["styles", "list", "--customer", "--json"]) == 0
+    catalog = json.loads(capsys.readouterr().out)
+    code = catalog[0]["style_code"]
+    out, cov = tmp_path / "coded.png", tmp_path / "coded_cov.png"
+    status, err = _run(capsys, "--image", str(photos[0]), "--style", code, "--out", str(out), "--coverage-out", str(cov))
+    assert status == 0, err
+    coverage = _assert_coverage(cov, read_image(photos[0]).shape[:2])
+    assert (coverage == 255).sum() > 100
+    status, err = _run(capsys, "--image", str(photos[0]), "--style", "AB-ZZZZZZ", "--out", str(out))
+    assert status == 2 and "AB-ZZZZZZ" in err and len(err.strip().splitlines()) == 1
