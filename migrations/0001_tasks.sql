@@ -9,14 +9,16 @@
 -- Why the hot path is cheap: each claim and each completion is its own committed transaction, so every page
 -- it touches is written to the WAL on every commit. Indexes on the claim path are therefore partial on
 -- `finished_at IS NULL`, a column a claim does not change — claiming a row rewrites only the row itself.
--- An index whose columns or WHERE a claim or a completion does not change costs those statements nothing;
--- one that mentions finished_at or status is checked (and, if UNIQUE, probed) on every completion — that is
--- why the idempotency and dead-letter indexes below are partial on columns those statements never write.
+-- An index whose columns and WHERE a claim or a completion does not change is not even opened by them; one
+-- that mentions finished_at or status is opened and re-checked on every one — which is why the idempotency
+-- and dead-letter indexes below are keyed and partial on columns those statements never write. In the common
+-- case a submit, and a completion with the next claim, each write two WAL pages (huey's SqliteStorage: two).
 -- Status tests are OR chains, not IN lists: outside an index lookup SQLite builds a temporary table for every
 -- evaluation of `x IN (a, b, c)`, which tripled the cost of an insert.
 
 CREATE TABLE task (
     -- Assigned by SQLite on insert (one above the largest id, under the write lock): increasing, no extra index.
+    -- Task rows are never deleted, so a task_no is never reused.
     id                 INTEGER PRIMARY KEY,
     -- The public id is the same number in hex, so looking a task up by task_no is a primary-key lookup.
     task_no            TEXT GENERATED ALWAYS AS ('T' || printf('%016x', id)) VIRTUAL,

@@ -1,8 +1,10 @@
 """The durable task engine (DESIGN.md §6): submit, claim, run, retry, dead-letter — on SQLite, without Qt.
 
-Threads: the engine opens one connection per thread (core.db.open_database). Writes from this process go
-through one lock, so threads of one process hand the database over in microseconds instead of meeting in
-SQLite's busy handler (which sleeps in milliseconds); other processes still meet there (busy timeout).
+Threads: the engine opens one connection per thread (core.db.open_database) for reads, operator actions and
+handlers' own writes, plus one shared connection for the hot path (claims and successful outcomes from every
+worker thread), whose page cache therefore stays warm. Writes from this process go through one lock, so threads
+of one process hand the database over in microseconds instead of meeting in SQLite's busy handler (which sleeps
+in milliseconds); other processes still meet there (busy timeout).
 
 Leases: a claimed row records `heartbeat_at`; a background thread renews every lease this engine holds, in
 one transaction, every `heartbeat_interval_s`. A row silent for `lease_s` is returned to PENDING (attempt
@@ -10,7 +12,9 @@ counted) by the sweep, which claims run every `sweep_interval_s`. Every later wr
 guarded by its version, so a worker that lost its lease cannot overwrite the new owner's outcome.
 
 Commits: a submit, a claim and an outcome are each committed before anything depends on them. A worker that
-stays busy records one task's outcome and claims the next in the same transaction (execute_and_claim_next).
+stays busy records one task's outcome and claims the next in the same transaction (execute_and_claim_next):
+both are committed before the next handler starts, and nothing is batched across tasks. Each commit writes two
+WAL pages in the common case (the row's page and the claim index's), as huey's SqliteStorage does.
 
 Idempotent business writes (the pattern handlers follow): key business rows by `ctx.task.task_no` with a
 UNIQUE constraint and insert them with `ON CONFLICT DO NOTHING` (or look them up first). A handler killed
