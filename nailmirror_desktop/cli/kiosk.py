@@ -7,6 +7,8 @@ long and exits 0 (used by tests, the store build's smoke test and the startup be
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 
 
@@ -27,7 +29,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import logging
-    import os
 
     os.environ.setdefault("MPLCONFIGDIR", str(Path.home() / ".cache" / "nailmirror-mpl"))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -36,6 +37,20 @@ def run(args: argparse.Namespace) -> int:
     quit_after = args.quit_after
     if args.screenshot is not None and quit_after is None:
         quit_after = 5.0
+    if not _display_available():
+        if quit_after is None:
+            print("nailmirror kiosk: no display found (DISPLAY/WAYLAND_DISPLAY unset). Run it on the store PC's "
+                  "screen, or headless with --screenshot PNG --quit-after SECONDS.", file=sys.stderr)
+            return 2
+        # a timed or screenshot run needs no screen: render offscreen rather than abort inside Qt
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
     options = KioskOptions(demo=args.demo, demo_if_no_camera=args.demo_if_no_camera, fullscreen=args.fullscreen,
                            screenshot=args.screenshot, quit_after_s=quit_after)
     return run_kiosk(options)
+
+
+def _display_available() -> bool:
+    """Qt picks its own platform on Windows and macOS; on Linux it needs X11/Wayland unless told otherwise."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
