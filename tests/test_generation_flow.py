@@ -101,6 +101,7 @@ def assert_one_style_for(task) -> sqlite3.Row:
     assert task.status is TaskStatus.SUCCESS
     assert task.result["style_code"] == style["style_code"]
     assert style["origin_task_no"] == task.task_no and style["status"] == "DRAFT"
+    assert (task.biz_type, task.biz_id) == ("STYLE", str(style["id"])), "the task must link to the style it made"
     return style
 
 

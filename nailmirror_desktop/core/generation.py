@@ -128,6 +128,7 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
     repository = services.repository_for(ctx.connection)
     existing = repository.find_by_origin_task(ctx.task.task_no)
     if existing is not None:  # crashed after the style was written: finish without a second provider call
+        ctx.link_business(existing.id)
         return _task_result(existing.style_code, provider_name, refused_images=0, resumed=True)
 
     design = parse_prompt(prompt)
@@ -161,6 +162,7 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
         )
     except StyleError as error:  # e.g. an image the asset store refused: the answer is unusable
         raise TaskError(error.code, error.detail or error.code, ErrorClass.INVALID_REQUEST) from error
+    ctx.link_business(style.id)
     return _task_result(style.style_code, provider_name, refused_images=artwork.refused_images)
 
 

@@ -80,6 +80,12 @@ class TaskContext:
         self._provider_task_id = None
         self._cleared_provider_task_id = True
 
+    def link_business(self, biz_id: str | int) -> None:
+        """Record which business row this task's work created (biz_type was given at submit), committed at once.
+        For tasks whose business row only exists once the work is done, such as a generated style."""
+        if not self._engine._guarded_write(store.set_biz_id, self._claim, str(biz_id)):
+            raise TaskError("LEASE_LOST", "task lease lost before the business link was saved", ErrorClass.TRANSIENT)
+
     def is_cancelled(self) -> bool:
         return store.is_cancel_requested(self._engine._conn(), self._claim.id)
 

@@ -198,6 +198,15 @@ def set_provider_task_id(
     return cur.rowcount == 1
 
 
+def set_biz_id(conn: sqlite3.Connection, task_id: int, version: int, biz_id: str, now_ms: int) -> bool:
+    """Link a row this worker holds to the business row its work created (the task's biz_type names the table)."""
+    cur = conn.execute(
+        f"UPDATE task SET biz_id = ?, heartbeat_at = ?, updated_at = ? WHERE {_GUARD}",
+        (biz_id, now_ms, now_ms, task_id, version),
+    )
+    return cur.rowcount == 1
+
+
 def is_cancel_requested(conn: sqlite3.Connection, task_id: int) -> bool:
     row = conn.execute("SELECT cancel_requested FROM task WHERE id = ?", (task_id,)).fetchone()
     return bool(row and row[0])
