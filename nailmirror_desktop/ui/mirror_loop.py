@@ -126,6 +126,7 @@ class MirrorLoop(QObject):
         self._shown_at.append(time.monotonic())
         self._set_hand_seen(shown.hands > 0)
         self.frame_shown.emit()
+        QTimer.singleShot(0, self._on_tick)  # a newer frame may be waiting: start it now, not at the next tick
 
     def _maybe_reopen(self) -> None:
         if self._reopening or not self._supervisor.needs_reopen():
