@@ -202,28 +202,31 @@ def paint_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture,
         placement = place_quad(refined.quad.corners, frame.shape, refined.roi)
     if placement is None:
         return
-    roi = placement.roi
+    roi = placement.roi.slices
     nail = placement.warp(nail_alpha(*placement.size)) if refined is None else refined.alpha
     level = _level_for(texture, placement.size)
-    if level.alpha is None:
-        painted_where = nail >= 0.5
-        alpha = nail
-    else:
+    alpha = nail
+    tex_alpha = None
+    if level.alpha is not None:
         tex_alpha = placement.warp(level.alpha, border=cv2.BORDER_REPLICATE)
-        painted_where = (nail >= 0.5) & (tex_alpha >= 0.5)
         alpha = nail * tex_alpha
     if quad.opacity < 1.0:
         alpha = alpha * float(quad.opacity)
     if coverage is not None:
-        coverage[roi.slices][painted_where] = 255
-    if not alpha.any():
+        painted_where = nail >= 0.5
+        if tex_alpha is not None:
+            painted_where &= tex_alpha >= 0.5
+        coverage[roi][painted_where] = 255
+    if not cv2.hasNonZero(alpha):
         return
     colour = placement.warp(level.colour, border=cv2.BORDER_REPLICATE)
-    original = frame[roi.slices]
+    original = frame[roi]
     painted = _shade_like_nail(original, colour, nail)
     # blendLinear: (a·painted + (1−a)·original) / (1 + 1e-5); where a = 0 that rounds back to the original
     blended = cv2.blendLinear(painted, original.astype(np.float32), alpha, 1.0 - alpha)
-    frame[roi.slices] = cv2.convertScaleAbs(blended)  # rounds and saturates to uint8 (blended is ≥ 0)
+    # rounds and saturates to uint8 (blended is ≥ 0), straight into the frame's ROI (a view)
+    if cv2.convertScaleAbs(blended, dst=original) is not original:
+        frame[roi] = cv2.convertScaleAbs(blended)
 
 
 def _shade_like_nail(original: np.ndarray, colour: np.ndarray, nail: np.ndarray) -> np.ndarray:
@@ -233,24 +236,28 @@ def _shade_like_nail(original: np.ndarray, colour: np.ndarray, nail: np.ndarray)
     Shade = exposure (the nail's mean brightness against a bare nail's) × local shading (its smoothed
     brightness against that mean, tempered); then the fine detail and highlights are added back, and values
     near white roll off instead of clipping, so a white polish still shows its highlights.
+    A nail is a few hundred pixels, so the cost is numpy's and OpenCV's per-call overhead, not arithmetic:
+    the steps are written to make as few calls and temporaries as possible.
     """
     grey = cv2.cvtColor(original, cv2.COLOR_BGR2GRAY).astype(np.float32)
     # a box blur about a third of the nail wide separates the nail's broad shading from its fine detail
     size = max(3, (min(grey.shape) // 3) | 1)
     smooth = cv2.blur(grey, (size, size))
-    detail = grey - smooth
+    detail = np.subtract(grey, smooth, out=grey)
     weight = cv2.sumElems(nail)[0]
     mean_luma = float(smooth.ravel().dot(nail.ravel())) / weight if weight > 0 else NAIL_REFERENCE_LUMA
     mean_luma = max(mean_luma, 1.0)
     exposure = min(max(mean_luma / NAIL_REFERENCE_LUMA, _EXPOSURE_RANGE[0]), _EXPOSURE_RANGE[1])
     # shade = exposure · (1 + k·(smooth/mean − 1)), written as one multiply-add
-    shade = smooth * (exposure * _LOCAL_SHADING / mean_luma)
+    shade = np.multiply(smooth, exposure * _LOCAL_SHADING / mean_luma, out=smooth)
     shade += exposure * (1.0 - _LOCAL_SHADING)
     np.minimum(np.maximum(shade, _SHADE_RANGE[0], out=shade), _SHADE_RANGE[1], out=shade)
     lift = detail - _SPECULAR_THRESHOLD
     cv2.threshold(lift, 0.0, 0.0, cv2.THRESH_TOZERO, dst=lift)  # only what stands above the threshold
     lift *= _SPECULAR_GAIN
-    lift += detail * _DETAIL_GAIN
+    detail *= _DETAIL_GAIN
+    lift += detail
+    # (numpy broadcasting over three channels is slower than merging the planes: its inner loop is 3 long)
     painted = cv2.multiply(colour, cv2.merge((shade, shade, shade)), dtype=cv2.CV_32F)
     painted += cv2.merge((lift, lift, lift))
     cv2.threshold(painted, 0.0, 0.0, cv2.THRESH_TOZERO, dst=painted)  # no negative light
@@ -260,7 +267,14 @@ def _shade_like_nail(original: np.ndarray, colour: np.ndarray, nail: np.ndarray)
 
 
 def _soft_clip(values: np.ndarray) -> None:
-    """In place: values above _KNEE approach 255 smoothly (x → knee + room·tanh((x − knee)/room))."""
+    """In place: values above _KNEE approach 255 smoothly (x → knee + room·tanh((x − knee)/room)).
+
+    Computed over the whole array and copied back where above the knee: on a nail's few thousand values that
+    is cheaper than boolean indexing twice."""
     room = 255.0 - _KNEE
-    above = values > _KNEE
-    values[above] = _KNEE + room * np.tanh((values[above] - _KNEE) / room)
+    rolled = values - _KNEE
+    rolled /= room
+    np.tanh(rolled, out=rolled)
+    rolled *= room
+    rolled += _KNEE
+    np.copyto(values, rolled, where=values > _KNEE)

@@ -62,19 +62,31 @@ class Placement:
     """Everything the warps of one quad share, computed once per nail per frame.
 
     roi: where the quad lands (clipped); size: the quad's (width, height) in frame pixels, each ≥ 2;
-    unit_to_roi: (3, 3) homography from the unit square (edge coordinates) to ROI pixel centres.
+    to_roi: the homography from the unit square (edge coordinates) to ROI pixel centres, as nine floats in
+    row order (plain floats: a nail's few matrix products cost less in Python than numpy's per-call overhead).
     """
 
     roi: Roi
     size: tuple[int, int]
-    unit_to_roi: np.ndarray
+    to_roi: tuple[float, ...]
+
+    @property
+    def unit_to_roi(self) -> np.ndarray:
+        """(3, 3) float64 homography from the unit square (edge coordinates) to ROI pixel centres."""
+        return np.array(self.to_roi, np.float64).reshape(3, 3)
 
     def homography_for(self, width: int, height: int) -> np.ndarray:
         """(3, 3) homography from a width×height texture's pixel centres to ROI pixel centres."""
-        texture_centres_to_unit = np.array(
-            [[1.0 / width, 0, 0.5 / width], [0, 1.0 / height, 0.5 / height], [0, 0, 1]], np.float64
-        )
-        return self.unit_to_roi @ texture_centres_to_unit
+        return np.array(self._texture_to_roi(width, height), np.float64).reshape(3, 3)
+
+    def _texture_to_roi(self, width: int, height: int) -> tuple[float, ...]:
+        # unit_to_roi @ [[1/w, 0, 0.5/w], [0, 1/h, 0.5/h], [0, 0, 1]], written out
+        sx, sy = 1.0 / width, 1.0 / height
+        hx, hy = 0.5 / width, 0.5 / height
+        a, b, c, d, e, f, g, h, i = self.to_roi
+        return (a * sx, b * sy, a * hx + b * hy + c,
+                d * sx, e * sy, d * hx + e * hy + f,
+                g * sx, h * sy, g * hx + h * hy + i)
 
     def warp(self, image: np.ndarray, *, border: int = cv2.BORDER_CONSTANT,
              interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
@@ -83,15 +95,17 @@ class Placement:
         Outside the rectangle the result is 0 with BORDER_CONSTANT, or the nearest edge pixel with
         BORDER_REPLICATE (use that for colour, so only the alpha decides where the edge is).
         """
-        matrix = self.homography_for(image.shape[1], image.shape[0])
-        size = (self.roi.width, self.roi.height)
+        rows, columns = image.shape[:2]
+        m = self._texture_to_roi(columns, rows)
+        size = (self.roi.x1 - self.roi.x0, self.roi.y1 - self.roi.y0)
         # the perspective divisor varies by less than _AFFINE_TOLERANCE over the texture: treat it as affine
-        spread = abs(matrix[2, 0]) * image.shape[1] + abs(matrix[2, 1]) * image.shape[0]
-        if spread < _AFFINE_TOLERANCE * abs(matrix[2, 2]):
+        if abs(m[6]) * columns + abs(m[7]) * rows < _AFFINE_TOLERANCE * abs(m[8]):
             # a parallelogram quad (what the geometry makes): the homography is affine, and warpAffine is the
             # same mapping at about two thirds of the cost
-            return cv2.warpAffine(image, matrix[:2] / matrix[2, 2], size, flags=interpolation,
-                                  borderMode=border, borderValue=0)
+            k = m[8]
+            affine = np.array(((m[0] / k, m[1] / k, m[2] / k), (m[3] / k, m[4] / k, m[5] / k)), np.float64)
+            return cv2.warpAffine(image, affine, size, flags=interpolation, borderMode=border, borderValue=0)
+        matrix = np.array(m, np.float64).reshape(3, 3)
         return cv2.warpPerspective(image, matrix, size, flags=interpolation, borderMode=border, borderValue=0)
 
 
@@ -106,9 +120,33 @@ def place_quad(corners: np.ndarray, frame_shape: tuple[int, ...], roi: Roi | Non
             return None
     if _area(points) < MIN_QUAD_AREA_PX:
         return None  # degenerate (or not finite): no homography maps a rectangle onto it
-    unit_to_quad = cv2.getPerspectiveTransform(_UNIT_SQUARE, np.asarray(points, np.float32))
-    to_roi_centres = np.array([[1, 0, -roi.x0 - 0.5], [0, 1, -roi.y0 - 0.5], [0, 0, 1]], np.float64)
-    return Placement(roi, _size(points), to_roi_centres @ unit_to_quad)
+    # the homography is taken between float32 corners (what NailQuad holds)
+    corners32 = corners if _is_float32_quad(corners) else np.asarray(points, np.float32)
+    a, b, c, d, e, f, g, h, i = _unit_square_to(corners32)
+    x, y = roi.x0 + 0.5, roi.y0 + 0.5  # [[1, 0, -x], [0, 1, -y], [0, 0, 1]] @ unit_to_quad, written out
+    to_roi = (a - x * g, b - x * h, c - x * i, d - y * g, e - y * h, f - y * i, g, h, i)
+    return Placement(roi, _size(points), to_roi)
+
+
+def _is_float32_quad(corners: object) -> bool:
+    return isinstance(corners, np.ndarray) and corners.dtype == np.float32 and corners.shape == (4, 2)
+
+
+def _unit_square_to(corners32: np.ndarray) -> tuple[float, ...]:
+    """The homography (nine floats, row order, last 1) taking the unit square's corners onto `corners32`
+    ((4, 2) float32, NailQuad order), in closed form (Heckbert's square-to-quad)."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = corners32[:4, :2].tolist()
+    sum_x, sum_y = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
+    dx1, dx2, dy1, dy2 = x1 - x2, x3 - x2, y1 - y2, y3 - y2
+    den = dx1 * dy2 - dx2 * dy1
+    if den == 0.0 or not math.isfinite(den):
+        matrix = cv2.getPerspectiveTransform(_UNIT_SQUARE, np.ascontiguousarray(corners32[:4, :2]))
+        return tuple(matrix.ravel().tolist())
+    g = (sum_x * dy2 - dx2 * sum_y) / den
+    h = (dx1 * sum_y - sum_x * dy1) / den
+    return (x1 - x0 + g * x1, x3 - x0 + h * x3, x0,
+            y1 - y0 + g * y1, y3 - y0 + h * y3, y0,
+            g, h, 1.0)
 
 
 def quad_roi(corners: np.ndarray, frame_shape: tuple[int, ...]) -> Roi | None:
@@ -131,18 +169,22 @@ Points = list[list[float]]
 
 
 def _points(corners: np.ndarray) -> Points:
+    if _is_float32_quad(corners):
+        return corners.tolist()  # float32 to Python float is exact, as through float64
     return np.asarray(corners, np.float64)[:4, :2].tolist()
 
 
 def _roi(points: Points, frame_shape: tuple[int, ...]) -> Roi | None:
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    if not all(math.isfinite(v) for v in xs + ys):
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = points
+    # a sum of finite values is finite unless it overflows; only then is each value checked
+    if not math.isfinite(ax + ay + bx + by + cx + cy + dx + dy) and not all(
+            math.isfinite(v) for v in (ax, ay, bx, by, cx, cy, dx, dy)):
         return None
     height, width = frame_shape[:2]
-    x0 = max(0, math.floor(min(xs)) - ROI_MARGIN_PX)
-    y0 = max(0, math.floor(min(ys)) - ROI_MARGIN_PX)
-    x1 = min(width, math.ceil(max(xs)) + ROI_MARGIN_PX)
-    y1 = min(height, math.ceil(max(ys)) + ROI_MARGIN_PX)
+    x0 = max(0, math.floor(min(ax, bx, cx, dx)) - ROI_MARGIN_PX)
+    y0 = max(0, math.floor(min(ay, by, cy, dy)) - ROI_MARGIN_PX)
+    x1 = min(width, math.ceil(max(ax, bx, cx, dx)) + ROI_MARGIN_PX)
+    y1 = min(height, math.ceil(max(ay, by, cy, dy)) + ROI_MARGIN_PX)
     if x1 <= x0 or y1 <= y0:
         return None
     return Roi(x0, y0, x1, y1)
