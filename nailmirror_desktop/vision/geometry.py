@@ -62,6 +62,21 @@ _FADE_FROM, _FADE_TO = -0.1, 0.2
 _FULL_BEND = 0.5
 
 
+# The five fingers' base, DIP and TIP landmarks as one index array, so each step runs once on (5, …) arrays:
+# a hand costs a few dozen numpy calls instead of a few hundred.
+_TIP_IDS = np.array([FINGER_LANDMARKS[f][3] for f in Finger])
+_BASE_DIP_TIP = np.array([[FINGER_LANDMARKS[f][i] for f in Finger] for i in (0, 2, 3)]).ravel()
+_KNUCKLE_GAPS = np.array([5, 9, 13, 9, 13, 17])  # every pair _WIDTH_PAIRS uses: (5, 9), (9, 13), (13, 17)
+_CENTRE = np.array([PROPORTIONS[f].centre for f in Finger])[:, None]
+_HALF_LENGTH = np.array([0.5 * PROPORTIONS[f].length for f in Finger])[:, None]
+_HALF_WIDTH = np.array([0.5 * PROPORTIONS[f].width for f in Finger])[:, None]
+# corner k = centre ± half length along the finger ± half width across it (NailQuad order); a sign flip is exact,
+# so these are the same sums as free_edge − half_width·across etc. written out
+_ALONG_SIGN = np.array([1.0, 1.0, -1.0, -1.0])[None, :, None]
+_ACROSS_SIGN = np.array([-1.0, 1.0, 1.0, -1.0])[None, :, None]
+_PERPENDICULAR = np.array([-1.0, 1.0])  # (x, y) → (−y, x) after swapping: 90° clockwise with y down
+
+
 def nail_quads(hand: HandObservation, hand_index: int, *, mirrored: bool = False) -> list[NailQuad]:
     """One quad per finger of `hand` (always five, in Finger order; opacity 0 where nothing should be painted).
 
@@ -69,48 +84,57 @@ def nail_quads(hand: HandObservation, hand_index: int, *, mirrored: bool = False
     view); it decides which physical hand MediaPipe's label means, see `physical_handedness`.
     """
     landmarks = np.asarray(hand.landmarks, dtype=np.float64)
-    confident = hand.score >= MIN_HAND_SCORE
-    palm_facing = palm_facing_score(landmarks, hand.handedness, hand.score, mirrored=mirrored)
-    quads = []
-    for finger in Finger:
-        corners = nail_corners(landmarks, finger)
-        opacity = 0.0
-        if confident and corners is not None:
-            opacity = _fade(finger_facing_score(landmarks, finger, palm_facing))
-        if corners is None:
-            corners = np.repeat(landmarks[FINGER_LANDMARKS[finger][3], :2][None], 4, axis=0)
-        quads.append(NailQuad(finger, corners.astype(np.float32), hand_index, opacity))
-    return quads
+    joints = landmarks[_BASE_DIP_TIP].reshape(3, len(Finger), 3)
+    corners, valid = _all_nail_corners(landmarks, joints)
+    opacities = [0.0] * len(Finger)
+    if hand.score >= MIN_HAND_SCORE:
+        palm_facing = palm_facing_score(landmarks, hand.handedness, hand.score, mirrored=mirrored)
+        facing = _finger_facing_scores(joints, palm_facing).tolist()
+        opacities = [_fade(score) if ok else 0.0 for score, ok in zip(facing, valid.tolist())]
+    if not valid.all():  # a degenerate finger: a point quad at its tip, never painted
+        corners[~valid] = landmarks[_TIP_IDS[~valid], None, :2]
+    corners32 = corners.astype(np.float32)
+    return [NailQuad(finger, corners32[finger], hand_index, opacities[finger]) for finger in Finger]
 
 
 def nail_corners(landmarks: np.ndarray, finger: Finger) -> np.ndarray | None:
     """(4, 2) corners in NailQuad order (free-edge left, free-edge right, cuticle right, cuticle left, as seen
     looking down the finger towards the tip), or None when the finger is degenerate."""
-    _, pip, dip, tip = FINGER_LANDMARKS[finger]
-    points = landmarks[:, :2]
-    axis = points[tip] - points[dip]
-    segment = float(np.linalg.norm(axis))
-    if segment < MIN_SEGMENT_PX:
-        return None
-    along = axis / segment
-    across = np.array([-along[1], along[0]])  # 90° clockwise in image coordinates (y down)
-    size = float(np.sqrt(segment * finger_width(landmarks, finger)))
-    shape = PROPORTIONS[finger]
-    centre = points[tip] + shape.centre * size * along
-    half_length, half_width = 0.5 * shape.length * size, 0.5 * shape.width * size
-    free_edge, cuticle = centre + half_length * along, centre - half_length * along
-    return np.array([
-        free_edge - half_width * across,
-        free_edge + half_width * across,
-        cuticle + half_width * across,
-        cuticle - half_width * across,
-    ])
+    landmarks = np.asarray(landmarks, dtype=np.float64)
+    corners, valid = _all_nail_corners(landmarks, landmarks[_BASE_DIP_TIP].reshape(3, len(Finger), 3))
+    return corners[finger] if valid[finger] else None
+
+
+def _all_nail_corners(landmarks: np.ndarray, joints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(5, 4, 2) float64 corners of every finger's nail (see nail_corners) and (5,) bool: the finger is not
+    degenerate (where it is, its corners are meaningless). joints: (3, 5, 3) base, DIP, TIP per finger."""
+    tips = joints[2, :, :2]
+    axis = tips - joints[1, :, :2]
+    segment = np.sqrt(np.vecdot(axis, axis))  # vecdot: the same dot product np.linalg.norm takes
+    valid = ~(segment < MIN_SEGMENT_PX)  # (a NaN segment counts as valid, as it always has)
+    along = axis / (segment if valid.all() else np.where(valid, segment, 1.0))[:, None]
+    across = along[:, ::-1] * _PERPENDICULAR
+    gaps = landmarks[_KNUCKLE_GAPS, :2].reshape(2, 3, 2)
+    gaps = gaps[0] - gaps[1]
+    size = np.sqrt(segment * _finger_widths(np.sqrt(np.vecdot(gaps, gaps)).tolist()))[:, None]
+    centre = tips + (_CENTRE * size) * along
+    corners = centre[:, None, :] + ((_HALF_LENGTH * size) * along)[:, None, :] * _ALONG_SIGN
+    corners += ((_HALF_WIDTH * size) * across)[:, None, :] * _ACROSS_SIGN
+    return corners, valid
 
 
 def finger_width(landmarks: np.ndarray, finger: Finger) -> float:
     """A finger's width in pixels, from the spacing of the knuckles beside it (2D)."""
     points = landmarks[:, :2]
     return float(np.mean([np.linalg.norm(points[a] - points[b]) for a, b in _WIDTH_PAIRS[finger]]))
+
+
+def _finger_widths(gaps: list[float]) -> np.ndarray:
+    """(5,) finger_width of every finger, in Finger order, from the knuckle gaps 5–9, 9–13, 13–17 (pixels)."""
+    index_middle, middle_ring, ring_pinky = gaps
+    # the mean of two as np.mean takes it: (a + b) / 2
+    return np.array([index_middle, index_middle, (index_middle + middle_ring) / 2,
+                     (middle_ring + ring_pinky) / 2, ring_pinky])
 
 
 def physical_handedness(label: str, *, mirrored: bool) -> str:
@@ -129,9 +153,14 @@ def palm_facing_score(landmarks: np.ndarray, label: str, score: float, *, mirror
     2D cross product over its 3D size (1 for a hand parallel to the image), times how sure the label is.
     """
     points = landmarks
-    to_index, to_pinky = points[5] - points[WRIST], points[17] - points[WRIST]
-    normal = np.cross(to_index, to_pinky)
-    norm = float(np.linalg.norm(normal))
+    if points.dtype == np.float64:
+        # np.cross and np.linalg.norm cost tens of µs on one 3-vector; this is their arithmetic on plain floats
+        a0, a1, a2 = (points[5] - points[WRIST]).tolist()
+        b0, b1, b2 = (points[17] - points[WRIST]).tolist()
+        normal = np.array((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0))
+    else:
+        normal = np.cross(points[5] - points[WRIST], points[17] - points[WRIST])
+    norm = float(np.sqrt(normal.dot(normal)))  # as np.linalg.norm takes it
     if norm == 0.0:
         return 0.0
     hand = physical_handedness(label, mirrored=mirrored)
@@ -148,21 +177,34 @@ def finger_facing_score(landmarks: np.ndarray, finger: Finger, palm_facing: floa
     distal bone, points to the nail's side. Its z (smaller is nearer) says whether that side faces the camera.
     That needs a real bend; for a straight finger the hand's palm normal decides, blended by how bent it is.
     """
-    base, _, dip, tip = FINGER_LANDMARKS[finger]
-    chord = landmarks[dip] - landmarks[base]
-    distal = landmarks[tip] - landmarks[dip]
-    distal_norm, chord_norm = np.linalg.norm(distal), np.linalg.norm(chord)
-    if distal_norm == 0.0 or chord_norm == 0.0:
-        return palm_facing
-    unit = distal / distal_norm
-    dorsal = (chord - (chord @ unit) * unit) / chord_norm
-    bend = float(np.linalg.norm(dorsal))  # sine of the angle between the chord and the distal bone
-    if bend == 0.0:
-        return palm_facing
-    curl_facing = -float(dorsal[2]) / bend
-    weight = min(bend / _FULL_BEND, 1.0)
-    return weight * curl_facing + (1.0 - weight) * palm_facing
+    landmarks = np.asarray(landmarks, dtype=np.float64)
+    joints = landmarks[_BASE_DIP_TIP].reshape(3, len(Finger), 3)
+    return float(_finger_facing_scores(joints, palm_facing)[finger])
+
+
+def _finger_facing_scores(joints: np.ndarray, palm_facing: float) -> np.ndarray:
+    """(5,) finger_facing_score of every finger, in Finger order. joints: (3, 5, 3) base, DIP, TIP per finger."""
+    chord = joints[1] - joints[0]
+    distal = joints[2] - joints[1]
+    distal_norm, chord_norm = np.sqrt(np.vecdot(distal, distal)), np.sqrt(np.vecdot(chord, chord))
+    straight = (distal_norm == 0.0) | (chord_norm == 0.0)
+    if straight.any():  # no direction to take; the palm decides (and no division by zero)
+        distal_norm[straight] = chord_norm[straight] = 1.0
+    unit = distal / distal_norm[:, None]
+    dorsal = (chord - np.vecdot(chord, unit)[:, None] * unit) / chord_norm[:, None]
+    bend = np.sqrt(np.vecdot(dorsal, dorsal))  # sine of the angle between the chord and the distal bone
+    unbent = bend == 0.0
+    if unbent.any():
+        straight |= unbent
+        bend[unbent] = 1.0
+    curl_facing = -dorsal[:, 2] / bend
+    weight = np.minimum(bend / _FULL_BEND, 1.0)
+    facing = weight * curl_facing + (1.0 - weight) * palm_facing
+    if straight.any():
+        facing[straight] = palm_facing
+    return facing
 
 
 def _fade(facing: float) -> float:
-    return float(np.clip((facing - _FADE_FROM) / (_FADE_TO - _FADE_FROM), 0.0, 1.0))
+    # plain floats: max/min keep a NaN as np.clip does
+    return min(max((facing - _FADE_FROM) / (_FADE_TO - _FADE_FROM), 0.0), 1.0)
