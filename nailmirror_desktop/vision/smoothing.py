@@ -29,14 +29,18 @@ FORGET_AFTER_S = 0.5  # a track unseen this long is dropped (the hand left; a ne
 
 def _alpha(cutoff_hz: np.ndarray | float, dt_s: float) -> np.ndarray | float:
     """Exponential smoothing factor of a first-order low-pass at `cutoff_hz` sampled every `dt_s`."""
-    tau = 1.0 / (2.0 * math.pi * np.asarray(cutoff_hz))
+    tau = 1.0 / (2.0 * math.pi * cutoff_hz)  # an array stays an array; a float stays a (cheap) float
     return 1.0 / (1.0 + tau / dt_s)
+
+
+_SIZE_FROM, _SIZE_TO = np.array([9, 5]), np.array([WRIST, 17])
 
 
 def hand_size(landmarks: np.ndarray) -> float:
     """Pixels per hand size: wrist to middle-finger knuckle, or knuckle spread if larger (2D)."""
-    points = landmarks[:, :2]
-    return float(max(np.linalg.norm(points[9] - points[WRIST]), np.linalg.norm(points[5] - points[17]), 1.0))
+    spans = landmarks[_SIZE_FROM, :2] - landmarks[_SIZE_TO, :2]
+    wrist_to_middle, index_to_pinky = np.sqrt(np.vecdot(spans, spans))  # the dot np.linalg.norm takes
+    return float(max(wrist_to_middle, index_to_pinky, 1.0))
 
 
 @dataclass
@@ -56,11 +60,18 @@ class OneEuroFilter:
             self._value, self._derivative = points.copy(), np.zeros_like(points)
             return points.copy()
         dt_s = dt_s if dt_s > 0 else DEFAULT_FRAME_S
-        raw_derivative = (points - self._value) / dt_s
-        self._derivative += _alpha(self.derivative_cutoff_hz, dt_s) * (raw_derivative - self._derivative)
-        speed = np.linalg.norm(self._derivative, axis=-1, keepdims=True) / max(scale, 1e-6)
-        cutoff = self.min_cutoff_hz + self.beta * speed
-        self._value += _alpha(cutoff, dt_s) * (points - self._value)
+        change = points - self._value
+        raw_derivative = change / dt_s
+        raw_derivative -= self._derivative
+        raw_derivative *= _alpha(self.derivative_cutoff_hz, dt_s)
+        self._derivative += raw_derivative
+        # np.linalg.norm(axis=-1, keepdims=True), as it computes it, without its per-call overhead
+        speed = np.sqrt(np.add.reduce(self._derivative * self._derivative, axis=-1, keepdims=True))
+        speed /= max(scale, 1e-6)
+        speed *= self.beta
+        speed += self.min_cutoff_hz  # the cutoff
+        change *= _alpha(speed, dt_s)
+        self._value += change
         return self._value.copy()
 
 
@@ -94,15 +105,15 @@ class HandSmoother:
         smoothed = []
         for hand in hands:
             track = self._match(hand, free)
+            size = hand_size(hand.landmarks)
             if track is None:
                 track = _Track(OneEuroFilter(self.min_cutoff_hz, self.beta), timestamp_ms,
-                               hand.landmarks[WRIST, :2].copy(), hand_size(hand.landmarks), hand.handedness)
+                               hand.landmarks[WRIST, :2].copy(), size, hand.handedness)
                 self._tracks.append(track)
                 track_dt = DEFAULT_FRAME_S
             else:
                 free.remove(track)
                 track_dt = (timestamp_ms - track.last_seen_ms) / 1000.0 or dt_s
-            size = hand_size(hand.landmarks)
             points = track.filter(hand.landmarks, track_dt, size)
             track.last_seen_ms, track.wrist, track.size = timestamp_ms, points[WRIST, :2].copy(), size
             smoothed.append(HandObservation(points.astype(np.float32), hand.handedness, hand.score))
