@@ -112,11 +112,7 @@ class SourceSupervisor:
             source = _open_quietly(self._open_fallback)
             if source is not None:
                 self._state = DEMO
-        with self._lock:
-            self._source = source
-        self._last_frame_at = self._clock()
-        self._last_sequence = -1
-        self.reopen_count += 1
+        self._install(source)
         return self._state
 
     def _probe_camera(self) -> str:
@@ -125,15 +121,21 @@ class SourceSupervisor:
         camera = _open_quietly(self._open_source)
         if camera is None:
             return self._state
-        with self._lock:
-            old, self._source = self._source, camera
-        _close_quietly(old)
         log.info("a camera appeared; leaving the demo")
         self._state = STARTING
+        with self._lock:
+            demo = self._source
+        self._install(camera)  # swap first, close after: poll() never sees a closed source
+        _close_quietly(demo)
+        return self._state
+
+    def _install(self, source: Any) -> None:
+        """Make `source` current and wait for its first frame as if it had just started."""
+        with self._lock:
+            self._source = source
         self._last_frame_at = self._clock()
         self._last_sequence = -1
         self.reopen_count += 1
-        return self._state
 
     def close(self) -> None:
         with self._lock:
