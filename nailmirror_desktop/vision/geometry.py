@@ -13,6 +13,7 @@ palm); a straight finger falls back on the hand's palm normal and handedness.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,19 +63,33 @@ _FADE_FROM, _FADE_TO = -0.1, 0.2
 _FULL_BEND = 0.5
 
 
-# The five fingers' base, DIP and TIP landmarks as one index array, so each step runs once on (5, …) arrays:
-# a hand costs a few dozen numpy calls instead of a few hundred.
+# The five fingers' base, DIP and TIP landmarks as one index array, so each step runs once on (5·hands, …)
+# arrays: a frame costs a few dozen numpy calls instead of a few hundred per hand.
 _TIP_IDS = np.array([FINGER_LANDMARKS[f][3] for f in Finger])
-_BASE_DIP_TIP = np.array([[FINGER_LANDMARKS[f][i] for f in Finger] for i in (0, 2, 3)]).ravel()
-_KNUCKLE_GAPS = np.array([5, 9, 13, 9, 13, 17])  # every pair _WIDTH_PAIRS uses: (5, 9), (9, 13), (13, 17)
-_CENTRE = np.array([PROPORTIONS[f].centre for f in Finger])[:, None]
-_HALF_LENGTH = np.array([0.5 * PROPORTIONS[f].length for f in Finger])[:, None]
-_HALF_WIDTH = np.array([0.5 * PROPORTIONS[f].width for f in Finger])[:, None]
+_BASE_DIP_TIP = np.array([[FINGER_LANDMARKS[f][i] for f in Finger] for i in (0, 2, 3)])  # (3, 5)
+_KNUCKLE_GAPS = np.array([[5, 9, 13], [9, 13, 17]])  # every pair _WIDTH_PAIRS uses: (5, 9), (9, 13), (13, 17)
+_CENTRE = np.array([PROPORTIONS[f].centre for f in Finger])
+_HALF_LENGTH = np.array([0.5 * PROPORTIONS[f].length for f in Finger])
+_HALF_WIDTH = np.array([0.5 * PROPORTIONS[f].width for f in Finger])
 # corner k = centre ± half length along the finger ± half width across it (NailQuad order); a sign flip is exact,
 # so these are the same sums as free_edge − half_width·across etc. written out
 _ALONG_SIGN = np.array([1.0, 1.0, -1.0, -1.0])[None, :, None]
 _ACROSS_SIGN = np.array([-1.0, 1.0, 1.0, -1.0])[None, :, None]
 _PERPENDICULAR = np.array([-1.0, 1.0])  # (x, y) → (−y, x) after swapping: 90° clockwise with y down
+_LANDMARKS_PER_HAND = 21
+
+
+@functools.lru_cache(maxsize=8)
+def _layout(hands: int) -> tuple[np.ndarray, ...]:
+    """Index arrays into (hands·21, 3) stacked landmarks, and per-finger constants, for `hands` hands:
+    joints (3, 5·hands): base, DIP, TIP; gaps (2, 3·hands); tips (5·hands,); centre, half length, half width
+    (5·hands, 1)."""
+    offsets = np.arange(hands) * _LANDMARKS_PER_HAND
+    joints = (offsets[None, :, None] + _BASE_DIP_TIP[:, None, :]).reshape(3, -1)
+    gaps = (offsets[None, :, None] + _KNUCKLE_GAPS[:, None, :]).reshape(2, -1)
+    tips = (offsets[:, None] + _TIP_IDS[None, :]).reshape(-1)
+    per_finger = [np.tile(values, hands)[:, None] for values in (_CENTRE, _HALF_LENGTH, _HALF_WIDTH)]
+    return joints, gaps, tips, *per_finger
 
 
 def nail_quads(hand: HandObservation, hand_index: int, *, mirrored: bool = False) -> list[NailQuad]:
@@ -83,43 +98,66 @@ def nail_quads(hand: HandObservation, hand_index: int, *, mirrored: bool = False
     hand: landmarks (21, 3) in frame pixels. mirrored: the frame is a mirror image of the scene (a selfie
     view); it decides which physical hand MediaPipe's label means, see `physical_handedness`.
     """
-    landmarks = np.asarray(hand.landmarks, dtype=np.float64)
-    joints = landmarks[_BASE_DIP_TIP].reshape(3, len(Finger), 3)
-    corners, valid = _all_nail_corners(landmarks, joints)
-    opacities = [0.0] * len(Finger)
-    if hand.score >= MIN_HAND_SCORE:
-        palm_facing = palm_facing_score(landmarks, hand.handedness, hand.score, mirrored=mirrored)
+    return _nail_quads([hand], [hand_index], mirrored)
+
+
+def nail_quads_for_hands(hands: list[HandObservation], *, mirrored: bool = False) -> list[NailQuad]:
+    """`nail_quads(hand, i)` for every hand i of a frame, concatenated, computed together (the same values)."""
+    return _nail_quads(hands, range(len(hands)), mirrored) if hands else []
+
+
+def _nail_quads(hands: list[HandObservation], hand_indices, mirrored: bool) -> list[NailQuad]:
+    count = len(hands)
+    joint_ids, gap_ids, tip_ids, centre, half_length, half_width = _layout(count)
+    # float32 → float64 is exact: the same values as converting each hand on its own
+    landmarks = np.array([hand.landmarks for hand in hands], dtype=np.float64).reshape(-1, 3)
+    joints = landmarks[joint_ids]
+    corners, valid = _all_nail_corners(landmarks, joints, gap_ids, centre, half_length, half_width)
+    valid_list = valid.tolist()
+    opacities = [0.0] * len(valid_list)
+    confident = [hand.score >= MIN_HAND_SCORE for hand in hands]
+    if any(confident):
+        palms = [palm_facing_score(landmarks[i * _LANDMARKS_PER_HAND:(i + 1) * _LANDMARKS_PER_HAND],
+                                   hand.handedness, hand.score, mirrored=mirrored) if sure else 0.0
+                 for i, (hand, sure) in enumerate(zip(hands, confident))]
+        palm_facing = palms[0] if count == 1 else np.repeat(palms, len(Finger))
         facing = _finger_facing_scores(joints, palm_facing).tolist()
-        opacities = [_fade(score) if ok else 0.0 for score, ok in zip(facing, valid.tolist())]
-    if not valid.all():  # a degenerate finger: a point quad at its tip, never painted
-        corners[~valid] = landmarks[_TIP_IDS[~valid], None, :2]
+        opacities = [_fade(score) if ok and confident[i // len(Finger)] else 0.0
+                     for i, (score, ok) in enumerate(zip(facing, valid_list))]
+    if not all(valid_list):  # a degenerate finger: a point quad at its tip, never painted
+        corners[~valid] = landmarks[tip_ids[~valid], None, :2]
     corners32 = corners.astype(np.float32)
-    return [NailQuad(finger, corners32[finger], hand_index, opacities[finger]) for finger in Finger]
+    fingers = list(Finger)
+    return [NailQuad(fingers[i % len(fingers)], corners32[i], hand_index, opacities[i])
+            for h, hand_index in enumerate(hand_indices) for i in range(h * len(fingers), (h + 1) * len(fingers))]
 
 
 def nail_corners(landmarks: np.ndarray, finger: Finger) -> np.ndarray | None:
     """(4, 2) corners in NailQuad order (free-edge left, free-edge right, cuticle right, cuticle left, as seen
     looking down the finger towards the tip), or None when the finger is degenerate."""
     landmarks = np.asarray(landmarks, dtype=np.float64)
-    corners, valid = _all_nail_corners(landmarks, landmarks[_BASE_DIP_TIP].reshape(3, len(Finger), 3))
+    joint_ids, gap_ids, _, centre, half_length, half_width = _layout(1)
+    corners, valid = _all_nail_corners(landmarks, landmarks[joint_ids], gap_ids, centre, half_length, half_width)
     return corners[finger] if valid[finger] else None
 
 
-def _all_nail_corners(landmarks: np.ndarray, joints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(5, 4, 2) float64 corners of every finger's nail (see nail_corners) and (5,) bool: the finger is not
-    degenerate (where it is, its corners are meaningless). joints: (3, 5, 3) base, DIP, TIP per finger."""
+def _all_nail_corners(landmarks: np.ndarray, joints: np.ndarray, gap_ids: np.ndarray, centre_at: np.ndarray,
+                      half_length: np.ndarray, half_width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(F, 4, 2) float64 corners of every finger's nail (see nail_corners) and (F,) bool: the finger is not
+    degenerate (where it is, its corners are meaningless). landmarks: (21·hands, 3); joints: (3, F, 3) base, DIP,
+    TIP per finger; gap_ids, centre_at, half_length, half_width: from _layout."""
     tips = joints[2, :, :2]
     axis = tips - joints[1, :, :2]
     segment = np.sqrt(np.vecdot(axis, axis))  # vecdot: the same dot product np.linalg.norm takes
     valid = ~(segment < MIN_SEGMENT_PX)  # (a NaN segment counts as valid, as it always has)
     along = axis / (segment if valid.all() else np.where(valid, segment, 1.0))[:, None]
     across = along[:, ::-1] * _PERPENDICULAR
-    gaps = landmarks[_KNUCKLE_GAPS, :2].reshape(2, 3, 2)
+    gaps = landmarks[gap_ids, :2]
     gaps = gaps[0] - gaps[1]
     size = np.sqrt(segment * _finger_widths(np.sqrt(np.vecdot(gaps, gaps)).tolist()))[:, None]
-    centre = tips + (_CENTRE * size) * along
-    corners = centre[:, None, :] + ((_HALF_LENGTH * size) * along)[:, None, :] * _ALONG_SIGN
-    corners += ((_HALF_WIDTH * size) * across)[:, None, :] * _ACROSS_SIGN
+    centre = tips + (centre_at * size) * along
+    corners = centre[:, None, :] + ((half_length * size) * along)[:, None, :] * _ALONG_SIGN
+    corners += ((half_width * size) * across)[:, None, :] * _ACROSS_SIGN
     return corners, valid
 
 
@@ -130,11 +168,15 @@ def finger_width(landmarks: np.ndarray, finger: Finger) -> float:
 
 
 def _finger_widths(gaps: list[float]) -> np.ndarray:
-    """(5,) finger_width of every finger, in Finger order, from the knuckle gaps 5–9, 9–13, 13–17 (pixels)."""
-    index_middle, middle_ring, ring_pinky = gaps
-    # the mean of two as np.mean takes it: (a + b) / 2
-    return np.array([index_middle, index_middle, (index_middle + middle_ring) / 2,
-                     (middle_ring + ring_pinky) / 2, ring_pinky])
+    """(5·hands,) finger_width of every finger, in Finger order per hand, from each hand's knuckle gaps 5–9,
+    9–13, 13–17 (pixels)."""
+    widths = []
+    for hand in range(0, len(gaps), 3):
+        index_middle, middle_ring, ring_pinky = gaps[hand:hand + 3]
+        # the mean of two as np.mean takes it: (a + b) / 2
+        widths += [index_middle, index_middle, (index_middle + middle_ring) / 2,
+                   (middle_ring + ring_pinky) / 2, ring_pinky]
+    return np.array(widths)
 
 
 def physical_handedness(label: str, *, mirrored: bool) -> str:
@@ -178,12 +220,12 @@ def finger_facing_score(landmarks: np.ndarray, finger: Finger, palm_facing: floa
     That needs a real bend; for a straight finger the hand's palm normal decides, blended by how bent it is.
     """
     landmarks = np.asarray(landmarks, dtype=np.float64)
-    joints = landmarks[_BASE_DIP_TIP].reshape(3, len(Finger), 3)
-    return float(_finger_facing_scores(joints, palm_facing)[finger])
+    return float(_finger_facing_scores(landmarks[_layout(1)[0]], palm_facing)[finger])
 
 
-def _finger_facing_scores(joints: np.ndarray, palm_facing: float) -> np.ndarray:
-    """(5,) finger_facing_score of every finger, in Finger order. joints: (3, 5, 3) base, DIP, TIP per finger."""
+def _finger_facing_scores(joints: np.ndarray, palm_facing: float | np.ndarray) -> np.ndarray:
+    """(F,) finger_facing_score of every finger. joints: (3, F, 3) base, DIP, TIP per finger; palm_facing: the
+    hand's score, or (F,) each finger's hand's."""
     chord = joints[1] - joints[0]
     distal = joints[2] - joints[1]
     distal_norm, chord_norm = np.sqrt(np.vecdot(distal, distal)), np.sqrt(np.vecdot(chord, chord))
@@ -201,7 +243,7 @@ def _finger_facing_scores(joints: np.ndarray, palm_facing: float) -> np.ndarray:
     weight = np.minimum(bend / _FULL_BEND, 1.0)
     facing = weight * curl_facing + (1.0 - weight) * palm_facing
     if straight.any():
-        facing[straight] = palm_facing
+        facing = np.where(straight, palm_facing, facing)
     return facing
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nail_refiner import NailMask
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
@@ -153,9 +154,7 @@ def place_nails(image: np.ndarray, hands: list[HandObservation], *, mirrored: bo
     finger turns away) exists so that video does not pop; a photo has no next frame, so a nail that faces the
     camera less than half (opacity < 0.5) is left bare and the others are painted at full strength.
     """
-    from nailmirror_desktop.vision.geometry import nail_quads
-
-    quads = [quad for index, hand in enumerate(hands) for quad in nail_quads(hand, index, mirrored=mirrored)]
+    quads = nail_quads_for_hands(hands, mirrored=mirrored)
     placed = time.perf_counter()
     if not refine:
         return quads, None, placed
