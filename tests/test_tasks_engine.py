@@ -81,6 +81,25 @@ def test_claim_order_priority_then_due_time_then_age(engine, clock):
     assert order[-1] == "future"
 
 
+def test_submit_returns_the_stored_row_for_every_shape_of_insert(engine, clock):
+    """The insert is compiled per shape (which optional values are given; absent ones are NULL literals), and the
+    returned Task is filled lazily from the insert's parameters: each must equal the row as stored."""
+    engine.register_handler("T", lambda ctx: None, provider="vendor")
+    later = clock.now() + 60
+    shapes = [{}, {"biz_type": "STYLE", "biz_id": 7, "request_source_id": "k1", "priority": 2},
+              {"provider": "other"}, {"biz_id": "x", "scheduled_time": later, "max_attempts": 2},
+              {"request_source": "staff", "request_source_id": "k1"}]
+    for i, options in enumerate(shapes):
+        task = engine.submit("T", {"i": i, "text": "奶白色"}, **options)
+        assert task == engine.get(task.task_no), options
+    assert engine.get(engine.submit("T", {}).task_no).provider == "vendor"
+    with pytest.raises(ValueError):
+        engine.submit("T", {}, max_attempts=-1)
+    with pytest.raises(TypeError):
+        engine.submit("T", {}, request_source=None)
+    assert engine.count() == len(shapes) + 1  # the refused calls wrote nothing
+
+
 def test_scheduled_time_accepts_aware_datetimes_only(engine, clock):
     later = datetime.fromtimestamp(clock.now(), tz=timezone.utc) + timedelta(minutes=5)
     task = engine.submit("T", {}, scheduled_time=later)
