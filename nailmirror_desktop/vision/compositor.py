@@ -19,6 +19,7 @@ compositor, the texture's own alpha is ≥ 0.5 there). For an opaque texture the
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,7 +54,7 @@ class TextureLevel:
     colour: np.ndarray
     alpha: np.ndarray | None
 
-    @property
+    @functools.cached_property
     def size(self) -> tuple[int, int]:
         return self.colour.shape[1], self.colour.shape[0]
 
@@ -94,7 +95,8 @@ def _level_for(texture: PreparedTexture, size: tuple[int, int]) -> TextureLevel:
     width, height = size
     chosen = texture.levels[0]
     for level in texture.levels[1:]:
-        if level.size[0] < width or level.size[1] < height:
+        level_width, level_height = level.size
+        if level_width < width or level_height < height:
             break
         chosen = level
     return chosen
