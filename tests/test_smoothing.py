@@ -90,3 +90,17 @@ def test_a_jump_within_the_track_is_smoothed():
     out = smoother.update([HandObservation(moved.astype(np.float32), "Right", 0.9)], 5 * 33)
     shift = out[0].landmarks[:, 0] - here[:, 0]
     assert np.all(shift > 0) and np.all(shift < 20.0)
+
+
+def test_hands_reported_in_the_other_order_keep_their_own_tracks():
+    # the landmarker does not keep an order: the right hand may come first in one frame and second in the next
+    smoother = HandSmoother()
+    left, right = _hand((-400, 0), label="Left"), _hand((400, 0))
+    observe = {"Left": lambda: HandObservation(left.astype(np.float32), "Left", 0.9),
+               "Right": lambda: HandObservation(right.astype(np.float32), "Right", 0.9)}
+    for frame, order in enumerate((("Right", "Left"), ("Left", "Right"), ("Right", "Left"))):
+        out = smoother.update([observe[label]() for label in order], frame * 33)
+        for hand, label in zip(out, order):
+            expected = left if label == "Left" else right
+            assert hand.handedness == label
+            np.testing.assert_allclose(hand.landmarks, expected, atol=1e-3)

@@ -75,7 +75,7 @@ class OneEuroFilter:
         return self._value.copy()
 
 
-@dataclass
+@dataclass(eq=False)  # tracks are compared by identity (list.remove); field-wise == would compare arrays
 class _Track:
     filter: OneEuroFilter
     last_seen_ms: int
@@ -125,7 +125,8 @@ class HandSmoother:
         for track in tracks:
             if track.label != hand.handedness:
                 continue
-            distance = float(np.linalg.norm(wrist - track.wrist)) / max(track.size, 1.0)
+            offset = wrist - track.wrist
+            distance = math.sqrt(offset.dot(offset)) / max(track.size, 1.0)  # np.linalg.norm's own arithmetic
             if distance < best_distance:
                 best, best_distance = track, distance
         return best if best_distance <= MATCH_DISTANCE else None
