@@ -305,8 +305,12 @@ def _gather(arrays: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
 
 def _shade_like_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray,
                       shapes: list[tuple[int, int]], spans: list[tuple[int, int]], sizes: list[int]) -> np.ndarray:
-    """The texture colour lit like each real nail: `_shade_like_nail` over a batch of nails.
+    """The texture colour lit like each real nail, for a batch of nails.
 
+    Per nail: shade = exposure (the nail's mean brightness, weighted by its alpha, against a bare nail's) ×
+    local shading (its smoothed brightness against that mean, tempered); then the fine detail and highlights
+    are added back, and values near white roll off instead of clipping, so a white polish still shows its
+    highlights.
     original, colour: (1, N, 3) uint8; nail: (1, N) float32; each nail's (h, w) pixels are columns start:end (its
     span) in row-major order. Returns (1, N, 3) float32 ≥ 0.
     """
@@ -318,7 +322,9 @@ def _shade_like_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray
         # a box blur about a third of the nail wide separates the nail's broad shading from its fine detail
         size = max(3, (min(rows, columns) // 3) | 1)
         nail_smooth = smooth[start:end].reshape(rows, columns)
-        cv2.blur(grey[start:end].reshape(rows, columns), (size, size), dst=nail_smooth)
+        blurred = cv2.blur(grey[start:end].reshape(rows, columns), (size, size), dst=nail_smooth)
+        if blurred is not nail_smooth:  # (OpenCV writes into a matching dst; this only guards that)
+            nail_smooth[...] = blurred
         nail_alpha_values = flat_nail[start:end]
         weight = cv2.sumElems(nail_alpha_values)[0]
         mean_luma = (float(smooth[start:end].dot(nail_alpha_values)) / weight if weight > 0
@@ -351,21 +357,6 @@ def _per_pixel(values: list[float], sizes: list[int]) -> np.ndarray:
     if len(values) == 1:
         return np.float32(values[0])
     return np.repeat(np.array(values, np.float32), sizes)
-
-
-def _shade_like_nail(original: np.ndarray, colour: np.ndarray, nail: np.ndarray) -> np.ndarray:
-    """The texture colour ((h, w, 3) uint8) lit like the real nail in `original` ((h, w, 3) uint8).
-
-    nail: (h, w) float32 nail alpha, to measure the nail's own brightness. Returns (h, w, 3) float32 ≥ 0.
-    Shade = exposure (the nail's mean brightness against a bare nail's) × local shading (its smoothed
-    brightness against that mean, tempered); then the fine detail and highlights are added back, and values
-    near white roll off instead of clipping, so a white polish still shows its highlights.
-    """
-    rows, columns = nail.shape
-    size = rows * columns
-    painted = _shade_like_nails(original.reshape(1, size, 3), colour.reshape(1, size, 3), nail.reshape(1, size),
-                                [(rows, columns)], [(0, size)], [size])
-    return painted.reshape(rows, columns, 3)
 
 
 def _soft_clip(values: np.ndarray) -> None:
