@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import json.scanner
 import os
 import sqlite3
 from dataclasses import dataclass, field
@@ -190,7 +191,21 @@ _JSON_FIELDS = (
 )
 
 
+# json.loads walks three Python frames (loads, decode, raw_decode) around the C scanner; a claim decodes every
+# payload, so it calls the scanner directly and falls back to json.loads for anything unusual (whitespace around
+# the object, trailing data, errors) — same results, ~1 µs less per claim.
+_scan_once = json.scanner.make_scanner(json.JSONDecoder())
+
+
 def _decode_payload(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    if type(raw) is str and raw[:1] == "{":
+        try:
+            value, end = _scan_once(raw, 0)
+        except (StopIteration, ValueError):
+            pass
+        else:
+            if end == len(raw):
+                return value, None
     try:
         value = json.loads(raw) if raw is not None else None
     except (TypeError, ValueError) as exc:

@@ -1,5 +1,6 @@
 """The task engine's SQL, in one place. Every function takes an open connection (autocommit mode, see
-core/db.py); multi-statement writes run inside `BEGIN IMMEDIATE … COMMIT`. Times are UTC epoch milliseconds.
+core/db.py) — or a cursor on one, which the engine reuses on its hot paths; multi-statement writes run inside
+`BEGIN IMMEDIATE … COMMIT`. Times are UTC epoch milliseconds.
 
 Rules kept here: a claim is one conditional UPDATE (a row counts only if it changed); every later write to a
 claimed row is guarded by `status = 'PROCESSING' AND version = ?`, so a worker whose lease was taken away
@@ -257,9 +258,19 @@ WHERE {_GUARD}
 """
 
 
+# Without a result: NULL written as a literal, not bound (a bound None costs ~0.45 µs, see submit_statement).
+COMPLETE_WITHOUT_RESULT = f"""
+UPDATE task
+SET status = 'SUCCESS', result_payload = NULL, progress = 1.0, finished_at = ?1, updated_at = ?1,
+    next_retry_time = NULL, version = version + 1
+WHERE id = ?2 AND status = 'PROCESSING' AND version = ?3
+"""
+
+
 def complete(conn: sqlite3.Connection, task_id: int, version: int, result_json: str | None, now_ms: int) -> bool:
-    cur = conn.execute(COMPLETE, (result_json, now_ms, now_ms, task_id, version))
-    return cur.rowcount == 1
+    if result_json is None:
+        return conn.execute(COMPLETE_WITHOUT_RESULT, (now_ms, task_id, version)).rowcount == 1
+    return conn.execute(COMPLETE, (result_json, now_ms, now_ms, task_id, version)).rowcount == 1
 
 
 RECORD_FAILURE = f"""
