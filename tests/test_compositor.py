@@ -6,7 +6,13 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.compositor import Compositor, coverage_mask, prepare_texture
+from nailmirror_desktop.vision.compositor import (
+    Compositor,
+    coverage_mask,
+    paint_nail,
+    paint_nails,
+    prepare_texture,
+)
 from nailmirror_desktop.vision.nail_shape import nail_alpha
 from nailmirror_desktop.vision.types import Finger, NailQuad
 from nailmirror_desktop.vision.warp import (
@@ -273,3 +279,22 @@ def test_polish_on_a_dim_nail_is_darker_than_on_a_bright_one():
     lit = compositor.composite(bright, [_quad(TILTED)]).frame[region][:, 2].mean()
     shadowed = compositor.composite(dim, [_quad(TILTED)]).frame[region][:, 2].mean()
     assert shadowed < 0.75 * lit
+
+
+def test_nails_painted_together_equal_nails_painted_one_after_another():
+    # overlapping quads: the later nail must see the earlier one already painted, as when painted one by one
+    frame = _nail_scene(3)
+    quads = [_quad(TILTED), _quad(TILTED + [20, 10], Finger.MIDDLE, 0.7), _quad(PARALLELOGRAM + [120, 30]),
+             _quad(TILTED + [-10, 5], Finger.RING)]
+    opaque = prepare_texture(np.full((30, 20, 3), (40, 90, 230), np.uint8))
+    rng = np.random.default_rng(0)
+    translucent = prepare_texture(rng.integers(0, 256, (64, 48, 4), dtype=np.uint8))
+    textures = [opaque, translucent, opaque, translucent]
+    together, one_by_one = frame.copy(), frame.copy()
+    coverage_together, coverage_one_by_one = np.zeros((480, 640), np.uint8), np.zeros((480, 640), np.uint8)
+    paint_nails(together, [(quad, texture, None) for quad, texture in zip(quads, textures)], coverage_together)
+    for quad, texture in zip(quads, textures):
+        paint_nail(one_by_one, quad, texture, coverage_one_by_one)
+    assert (together != frame).any()
+    np.testing.assert_array_equal(together, one_by_one)
+    np.testing.assert_array_equal(coverage_together, coverage_one_by_one)

@@ -8,6 +8,7 @@ import pytest
 from nailmirror_desktop.vision.geometry import (
     PROPORTIONS,
     nail_quads,
+    nail_quads_for_hands,
     palm_facing_score,
     physical_handedness,
 )
@@ -148,3 +149,21 @@ def test_quad_follows_a_rotated_finger(finger):
     straight = quads_for(points, "Right")[finger].corners
     turned = quads_for(points @ rotation.T, "Right")[finger].corners
     np.testing.assert_allclose(turned, straight @ rotation[:2, :2].T, atol=1e-3)
+
+
+def test_all_hands_at_once_give_each_hands_own_quads():
+    right = HandObservation(flat_right_back().astype(np.float32), "Right", 0.95)
+    curled = HandObservation(curled_show_nails((700.0, 420.0)).astype(np.float32), "Left", 0.9)
+    unsure = HandObservation(flat_right_back((200.0, 300.0)).astype(np.float32), "Right", 0.3)
+    broken = flat_right_back((900.0, 500.0))
+    broken[FINGER_LANDMARKS[Finger.MIDDLE][3]] = broken[FINGER_LANDMARKS[Finger.MIDDLE][2]]
+    hands = [right, curled, unsure, HandObservation(broken.astype(np.float32), "Right", 0.9)]
+    for mirrored in (False, True):
+        together = nail_quads_for_hands(hands, mirrored=mirrored)
+        one_by_one = [quad for index, hand in enumerate(hands) for quad in nail_quads(hand, index, mirrored=mirrored)]
+        assert len(together) == len(one_by_one) == 20
+        for a, b in zip(together, one_by_one):
+            assert (a.finger, a.hand_index, a.opacity) == (b.finger, b.hand_index, b.opacity)
+            np.testing.assert_array_equal(a.corners, b.corners)
+    assert any(quad.opacity > 0 for quad in together[:10])  # the test is not vacuous: nails are painted
+    assert nail_quads_for_hands([]) == []
