@@ -628,3 +628,25 @@ def test_the_task_submit_returns_equals_the_stored_row(engine, clock):
                         "request_source_id": "r-1", "max_attempts": 2, "provider": "openai", "scheduled_time": later}):
         task = engine.submit("GEN", {"prompt": "贝壳", "n": [1, 2]}, **kwargs)
         assert task == engine.get(task.task_no), kwargs
+
+
+def test_backpressure_is_exact_when_the_id_range_overstates_the_backlog(db_path, clock):
+    """The submit's cheap bound (a source's last unfinished id - first + 1) only decides when it is below the
+    limit; interleaved sources and finished rows in between make it overstate, and then the exact count rules."""
+    with TaskEngine(db_path, clock=clock, config=EngineConfig(pending_limit_per_source=3)) as engine:
+        first = engine.submit("T", {}, request_source="kiosk")
+        engine.submit("T", {}, request_source="staff")
+        engine.submit("T", {}, request_source="staff")
+        middle = engine.submit("T", {}, request_source="kiosk")  # kiosk ids span 4, two unfinished
+        engine.submit("T", {}, request_source="kiosk")  # the third: allowed
+        with pytest.raises(TooManyPendingTasks):
+            engine.submit("T", {}, request_source="kiosk")
+        engine.cancel(middle.task_no)  # two unfinished again, the span unchanged
+        engine.submit("T", {}, request_source="kiosk")
+        with pytest.raises(TooManyPendingTasks):
+            engine.submit("T", {}, request_source="kiosk")
+        engine.submit("T", {}, request_source="staff")  # staff: 3rd
+        engine.cancel(first.task_no)
+        assert engine.count(request_source="kiosk", status="PENDING") == 2
+        engine.submit("T", {}, request_source="kiosk")
+        assert engine.count(request_source="kiosk") == 5  # 3 unfinished + 2 canceled; refusals wrote nothing
