@@ -2,8 +2,10 @@
 
 Run: .venv/bin/python benchmarks/tasks.py [--tasks 20000] [--rounds 3] [--latency-samples 200]
 
-Everything is file-backed with the same pragmas on both sides (WAL, synchronous=NORMAL, 8 MB page cache, SQLite's
-default autocheckpoint) and every submit / claim / outcome is committed before anything depends on it. huey is used
+Everything is file-backed with the same durability pragmas on both sides (WAL, synchronous=NORMAL; both with an
+8 MB page cache and SQLite's default autocheckpoint) and every submit / claim / outcome is committed before anything
+depends on it. Page sizes differ: the kiosk database is created with 1 KiB pages (core/db.py PAGE_SIZE, its real
+setting), huey keeps SQLite's default 4 KiB (its SqliteStorage sets none). huey is used
 exactly as its SqliteStorage is meant to be used — storage.enqueue(data) and storage.dequeue() — with only
 synchronous=NORMAL added (its own choices are FULL or OFF). huey's dequeue deletes the row, so a crash loses the
 task; the engine keeps leases, retries, history and backpressure.

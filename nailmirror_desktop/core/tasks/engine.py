@@ -14,7 +14,8 @@ guarded by its version, so a worker that lost its lease cannot overwrite the new
 Commits: a submit, a claim and an outcome are each committed before anything depends on them. A worker that
 stays busy records one task's outcome and claims the next in the same transaction (execute_and_claim_next):
 both are committed before the next handler starts, and nothing is batched across tasks. Each commit writes two
-WAL pages in the common case (the row's page and the claim index's), as huey's SqliteStorage does.
+pages in the common case (the row's and the claim index's), as huey's SqliteStorage does, of 1 KiB each
+(core/db.py PAGE_SIZE).
 
 Idempotent business writes (the pattern handlers follow): key business rows by `ctx.task.task_no` with a
 UNIQUE constraint and insert them with `ON CONFLICT DO NOTHING` (or look them up first). A handler killed
