@@ -55,9 +55,12 @@ def test_the_claim_rewrites_only_the_table(tmp_path):
         assert 20 <= len(pages) <= 20 * 2.5, len(pages)
 
 
+@pytest.mark.parametrize("captured", [False, True])
 @pytest.mark.parametrize("types,blocked", [(("GEN",), ()), (("GEN", "SYNC", "UPLOAD"), ()), (("GEN", "SYNC"), ("openai",))])
-def test_claim_walks_the_partial_index_without_a_temp_sort(conn, types, blocked):
-    sql = store.claim_sql(tuple(sorted(types)), len(blocked))
+def test_claim_walks_the_partial_index_without_a_temp_sort(conn, types, blocked, captured):
+    if captured:
+        store.install_claim_capture(conn)
+    sql = store.claim_sql(tuple(sorted(types)), len(blocked), captured)
     plan = query_plan(conn, sql, ("w", NOW, NOW, NOW, NOW, *sorted(types), *blocked))
     assert "USING INDEX task_active" in plan, plan
     assert "TEMP B-TREE" not in plan, plan
@@ -197,3 +200,25 @@ def test_backlog_counts_unfinished_rows_per_source(tmp_path):
             "SELECT count(*) FROM task WHERE request_source = 'staff' AND status IN ('PENDING','FAILED','PROCESSING')"
         ).fetchone()[0]
         assert recount == 1
+
+
+def test_the_captured_claim_returns_what_the_returning_claim_returns(tmp_path):
+    """The engine's claim gets the claimed row through a function in the UPDATE's SET instead of RETURNING: the same
+    row, with version and attempt_count as written, and nothing when no row is due."""
+    rows = {}
+    for captured in (False, True):
+        conn = open_database(tmp_path / f"c{captured}.db")
+        conn.row_factory = None
+        add_pending(conn, 3)
+        conn.execute("UPDATE task SET attempt_count = 2, version = 7, provider = 'p' WHERE id = 2")
+        conn.execute("UPDATE task SET priority = 5 WHERE id = 2")
+        capture = store.install_claim_capture(conn)
+        claim = (lambda *a: store.claim_captured(conn, capture, *a)) if captured else (lambda *a: store.claim(conn, *a))
+        rows[captured] = [claim("w", NOW, ("GEN",)) for _ in range(4)]
+        stored = conn.execute("SELECT id, task_type, version, attempt_count, provider, request_payload, worker_id"
+                              " FROM task WHERE id = 2").fetchone()
+        assert rows[captured][0] == stored[:6] and stored[6] == "w", (rows[captured][0], stored)
+        assert rows[captured][0][2:4] == (8, 3)
+        assert rows[captured][3] is None
+        conn.close()
+    assert [tuple(r) if r else None for r in rows[False]] == rows[True]

@@ -135,6 +135,7 @@ class TaskEngine:
         # One cursor for all of it: Connection.execute makes (and registers, and frees) a new Cursor on every call,
         # a few µs per task over its four statements. Used only under the write lock, like the connection.
         self._hot_cur = self._hot_conn.cursor()
+        self._hot_capture = store.install_claim_capture(self._hot_conn)  # claims without RETURNING (see store)
 
     # --- set-up -----------------------------------------------------------------------------------------------
 
@@ -417,7 +418,8 @@ class TaskEngine:
         with self._claim_lock:
             types, blocked = self._claimable_now(now_s)
             with self._write_lock:
-                row = store.claim(self._hot_cur, self.worker_id, to_ms(now_s), types, blocked)
+                row = store.claim_captured(self._hot_cur, self._hot_capture, self.worker_id, to_ms(now_s), types,
+                                           blocked)
             claim = None if row is None else self._hold(row, now_s)
         if claim is not None:
             self._announce_claim(claim)
@@ -479,8 +481,11 @@ class TaskEngine:
         now_s = self._sweep_if_due() if claim_next else self.clock.now()
         now_ms = to_ms(now_s)
         # After close() the shared connection is gone; a handler that finishes anyway still records its outcome
-        # (on a fresh connection of its own thread).
-        conn = self._conn().cursor() if closed or self._closed.is_set() else self._hot_cur
+        # (on a fresh connection of its own thread) and claims nothing.
+        if closed or self._closed.is_set():
+            conn, claim_next = self._conn().cursor(), False
+        else:
+            conn = self._hot_cur
         row = next_claim = None
         with self._claim_lock:
             self._release(claim)
@@ -492,8 +497,8 @@ class TaskEngine:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     done = store.complete(conn, claim.id, claim.version, result_json, now_ms)
-                    if types:
-                        row = store.claim(conn, self.worker_id, now_ms, types, blocked)
+                    if types and claim_next:
+                        row = store.claim_captured(conn, self._hot_capture, self.worker_id, now_ms, types, blocked)
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
