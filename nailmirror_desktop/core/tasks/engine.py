@@ -224,11 +224,11 @@ class TaskEngine:
             _encode_json(payload), provider, request_source, request_source_id, now_ms,
             self.config.pending_limit_per_source,
         )  # = store.submit_params(...), built inline on this hot path
-        conn = self._conn()
+        cur = self._cursor()
         for _ in range(3):
             try:
                 with self._write_lock:
-                    new_id = store.insert_task(self._cursor(), params)
+                    new_id = store.insert_task(cur, params)
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc):
                     raise
@@ -240,6 +240,7 @@ class TaskEngine:
                 if self._status_listeners:
                     self._notify(task.task_no, _PENDING)
                 return task
+            conn = self._conn()
             if request_source_id is not None:
                 existing = store.find_unfinished_by_key(conn, request_source, request_source_id, task_type)
                 if existing is not None:

@@ -120,8 +120,9 @@ def submit_params(
 
 def insert_task(conn: sqlite3.Connection, params: tuple) -> int | None:
     """The new row's id, or None when nothing was inserted (duplicate key or backpressure)."""
-    sql, pick = submit_statement((params[1] is not None, params[2] is not None, params[7] is not None,
-                                  params[9] is not None, params[11] is not None))
+    _, biz_type, biz_id, _, _, _, _, provider, _, source_id, _, limit = params
+    sql, pick = submit_statement((biz_type is not None, biz_id is not None, provider is not None,
+                                  source_id is not None, limit is not None))
     cur = conn.execute(sql, pick(params))
     return cur.lastrowid if cur.rowcount == 1 else None
 
