@@ -7,12 +7,14 @@ from PySide6.QtGui import QImage
 
 
 def bgr_to_qimage(frame: np.ndarray) -> QImage:
-    """(H, W, 3) uint8 BGR → an RGB888 QImage that owns its pixels (safe after `frame` is reused)."""
+    """(H, W, 3) uint8 BGR → a QImage that owns its pixels (safe after `frame` is reused)."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError(f"expected (H, W, 3) uint8 BGR, got {frame.shape} {frame.dtype}")
-    rgb = np.ascontiguousarray(frame[:, :, ::-1])
-    height, width = rgb.shape[:2]
-    return QImage(rgb.data, width, height, rgb.strides[0], QImage.Format.Format_RGB888).copy()
+    # Qt reads BGR byte order itself (Format_BGR888): no channel swap in numpy, whose strided copy cost ~4 ms
+    # per 1280×720 frame on the live path; copy() makes the image own its pixels.
+    frame = np.ascontiguousarray(frame)
+    height, width = frame.shape[:2]
+    return QImage(frame.data, width, height, frame.strides[0], QImage.Format.Format_BGR888).copy()
 
 
 def qimage_to_bgr(image: QImage) -> np.ndarray:
