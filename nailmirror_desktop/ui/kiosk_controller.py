@@ -7,6 +7,7 @@ language switch.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -92,20 +93,56 @@ class KioskController(QObject):
     # --- try-on -------------------------------------------------------------------------------------------
     def apply_style(self, code: str) -> bool:
         """Put a style on the customer's nails; the next frame the pipeline starts is painted with it."""
-        session = self.services.session
         try:
-            loaded = session.cached(code) or self._load_style(code)
+            loaded = self.services.session.cached(code) or self._load_style(code)
         except Exception as exc:
-            log.warning("style %s cannot be tried on: %s", code, exc)
-            self.window.mirror.set_banner(self.tr("This style can't be tried on right now."))
+            self._on_style_unusable(code, exc)
             return False
+        self._show_style(loaded)
+        return True
+
+    def apply_style_in_background(self, code: str, done: Callable[[bool], None]) -> None:
+        """apply_style with the textures decoded on a worker (a new style is not cached yet): the asset lookup
+        stays on this thread with its database connection; `done(applied)` is called back on this thread."""
+        cached = self.services.session.cached(code)
+        if cached is not None:
+            self._show_style(cached)
+            done(True)
+            return
+        try:
+            assets = try_on_assets(self.services.repository, code)
+        except Exception as exc:
+            self._on_style_unusable(code, exc)
+            done(False)
+            return
+
+        def decoded(loaded, error) -> None:
+            if self._shut_down:
+                return  # a worker's answer that arrived after the services closed
+            if error is not None:
+                self._on_style_unusable(code, error)
+                done(False)
+                return
+            self._show_style(loaded)
+            done(True)
+
+        self.services.run_in_background(
+            lambda: load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers),
+            decoded,
+        )
+
+    def _on_style_unusable(self, code: str, error: BaseException) -> None:
+        log.warning("style %s cannot be tried on: %s", code, error)
+        self.window.mirror.set_banner(self.tr("This style can't be tried on right now."))
+
+    def _show_style(self, loaded) -> None:
+        session = self.services.session
         session.apply(loaded)
         self.window.mirror.set_banner("")
         self.window.mirror.set_style(loaded.code, loaded.name)
         if self.style_browser is not None:
             self.style_browser.show_current(loaded.code)
             self.style_browser.set_accent_options(loaded.accent is not None, session.accent_fingers)
-        return True
 
     def _load_style(self, code: str):
         assets = try_on_assets(self.services.repository, code)
@@ -258,11 +295,18 @@ class KioskController(QObject):
         if status == "SUCCESS":
             task = self.services.engine.get(task_no)
             code = (task.result or {}).get("style_code", "")
-            if code and self.apply_style(code):
-                panel.show_result(code)
-            else:
-                panel.show_error(generation_error_text(None))
             self._generation_task = None
+            if not code:
+                panel.show_error(generation_error_text(None))
+                return
+
+            def applied(ok: bool) -> None:
+                if ok:
+                    panel.show_result(code)
+                else:
+                    panel.show_error(generation_error_text(None))
+
+            self.apply_style_in_background(code, applied)
         elif status == "DEAD" or status == "CANCELED":
             task = self.services.engine.get(task_no)
             panel.show_error(generation_error_text(task.last_error_code, task.last_error_class))
