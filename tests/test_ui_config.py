@@ -23,6 +23,7 @@ from nailmirror_desktop.core.providers.config import load_provider_config
 def test_defaults_come_with_a_hashed_default_pin():
     config = load_config()
     assert config.language == "zh_CN" and config.camera == "auto" and config.resolution == (1280, 720)
+    assert config.hands_tracked == 1  # camera rate on a 2-core store PC; two hands is a staff setting
     assert pin_matches(config, DEFAULT_PIN) and not pin_matches(config, "1357")
     assert DEFAULT_PIN not in config.staff_pin_hash
 
@@ -38,10 +39,11 @@ def test_a_new_pin_replaces_the_old_and_salts_differ():
 
 def test_hand_edited_values_are_clamped_not_fatal():
     config_path().write_text(json.dumps({"idle_timeout_s": 1, "language": "fr", "camera": "usb",
-                                         "resolution": [99999, 10], "unknown_key": 1}))
+                                         "resolution": [99999, 10], "hands_tracked": 7, "unknown_key": 1}))
     config = load_config()
     assert config.idle_timeout_s == 10 and config.language == "zh_CN" and config.camera == "auto"
     assert config.resolution == (3840, 120)
+    assert config.hands_tracked == 2
 
 
 def test_saving_keeps_the_providers_section_and_is_owner_only():

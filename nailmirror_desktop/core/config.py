@@ -32,6 +32,9 @@ class KioskConfig:
     camera: str = "auto"
     resolution: tuple[int, int] = (1280, 720)
     mirror: bool = True
+    # One hand keeps the mirror at camera rate on a 2-core store PC (two-hand tracking alone costs ~30 ms a frame
+    # there); staff can switch to two hands on a faster machine.
+    hands_tracked: int = 1
     idle_timeout_s: int = 90
     language: str = "zh_CN"
     staff_pin_salt: str = ""
@@ -54,6 +57,7 @@ def validated(config: KioskConfig) -> KioskConfig:
         config,
         camera=str(camera),
         resolution=(max(160, min(width, 3840)), max(120, min(height, 2160))),
+        hands_tracked=2 if int(config.hands_tracked) >= 2 else 1,
         idle_timeout_s=max(10, min(int(config.idle_timeout_s), 3600)),
         language=language,
     )

@@ -110,7 +110,7 @@ def build_session(config: KioskConfig):
     from nailmirror_desktop.vision.compositor import Compositor
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
-    pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=2)
+    pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=config.hands_tracked)
     return TryOnSession(pipeline, mirror=config.mirror)
 
 

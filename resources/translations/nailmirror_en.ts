@@ -65,23 +65,23 @@
 <context>
     <name>KioskController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="100"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="136"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="286"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="273"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="317"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="275"/>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="319"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="325"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -209,12 +209,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="153"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>The camera is not responding. Reconnecting…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="155"/>
         <source>Looking for a camera…</source>
         <translation>Looking for a camera…</translation>
     </message>
@@ -222,12 +222,12 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="148"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>Place your hand here, nails facing the screen</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="149"/>
         <source>Style code</source>
         <translation>Style code</translation>
     </message>
@@ -337,82 +337,87 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="107"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="111"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="110"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="114"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="121"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="126"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="129"/>
-        <source>Saved. Camera, resolution and mirroring apply at the next start.</source>
-        <translation>Saved. Camera, resolution and mirroring apply at the next start.</translation>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="134"/>
+        <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
+        <translation>Saved. Camera, resolution, mirroring and hands apply at the next start.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
+        <source>Hands tracked</source>
+        <translation>Hands tracked</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="161"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>

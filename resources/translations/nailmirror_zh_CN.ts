@@ -65,23 +65,23 @@
 <context>
     <name>KioskController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="100"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="136"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="286"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="273"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="317"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="275"/>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="319"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="325"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -209,12 +209,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="153"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>摄像头没有响应，正在重新连接…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="155"/>
         <source>Looking for a camera…</source>
         <translation>正在寻找摄像头…</translation>
     </message>
@@ -222,12 +222,12 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="148"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="149"/>
         <source>Style code</source>
         <translation>款号</translation>
     </message>
@@ -337,82 +337,87 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="107"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="111"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="110"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="114"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="121"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="126"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="129"/>
-        <source>Saved. Camera, resolution and mirroring apply at the next start.</source>
-        <translation>已保存。摄像头、分辨率和镜像在下次启动时生效。</translation>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="134"/>
+        <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
+        <translation>已保存。摄像头、分辨率、镜像和识别手数在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
+        <source>Hands tracked</source>
+        <translation>同时识别的手数</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="161"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>

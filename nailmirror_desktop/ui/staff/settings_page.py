@@ -54,6 +54,9 @@ class SettingsPage(QWidget):
         for width, height in RESOLUTIONS:
             self.resolution.addItem(f"{width} × {height}", (width, height))
         self.mirror = QCheckBox()
+        self.hands = QComboBox()
+        self.hands.addItem("1", 1)
+        self.hands.addItem("2", 2)
         self.idle = QSpinBox()
         self.idle.setRange(10, 3600)
         self.idle.setSuffix(" s")
@@ -70,8 +73,8 @@ class SettingsPage(QWidget):
         self.new_pin = QLineEdit()
         self.new_pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.new_pin.setMaxLength(8)
-        self.labels = [QLabel() for _ in range(9)]
-        rows = [self.camera, self.resolution, self.mirror, self.idle, self.language, self.provider, self.api_key,
+        self.labels = [QLabel() for _ in range(10)]
+        rows = [self.camera, self.resolution, self.mirror, self.hands, self.idle, self.language, self.provider, self.api_key,
                 self.key_state, self.new_pin]
         for label, widget in zip(self.labels, rows):
             self.form.addRow(label, widget)
@@ -94,6 +97,7 @@ class SettingsPage(QWidget):
         matches = [i for i in range(self.resolution.count()) if tuple(self.resolution.itemData(i)) == wanted]
         self.resolution.setCurrentIndex(matches[0] if matches else 1)
         self.mirror.setChecked(config.mirror)
+        self.hands.setCurrentIndex(max(0, self.hands.findData(config.hands_tracked)))
         self.idle.setValue(config.idle_timeout_s)
         self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
         self.provider.setCurrentText(self._providers.default_provider)
@@ -113,7 +117,8 @@ class SettingsPage(QWidget):
         pin = self.new_pin.text().strip()
         config = self._config.with_changes(
             camera=self.camera.currentText(), resolution=tuple(self.resolution.currentData()),
-            mirror=self.mirror.isChecked(), idle_timeout_s=self.idle.value(), language=self.language.currentData())
+            mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
+            language=self.language.currentData())
         if pin:
             try:
                 config = with_pin(config, pin)
@@ -126,7 +131,7 @@ class SettingsPage(QWidget):
         self._config = config
         self.new_pin.clear()
         self._show_key_state()
-        self.feedback.setText(self.tr("Saved. Camera, resolution and mirroring apply at the next start."))
+        self.feedback.setText(self.tr("Saved. Camera, resolution, mirroring and hands apply at the next start."))
         self.config_saved.emit(config)
         return True
 
@@ -145,7 +150,8 @@ class SettingsPage(QWidget):
         super().changeEvent(event)
 
     def _retranslate(self) -> None:
-        texts = [self.tr("Camera"), self.tr("Resolution"), self.tr("Mirror the picture"), self.tr("Idle reset after"),
+        texts = [self.tr("Camera"), self.tr("Resolution"), self.tr("Mirror the picture"),
+                 self.tr("Hands tracked"), self.tr("Idle reset after"),
                  self.tr("Language"), self.tr("Design provider"), self.tr("New API key"), self.tr("Current key"),
                  self.tr("New staff PIN")]
         for label, text in zip(self.labels, texts):
