@@ -21,9 +21,11 @@
 CREATE TABLE task (
     -- Assigned by SQLite on insert (one above the largest id, under the write lock): increasing, no extra index.
     -- Task rows are never deleted, so a task_no is never reused.
+    -- The public id, task_no, is this number in hex ('T' || printf('%016x', id); store.task_no_from_id), so looking
+    -- a task up by task_no is a primary-key lookup. It is computed where it is read, not kept as a generated
+    -- column: SQLite evaluates a table's generated columns on every UPDATE of the row, which cost ~6k of a
+    -- claim+complete's ~127k CPU instructions (callgrind).
     id                 INTEGER PRIMARY KEY,
-    -- The public id is the same number in hex, so looking a task up by task_no is a primary-key lookup.
-    task_no            TEXT GENERATED ALWAYS AS ('T' || printf('%016x', id)) VIRTUAL,
     task_type          TEXT    NOT NULL,
     biz_type           TEXT,
     biz_id             TEXT,

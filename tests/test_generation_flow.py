@@ -45,6 +45,7 @@ from nailmirror_desktop.core.paths import database_path
 from nailmirror_desktop.core.providers.config import PollSettings, ProviderConfig, RemoteProviderSettings, Secret
 from nailmirror_desktop.core.styles.repository import StyleRepository
 from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine, TaskStatus
+from nailmirror_desktop.core.tasks.store import task_id_from_no
 
 ROOT = Path(__file__).resolve().parents[1]
 PROMPT = "奶白色底胶、贝壳碎片、无名指跳色"
@@ -366,7 +367,7 @@ def test_a_crash_after_the_style_was_written_neither_rebills_nor_duplicates(open
 def first_status(task_no: str) -> str:
     conn = sqlite3.connect(database_path())
     try:
-        return conn.execute("SELECT status FROM task WHERE task_no = ?", (task_no,)).fetchone()[0]
+        return conn.execute("SELECT status FROM task WHERE id = ?", (task_id_from_no(task_no),)).fetchone()[0]
     finally:
         conn.close()
 
@@ -415,7 +416,7 @@ def _wait_for_polls(task_no: str, dashscope: FakeDashScope, worker: subprocess.P
         assert worker.poll() is None, "the worker exited early"
         conn = sqlite3.connect(database_path())
         try:
-            row = conn.execute("SELECT provider_task_id FROM task WHERE task_no = ?", (task_no,)).fetchone()
+            row = conn.execute("SELECT provider_task_id FROM task WHERE id = ?", (task_id_from_no(task_no),)).fetchone()
         finally:
             conn.close()
         if row and row[0] and dashscope.poll_count(row[0]) >= 2:

@@ -7,6 +7,7 @@ import pytest
 
 from nailmirror_desktop.core.db import MigrationError, connect, discover_migrations, migrate, open_database, schema_version
 from nailmirror_desktop.core.tasks import TaskEngine, TaskStatus
+from nailmirror_desktop.core.tasks.store import task_no_from_id
 
 
 def test_migrations_are_numbered_without_gaps_and_start_with_the_task_table():
@@ -23,7 +24,7 @@ def test_upgrade_from_the_first_migration_keeps_the_data(tmp_path):
         "INSERT INTO task (id, task_type, status, scheduled_time, available_at, max_attempts, request_payload,"
         " created_at, updated_at) VALUES (77, 'GEN', 'PENDING', 1, 1, 5, '{\"prompt\": \"贝壳\"}', 1, 1)"
     )
-    old_no = old.execute("SELECT task_no FROM task").fetchone()[0]
+    old_no = task_no_from_id(old.execute("SELECT id FROM task").fetchone()[0])
     old.close()
 
     latest = discover_migrations()[-1].version

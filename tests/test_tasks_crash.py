@@ -65,7 +65,7 @@ def test_kill_9_between_claim_and_complete_over_many_cycles(tmp_path):
     assert statuses == {"SUCCESS": 40}  # every task ends in exactly one terminal state
     biz = dict(conn.execute("SELECT task_no, id FROM biz_row").fetchall())
     assert sorted(biz) == sorted(task_nos)  # one business row per task: none lost, none doubled
-    for task_no, result in conn.execute("SELECT task_no, result_payload FROM task"):
+    for task_no, result in conn.execute("SELECT 'T' || printf('%016x', id), result_payload FROM task"):
         assert f'"biz_row_id":{biz[task_no]}' in result
     executions = conn.execute("SELECT count(*) FROM execution").fetchone()[0]
     assert executions == 40 + kills  # each kill cost exactly one re-run, of the task it interrupted

@@ -312,8 +312,8 @@ def test_provider_task_id_is_committed_before_the_handler_goes_on(engine, db_pat
     def submit_then_look(ctx):
         ctx.set_provider_task_id("dash-42")
         other = connect(db_path)  # another connection sees it: it is committed
-        observed["id"] = other.execute("SELECT provider_task_id FROM task WHERE task_no = ?",
-                                       (ctx.task_no,)).fetchone()[0]
+        observed["id"] = other.execute("SELECT provider_task_id FROM task WHERE id = ?",
+                                       (ctx.task.id,)).fetchone()[0]
         other.close()
         assert ctx.task.provider_task_id == "dash-42"
         return None
@@ -538,7 +538,7 @@ def test_corrupt_payload_goes_dead_and_the_engine_keeps_going(engine, db_path):
     bad = engine.submit("T", {"x": 1})
     good = engine.submit("T", {"x": 2})
     raw = connect(db_path)
-    raw.execute("UPDATE task SET request_payload = '{\"x\": ' WHERE task_no = ?", (bad.task_no,))
+    raw.execute("UPDATE task SET request_payload = '{\"x\": ' WHERE id = ?", (bad.id,))
     raw.close()
     listed = engine.get(bad.task_no)
     assert listed.payload is None and "not valid JSON" in listed.payload_error

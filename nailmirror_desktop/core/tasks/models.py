@@ -86,7 +86,7 @@ class Task:
         result_raw = row["result_payload"]
         return cls(
             id=row["id"],
-            task_no=row["task_no"],
+            task_no=f"T{row['id']:016x}",
             task_type=row["task_type"],
             biz_type=row["biz_type"],
             biz_id=row["biz_id"],

@@ -392,7 +392,7 @@ SET status = CASE WHEN cancel_requested THEN 'CANCELED'
     worker_id = NULL, updated_at = :now, version = version + 1
 WHERE id IN (SELECT id FROM task INDEXED BY task_active
              WHERE finished_at IS NULL AND status = 'PROCESSING' AND heartbeat_at < :cutoff)
-RETURNING id, task_no, status, attempt_count
+RETURNING id, 'T' || printf('%016x', id) AS task_no, status, attempt_count
 """
 
 
@@ -540,7 +540,7 @@ def open_dead_letters(conn: sqlite3.Connection) -> int:
 
 def events(conn: sqlite3.Connection, task_id: int) -> list[sqlite3.Row]:
     return conn.execute(
-        """SELECT e.*, t.task_no FROM task_event e JOIN task t ON t.id = e.task_id
+        """SELECT e.*, 'T' || printf('%016x', e.task_id) AS task_no FROM task_event e
            WHERE e.task_id = ? ORDER BY e.id""",
         (task_id,),
     ).fetchall()
