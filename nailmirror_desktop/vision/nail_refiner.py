@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from nailmirror_desktop.vision.nail_shape import nail_alpha
+from nailmirror_desktop.vision.nail_shape import nail_alpha, signed_distance
 from nailmirror_desktop.vision.types import NailQuad
 from nailmirror_desktop.vision.warp import Roi
 
@@ -220,20 +220,10 @@ def _to_frame(mask: np.ndarray, crop: _Crop, quad: NailQuad, frame_shape: tuple[
     crop_to_roi = shift @ crop.to_frame
     # a signed distance in crop pixels, resampled to the frame, gives a feathered alpha whose 0.5 level is the
     # mask's outline at any scale
-    signed = _signed_distance(mask)
+    signed = signed_distance(mask)
     frame_per_crop = float(np.sqrt(abs(np.linalg.det(crop.to_frame[:2, :2]))))
     warped = cv2.warpPerspective(signed, crop_to_roi, (roi.width, roi.height), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=-1e3)
     alpha = np.clip(0.5 + warped * frame_per_crop / settings.feather_px, 0.0, 1.0).astype(np.float32)
     new_quad = NailQuad(quad.finger, corners.astype(np.float32), quad.hand_index, quad.opacity)
     return NailMask(new_quad, roi, alpha, refined)
-
-
-def _signed_distance(inside: np.ndarray) -> np.ndarray:
-    inside_u8 = inside.astype(np.uint8)
-    padded_in = cv2.copyMakeBorder(inside_u8, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    dist_in = cv2.distanceTransform(padded_in, cv2.DIST_L2, 3)[1:-1, 1:-1]
-    padded_out = cv2.copyMakeBorder(1 - inside_u8, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
-    dist_out = cv2.distanceTransform(padded_out, cv2.DIST_L2, 3)[1:-1, 1:-1]
-    return np.where(inside, dist_in - 0.5, 0.5 - dist_out).astype(np.float32)
-

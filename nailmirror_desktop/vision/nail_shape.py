@@ -47,7 +47,7 @@ def _nail_alpha_cached(width: int, height: int, feather_px: float) -> np.ndarray
 
 def _make_nail_alpha(width: int, height: int, feather_px: float) -> np.ndarray:
     inside = _rasterise_outline(width, height)
-    signed = _signed_distance(inside)
+    signed = signed_distance(inside)
     if feather_px <= 0:
         alpha = (signed >= 0).astype(np.float32)
     else:
@@ -87,7 +87,7 @@ def _rasterise_outline(width: int, height: int) -> np.ndarray:
     return coverage >= 128
 
 
-def _signed_distance(inside: np.ndarray) -> np.ndarray:
+def signed_distance(inside: np.ndarray) -> np.ndarray:
     """Approximate signed distance (pixels) to the boundary of `inside`: positive in, negative out."""
     inside_u8 = inside.astype(np.uint8)
     padded_in = cv2.copyMakeBorder(inside_u8, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
