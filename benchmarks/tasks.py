@@ -34,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -61,6 +62,23 @@ class Timed:
 
     def rates(self, n: int, prefix: str) -> dict[str, float]:
         return {f"{prefix}_per_s": n / self.wall, f"{prefix}_cpu_us": self.cpu / n * 1e6}
+
+
+def drain_in_threads(workers: int, drain: Callable[[], int]) -> tuple[Timed, int]:
+    """Run `drain` (returns how many tasks it ran) on `workers` threads at once; the timed block and the total.
+    The engine and huey go through this same harness, so thread start-up costs both the same."""
+    counts = [0] * workers
+
+    def run(slot: int) -> None:
+        counts[slot] = drain()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
+    with Timed() as timer:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    return timer, sum(counts)
 
 
 def _engine(db: Path, config: EngineConfig) -> TaskEngine:
@@ -138,21 +156,11 @@ def bench_engine_drain(folder: Path, n: int, workers: int) -> dict[str, float]:
     filler.close()
     engine = TaskEngine(db, config=EngineConfig())
     engine.register_handler("NOOP", lambda ctx: None, concurrency=workers)
-    counts = [0] * workers
-
-    def drain(slot: int) -> None:
-        counts[slot] = engine.run_due()
-
-    threads = [threading.Thread(target=drain, args=(i,)) for i in range(workers)]
-    with Timed() as timer:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+    timer, runs = drain_in_threads(workers, engine.run_due)
     done = engine.count("SUCCESS")
     engine.close()
-    if done != n or sum(counts) != n:
-        raise SystemExit(f"engine drain lost work: {done} SUCCESS, {sum(counts)} runs of {n}")
+    if done != n or runs != n:
+        raise SystemExit(f"engine drain lost work: {done} SUCCESS, {runs} runs of {n}")
     return timer.rates(n, f"claim_complete_{workers}")
 
 
@@ -160,20 +168,10 @@ def bench_huey_dequeue(folder: Path, n: int, workers: int) -> dict[str, float]:
     storage = _huey_storage(folder / f"huey_dequeue_{workers}.db")
     for _ in range(n):
         storage.enqueue(HUEY_MESSAGE)
-    counts = [0] * workers
-
-    def drain(slot: int) -> None:
-        counts[slot] = _huey_drain(storage)
-
-    threads = [threading.Thread(target=drain, args=(i,)) for i in range(workers)]
-    with Timed() as timer:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+    timer, runs = drain_in_threads(workers, lambda: _huey_drain(storage))
     storage.close()
-    if sum(counts) != n:
-        raise SystemExit(f"huey drain got {sum(counts)} of {n}")
+    if runs != n:
+        raise SystemExit(f"huey drain got {runs} of {n}")
     return timer.rates(n, f"huey_dequeue_{workers}")
 
 
