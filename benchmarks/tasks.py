@@ -15,7 +15,8 @@ What is measured (rates are wall-clock; CPU µs per op are printed too, because 
   refuses work, so both sides submit N tasks in bursts of 200 with an untimed drain between bursts (the same
   bursts for huey's enqueue). `submit_deep` also reports both queues filled N deep in one go, the engine with
   backpressure off (the check counts the source's unfinished rows, so it is not meant for 20,000-deep queues).
-- claim+complete: N queued tasks drained by 1 and by 4 worker threads. A busy engine worker records one task's
+- claim+complete: N queued tasks drained by 1 and by 4 worker threads, engine and huey taking turns in slices of
+  1,000 tasks (bench_drains), so a change in machine load mid-run hits both alike. A busy engine worker records one task's
   outcome and claims the next in the same transaction: each is committed before the next handler starts and
   before anyone could depend on it, so every task is still individually durable — one commit per task, as huey's
   dequeue is one commit per task. Nothing is batched across tasks.
@@ -43,6 +44,7 @@ from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine  # noqa: E402
 
 BURST = 200  # = EngineConfig().pending_limit_per_source
 HUEY_MESSAGE = b"x" * 64  # a pickled no-op huey task message is about this size
+DRAIN_SLICE = 1000  # tasks per alternating drain slice (bench_drains)
 
 
 class Timed:
@@ -148,31 +150,52 @@ def bench_huey_enqueue_deep(folder: Path, n: int) -> dict[str, float]:
     return timer.rates(n, "huey_enqueue_deep")
 
 
-def bench_engine_drain(folder: Path, n: int, workers: int) -> dict[str, float]:
-    db = folder / f"engine_drain_{workers}.db"
+def _filled_engine(db: Path, n: int, workers: int) -> TaskEngine:
     filler = _engine(db, EngineConfig(pending_limit_per_source=None))  # filling is not measured
     for i in range(n):
         filler.submit("NOOP", {"i": i})
     filler.close()
     engine = TaskEngine(db, config=EngineConfig())
     engine.register_handler("NOOP", lambda ctx: None, concurrency=workers)
-    timer, runs = drain_in_threads(workers, engine.run_due)
-    done = engine.count("SUCCESS")
-    engine.close()
-    if done != n or runs != n:
-        raise SystemExit(f"engine drain lost work: {done} SUCCESS, {runs} runs of {n}")
-    return timer.rates(n, f"claim_complete_{workers}")
+    return engine
 
 
-def bench_huey_dequeue(folder: Path, n: int, workers: int) -> dict[str, float]:
+def _huey_take(storage, limit: int) -> int:
+    count = 0
+    while count < limit and storage.dequeue() is not None:
+        count += 1
+    return count
+
+
+def bench_drains(folder: Path, n: int, workers: int) -> dict[str, float]:
+    """Both queues filled n deep, then drained in alternating slices of DRAIN_SLICE tasks — engine, huey, huey,
+    engine, … — each slice by `workers` threads. Load on a shared machine drifts over seconds; slices a few
+    tens of milliseconds long, taken in turn, let both sides see the same drift."""
+    engine = _filled_engine(folder / f"engine_drain_{workers}.db", n, workers)
     storage = _huey_storage(folder / f"huey_dequeue_{workers}.db")
     for _ in range(n):
         storage.enqueue(HUEY_MESSAGE)
-    timer, runs = drain_in_threads(workers, lambda: _huey_drain(storage))
+    ours, theirs = Timed(), Timed()
+    ran = taken = 0
+    for index, start in enumerate(range(0, n, DRAIN_SLICE)):
+        share = min(DRAIN_SLICE, n - start) // workers  # DRAIN_SLICE and n are multiples of the worker counts
+        sides = [(ours, lambda: engine.run_due(max_tasks=share)), (theirs, lambda: _huey_take(storage, share))]
+        for timer, drain in (sides if index % 2 == 0 else sides[::-1]):
+            slice_timer, count = drain_in_threads(workers, drain)
+            timer.wall += slice_timer.wall
+            timer.cpu += slice_timer.cpu
+            if timer is ours:
+                ran += count
+            else:
+                taken += count
+    done = engine.count("SUCCESS")
+    engine.close()
     storage.close()
-    if runs != n:
-        raise SystemExit(f"huey drain got {runs} of {n}")
-    return timer.rates(n, f"huey_dequeue_{workers}")
+    if done != n or ran != n:
+        raise SystemExit(f"engine drain lost work: {done} SUCCESS, {ran} runs of {n}")
+    if taken != n:
+        raise SystemExit(f"huey drain got {taken} of {n}")
+    return {**ours.rates(n, f"claim_complete_{workers}"), **theirs.rates(n, f"huey_dequeue_{workers}")}
 
 
 def bench_idle_latency(folder: Path, samples: int) -> list[float]:
@@ -212,13 +235,13 @@ def one_round(folder: Path, n: int, index: int) -> dict[str, float]:
     pairs = [
         (bench_huey_enqueue, bench_engine_submit),
         (bench_huey_enqueue_deep, bench_engine_submit_deep),
-        (lambda f, k: bench_huey_dequeue(f, k, 1), lambda f, k: bench_engine_drain(f, k, 1)),
-        (lambda f, k: bench_huey_dequeue(f, k, 4), lambda f, k: bench_engine_drain(f, k, 4)),
     ]
     results: dict[str, float] = {}
     for pair in pairs:
         for bench in (pair if index % 2 == 0 else pair[::-1]):
             results.update(bench(folder, n))
+    for workers in (1, 4):
+        results.update(bench_drains(folder, n, workers))
     for path in folder.iterdir():
         path.unlink()
     return results
@@ -243,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-latency", action="store_true")
     args = parser.parse_args(argv)
     n = args.tasks
+    if n <= 0 or n % 4:
+        parser.error("--tasks must be a positive multiple of 4 (the 4-worker drain splits every slice evenly)")
     with tempfile.TemporaryDirectory(prefix="nm-bench-tasks-") as tmp:
         folder = Path(tmp)
         rounds = [one_round(folder, n, i) for i in range(args.rounds)]
