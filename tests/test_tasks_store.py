@@ -61,7 +61,7 @@ def test_claim_walks_the_partial_index_without_a_temp_sort(conn, types, blocked,
     if captured:
         store.install_claim_capture(conn)
     sql = store.claim_sql(tuple(sorted(types)), len(blocked), captured)
-    plan = query_plan(conn, sql, ("w", NOW, NOW, NOW, NOW, *sorted(types), *blocked))
+    plan = query_plan(conn, sql, store.claim_params("w", NOW, tuple(sorted(types)), blocked))
     assert "USING INDEX task_active" in plan, plan
     assert "TEMP B-TREE" not in plan, plan
     assert "SCAN task |" not in plan + " |" and not plan.endswith("SCAN task"), plan
@@ -179,7 +179,7 @@ def test_completions_and_claims_leave_the_secondary_indexes_alone(conn):
 
     for index in ("task_idempotency", "task_dead", "task_biz", "task_provider_task"):
         assert not touches_index(store.COMPLETE, (None, NOW, NOW, 1, 1), index), index
-        assert not touches_index(store.claim_sql(("GEN",), 0), ("w", NOW, NOW, NOW, NOW, "GEN"), index), index
+        assert not touches_index(store.claim_sql(("GEN",), 0), store.claim_params("w", NOW, ("GEN",), ()), index), index
     assert touches_index(store.INSERT_KEYED_TASK, store.submit_params("GEN", None, None, 0, 0, 5, "{}", None,
                                                                       "kiosk", "r1", 0, None), "task_idempotency")
 

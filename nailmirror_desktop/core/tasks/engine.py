@@ -122,6 +122,7 @@ class TaskEngine:
         self._rng = random.Random()
         self._last_sweep_s = float("-inf")
         self._closed = threading.Event()
+        self._closing = False  # = self._closed.is_set(), as a plain attribute: read twice per task on the hot path
         self._lease_keeper: threading.Thread | None = None
         self._lease_keeper_running = False
         self._load_task_by_id = self._load_task  # bound once: every claim hands it to its Claim
@@ -166,6 +167,7 @@ class TaskEngine:
         self._progress_listeners.remove(listener)
 
     def close(self) -> None:
+        self._closing = True
         self._closed.set()
         keeper = self._lease_keeper
         if keeper is not None and keeper is not threading.current_thread():
@@ -413,7 +415,7 @@ class TaskEngine:
 
     def claim_next(self) -> Claim | None:
         """Claim the best due task this engine can run now (priority, due time, age), or None."""
-        if self._closed.is_set():
+        if self._closing:
             return None
         now_s = self._sweep_if_due()
         with self._claim_lock:
@@ -437,7 +439,7 @@ class TaskEngine:
         """Run the handler, then record its outcome and claim the next due task (if `more()` allows) in one
         transaction. Durability is unchanged — the outcome is committed before the next handler starts and the
         next claim before it runs — but a worker that keeps busy pays one commit per task instead of two."""
-        return self._execute(claim, more or (lambda: True))
+        return self._execute(claim, more or _always)
 
     def _execute(self, claim: Claim, more: Callable[[], bool]) -> tuple[TaskStatus | None, Claim | None]:
         released = False
@@ -477,13 +479,13 @@ class TaskEngine:
     ) -> tuple[TaskStatus | None, Claim | None]:
         if claim.provider:
             self._breakers.on_success(claim.provider)
-        closed = self._closed.is_set()
+        closed = self._closing
         claim_next = not closed and more()
         now_s = self._sweep_if_due() if claim_next else self.clock.now()
         now_ms = to_ms(now_s)
         # After close() the shared connection is gone; a handler that finishes anyway still records its outcome
         # (on a fresh connection of its own thread) and claims nothing.
-        if closed or self._closed.is_set():
+        if closed or self._closing:
             conn, claim_next = self._conn().cursor(), False
         else:
             conn = self._hot_cur
@@ -516,13 +518,13 @@ class TaskEngine:
 
     # --- in-process bookkeeping (under self._claim_lock) --------------------------------------------------------
 
-    def _claimable_now(self, now_s: float) -> tuple[list[str], list[str]]:
+    def _claimable_now(self, now_s: float) -> tuple[tuple[str, ...], list[str]]:
         """Task types with a free slot, and providers whose breaker forbids a claim now."""
-        types = [t for t, reg in self._handlers.items() if self._running_by_type[t] < reg.concurrency]
+        types = tuple([t for t, reg in self._handlers.items() if self._running_by_type[t] < reg.concurrency])
         blocked = self._breakers.blocked(now_s) if self._breakers.any_tripped else []
         return types, blocked
 
-    def _hold(self, row: sqlite3.Row, now_s: float) -> Claim:
+    def _hold(self, row: tuple, now_s: float) -> Claim:
         claim = Claim(row, self._load_task_by_id)
         self._running_by_type[claim.task_type] = self._running_by_type.get(claim.task_type, 0) + 1
         self._running[claim.id] = claim
@@ -674,6 +676,10 @@ class TaskEngine:
                 listener(task_no, fraction, note)
             except Exception:  # noqa: BLE001
                 log.exception("progress listener failed")
+
+
+def _always() -> bool:
+    return True
 
 
 def _epoch_seconds(moment: datetime | float) -> float:
