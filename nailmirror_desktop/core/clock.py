@@ -59,7 +59,7 @@ class OffsetClock(SystemClock):
 
 
 def to_ms(seconds: float) -> int:
-    return int(round(seconds * 1000))
+    return round(seconds * 1000)  # round() of a float is already an int
 
 
 def from_ms(ms: int | None) -> datetime | None:

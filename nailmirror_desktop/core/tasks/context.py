@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 class TaskContext:
     """What a handler sees: its task, its payload, and the calls that report back while it runs."""
 
+    __slots__ = ("_engine", "_claim", "_provider_task_id", "_cleared_provider_task_id", "payload")  # one per task
+
     def __init__(self, engine: TaskEngine, claim: Claim) -> None:
         self._engine = engine
         self._claim = claim
