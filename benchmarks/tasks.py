@@ -11,15 +11,16 @@ synchronous=NORMAL added (its own choices are FULL or OFF). huey's dequeue delet
 task; the engine keeps leases, retries, history and backpressure.
 
 What is measured (rates are wall-clock; CPU µs per op are printed too, because the machine is shared):
+Engine and huey take turns throughout, in slices of tens of milliseconds (engine, huey, huey, engine, …; see
+_in_turns): load on a shared machine drifts over seconds, and taking turns lets both sides see the same drift.
 - submit: the engine at its default settings, backpressure on (200 unfinished per source). A queue at that limit
-  refuses work, so both sides submit N tasks in bursts of 200 with an untimed drain between bursts (the same
-  bursts for huey's enqueue). `submit_deep` also reports both queues filled N deep in one go, the engine with
-  backpressure off (the check counts the source's unfinished rows, so it is not meant for 20,000-deep queues).
-- claim+complete: N queued tasks drained by 1 and by 4 worker threads, engine and huey taking turns in slices of
-  1,000 tasks (bench_drains), so a change in machine load mid-run hits both alike. A busy engine worker records one task's
-  outcome and claims the next in the same transaction: each is committed before the next handler starts and
-  before anyone could depend on it, so every task is still individually durable — one commit per task, as huey's
-  dequeue is one commit per task. Nothing is batched across tasks.
+  refuses work, so both sides submit N tasks in bursts of 200 with an untimed drain after each pair of bursts.
+  `submit_deep` also reports both queues filled N deep (slices of 1,000), the engine with backpressure off (the
+  check counts the source's unfinished rows, so it is not meant for 20,000-deep queues).
+- claim+complete: N queued tasks drained by 1 and by 4 worker threads, in slices of 1,000 tasks. A busy engine
+  worker records one task's outcome and claims the next in the same transaction: each is committed before the
+  next handler starts and before anyone could depend on it, so every task is still individually durable — one
+  commit per task, as huey's dequeue is one commit per task. Nothing is batched across tasks.
 - idle submit→start latency through the Qt executor.
 
 Compare numbers only within one run; the last line is JSON.
@@ -48,7 +49,7 @@ DRAIN_SLICE = 1000  # tasks per alternating drain slice (bench_drains)
 
 
 class Timed:
-    """Wall seconds and CPU seconds (this process, all threads) of a block; `add` sums several blocks."""
+    """Wall seconds and CPU seconds (this process, all threads) of a block; entered again, it adds the next block."""
 
     def __init__(self) -> None:
         self.wall = 0.0
@@ -66,21 +67,20 @@ class Timed:
         return {f"{prefix}_per_s": n / self.wall, f"{prefix}_cpu_us": self.cpu / n * 1e6}
 
 
-def drain_in_threads(workers: int, drain: Callable[[], int]) -> tuple[Timed, int]:
-    """Run `drain` (returns how many tasks it ran) on `workers` threads at once; the timed block and the total.
-    The engine and huey go through this same harness, so thread start-up costs both the same."""
+def drain_in_threads(workers: int, drain: Callable[[], int]) -> int:
+    """Run `drain` (returns how many tasks it ran) on `workers` threads at once; the total. The engine and huey go
+    through this same harness, so thread start-up costs both the same."""
     counts = [0] * workers
 
     def run(slot: int) -> None:
         counts[slot] = drain()
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
-    with Timed() as timer:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    return timer, sum(counts)
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts)
 
 
 def _engine(db: Path, config: EngineConfig) -> TaskEngine:
@@ -108,46 +108,63 @@ def _huey_drain(storage) -> int:
     return count
 
 
-def bench_engine_submit(folder: Path, n: int) -> dict[str, float]:
+def _in_turns(n: int, size: int, engine_slice: Callable[[int, int], None], huey_slice: Callable[[int, int], None],
+              ours: Timed, theirs: Timed, between: Callable[[], None] = lambda: None) -> None:
+    """Run both sides over [0, n) in alternating slices of `size` — engine, huey, huey, engine, … — timing each
+    slice into its side's timer and calling `between` (untimed) after each pair. Load on a shared machine drifts
+    over seconds; slices tens of milliseconds long, taken in turn, let both sides see the same drift."""
+    for index, start in enumerate(range(0, n, size)):
+        stop = min(n, start + size)
+        sides = [(ours, engine_slice), (theirs, huey_slice)]
+        for timer, run in (sides if index % 2 == 0 else sides[::-1]):
+            with timer:
+                run(start, stop)
+        between()
+
+
+def bench_submits(folder: Path, n: int) -> dict[str, float]:
+    """The engine at its default settings (backpressure on) and huey's enqueue, in alternating bursts of BURST
+    with both queues drained, untimed, after each pair of bursts."""
     engine = _engine(folder / "engine_submit.db", EngineConfig())
-    timer = Timed()
-    for start in range(0, n, BURST):
-        with timer:
-            for i in range(start, min(n, start + BURST)):
-                engine.submit("NOOP", {"i": i})
-        engine.run_due()
-    engine.close()
-    return timer.rates(n, "submit")
-
-
-def bench_huey_enqueue(folder: Path, n: int) -> dict[str, float]:
     storage = _huey_storage(folder / "huey_enqueue.db")
-    timer = Timed()
-    for start in range(0, n, BURST):
-        with timer:
-            for _ in range(start, min(n, start + BURST)):
-                storage.enqueue(HUEY_MESSAGE)
-        _huey_drain(storage)
-    storage.close()
-    return timer.rates(n, "huey_enqueue")
+    ours, theirs = Timed(), Timed()
 
-
-def bench_engine_submit_deep(folder: Path, n: int) -> dict[str, float]:
-    engine = _engine(folder / "engine_submit_deep.db", EngineConfig(pending_limit_per_source=None))
-    with Timed() as timer:
-        for i in range(n):
+    def engine_burst(start: int, stop: int) -> None:
+        for i in range(start, stop):
             engine.submit("NOOP", {"i": i})
-    engine.close()
-    return timer.rates(n, "submit_deep")
 
-
-def bench_huey_enqueue_deep(folder: Path, n: int) -> dict[str, float]:
-    storage = _huey_storage(folder / "huey_enqueue_deep.db")
-    with Timed() as timer:
-        for _ in range(n):
+    def huey_burst(start: int, stop: int) -> None:
+        for _ in range(start, stop):
             storage.enqueue(HUEY_MESSAGE)
+
+    def drain_both() -> None:
+        engine.run_due()
+        _huey_drain(storage)
+
+    _in_turns(n, BURST, engine_burst, huey_burst, ours, theirs, drain_both)
+    engine.close()
     storage.close()
-    return timer.rates(n, "huey_enqueue_deep")
+    return {**ours.rates(n, "submit"), **theirs.rates(n, "huey_enqueue")}
+
+
+def bench_submits_deep(folder: Path, n: int) -> dict[str, float]:
+    """Both queues filled n deep (the engine with backpressure off), in alternating slices of DRAIN_SLICE."""
+    engine = _engine(folder / "engine_submit_deep.db", EngineConfig(pending_limit_per_source=None))
+    storage = _huey_storage(folder / "huey_enqueue_deep.db")
+    ours, theirs = Timed(), Timed()
+
+    def engine_slice(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            engine.submit("NOOP", {"i": i})
+
+    def huey_slice(start: int, stop: int) -> None:
+        for _ in range(start, stop):
+            storage.enqueue(HUEY_MESSAGE)
+
+    _in_turns(n, DRAIN_SLICE, engine_slice, huey_slice, ours, theirs)
+    engine.close()
+    storage.close()
+    return {**ours.rates(n, "submit_deep"), **theirs.rates(n, "huey_enqueue_deep")}
 
 
 def _filled_engine(db: Path, n: int, workers: int) -> TaskEngine:
@@ -168,33 +185,30 @@ def _huey_take(storage, limit: int) -> int:
 
 
 def bench_drains(folder: Path, n: int, workers: int) -> dict[str, float]:
-    """Both queues filled n deep, then drained in alternating slices of DRAIN_SLICE tasks — engine, huey, huey,
-    engine, … — each slice by `workers` threads. Load on a shared machine drifts over seconds; slices a few
-    tens of milliseconds long, taken in turn, let both sides see the same drift."""
+    """Both queues filled n deep (untimed), then drained in turns (_in_turns) in slices of DRAIN_SLICE tasks,
+    each slice by `workers` threads."""
     engine = _filled_engine(folder / f"engine_drain_{workers}.db", n, workers)
     storage = _huey_storage(folder / f"huey_dequeue_{workers}.db")
     for _ in range(n):
         storage.enqueue(HUEY_MESSAGE)
     ours, theirs = Timed(), Timed()
-    ran = taken = 0
-    for index, start in enumerate(range(0, n, DRAIN_SLICE)):
-        share = min(DRAIN_SLICE, n - start) // workers  # DRAIN_SLICE and n are multiples of the worker counts
-        sides = [(ours, lambda: engine.run_due(max_tasks=share)), (theirs, lambda: _huey_take(storage, share))]
-        for timer, drain in (sides if index % 2 == 0 else sides[::-1]):
-            slice_timer, count = drain_in_threads(workers, drain)
-            timer.wall += slice_timer.wall
-            timer.cpu += slice_timer.cpu
-            if timer is ours:
-                ran += count
-            else:
-                taken += count
+    counted = {"engine": 0, "huey": 0}
+
+    def slice_of(side: str, drain: Callable[[int], int]) -> Callable[[int, int], None]:
+        def run(start: int, stop: int) -> None:
+            share = (stop - start) // workers  # n and DRAIN_SLICE are multiples of the worker counts
+            counted[side] += drain_in_threads(workers, lambda: drain(share))
+        return run
+
+    _in_turns(n, DRAIN_SLICE, slice_of("engine", lambda share: engine.run_due(max_tasks=share)),
+              slice_of("huey", lambda share: _huey_take(storage, share)), ours, theirs)
     done = engine.count("SUCCESS")
     engine.close()
     storage.close()
-    if done != n or ran != n:
-        raise SystemExit(f"engine drain lost work: {done} SUCCESS, {ran} runs of {n}")
-    if taken != n:
-        raise SystemExit(f"huey drain got {taken} of {n}")
+    if done != n or counted["engine"] != n:
+        raise SystemExit(f"engine drain lost work: {done} SUCCESS, {counted['engine']} runs of {n}")
+    if counted["huey"] != n:
+        raise SystemExit(f"huey drain got {counted['huey']} of {n}")
     return {**ours.rates(n, f"claim_complete_{workers}"), **theirs.rates(n, f"huey_dequeue_{workers}")}
 
 
@@ -229,17 +243,11 @@ def bench_idle_latency(folder: Path, samples: int) -> list[float]:
     return latencies
 
 
-def one_round(folder: Path, n: int, index: int) -> dict[str, float]:
-    """Each engine measurement next to its huey counterpart, the order alternating between rounds, so both see
-    the same machine load."""
-    pairs = [
-        (bench_huey_enqueue, bench_engine_submit),
-        (bench_huey_enqueue_deep, bench_engine_submit_deep),
-    ]
+def one_round(folder: Path, n: int) -> dict[str, float]:
+    """Every engine measurement taken in turns with its huey counterpart (see _in_turns and bench_drains)."""
     results: dict[str, float] = {}
-    for pair in pairs:
-        for bench in (pair if index % 2 == 0 else pair[::-1]):
-            results.update(bench(folder, n))
+    results.update(bench_submits(folder, n))
+    results.update(bench_submits_deep(folder, n))
     for workers in (1, 4):
         results.update(bench_drains(folder, n, workers))
     for path in folder.iterdir():
@@ -270,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--tasks must be a positive multiple of 4 (the 4-worker drain splits every slice evenly)")
     with tempfile.TemporaryDirectory(prefix="nm-bench-tasks-") as tmp:
         folder = Path(tmp)
-        rounds = [one_round(folder, n, i) for i in range(args.rounds)]
+        rounds = [one_round(folder, n) for _ in range(args.rounds)]
         results = {key: statistics.median(r[key] for r in rounds) for key in rounds[0]}
         latencies = [] if args.skip_latency else bench_idle_latency(folder, args.latency_samples)
     for key, value in results.items():
