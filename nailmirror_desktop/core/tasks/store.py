@@ -157,12 +157,15 @@ def claim_sql(task_types: tuple[str, ...], blocked_providers: int, captured: boo
 
     `captured`: the same UPDATE, but the claimed row reaches Python through ClaimCapture (see there) instead of
     RETURNING."""
-    types = ", ".join(f"?{3 + i}" for i in range(len(task_types)))
+    # OR / AND chains, not IN lists: outside an index lookup SQLite builds a temporary table for `x IN (a, b, c)`
+    # every time the statement runs — with three task types registered that was ~35k more CPU instructions per
+    # claim+complete (~143k instead of ~108k, callgrind). (A single-value IN is an equality already.)
+    types = " OR ".join(f"task_type = ?{3 + i}" for i in range(len(task_types)))
     provider_guard = ""
     if blocked_providers:
         first = 3 + len(task_types)
-        blocked = ", ".join(f"?{first + i}" for i in range(blocked_providers))
-        provider_guard = f" AND (provider IS NULL OR provider NOT IN ({blocked}))"
+        blocked = " AND ".join(f"provider <> ?{first + i}" for i in range(blocked_providers))
+        provider_guard = f" AND (provider IS NULL OR ({blocked}))"
     version = (f"{CAPTURE_FUNCTION}(id, task_type, version, attempt_count, provider, request_payload)" if captured
                else "version + 1")
     returning = "" if captured else "RETURNING id, task_type, version, attempt_count, provider, request_payload"
@@ -171,7 +174,7 @@ UPDATE task
 SET status = 'PROCESSING', worker_id = ?1, heartbeat_at = ?2, updated_at = ?2,
     started_at = coalesce(started_at, ?2), attempt_count = attempt_count + 1, version = {version}
 WHERE id = (SELECT id FROM task
-            WHERE {CLAIMABLE} AND available_at <= ?2 AND task_type IN ({types}){provider_guard}
+            WHERE {CLAIMABLE} AND available_at <= ?2 AND ({types}){provider_guard}
             ORDER BY priority DESC, available_at, id
             LIMIT 1)
   AND {CLAIMABLE}
