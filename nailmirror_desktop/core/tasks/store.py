@@ -182,8 +182,8 @@ WHERE id = (SELECT id FROM task
 
 
 def claim_params(worker_id: str, now_ms: int, task_types: tuple[str, ...], blocked_providers: Sequence[str]) -> tuple:
-    """claim_sql's parameters, in order: ?1 the worker, ?2 now (bound once: each bound value costs ~0.5 µs in
-    Python's sqlite3), then the types and the blocked providers."""
+    """claim_sql's parameters, in order: ?1 the worker, ?2 now (bound once rather than four times: ~0.8k fewer CPU
+    instructions per claim), then the types and the blocked providers."""
     return (worker_id, now_ms, *task_types, *blocked_providers)
 
 
