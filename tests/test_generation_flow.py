@@ -247,6 +247,30 @@ def test_dashscope_pending_running_succeeded(dashscope):
     assert task.provider_task_id and dashscope.poll_count(task.provider_task_id) == 3
 
 
+def test_cancelling_while_polling_stops_without_a_style_or_another_poll(dashscope):
+    """Staff cancel a generation while DashScope is still drawing: the worker notices before its next poll, the task
+    ends CANCELED with its one attempt counted, no style is made, and the provider is neither polled nor billed
+    again."""
+    seen: dict = {}
+
+    def running_and_cancelled_meanwhile(task_id: str) -> Reply:
+        seen["cancel"] = seen["engine"].cancel(seen["task_no"])  # from the server's thread, as the staff screen would
+        return dashscope_status("RUNNING")(task_id)
+
+    dashscope.script_next_task(dashscope_status("PENDING"), running_and_cancelled_meanwhile, dashscope_status("RUNNING"))
+    with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
+        seen["engine"] = engine
+        seen["task_no"] = submit_generation(engine, PROMPT, "dashscope").task_no
+        engine.run_until_idle(timeout_s=60)
+        task = engine.get(seen["task_no"])
+        history = [event.kind for event in engine.history(task.task_no)]
+    assert seen["cancel"].status is TaskStatus.PROCESSING and seen["cancel"].cancel_requested
+    assert (task.status, task.attempt_count, task.finished_at is not None) == (TaskStatus.CANCELED, 1, True)
+    assert (dashscope.submit_count, dashscope.poll_count(task.provider_task_id or "")) == (1, 2)
+    assert ai_styles() == []
+    assert "CANCEL_REQUESTED" in history, history
+
+
 def test_dashscope_failed_internal_error_resubmits_on_the_next_attempt(dashscope):
     dashscope.script_tasks([dashscope_failed("InternalError", "An internal error has occured.")],
                            [dashscope_succeeded_with(dashscope, swatch_png(seed=6))])
