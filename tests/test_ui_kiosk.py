@@ -3,6 +3,7 @@ with the offline provider and try it on, and the event loop never stalls longer 
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -110,6 +111,36 @@ def test_snapshot_is_saved_and_the_idle_reset_forgets_the_customer(qtbot, kiosk,
     qtbot.waitUntil(lambda: bool(seen_at_reset), timeout=5000)
     assert seen_at_reset == {"pair": None, "frame": False, "snapshot": False, "text": "", "page": CUSTOMER}
     wait_for_painted_frames(qtbot, kiosk)  # the mirror goes on for the next customer
+
+
+def test_expired_snapshots_are_deleted_at_start_and_after_each_customer(qtbot, nailmirror_home):
+    """Photos older than the setting (7 days by default) go when the kiosk starts and when a session ends; newer
+    ones stay."""
+    folder = nailmirror_home / "snapshots"
+    folder.mkdir(parents=True)
+
+    def photo(name: str, age_days: float):
+        path = folder / name
+        path.write_bytes(b"png")
+        stamp = time.time() - age_days * 86_400
+        os.utime(path, (stamp, stamp))
+        return path
+
+    expired, kept = photo("old_after.png", 8), photo("recent_after.png", 6)
+    services = build_services(load_config(), KioskOptions(demo=True))
+    controller = KioskController(services)
+    qtbot.addWidget(controller.window)
+    controller.start()
+    try:
+        qtbot.waitUntil(lambda: not expired.exists(), timeout=20000)
+        assert kept.exists()
+        expired_later = photo("older_after.png", 30)
+        controller.reset_session()
+        qtbot.waitUntil(lambda: not expired_later.exists(), timeout=20000)
+        assert kept.exists()
+    finally:
+        controller.shutdown()
+        i18n.install_language("en")
 
 
 def test_no_network_gets_a_friendly_message(qtbot, monkeypatch):

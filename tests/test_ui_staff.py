@@ -100,6 +100,7 @@ def test_settings_save_the_key_without_showing_it(qtbot, kiosk):
     page.api_key.setText("sk-test-abcdefghijklmnop1234")
     page.idle.setValue(45)
     page.hands.setCurrentIndex(page.hands.findData(2))
+    page.keep_days.setValue(3)
     assert page.save()
     assert page.api_key.text() == ""
     assert page.key_state.text() == masked_of("sk-test-abcdefghijklmnop1234") == "••••1234"
@@ -107,6 +108,7 @@ def test_settings_save_the_key_without_showing_it(qtbot, kiosk):
     assert stored["providers"]["default"] == "openai" and stored["idle_timeout_s"] == 45
     assert load_config().idle_timeout_s == 45
     assert stored["hands_tracked"] == 2 and load_config().hands_tracked == 2
+    assert stored["snapshot_keep_days"] == 3 and load_config().snapshot_keep_days == 3
 
 
 def masked_of(value: str) -> str:

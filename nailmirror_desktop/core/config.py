@@ -1,7 +1,7 @@
 """The kiosk's settings: one typed, frozen record, stored as data_dir()/config.json.
 
-Everything a member of staff can change lives here (camera, resolution, mirroring, idle timeout, language,
-the hashed staff PIN). The same file's "providers" section belongs to `core/providers/config.py`, which reads
+Everything a member of staff can change lives here (camera, resolution, mirroring, idle timeout, how long
+snapshots are kept, language, the hashed staff PIN). The same file's "providers" section belongs to `core/providers/config.py`, which reads
 it (with the environment on top) and writes it (`save_provider_config`); saving here keeps that section. Qt's QSettings holds window geometry and nothing else.
 """
 
@@ -36,6 +36,8 @@ class KioskConfig:
     # there); staff can switch to two hands on a faster machine.
     hands_tracked: int = 1
     idle_timeout_s: int = 90
+    # Saved before/after snapshots show a customer's hand: deleted after this many days (core/retention.py).
+    snapshot_keep_days: int = 7
     language: str = "zh_CN"
     staff_pin_salt: str = ""
     staff_pin_hash: str = ""
@@ -59,6 +61,7 @@ def validated(config: KioskConfig) -> KioskConfig:
         resolution=(max(160, min(width, 3840)), max(120, min(height, 2160))),
         hands_tracked=2 if int(config.hands_tracked) >= 2 else 1,
         idle_timeout_s=max(10, min(int(config.idle_timeout_s), 3600)),
+        snapshot_keep_days=max(1, min(int(config.snapshot_keep_days), 365)),
         language=language,
     )
 

@@ -22,7 +22,7 @@ from nailmirror_desktop.ui.main_window import CUSTOMER, SNAPSHOT, STAFF, MainWin
 from nailmirror_desktop.ui.messages import generation_error_text
 from nailmirror_desktop.ui.mirror_loop import MirrorLoop
 from nailmirror_desktop.ui.qt_images import bgr_to_qimage
-from nailmirror_desktop.ui.snapshot import IdleWatcher, SnapshotPage, save_snapshot
+from nailmirror_desktop.ui.snapshot import IdleWatcher, SnapshotPage, purge_expired_snapshots, save_snapshot
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
@@ -89,6 +89,7 @@ class KioskController(QObject):
         self.mirror_loop.start()
         if self.services.load_catalog is not None:
             self.services.run_in_background(self.services.load_catalog, self._on_catalog_loaded)
+        self._purge_expired_snapshots()
 
     # --- try-on -------------------------------------------------------------------------------------------
     def apply_style(self, code: str) -> bool:
@@ -165,6 +166,15 @@ class KioskController(QObject):
         self.services.run_in_background(lambda: save_snapshot(pair.before, pair.after, code), self._on_snapshot_saved)
         return True
 
+    def _purge_expired_snapshots(self) -> None:
+        """Customers' photos older than the salon's setting go (on a worker): at start-up and after every session."""
+        keep_days = self.services.config.snapshot_keep_days
+        self.services.run_in_background(lambda: purge_expired_snapshots(keep_days), self._on_snapshots_purged)
+
+    def _on_snapshots_purged(self, deleted, error) -> None:
+        if error is not None:
+            log.error("expired snapshots not deleted: %s", error)
+
     def _on_snapshot_saved(self, path, error) -> None:
         if self._shut_down:
             return  # a worker's answer that arrived after the services closed
@@ -196,6 +206,7 @@ class KioskController(QObject):
         if i18n.current_language() != self.services.config.language:
             i18n.install_language(self.services.config.language)
         self._put_on_a_first_style()
+        self._purge_expired_snapshots()
         self.session_did_reset.emit()
 
     def toggle_language(self) -> None:

@@ -1,13 +1,15 @@
 """Before/after snapshots, and the idle watcher that ends a customer's session.
 
 `BeforeAfterView` paints the same instant twice, split by a slider: the customer's own nails on the left of
-the split, the style on the right. Files go to data_dir()/snapshots (written on a worker by the controller).
+the split, the style on the right. Files go to data_dir()/snapshots (written on a worker by the controller) and
+are deleted after KioskConfig.snapshot_keep_days (purge_expired_snapshots, at start-up and after each session).
 `IdleWatcher` restarts its timer on every touch, click or key; when it fires the session is reset.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
 from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.retention import purge_expired_photos
 from nailmirror_desktop.ui import theme
 
 _ACTIVITY_EVENTS = {
@@ -48,6 +51,11 @@ def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Pat
         partial.write_bytes(encoded.tobytes())
         os.replace(partial, target)
     return folder / f"{stem}_after.png"
+
+
+def purge_expired_snapshots(keep_days: int) -> list[Path]:
+    """Delete snapshots older than `keep_days` (core/retention.py); runs on a worker."""
+    return purge_expired_photos(snapshots_dir(), keep_days, time.time())
 
 
 class BeforeAfterView(QWidget):

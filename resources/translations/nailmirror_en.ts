@@ -65,23 +65,23 @@
 <context>
     <name>KioskController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="137"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="297"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="317"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="328"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="319"/>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="325"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="330"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="336"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -337,125 +337,135 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="111"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="115"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="114"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="118"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="130"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="138"/>
         <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
         <translation>Saved. Camera, resolution, mirroring and hands apply at the next start.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <source>Delete snapshots after</source>
+        <translation>Delete snapshots after</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="163"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="166"/>
+        <source> days</source>
+        <translation> days</translation>
     </message>
 </context>
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="137"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="137"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="140"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="148"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="141"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="149"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="162"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="163"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="164"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>

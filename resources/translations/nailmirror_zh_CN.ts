@@ -65,23 +65,23 @@
 <context>
     <name>KioskController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="137"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="297"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="317"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="328"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="319"/>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="325"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="330"/>
+        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="336"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -337,125 +337,135 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="111"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="115"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="114"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="118"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="130"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="138"/>
         <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
         <translation>已保存。摄像头、分辨率、镜像和识别手数在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <source>Delete snapshots after</source>
+        <translation>快照保存期限</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="163"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="166"/>
+        <source> days</source>
+        <translation> 天</translation>
     </message>
 </context>
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="137"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="137"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="140"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="148"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="141"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="149"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="162"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="163"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="164"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>

@@ -1,4 +1,5 @@
-"""Settings: camera, resolution, mirroring, idle timeout, language, staff PIN (core.config) and the image
+"""Settings: camera, resolution, mirroring, idle timeout, how long snapshots are kept, language, staff PIN
+(core.config) and the image
 provider with its API key (core.providers.config). The key is never shown back: only whether one is set and
 its last four characters; typing a new one replaces it, leaving the box empty keeps it."""
 
@@ -60,6 +61,8 @@ class SettingsPage(QWidget):
         self.idle = QSpinBox()
         self.idle.setRange(10, 3600)
         self.idle.setSuffix(" s")
+        self.keep_days = QSpinBox()
+        self.keep_days.setRange(1, 365)
         self.language = QComboBox()
         self.language.addItem("中文", "zh_CN")
         self.language.addItem("English", "en")
@@ -73,9 +76,9 @@ class SettingsPage(QWidget):
         self.new_pin = QLineEdit()
         self.new_pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.new_pin.setMaxLength(8)
-        self.labels = [QLabel() for _ in range(10)]
-        rows = [self.camera, self.resolution, self.mirror, self.hands, self.idle, self.language, self.provider, self.api_key,
-                self.key_state, self.new_pin]
+        self.labels = [QLabel() for _ in range(11)]
+        rows = [self.camera, self.resolution, self.mirror, self.hands, self.idle, self.keep_days, self.language,
+                self.provider, self.api_key, self.key_state, self.new_pin]
         for label, widget in zip(self.labels, rows):
             self.form.addRow(label, widget)
         self.save_button = QPushButton()
@@ -99,6 +102,7 @@ class SettingsPage(QWidget):
         self.mirror.setChecked(config.mirror)
         self.hands.setCurrentIndex(max(0, self.hands.findData(config.hands_tracked)))
         self.idle.setValue(config.idle_timeout_s)
+        self.keep_days.setValue(config.snapshot_keep_days)
         self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
         self.provider.setCurrentText(self._providers.default_provider)
         self._show_key_state()
@@ -118,7 +122,7 @@ class SettingsPage(QWidget):
         config = self._config.with_changes(
             camera=self.camera.currentText(), resolution=tuple(self.resolution.currentData()),
             mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
-            language=self.language.currentData())
+            snapshot_keep_days=self.keep_days.value(), language=self.language.currentData())
         if pin:
             try:
                 config = with_pin(config, pin)
@@ -151,7 +155,7 @@ class SettingsPage(QWidget):
 
     def _retranslate(self) -> None:
         texts = [self.tr("Camera"), self.tr("Resolution"), self.tr("Mirror the picture"),
-                 self.tr("Hands tracked"), self.tr("Idle reset after"),
+                 self.tr("Hands tracked"), self.tr("Idle reset after"), self.tr("Delete snapshots after"),
                  self.tr("Language"), self.tr("Design provider"), self.tr("New API key"), self.tr("Current key"),
                  self.tr("New staff PIN")]
         for label, text in zip(self.labels, texts):
@@ -159,3 +163,4 @@ class SettingsPage(QWidget):
         self.api_key.setPlaceholderText(self.tr("Leave empty to keep the current key"))
         self.new_pin.setPlaceholderText(self.tr("Leave empty to keep the current PIN"))
         self.save_button.setText(self.tr("Save settings"))
+        self.keep_days.setSuffix(self.tr(" days"))
