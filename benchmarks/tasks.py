@@ -1,6 +1,6 @@
 """Task engine throughput and latency, with huey's SqliteStorage as the reference in the same run.
 
-Run: .venv/bin/python benchmarks/tasks.py [--tasks 20000] [--rounds 3] [--latency-samples 200]
+Run: .venv/bin/python benchmarks/tasks.py [--tasks 20000] [--rounds 3] [--latency-samples 200]   (defaults shown)
 
 Everything is file-backed with the same durability pragmas on both sides (WAL, synchronous=NORMAL; both with an
 8 MB page cache and SQLite's default autocheckpoint) and every submit / claim / outcome is committed before anything
@@ -269,7 +269,7 @@ RATIOS = {  # ours / huey's, per round; the median over rounds is reported
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=20_000)
-    parser.add_argument("--rounds", type=int, default=1, help="repeat and report medians (noisy machines)")
+    parser.add_argument("--rounds", type=int, default=3, help="repeat and report medians (default 3: ~45 s)")
     parser.add_argument("--latency-samples", type=int, default=200)
     parser.add_argument("--skip-latency", action="store_true")
     args = parser.parse_args(argv)
