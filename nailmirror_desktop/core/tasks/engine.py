@@ -165,7 +165,7 @@ class TaskEngine:
 
     @property
     def task_types(self) -> tuple[str, ...]:
-        return tuple(self._handlers)
+        return self._all_types
 
     def add_listener(self, listener: StatusListener) -> None:
         """`listener(task_no, status)` after every state change this process commits (any thread)."""

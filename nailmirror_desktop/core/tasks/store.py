@@ -149,6 +149,14 @@ def backlog_by_source(conn: sqlite3.Connection) -> dict[str, int]:
 # --- claim ----------------------------------------------------------------------------------------------------
 
 
+def one_of(column: str, first_param: int, count: int) -> str:
+    """`column` equal to one of `count` parameters numbered from ?first_param, as an OR chain. Not an IN list:
+    outside an index lookup SQLite builds a temporary table for `x IN (a, b, c)` every time the statement runs —
+    in the claim, with three task types registered, that was ~35k more CPU instructions per claim+complete (~143k
+    instead of ~108k, callgrind). (A single-value IN is an equality already.)"""
+    return "(" + " OR ".join(f"{column} = ?{first_param + i}" for i in range(count)) + ")"
+
+
 @lru_cache(maxsize=64)
 def claim_sql(task_types: tuple[str, ...], blocked_providers: int, captured: bool = False) -> str:
     """The claim for a set of task types, skipping providers whose breaker is open. The inner SELECT walks the
@@ -157,15 +165,10 @@ def claim_sql(task_types: tuple[str, ...], blocked_providers: int, captured: boo
 
     `captured`: the same UPDATE, but the claimed row reaches Python through ClaimCapture (see there) instead of
     RETURNING."""
-    # OR / AND chains, not IN lists: outside an index lookup SQLite builds a temporary table for `x IN (a, b, c)`
-    # every time the statement runs — with three task types registered that was ~35k more CPU instructions per
-    # claim+complete (~143k instead of ~108k, callgrind). (A single-value IN is an equality already.)
-    types = " OR ".join(f"task_type = ?{3 + i}" for i in range(len(task_types)))
+    types = one_of("task_type", 3, len(task_types))
     provider_guard = ""
     if blocked_providers:
-        first = 3 + len(task_types)
-        blocked = " AND ".join(f"provider <> ?{first + i}" for i in range(blocked_providers))
-        provider_guard = f" AND (provider IS NULL OR ({blocked}))"
+        provider_guard = f" AND (provider IS NULL OR NOT {one_of('provider', 3 + len(task_types), blocked_providers)})"
     version = (f"{CAPTURE_FUNCTION}(id, task_type, version, attempt_count, provider, request_payload)" if captured
                else "version + 1")
     returning = "" if captured else "RETURNING id, task_type, version, attempt_count, provider, request_payload"
@@ -174,7 +177,7 @@ UPDATE task
 SET status = 'PROCESSING', worker_id = ?1, heartbeat_at = ?2, updated_at = ?2,
     started_at = coalesce(started_at, ?2), attempt_count = attempt_count + 1, version = {version}
 WHERE id = (SELECT id FROM task
-            WHERE {CLAIMABLE} AND available_at <= ?2 AND ({types}){provider_guard}
+            WHERE {CLAIMABLE} AND available_at <= ?2 AND {types}{provider_guard}
             ORDER BY priority DESC, available_at, id
             LIMIT 1)
   AND {CLAIMABLE}
@@ -243,7 +246,7 @@ def claim_captured(
         return None
     capture.row = None
     sql = claim_sql(task_types, len(blocked_providers), True)
-    if cur.execute(sql, (worker_id, now_ms, *task_types, *blocked_providers)).rowcount != 1:
+    if cur.execute(sql, claim_params(worker_id, now_ms, task_types, blocked_providers)).rowcount != 1:
         return None
     return capture.row
 
@@ -252,9 +255,8 @@ def next_due_ms(conn: sqlite3.Connection, task_types: Sequence[str]) -> int | No
     types = tuple(task_types)
     if not types:
         return None
-    placeholders = ", ".join("?" for _ in types)
     row = conn.execute(
-        f"SELECT min(available_at) FROM task WHERE {CLAIMABLE} AND task_type IN ({placeholders})", types
+        f"SELECT min(available_at) FROM task WHERE {CLAIMABLE} AND {one_of('task_type', 1, len(types))}", types
     ).fetchone()
     return row[0]
 
@@ -263,9 +265,8 @@ def unfinished_count(conn: sqlite3.Connection, task_types: Sequence[str]) -> int
     types = tuple(task_types)
     if not types:
         return 0
-    placeholders = ", ".join("?" for _ in types)
     return int(conn.execute(
-        f"SELECT count(*) FROM task WHERE {UNFINISHED} AND task_type IN ({placeholders})", types
+        f"SELECT count(*) FROM task WHERE {UNFINISHED} AND {one_of('task_type', 1, len(types))}", types
     ).fetchone()[0])
 
 
