@@ -41,6 +41,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -87,10 +88,20 @@ def drain_in_threads(workers: int, drain: Callable[[], int]) -> int:
     return sum(counts)
 
 
-def _engine(db: Path, config: EngineConfig) -> TaskEngine:
+def _engine(db: Path, config: EngineConfig, concurrency: int = 1) -> TaskEngine:
     engine = TaskEngine(db, config=config)
-    engine.register_handler("NOOP", lambda ctx: None)
+    engine.register_handler("NOOP", lambda ctx: None, concurrency=concurrency)
     return engine
+
+
+def _submit_range(engine: TaskEngine, start: int, stop: int) -> None:
+    for i in range(start, stop):
+        engine.submit("NOOP", {"i": i})
+
+
+def _enqueue_range(storage, start: int, stop: int) -> None:
+    for _ in range(start, stop):
+        storage.enqueue(HUEY_MESSAGE)
 
 
 # --huey-page-size: None = huey's own choice (it sets none, so SQLite's 4 KiB). Set once by main().
@@ -116,9 +127,10 @@ def _huey_storage(db: Path):
     return NormalSyncSqliteStorage(name="bench", filename=str(db))
 
 
-def _huey_drain(storage) -> int:
+def _huey_take(storage, limit: float = float("inf")) -> int:
+    """Dequeue up to `limit` tasks (default: until the queue is empty); how many were taken."""
     count = 0
-    while storage.dequeue() is not None:
+    while count < limit and storage.dequeue() is not None:
         count += 1
     return count
 
@@ -144,19 +156,11 @@ def bench_submits(folder: Path, n: int) -> dict[str, float]:
     storage = _huey_storage(folder / "huey_enqueue.db")
     ours, theirs = Timed(), Timed()
 
-    def engine_burst(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            engine.submit("NOOP", {"i": i})
-
-    def huey_burst(start: int, stop: int) -> None:
-        for _ in range(start, stop):
-            storage.enqueue(HUEY_MESSAGE)
-
     def drain_both() -> None:
         engine.run_due()
-        _huey_drain(storage)
+        _huey_take(storage)
 
-    _in_turns(n, BURST, engine_burst, huey_burst, ours, theirs, drain_both)
+    _in_turns(n, BURST, partial(_submit_range, engine), partial(_enqueue_range, storage), ours, theirs, drain_both)
     engine.close()
     storage.close()
     return {**ours.rates(n, "submit"), **theirs.rates(n, "huey_enqueue")}
@@ -167,16 +171,7 @@ def bench_submits_deep(folder: Path, n: int) -> dict[str, float]:
     engine = _engine(folder / "engine_submit_deep.db", EngineConfig(pending_limit_per_source=None))
     storage = _huey_storage(folder / "huey_enqueue_deep.db")
     ours, theirs = Timed(), Timed()
-
-    def engine_slice(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            engine.submit("NOOP", {"i": i})
-
-    def huey_slice(start: int, stop: int) -> None:
-        for _ in range(start, stop):
-            storage.enqueue(HUEY_MESSAGE)
-
-    _in_turns(n, DRAIN_SLICE, engine_slice, huey_slice, ours, theirs)
+    _in_turns(n, DRAIN_SLICE, partial(_submit_range, engine), partial(_enqueue_range, storage), ours, theirs)
     engine.close()
     storage.close()
     return {**ours.rates(n, "submit_deep"), **theirs.rates(n, "huey_enqueue_deep")}
@@ -184,19 +179,9 @@ def bench_submits_deep(folder: Path, n: int) -> dict[str, float]:
 
 def _filled_engine(db: Path, n: int, workers: int) -> TaskEngine:
     filler = _engine(db, EngineConfig(pending_limit_per_source=None))  # filling is not measured
-    for i in range(n):
-        filler.submit("NOOP", {"i": i})
+    _submit_range(filler, 0, n)
     filler.close()
-    engine = TaskEngine(db, config=EngineConfig())
-    engine.register_handler("NOOP", lambda ctx: None, concurrency=workers)
-    return engine
-
-
-def _huey_take(storage, limit: int) -> int:
-    count = 0
-    while count < limit and storage.dequeue() is not None:
-        count += 1
-    return count
+    return _engine(db, EngineConfig(), concurrency=workers)
 
 
 def bench_drains(folder: Path, n: int, workers: int) -> dict[str, float]:
@@ -204,8 +189,7 @@ def bench_drains(folder: Path, n: int, workers: int) -> dict[str, float]:
     each slice by `workers` threads."""
     engine = _filled_engine(folder / f"engine_drain_{workers}.db", n, workers)
     storage = _huey_storage(folder / f"huey_dequeue_{workers}.db")
-    for _ in range(n):
-        storage.enqueue(HUEY_MESSAGE)
+    _enqueue_range(storage, 0, n)
     ours, theirs = Timed(), Timed()
     counted = {"engine": 0, "huey": 0}
 
