@@ -11,28 +11,18 @@ import pytest
 from PIL import Image
 from PySide6.QtCore import QTimer
 
-from nailmirror_desktop.core.config import load_config
-from nailmirror_desktop.ui import i18n
-from nailmirror_desktop.ui.app import KioskOptions, build_services
-from nailmirror_desktop.ui.kiosk_controller import KioskController
 from nailmirror_desktop.ui.main_window import CUSTOMER, SNAPSHOT
 from nailmirror_desktop.ui.style_browser import CodeRole
+from tests.ui_support import started_kiosk
 
 STALL_BUDGET_MS = 50  # about one frame at 20–30 FPS on this shared 2-core machine
 
 
 @pytest.fixture
 def kiosk(qtbot):
-    services = build_services(load_config(), KioskOptions(demo=True))
-    controller = KioskController(services)
-    qtbot.addWidget(controller.window)
-    controller.window.resize(1280, 800)
-    controller.window.show()
-    controller.start()
-    qtbot.waitUntil(lambda: controller.style_browser.model.rowCount() > 0, timeout=60000)
-    yield controller
-    controller.shutdown()
-    i18n.install_language("en")  # the idle reset installs the configured zh_CN; later tests read English
+    with started_kiosk(qtbot) as controller:
+        qtbot.waitUntil(lambda: controller.style_browser.model.rowCount() > 0, timeout=60000)
+        yield controller
 
 
 def wait_for_painted_frames(qtbot, controller, count=3):
@@ -127,20 +117,13 @@ def test_expired_snapshots_are_deleted_at_start_and_after_each_customer(qtbot, n
         return path
 
     expired, kept = photo("old_after.png", 8), photo("recent_after.png", 6)
-    services = build_services(load_config(), KioskOptions(demo=True))
-    controller = KioskController(services)
-    qtbot.addWidget(controller.window)
-    controller.start()
-    try:
+    with started_kiosk(qtbot) as controller:
         qtbot.waitUntil(lambda: not expired.exists(), timeout=20000)
         assert kept.exists()
         expired_later = photo("older_after.png", 30)
         controller.reset_session()
         qtbot.waitUntil(lambda: not expired_later.exists(), timeout=20000)
         assert kept.exists()
-    finally:
-        controller.shutdown()
-        i18n.install_language("en")
 
 
 def test_no_network_gets_a_friendly_message(qtbot, monkeypatch):
@@ -152,20 +135,14 @@ def test_no_network_gets_a_friendly_message(qtbot, monkeypatch):
     monkeypatch.setenv("NAILMIRROR_PROVIDER", "openai")
     monkeypatch.setenv("NAILMIRROR_OPENAI_BASE_URL", f"http://127.0.0.1:{port}")
     monkeypatch.setenv("NAILMIRROR_OPENAI_API_KEY", "sk-test-not-a-real-key")
-    services = build_services(load_config(), KioskOptions(demo=True))
-    controller = KioskController(services)
-    qtbot.addWidget(controller.window)
-    controller.start()
-    try:
+    with started_kiosk(qtbot) as controller:
+        services = controller.services
         assert services.provider == "openai"
         task_no = controller.generate("red french tips")
         assert task_no
         status = controller.generate_panel.status
         qtbot.waitUntil(lambda: "can't be reached" in status.text(), timeout=30000)
         assert services.engine.get(task_no).last_error_code == "network_unreachable"
-    finally:
-        controller.shutdown()
-        i18n.install_language("en")
 
 
 def test_a_rejected_prompt_gets_a_friendly_message(qtbot, monkeypatch):
@@ -176,20 +153,13 @@ def test_a_rejected_prompt_gets_a_friendly_message(qtbot, monkeypatch):
         monkeypatch.setenv("NAILMIRROR_PROVIDER", "openai")
         monkeypatch.setenv("NAILMIRROR_OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("NAILMIRROR_OPENAI_API_KEY", API_KEY)
-        services = build_services(load_config(), KioskOptions(demo=True))
-        controller = KioskController(services)
-        qtbot.addWidget(controller.window)
-        controller.start()
-        try:
+        with started_kiosk(qtbot) as controller:
             task_no = controller.generate("something the moderation refuses")
             status = controller.generate_panel.status
             qtbot.waitUntil(lambda: "describe it differently" in status.text(), timeout=30000)
-            task = services.engine.get(task_no)
+            task = controller.services.engine.get(task_no)
             assert (task.status.value, task.last_error_class) == ("DEAD", "CONTENT_REJECTED")
             assert controller.generate_panel.generate_button.isEnabled()
-        finally:
-            controller.shutdown()
-            i18n.install_language("en")
 
 
 def test_the_accent_picker_moves_the_accent_to_the_chosen_fingers(qtbot, kiosk):

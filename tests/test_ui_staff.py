@@ -8,14 +8,11 @@ import pytest
 
 from nailmirror_desktop.core.config import DEFAULT_PIN, config_path, load_config, save_config
 from nailmirror_desktop.core.styles.status import StyleStatus
-from nailmirror_desktop.ui import i18n
-from nailmirror_desktop.ui.app import KioskOptions, build_services
-from nailmirror_desktop.ui.kiosk_controller import KioskController
 from nailmirror_desktop.ui.main_window import STAFF
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import REVIEW_STATUSES
 from nailmirror_desktop.ui.staff.settings_page import masked
-from tests.ui_support import ROOT
+from tests.ui_support import ROOT, started_kiosk
 
 STYLE_FOLDER = ROOT / "resources" / "demo" / "styles" / "rose_gloss"
 
@@ -23,14 +20,9 @@ STYLE_FOLDER = ROOT / "resources" / "demo" / "styles" / "rose_gloss"
 @pytest.fixture
 def kiosk(qtbot):
     save_config(load_config())
-    services = build_services(load_config(), KioskOptions(demo=True))
-    controller = KioskController(services)
-    qtbot.addWidget(controller.window)
-    controller.start()
-    qtbot.waitUntil(lambda: controller.style_browser.model.rowCount() > 0, timeout=60000)
-    yield controller
-    controller.shutdown()
-    i18n.install_language("en")  # the idle reset installs the configured zh_CN; later tests read English
+    with started_kiosk(qtbot) as controller:
+        qtbot.waitUntil(lambda: controller.style_browser.model.rowCount() > 0, timeout=60000)
+        yield controller
 
 
 def test_pin_is_stored_hashed_and_checked(qtbot):

@@ -1,16 +1,39 @@
-"""Real parts for the UI tests: a synchronous runner (the bridge's contract, run inline) and frame sources."""
+"""Real parts for the UI tests: the kiosk as the app builds it, a synchronous runner (the bridge's contract, run
+inline) and frame sources."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from nailmirror_desktop.core.config import load_config
+from nailmirror_desktop.ui import i18n
+from nailmirror_desktop.ui.app import KioskOptions, build_services
+from nailmirror_desktop.ui.kiosk_controller import KioskController
 from nailmirror_desktop.vision.sources import Frame, FrameReader, FrameSource, SourceState, SourceUnavailable, StillImageSource
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_VIDEO = ROOT / "resources" / "demo" / "hand_demo.mp4"
+
+
+@contextmanager
+def started_kiosk(qtbot) -> Iterator[KioskController]:
+    """The kiosk as the app builds it (real services, real bridge threads, demo video) from the saved config,
+    started; shut down afterwards."""
+    controller = KioskController(build_services(load_config(), KioskOptions(demo=True)))
+    qtbot.addWidget(controller.window)
+    controller.window.resize(1280, 800)
+    controller.window.show()
+    controller.start()
+    try:
+        yield controller
+    finally:
+        controller.shutdown()
+        i18n.install_language("en")  # the idle reset installs the configured zh_CN; later tests read English
 
 
 def run_now(fn, on_done):
