@@ -216,7 +216,7 @@ def bench_idle_latency(folder: Path, samples: int) -> list[float]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 
-    from nailmirror_desktop.ui.task_executor import TaskExecutor
+    from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 
     app = QCoreApplication.instance() or QCoreApplication([])
     engine = TaskEngine(folder / "latency.db")

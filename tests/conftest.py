@@ -15,9 +15,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
 os.environ.setdefault("NAILMIRROR_RETRY_BASE_S", "0.01")
 
-# PySide6 6.12.0 leaks a reference to None on every void call under CPython 3.11 (see ui/qt_runtime.py);
+# PySide6 6.12.0 leaks a reference to None on every void call under CPython 3.11 (see ui/shell/qt_runtime.py);
 # without this a Qt test that paints or sets text a few thousand times aborts with none_dealloc.
-from nailmirror_desktop.ui.qt_runtime import protect_none_refcount  # noqa: E402  (no Qt import inside)
+from nailmirror_desktop.ui.shell.qt_runtime import protect_none_refcount  # noqa: E402  (no Qt import inside)
 
 protect_none_refcount()
 

@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nailmirror_desktop.core import vocabulary as vocab  # noqa: E402
-from nailmirror_desktop.core.prompt import Design, parse_prompt  # noqa: E402
-from nailmirror_desktop.vision.nail_art import render_design, write_style_folder  # noqa: E402
+from nailmirror_desktop.core.generation import vocabulary as vocab  # noqa: E402
+from nailmirror_desktop.core.generation.prompt_parser import Design, parse_prompt  # noqa: E402
+from nailmirror_desktop.artwork.render import render_design, write_style_folder  # noqa: E402
 
 DEFAULT_OUT = ROOT / "resources" / "starter_catalog"
 TEXTURE_SIZE = (128, 192)  # (width, height): plenty for a nail a few dozen pixels wide on camera
@@ -119,7 +119,7 @@ def build(out: Path) -> dict:
             "category": {"code": category_code, "name_zh": category_zh, "name_en": category_en},
             "tags": tags_for(design), "prompt": prompt, "seed": seed, "folder": code,
         })
-    catalog = {"version": 1, "generator": "nailmirror_desktop.vision.nail_art", "styles": entries}
+    catalog = {"version": 1, "generator": "nailmirror_desktop.artwork.render", "styles": entries}
     (out / "catalog.json").write_text(json.dumps(catalog, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     if total > MAX_TOTAL_BYTES:

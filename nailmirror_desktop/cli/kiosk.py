@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("MPLCONFIGDIR", str(Path.home() / ".cache" / "nailmirror-mpl"))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from nailmirror_desktop.ui.app import KioskOptions, run_kiosk
+    from nailmirror_desktop.app.kiosk import KioskOptions, run_kiosk
 
     quit_after = args.quit_after
     if args.screenshot is not None and quit_after is None:

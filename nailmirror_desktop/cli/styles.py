@@ -81,7 +81,7 @@ def _refused(exc) -> int:
 
 
 def _list(args) -> int:
-    from nailmirror_desktop.core.styles import StyleError, StyleFilter
+    from nailmirror_desktop.core.catalog import StyleError, StyleFilter
 
     query = StyleFilter(status="PUBLISHED" if args.customer else args.status, category_code=args.category,
                         tag_code=args.tag, text=args.search, source=args.source, previewable_only=args.customer,
@@ -100,7 +100,7 @@ def _list(args) -> int:
 
 
 def _show(args) -> int:
-    from nailmirror_desktop.core.styles import StyleError
+    from nailmirror_desktop.core.catalog import StyleError
 
     try:
         repo = _repository()
@@ -127,7 +127,7 @@ def _show(args) -> int:
 
 
 def _import(args) -> int:
-    from nailmirror_desktop.core.styles import StyleError, StyleSource, read_style_folder
+    from nailmirror_desktop.core.catalog import StyleError, StyleSource, read_style_folder
 
     try:
         repo = _repository()
@@ -142,7 +142,7 @@ def _import(args) -> int:
 
 
 def _edit(args) -> int:
-    from nailmirror_desktop.core.styles import StyleError, read_style_folder
+    from nailmirror_desktop.core.catalog import StyleError, read_style_folder
 
     try:
         repo = _repository()
@@ -166,7 +166,7 @@ def _categories(args) -> int:
 
 
 def _transition(args) -> int:
-    from nailmirror_desktop.core.styles import StyleError
+    from nailmirror_desktop.core.catalog import StyleError
 
     to_status, expect_from, _ = TRANSITION_COMMANDS[args.transition]
     try:

@@ -1,7 +1,7 @@
 """The kiosk's settings: one typed, frozen record, stored as data_dir()/config.json.
 
 Everything a member of staff can change lives here (camera, resolution, mirroring, idle timeout, how long
-snapshots are kept, language, the hashed staff PIN). The same file's "providers" section belongs to `core/providers/config.py`, which reads
+snapshots are kept, language, the hashed staff PIN). The same file's "providers" section belongs to `core/generation/provider_config.py`, which reads
 it (with the environment on top) and writes it (`save_provider_config`); saving here keeps that section. Qt's QSettings holds window geometry and nothing else.
 """
 
@@ -36,7 +36,7 @@ class KioskConfig:
     # there); staff can switch to two hands on a faster machine.
     hands_tracked: int = 1
     idle_timeout_s: int = 90
-    # Saved before/after snapshots show a customer's hand: deleted after this many days (core/retention.py).
+    # Saved before/after snapshots show a customer's hand: deleted after this many days (core/tryon/retention.py).
     snapshot_keep_days: int = 7
     language: str = "zh_CN"
     staff_pin_salt: str = ""

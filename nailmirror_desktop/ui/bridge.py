@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThread, QThreadPool, Signal, Slot
 
-from nailmirror_desktop.ui.qt_runtime import protect_none_refcount
+from nailmirror_desktop.ui.shell.qt_runtime import protect_none_refcount
 
 Done = Callable[[Any, "BaseException | None"], None]
 

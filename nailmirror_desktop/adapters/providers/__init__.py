@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from nailmirror_desktop.core.providers.config import ConfigError, ProviderConfig
-from nailmirror_desktop.core.providers.port import ImageProvider
+from nailmirror_desktop.core.generation.provider_config import ConfigError, ProviderConfig
+from nailmirror_desktop.core.generation.provider_port import ImageProvider
 
 
 def create_provider(name: str, config: ProviderConfig) -> ImageProvider:
     """The driver for `name` ("offline", "openai", "dashscope") configured from `config`."""
-    from nailmirror_desktop.adapters.providers.http import Timeouts
+    from nailmirror_desktop.adapters.http.client import Timeouts
 
     timeouts = Timeouts(config.connect_timeout_s, config.read_timeout_s)
     if name == "offline":
@@ -30,10 +30,10 @@ def generation_services(config: ProviderConfig, clock):
     """The STYLE_GENERATION handler's services on this machine: drivers from `config` (one per name, made on
     first use), the artwork maker, a style repository with the Pillow-checked asset store, the engine's clock."""
     from nailmirror_desktop.adapters.providers.artwork import make_artwork
-    from nailmirror_desktop.core.generation import GenerationServices
-    from nailmirror_desktop.core.styles.assets import AssetStore
-    from nailmirror_desktop.core.styles.repository import StyleRepository
-    from nailmirror_desktop.vision.image_probe import PillowImageProbe
+    from nailmirror_desktop.core.generation.flow import GenerationServices
+    from nailmirror_desktop.core.catalog.assets import AssetStore
+    from nailmirror_desktop.core.catalog.repository import StyleRepository
+    from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
 
     drivers: dict[str, ImageProvider] = {}
 
@@ -54,8 +54,8 @@ def generation_services(config: ProviderConfig, clock):
 
 def register_generation(engine, config: ProviderConfig | None = None, *, concurrency: int = 1) -> None:
     """Register the STYLE_GENERATION handler on `engine` (settings from config.json / the environment)."""
-    from nailmirror_desktop.core.generation import STYLE_GENERATION, make_generation_handler
-    from nailmirror_desktop.core.providers.config import load_provider_config
+    from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, make_generation_handler
+    from nailmirror_desktop.core.generation.provider_config import load_provider_config
 
     config = config or load_provider_config()
     handler = make_generation_handler(generation_services(config, engine.clock))

@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from nailmirror_desktop.adapters.providers.image_bytes import decode_bgr
-from nailmirror_desktop.core.generation import Artwork
-from nailmirror_desktop.core.prompt import Design
-from nailmirror_desktop.core.providers.port import ProviderError, ProviderErrorClass as C, ProviderResult
-from nailmirror_desktop.core.styles.content import ACCENT_SLOT, GENERIC_SLOT, StyleContent
+from nailmirror_desktop.core.generation.flow import Artwork
+from nailmirror_desktop.core.generation.prompt_parser import Design
+from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderErrorClass as C, ProviderResult
+from nailmirror_desktop.core.catalog.content import ACCENT_SLOT, GENERIC_SLOT, StyleContent
 
 MIN_SIDE = 256
 NEAR_LEVELS = 8
@@ -49,7 +49,7 @@ def make_artwork(result: ProviderResult, design: Design, seed: int) -> Artwork:
     """The style content for a provider result; raises ProviderError (INVALID_REQUEST) if no image is usable."""
     if result.rendered is not None:
         return Artwork(result.rendered.name, style_content(result.rendered))
-    from nailmirror_desktop.vision.nail_art import rendered_from_textures, textures_from_swatch
+    from nailmirror_desktop.artwork.render import rendered_from_textures, textures_from_swatch
 
     problems: list[str] = []
     for image in result.images:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from nailmirror_desktop.adapters.providers.download import DownloadPolicy, download_image
-from nailmirror_desktop.adapters.providers.http import HttpAnswer, Timeouts, exchange, json_body
-from nailmirror_desktop.core.providers.classify import classify_dashscope, error_from_http
-from nailmirror_desktop.core.providers.config import RemoteProviderSettings, Secret
-from nailmirror_desktop.core.providers.port import (
+from nailmirror_desktop.adapters.http.download import DownloadPolicy, download_image
+from nailmirror_desktop.adapters.http.client import HttpAnswer, Timeouts, exchange, json_body
+from nailmirror_desktop.core.generation.classify import classify_dashscope, error_from_http
+from nailmirror_desktop.core.generation.provider_config import RemoteProviderSettings, Secret
+from nailmirror_desktop.core.generation.provider_port import (
     GenerationRequest,
     ImageFailure,
     PollResult,

@@ -1,6 +1,6 @@
 """Check that a provider's bytes are a real, complete PNG/JPEG/WebP image of sane size.
 
-The checks are the asset store's own (vision/image_probe.py: magic bytes, header size against a pixel limit
+The checks are the asset store's own (adapters/pillow_probe.py: magic bytes, header size against a pixel limit
 before any decode so a decompression bomb costs nothing, container completeness, full decode); here their
 refusals become provider errors. An unusable answer is INVALID_REQUEST: asking again for the same provider
 task returns the same bytes.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nailmirror_desktop.core.providers.port import ProviderError, ProviderErrorClass as C
-from nailmirror_desktop.core.styles.assets import ImageInfo
-from nailmirror_desktop.core.styles.errors import ImageRejected
+from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderErrorClass as C
+from nailmirror_desktop.core.catalog.assets import ImageInfo
+from nailmirror_desktop.core.catalog.errors import ImageRejected
 
 MAX_PIXELS = 40_000_000  # 6k × 6k; provider results are 1–4 MP
 MAX_BYTES = 50_000_000
@@ -29,7 +29,7 @@ _CODES = {
 
 def inspect_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> ImageInfo:
     """Format ("PNG", "JPEG" or "WEBP") and size after a full check; raises ProviderError result_* if unusable."""
-    from nailmirror_desktop.vision.image_probe import PillowImageProbe
+    from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
 
     try:
         return PillowImageProbe(max_bytes=MAX_BYTES, max_pixels=max_pixels).probe(data)

@@ -1,12 +1,12 @@
 """The offline provider: the project's own procedural renderer behind the provider port.
 
-No network, no key: the kiosk's default. The prompt is parsed into a design (core/prompt.py) and rendered
-into per-finger nail textures plus a preview card (vision/nail_art.py); deterministic for a prompt and seed.
+No network, no key: the kiosk's default. The prompt is parsed into a design (core/generation/prompt_parser.py) and rendered
+into per-finger nail textures plus a preview card (artwork/render.py); deterministic for a prompt and seed.
 """
 
 from __future__ import annotations
 
-from nailmirror_desktop.core.providers.port import GenerationRequest, ProviderResult
+from nailmirror_desktop.core.generation.provider_port import GenerationRequest, ProviderResult
 
 
 class OfflineProvider:
@@ -17,9 +17,9 @@ class OfflineProvider:
         return "OfflineProvider()"
 
     def generate(self, request: GenerationRequest) -> ProviderResult:
-        from nailmirror_desktop.core.generation import default_seed
-        from nailmirror_desktop.core.prompt import parse_prompt
-        from nailmirror_desktop.vision.nail_art import render_design
+        from nailmirror_desktop.core.generation.flow import default_seed
+        from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
+        from nailmirror_desktop.artwork.render import render_design
 
         design = parse_prompt(request.original_text)
         seed = default_seed(request.original_text) if request.seed is None else request.seed

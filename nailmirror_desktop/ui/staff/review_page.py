@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from nailmirror_desktop.core.styles.repository import AssetType, StyleFilter
-from nailmirror_desktop.core.styles.status import StyleStatus
-from nailmirror_desktop.ui.messages import style_status_text
-from nailmirror_desktop.ui.style_browser import THUMB_SIZE, CodeRole, StyleListModel
+from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter
+from nailmirror_desktop.core.catalog.status import StyleStatus
+from nailmirror_desktop.ui.shell.messages import style_status_text
+from nailmirror_desktop.ui.tryon.style_browser import THUMB_SIZE, CodeRole, StyleListModel
 
 REVIEW_STATUSES = (StyleStatus.PENDING_REVIEW, StyleStatus.DRAFT, StyleStatus.PUBLISHED, StyleStatus.OFF_SHELF,
                    StyleStatus.REJECTED)

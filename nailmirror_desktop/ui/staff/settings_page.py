@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from nailmirror_desktop.core.config import KioskConfig, save_config, with_pin
-from nailmirror_desktop.core.providers.config import (
+from nailmirror_desktop.core.generation.provider_config import (
     PROVIDER_NAMES,
     ProviderConfig,
     RemoteProviderSettings,

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from nailmirror_desktop.ui.messages import task_status_text
+from nailmirror_desktop.ui.shell.messages import task_status_text
 
 STATUSES = ("PENDING", "PROCESSING", "SUCCESS", "FAILED", "CANCELED", "DEAD")
 COLUMNS = ("task_no", "task_type", "status", "attempts", "error", "created")

@@ -1,0 +1,167 @@
+"""Content-addressed, immutable asset store on disk (`data_dir()/assets`).
+
+A file's path is derived from the sha256 of its bytes: `ab/cd/<sha256>.<ext>`, so the same image imported twice
+is stored once, a path never changes meaning, and sync can fetch and verify blobs by hash
+(reference/providers_and_sync.md §4b). md5 is computed too because the style_asset table dedupes on `file_md5`
+(DESIGN.md §5) and central stores often only know md5 ETags.
+
+Images are checked before they are accepted by an injected `ImageProbe` (core has no cv2; the implementation is
+`vision.image_probe.PillowImageProbe`). Writes are atomic: bytes go to a temporary file in the same folder,
+are fsynced, then `os.replace`d into place, so a crash leaves either no file or the whole file, never half of one.
+Thumbnails are made once per (source, size) and remembered in a small reference file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.catalog.errors import StyleError
+
+EXTENSIONS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
+DEFAULT_THUMBNAIL_SIDE = 256
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """What the probe found: pixel size and the format from the file's magic bytes (PNG, JPEG or WEBP)."""
+
+    width: int
+    height: int
+    format: str
+
+
+class ImageProbe(Protocol):
+    def probe(self, data: bytes) -> ImageInfo:
+        """Check and fully decode `data`; raise ImageRejected if it is not an acceptable image."""
+
+    def make_thumbnail(self, data: bytes, max_side: int) -> bytes:
+        """A PNG no larger than max_side × max_side with the same aspect ratio (alpha kept)."""
+
+    def to_png(self, data: bytes) -> bytes:
+        """The same image re-encoded as PNG (alpha kept)."""
+
+
+@dataclass(frozen=True)
+class StoredBlob:
+    """An image in the store. `relative_path` is relative to the store root (what style_asset.storage_path keeps)."""
+
+    sha256: str
+    md5: str
+    size: int
+    relative_path: str
+    width: int
+    height: int
+    format: str
+
+
+class AssetStore:
+    def __init__(self, probe: ImageProbe, root: Path | None = None) -> None:
+        self.probe = probe
+        self.root = root or data_dir() / "assets"
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def put(self, data: bytes) -> StoredBlob:
+        """Check the image and store it once; return where it is. Raises ImageRejected."""
+        info = self.probe.probe(data)
+        sha256 = hashlib.sha256(data).hexdigest()
+        relative = blob_relative_path(sha256, info.format)
+        target = self.root / relative
+        if not _has_bytes(target, len(data)):
+            _atomic_write(target, data)
+        return StoredBlob(
+            sha256=sha256,
+            md5=hashlib.md5(data).hexdigest(),
+            size=len(data),
+            relative_path=relative,
+            width=info.width,
+            height=info.height,
+            format=info.format,
+        )
+
+    def put_file(self, path: Path) -> StoredBlob:
+        return self.put(Path(path).read_bytes())
+
+    def path_of(self, relative_path: str) -> Path:
+        return self.root / relative_path
+
+    def read(self, relative_path: str) -> bytes:
+        return self.path_of(relative_path).read_bytes()
+
+    def verify(self, blob_relative_path: str, sha256: str) -> bool:
+        """True when the stored file still hashes to `sha256` (sync uses this before showing a style)."""
+        path = self.path_of(blob_relative_path)
+        return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256
+
+    def thumbnail(self, source: StoredBlob, max_side: int = DEFAULT_THUMBNAIL_SIDE) -> StoredBlob:
+        """The thumbnail of a stored image, made the first time and read back afterwards."""
+        reference = self.root / "thumbs" / f"{source.sha256}-{max_side}.ref"
+        if reference.is_file():
+            cached = self._blob_from_reference(reference.read_text(encoding="ascii").strip())
+            if cached is not None:
+                return cached
+        thumb = self.put(self.probe.make_thumbnail(self.read(source.relative_path), max_side))
+        # A cache entry: atomic, but not worth two fsyncs (a lost one only means the thumbnail is made again).
+        _atomic_write(reference, thumb.relative_path.encode("ascii"), durable=False)
+        return thumb
+
+    def _blob_from_reference(self, relative_path: str) -> StoredBlob | None:
+        path = self.path_of(relative_path)
+        if not path.is_file():
+            return None
+        data = path.read_bytes()
+        sha256 = hashlib.sha256(data).hexdigest()
+        if not relative_path.endswith(sha256 + path.suffix):
+            return None  # damaged: make it again
+        info = self.probe.probe(data)
+        return StoredBlob(sha256, hashlib.md5(data).hexdigest(), len(data), relative_path, info.width,
+                          info.height, info.format)
+
+
+def blob_relative_path(sha256: str, image_format: str) -> str:
+    try:
+        extension = EXTENSIONS[image_format]
+    except KeyError:
+        raise StyleError("IMAGE_FORMAT_NOT_ALLOWED", image_format) from None
+    return f"{sha256[:2]}/{sha256[2:4]}/{sha256}.{extension}"
+
+
+def _has_bytes(path: Path, size: int) -> bool:
+    # Content-addressed: a file at the right path with the right size is the right file (written atomically).
+    try:
+        return path.stat().st_size == size
+    except FileNotFoundError:
+        return False
+
+
+def _atomic_write(target: Path, data: bytes, *, durable: bool = True) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".part")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    if durable:
+        _fsync_directory(target.parent)
+
+
+def _fsync_directory(folder: Path) -> None:
+    # Makes the rename itself durable on POSIX; Windows cannot open a directory for fsync, and NTFS journals it.
+    if os.name != "posix":
+        return
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)

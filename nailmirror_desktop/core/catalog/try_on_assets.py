@@ -1,0 +1,77 @@
+"""A stored style as a style folder, so try-on (`nailmirror tryon --style CODE`) loads it like any other folder.
+
+The folder holds the style's current NAIL_TEXTURE assets (`nail.png`, per-finger files), its cover as
+`preview.png`, and `style.json`. It is written once per content version under `data_dir()/try_on/<code>-v<N>/`
+(built in a temporary folder and renamed into place, so a reader never sees half of one) and reused afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.catalog.content import write_style_folder
+from nailmirror_desktop.core.catalog.errors import StyleError
+from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepository
+
+
+@dataclass(frozen=True)
+class TryOnAssets:
+    """Paths inside the asset store (read-only; formats as stored)."""
+
+    style_code: str
+    name: str
+    accent_fingers: tuple[str, ...]
+    textures: dict[str, Path]  # slot ('nail', 'thumb', …) → stored file
+    preview: Path | None
+
+
+def try_on_assets(repo: StyleRepository, style_code: str) -> TryOnAssets:
+    """The current textures of a style. Raises StyleNotFound, or StyleError(NO_NAIL_TEXTURE)."""
+    store = repo.require_store()
+    style = repo.get_by_code(style_code)
+    assets = repo.assets(style.id)
+    textures = {a.slot: store.path_of(a.storage_path) for a in assets if a.asset_type == AssetType.NAIL_TEXTURE}
+    if not textures:
+        raise StyleError("NO_NAIL_TEXTURE", style.style_code)
+    cover = next((a for a in assets if a.id == style.cover_asset_id), None)
+    return TryOnAssets(style.style_code, style.name, style.accent_fingers, textures,
+                       store.path_of(cover.storage_path) if cover else None)
+
+
+def export_style_folder(repo: StyleRepository, style_code: str, destination: Path | None = None) -> Path:
+    """Write (or reuse) the style folder of the style's current version and return its path."""
+    store = repo.require_store()
+    style = repo.get_by_code(style_code)
+    assets = try_on_assets(repo, style.style_code)
+    folder = Path(destination) if destination else data_dir() / "try_on" / f"{style.style_code}-v{style.content_version}"
+    if destination is None and (folder / "style.json").is_file():
+        return folder
+    if destination is not None and folder.exists() and any(folder.iterdir()):
+        raise StyleError("DESTINATION_NOT_EMPTY", str(folder))  # never delete what the caller pointed us at
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".export-"))
+    try:
+        write_style_folder(
+            staging,
+            style.name,
+            {slot: _as_png(store, path) for slot, path in assets.textures.items()},
+            _as_png(store, assets.preview) if assets.preview else None,
+            assets.accent_fingers,
+        )
+        if folder.exists():  # our own cache folder left half-made by a crash, or an empty destination
+            shutil.rmtree(folder)
+        os.replace(staging, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return folder
+
+
+def _as_png(store, path: Path) -> bytes:
+    data = path.read_bytes()
+    return data if path.suffix == ".png" else store.probe.to_png(data)

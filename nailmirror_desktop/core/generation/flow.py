@@ -1,0 +1,256 @@
+"""The STYLE_GENERATION flow: a customer's prompt → a provider → a new DRAFT style with its assets.
+
+Write order (DESIGN.md §6): the task row exists first; the provider is called; the style and its assets are
+written in one transaction keyed by the task number (StyleRepository.create_ai_style is idempotent on it); the
+engine then records the task result `{"style_code": …}`. A crash at any point is safe:
+- before the provider answered: the task is retried (lease recovery);
+- async provider: its task id is committed (`ctx.set_provider_task_id`) before anything else, so a retry or a
+  restart resumes polling that provider task and never submits a second one while the first may be running;
+- after the style was written but before the task result: the retry finds the style by task number first and
+  returns it without calling the provider again (no second bill, no second style).
+
+Every provider failure arrives classified (core/generation/provider_port.py) and becomes a TaskError of the same class;
+the engine decides retry, wait, dead letter, breaker. Result images that are unusable (not an image, cut short,
+too small, blank or uniform) are dead at once with a `result_*` code: the same provider task would return the
+same bytes, and a new generation is the customer's call (it is billed again).
+
+Image work (decoding, the quality screen, cutting nail textures from a swatch) needs OpenCV, so it is passed in
+as `make_artwork` (adapters/providers/artwork.py); this module stays free of cv2.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from nailmirror_desktop.core.clock import Clock
+from nailmirror_desktop.core.generation.prompt_parser import Design, english_prompt, parse_prompt
+from nailmirror_desktop.core.generation.provider_config import PROVIDER_NAMES, ConfigError, PollSettings
+from nailmirror_desktop.core.generation.provider_port import (
+    AsyncImageProvider,
+    GenerationRequest,
+    ImageProvider,
+    ProviderError,
+    ProviderResult,
+)
+from nailmirror_desktop.core.catalog.content import StyleContent
+from nailmirror_desktop.core.catalog.errors import StyleError
+from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.tasks import ErrorClass, TaskContext, TaskEngine, TaskError
+from nailmirror_desktop.core.tasks.models import Task
+
+STYLE_GENERATION = "STYLE_GENERATION"
+BIZ_TYPE = "STYLE"
+ACTOR = "generation"
+MAX_PROMPT_CHARS = 500
+STYLE_NAME_CHARS = 24
+REQUEST_SIZE = (1024, 1024)
+
+
+@dataclass(frozen=True)
+class Artwork:
+    """What a provider result becomes: a style name, its encoded content and the design it realises."""
+
+    name: str
+    content: StyleContent
+    refused_images: int = 0
+
+
+ArtworkMaker = Callable[[ProviderResult, Design, int], Artwork]
+
+
+@dataclass(frozen=True)
+class GenerationServices:
+    """What the handler needs from outside core: drivers, image work, the style repository, time.
+
+    provider_for: provider name → driver (raises ConfigError for an unknown or unusable one).
+    repository_for: the engine's per-thread connection → a StyleRepository with an asset store over it.
+    clock: the engine's clock (polling sleeps on it, so tests with a ManualClock do not wait).
+    """
+
+    provider_for: Callable[[str], ImageProvider]
+    make_artwork: ArtworkMaker
+    repository_for: Callable[[sqlite3.Connection], StyleRepository]
+    clock: Clock
+    poll: PollSettings = PollSettings()
+
+
+def generation_payload(prompt: str, provider: str, seed: int | None = None) -> dict[str, Any]:
+    """The task payload: what was asked, and of whom. Never a key or a URL with credentials."""
+    payload: dict[str, Any] = {"prompt": prompt, "provider": provider}
+    if seed is not None:
+        payload["seed"] = int(seed)
+    return payload
+
+
+def submit_generation(
+    engine: TaskEngine,
+    prompt: str,
+    provider: str,
+    *,
+    seed: int | None = None,
+    request_source: str = "kiosk",
+    request_source_id: str | None = None,
+    max_attempts: int | None = None,
+) -> Task:
+    """Queue one generation. The task's provider column drives the engine's per-provider breaker."""
+    if provider not in PROVIDER_NAMES:
+        raise ConfigError("provider_unknown", f"unknown provider {provider!r}")
+    return engine.submit(
+        STYLE_GENERATION,
+        generation_payload(prompt, provider, seed),
+        biz_type=BIZ_TYPE,
+        request_source=request_source,
+        request_source_id=request_source_id,
+        max_attempts=max_attempts,
+        provider=provider,
+    )
+
+
+def default_seed(text: str) -> int:
+    """A stable seed from the prompt text (Python's hash() is salted per process)."""
+    return zlib.crc32(text.strip().encode("utf-8"))
+
+
+def make_generation_handler(services: GenerationServices) -> Callable[[TaskContext], dict[str, Any]]:
+    def handle_style_generation(ctx: TaskContext) -> dict[str, Any]:
+        return run_generation(ctx, services)
+
+    return handle_style_generation
+
+
+def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, Any]:
+    prompt, provider_name, seed = _read_payload(ctx.payload)
+    repository = services.repository_for(ctx.connection)
+    existing = repository.find_by_origin_task(ctx.task.task_no)
+    if existing is not None:  # crashed after the style was written: finish without a second provider call
+        ctx.link_business(existing.id)
+        return _task_result(existing.style_code, provider_name, refused_images=0, resumed=True)
+
+    design = parse_prompt(prompt)
+    request = GenerationRequest(english_prompt(design), prompt, REQUEST_SIZE, 1, seed)
+    try:
+        provider = services.provider_for(provider_name)
+        result = _obtain_result(ctx, provider, request, services)
+        ctx.report_progress(0.85, "making_textures")
+        try:
+            artwork = services.make_artwork(result, design, seed)
+        except ProviderError as error:
+            error.provider_task_over = True  # the provider task delivered; its images are what they are
+            raise
+        except StyleError as error:  # content the style domain refuses: retrying makes the same content
+            raise TaskError(error.code, error.detail or error.code, ErrorClass.INVALID_REQUEST) from error
+    except ProviderError as error:
+        if error.provider_task_over and ctx.task.provider_task_id is not None:
+            _forget_provider_task(ctx)
+        raise _task_error(error) from error
+    except ConfigError as error:
+        raise TaskError(error.code, str(error), ErrorClass.CONFIG) from error
+
+    try:
+        style, _created = repository.create_ai_style(
+            ctx.task.task_no,
+            name=style_name(prompt, artwork.name),
+            content=artwork.content,
+            actor=ACTOR,
+            prompt=prompt,
+            design_json=json.dumps(design.to_dict(), ensure_ascii=False),
+        )
+    except StyleError as error:  # e.g. an image the asset store refused: the answer is unusable
+        raise TaskError(error.code, error.detail or error.code, ErrorClass.INVALID_REQUEST) from error
+    ctx.link_business(style.id)
+    return _task_result(style.style_code, provider_name, refused_images=artwork.refused_images)
+
+
+def style_name(prompt: str, fallback: str, max_chars: int = STYLE_NAME_CHARS) -> str:
+    """The customer's own words name the style (staff and customers read them in the kiosk's language);
+    the renderer's English title only when the prompt is blank after trimming."""
+    words = " ".join(prompt.split())
+    if not words:
+        return fallback
+    return words if len(words) <= max_chars else words[: max_chars - 1].rstrip(" ,，、") + "…"
+
+
+def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int]:
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise TaskError("prompt_empty", "payload has no prompt", ErrorClass.INVALID_REQUEST)
+    if len(prompt) > MAX_PROMPT_CHARS:
+        raise TaskError("prompt_too_long", f"prompt longer than {MAX_PROMPT_CHARS}", ErrorClass.INVALID_REQUEST)
+    provider = payload.get("provider")
+    if provider not in PROVIDER_NAMES:
+        raise TaskError("provider_unknown", f"provider {provider!r}", ErrorClass.INVALID_REQUEST)
+    seed = payload.get("seed")
+    return prompt, provider, default_seed(prompt) if seed is None else int(seed)
+
+
+def _task_result(style_code: str, provider: str, *, refused_images: int, resumed: bool = False) -> dict[str, Any]:
+    result: dict[str, Any] = {"style_code": style_code, "provider": provider}
+    if refused_images:
+        result["refused_images"] = refused_images
+    if resumed:
+        result["resumed"] = True
+    return result
+
+
+def _forget_provider_task(ctx: TaskContext) -> None:
+    """The provider task ended without a usable result: the next attempt (or a replay) must submit anew.
+
+    The engine clears the id itself only for EXPIRED; a FAILED provider task with a transient code is retried
+    as TRANSIENT (its history says so) but must not be polled again.
+    """
+    ctx.clear_provider_task_id()
+
+
+def _task_error(error: ProviderError) -> TaskError:
+    return TaskError(error.code, error.message, ErrorClass[error.error_class.name], error.retry_after_s)
+
+
+def _obtain_result(
+    ctx: TaskContext, provider: ImageProvider, request: GenerationRequest, services: GenerationServices
+) -> ProviderResult:
+    if not isinstance(provider, AsyncImageProvider) or not provider.is_async:
+        ctx.report_progress(0.1, "generating")
+        return provider.generate(request)  # type: ignore[union-attr]
+    provider_task_id = ctx.task.provider_task_id
+    resumed = provider_task_id is not None
+    if provider_task_id is None:
+        provider_task_id = provider.submit(request)
+        ctx.set_provider_task_id(provider_task_id)  # committed before anything else can go wrong
+    ctx.report_progress(0.1, "submitted")
+    return _poll_until_done(ctx, provider, provider_task_id, services, poll_at_once=resumed)
+
+
+def _poll_until_done(
+    ctx: TaskContext,
+    provider: AsyncImageProvider,
+    provider_task_id: str,
+    services: GenerationServices,
+    *,
+    poll_at_once: bool,
+) -> ProviderResult:
+    """Poll with a growing interval until the provider finishes; past the deadline the attempt ends TRANSIENT
+    with the provider task id kept, so the next attempt resumes polling the same provider task."""
+    clock, settings = services.clock, services.poll
+    started = clock.now()
+    polls = 0
+    for wait in settings.intervals():
+        if not (poll_at_once and polls == 0):
+            clock.sleep(wait)
+        ctx.raise_if_cancelled()
+        if not ctx.heartbeat():
+            raise TaskError("LEASE_LOST", "lease lost while polling", ErrorClass.TRANSIENT)
+        polled = provider.poll(provider_task_id)
+        polls += 1
+        if polled.finished and polled.result is not None:
+            return polled.result
+        elapsed = clock.now() - started
+        ctx.report_progress(0.1 + 0.7 * min(1.0, elapsed / settings.deadline_s), polled.status.value.lower())
+        if elapsed >= settings.deadline_s:
+            raise TaskError("provider_poll_timeout", f"still {polled.status.value} after {elapsed:.0f} s",
+                            ErrorClass.TRANSIENT)
+    raise AssertionError("unreachable: intervals() never ends")

@@ -1,0 +1,170 @@
+"""AI design: a text box, quick-pick chips from the prompt parser's vocabulary, and the task's progress.
+
+The panel only shows; the controller submits the STYLE_GENERATION task and feeds task signals back through
+`show_*` methods, so the screen never waits on a provider.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from nailmirror_desktop.core.generation import vocabulary
+from nailmirror_desktop.ui.shell import i18n
+
+CHIP_COLUMNS = 3
+_COLOR_CHIPS = 12
+_PATTERN_CHIPS = 15
+
+
+def quick_pick_terms() -> list[tuple[str, str]]:
+    """(Chinese word, English word) pairs the parser understands, in the order the chips show them."""
+    terms = []
+    for _rgb, english, forms in list(vocabulary.COLORS.values())[:_COLOR_CHIPS]:
+        terms.append((forms[0], english))
+    for _phrase, forms in vocabulary.FINISHES.values():
+        terms.append((forms[0], _first_ascii(forms)))
+    for _phrase, forms in list(vocabulary.PATTERNS.values())[:_PATTERN_CHIPS]:
+        terms.append((forms[0], _first_ascii(forms)))
+    terms.append((vocabulary.FINGERS["ring"][0] + vocabulary.ACCENT_FORMS[0], "ring finger accent"))
+    return terms
+
+
+def _first_ascii(forms: tuple[str, ...]) -> str:
+    return next((f for f in forms if f.isascii()), forms[0])
+
+
+class GeneratePanel(QWidget):
+    generate_requested = Signal(str)
+    try_on_requested = Signal(str)  # style code
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._result_code = ""
+        self._build()
+        self._retranslate()
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 8, 4, 4)
+        layout.setSpacing(12)
+        self.title = QLabel()
+        self.title.setObjectName("title")
+        self.prompt = QLineEdit()
+        self.prompt.setMaxLength(500)
+        self.prompt.returnPressed.connect(self._on_generate_click)
+        self.generate_button = QPushButton()
+        self.generate_button.setObjectName("primary")
+        self.generate_button.setMinimumHeight(60)
+        self.generate_button.clicked.connect(self._on_generate_click)
+        self.chips: list[QPushButton] = []
+        grid = QGridLayout()
+        grid.setSpacing(8)
+        for i, (zh, en) in enumerate(quick_pick_terms()):
+            chip = QPushButton()
+            chip.setObjectName("chip")
+            chip.setProperty("terms", (zh, en))
+            chip.clicked.connect(self._on_chip_click)
+            grid.addWidget(chip, i // CHIP_COLUMNS, i % CHIP_COLUMNS)
+            self.chips.append(chip)
+        chip_box = QWidget()
+        chip_box.setLayout(grid)
+        scroll = QScrollArea()
+        scroll.setWidget(chip_box)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setTextVisible(False)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setObjectName("muted")
+        self.result_code = QLabel()
+        self.result_code.setObjectName("styleCode")
+        self.result_code.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.try_button = QPushButton()
+        self.try_button.setMinimumHeight(60)
+        self.try_button.clicked.connect(lambda: self.try_on_requested.emit(self._result_code))
+        row = QHBoxLayout()
+        row.addWidget(self.prompt, 1)
+        layout.addWidget(self.title)
+        layout.addLayout(row)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.generate_button)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.status)
+        layout.addWidget(self.result_code)
+        layout.addWidget(self.try_button)
+        self.show_idle()
+
+    # --- what the controller tells it -------------------------------------------------------------------
+    def show_idle(self) -> None:
+        self._result_code = ""
+        self.progress.setVisible(False)
+        self.status.setText("")
+        self.result_code.setText("")
+        self.try_button.setVisible(False)
+        self.generate_button.setEnabled(True)
+
+    def show_working(self, fraction: float, text: str) -> None:
+        self.progress.setVisible(True)
+        self.progress.setValue(int(max(0.05, min(1.0, fraction)) * 100))
+        self.status.setText(text)
+        self.generate_button.setEnabled(False)
+
+    def show_result(self, style_code: str) -> None:
+        self._result_code = style_code
+        self.progress.setValue(100)
+        self.status.setText(self.tr("Your design is ready and on your nails now."))
+        self.result_code.setText(style_code)
+        self.try_button.setVisible(True)
+        self.generate_button.setEnabled(True)
+
+    def show_error(self, text: str) -> None:
+        self.progress.setVisible(False)
+        self.status.setText(text)
+        self.generate_button.setEnabled(True)
+
+    def clear(self) -> None:
+        """Idle reset: forget what the customer typed."""
+        self.prompt.clear()
+        self.show_idle()
+
+    # --- view → signals ---------------------------------------------------------------------------------
+    def _on_generate_click(self) -> None:
+        text = self.prompt.text().strip()
+        if text:
+            self.generate_requested.emit(text)
+
+    def _on_chip_click(self) -> None:
+        zh, en = self.sender().property("terms")
+        word = en if i18n.current_language() == "en" else zh
+        current = self.prompt.text().strip()
+        separator = ", " if i18n.current_language() == "en" else "，"
+        self.prompt.setText(f"{current}{separator}{word}" if current else word)
+
+    # --- language -----------------------------------------------------------------------------------------
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    def _retranslate(self) -> None:
+        english = i18n.current_language() == "en"
+        self.title.setText(self.tr("Describe your dream nails"))
+        self.prompt.setPlaceholderText(self.tr("e.g. milky white, shell flakes, ring finger accent"))
+        self.generate_button.setText(self.tr("Create my design"))
+        self.try_button.setText(self.tr("Try it on again"))
+        for chip in self.chips:
+            zh, en = chip.property("terms")
+            chip.setText(en if english else zh)

@@ -1,0 +1,169 @@
+"""The live mirror: a widget that paints the newest composited frame and the customer-facing overlays.
+
+The widget only paints what it is given (`show_frame`); `mirror_loop.MirrorLoop` decides what that is.
+Overlays: a "place your hand here" guide while no hand is seen, a banner for camera trouble, and the
+selected style's code, large, so the customer can read it out to the technician.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from nailmirror_desktop.ui.shell import theme
+
+
+class MirrorView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mirror")
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(480, 360)
+        self._image: QImage | None = None
+        self._guide_visible = True
+        self._banner = ""
+        self._style_code = ""
+        self._style_name = ""
+        self.frames_painted = 0
+        self._guide_cache: tuple[QRectF | None, QPainterPath | None] = (None, None)
+        self._retranslate()
+
+    # --- what the loop and the window tell it -------------------------------------------------------------
+    def show_frame(self, image: QImage) -> None:
+        self._image = image
+        self.update()
+
+    def clear_frame(self) -> None:
+        self._image = None
+        self.update()
+
+    def has_frame(self) -> bool:
+        return self._image is not None
+
+    def set_guide_visible(self, visible: bool) -> None:
+        if visible != self._guide_visible:
+            self._guide_visible = visible
+            self.update()
+
+    def guide_visible(self) -> bool:
+        return self._guide_visible
+
+    def set_banner(self, text: str) -> None:
+        if text != self._banner:
+            self._banner = text
+            self.update()
+
+    def banner(self) -> str:
+        return self._banner
+
+    def set_style(self, code: str, name: str) -> None:
+        self._style_code, self._style_name = code, name
+        self.update()
+
+    # --- painting ---------------------------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        painter.fillRect(self.rect(), QColor("#0d0b0f"))
+        if self._image is not None:
+            self._paint_cover(painter, self._image)
+        if self._guide_visible:
+            self._paint_guide(painter)
+        if self._style_code:
+            self._paint_style_code(painter)
+        if self._banner:
+            self._paint_banner(painter)
+        painter.end()
+        if self._image is not None:
+            self.frames_painted += 1
+
+    def _paint_cover(self, painter: QPainter, image: QImage) -> None:
+        """Scale to fill the widget and crop the overflow, centred (a mirror has no letterbox). The loop's
+        worker already scaled the frame to this size, so normally this is a plain 1:1 blit."""
+        if image.width() == self.width() and image.height() == self.height():
+            painter.drawImage(0, 0, image)
+            return
+        scale = max(self.width() / image.width(), self.height() / image.height())
+        src_w, src_h = self.width() / scale, self.height() / scale
+        source = QRectF((image.width() - src_w) / 2, (image.height() - src_h) / 2, src_w, src_h)
+        painter.drawImage(QRectF(self.rect()), image, source)
+
+    def _paint_guide(self, painter: QPainter) -> None:
+        area = QRectF(self.rect()).adjusted(self.width() * 0.3, self.height() * 0.18, -self.width() * 0.3, -self.height() * 0.14)
+        painter.setPen(QPen(QColor(255, 255, 255, 200), 4, Qt.PenStyle.DashLine))
+        painter.setBrush(QColor(255, 255, 255, 28))
+        if self._guide_cache[0] != area:
+            self._guide_cache = (area, _hand_outline(area))
+        painter.drawPath(self._guide_cache[1])
+        painter.setPen(QColor(theme.TEXT))
+        font = painter.font()
+        font.setPixelSize(max(22, self.height() // 22))
+        font.setWeight(QFont.Weight.DemiBold)
+        painter.setFont(font)
+        text_box = QRectF(0, area.bottom() + 8, self.width(), self.height() - area.bottom() - 8)
+        painter.drawText(text_box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, self._guide_text)
+
+    def _paint_style_code(self, painter: QPainter) -> None:
+        font = painter.font()
+        font.setPixelSize(max(28, self.height() // 14))
+        font.setWeight(QFont.Weight.Bold)
+        painter.setFont(font)
+        code_width = painter.fontMetrics().horizontalAdvance(self._style_code)
+        box = QRectF(24, 24, code_width + 48, painter.fontMetrics().height() + 56)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(20, 16, 22, 190))
+        painter.drawRoundedRect(box, 18, 18)
+        painter.setPen(QColor(theme.ACCENT))
+        painter.drawText(box.adjusted(24, 8, -24, -36), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._style_code)
+        small = painter.font()
+        small.setPixelSize(max(16, self.height() // 40))
+        small.setWeight(QFont.Weight.Normal)
+        painter.setFont(small)
+        painter.setPen(QColor(theme.MUTED))
+        label = f"{self._code_label}  {self._style_name}".strip()
+        label = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, int(box.width()) - 32)
+        painter.drawText(box.adjusted(24, 0, -8, -10), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, label)
+
+    def _paint_banner(self, painter: QPainter) -> None:
+        font = painter.font()
+        font.setPixelSize(max(20, self.height() // 28))
+        painter.setFont(font)
+        height = painter.fontMetrics().height() + 32
+        box = QRectF(self.width() * 0.1, self.height() - height - 32, self.width() * 0.8, height)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(120, 40, 60, 220))
+        painter.drawRoundedRect(box, 16, 16)
+        painter.setPen(QColor("white"))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._banner)
+
+    # --- language -----------------------------------------------------------------------------------------
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    def _retranslate(self) -> None:
+        self._guide_text = self.tr("Place your hand here, nails facing the screen")
+        self._code_label = self.tr("Style code")
+        self.update()
+
+
+def _hand_outline(area: QRectF) -> QPainterPath:
+    """An open hand drawn as a palm and five rounded fingers inside `area` (a guide, not anatomy)."""
+    path = QPainterPath()
+    w, h = area.width(), area.height()
+    palm = QRectF(area.left() + w * 0.18, area.top() + h * 0.45, w * 0.62, h * 0.55)
+    path.addRoundedRect(palm, w * 0.2, w * 0.2)
+    finger_w = w * 0.13
+    tops = (0.12, 0.0, 0.05, 0.16)  # index, middle, ring, pinky: how far from the top each tip sits
+    for i, top in enumerate(tops):
+        x = palm.left() + i * (palm.width() - finger_w) / 3
+        path.addRoundedRect(QRectF(x, area.top() + h * top, finger_w, h * 0.5 - h * top + w * 0.1), finger_w / 2, finger_w / 2)
+    thumb = QPainterPath()
+    thumb.addRoundedRect(QRectF(-finger_w / 2, -h * 0.2, finger_w, h * 0.34), finger_w / 2, finger_w / 2)
+    transform = QTransform().translate(palm.left() - w * 0.02, palm.top() + h * 0.22).rotate(-40)
+    path.addPath(transform.map(thumb))
+    return path.simplified()
+

@@ -1,0 +1,197 @@
+"""Before/after snapshots, and the idle watcher that ends a customer's session.
+
+`BeforeAfterView` paints the same instant twice, split by a slider: the customer's own nails on the left of
+the split, the style on the right. Files go to data_dir()/snapshots (written on a worker by the controller) and
+are deleted after KioskConfig.snapshot_keep_days (purge_expired_snapshots, at start-up and after each session).
+`IdleWatcher` restarts its timer on every touch, click or key; when it fires the session is reset.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
+
+from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.tryon.retention import purge_expired_photos
+from nailmirror_desktop.ui.shell import theme
+
+_ACTIVITY_EVENTS = {
+    QEvent.Type.MouseButtonPress, QEvent.Type.TouchBegin, QEvent.Type.TouchUpdate, QEvent.Type.KeyPress,
+    QEvent.Type.Wheel,
+}
+
+
+def snapshots_dir() -> Path:
+    folder = data_dir() / "snapshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Path:
+    """Write `<UTC time>_<code>_before.png` and `..._after.png` ((H, W, 3) uint8 BGR each); returns the after
+    file. Runs on a worker: PNG encoding a 720p frame takes tens of milliseconds."""
+    import cv2
+
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stem = f"{stamp}_{style_code or 'none'}"
+    folder = snapshots_dir()
+    for suffix, image in (("before", before), ("after", after)):
+        ok, encoded = cv2.imencode(".png", image)
+        if not ok:
+            raise OSError("SNAPSHOT_ENCODE_FAILED")
+        target = folder / f"{stem}_{suffix}.png"
+        partial = target.with_suffix(".part")  # renamed into place: a reader never sees half a photo
+        partial.write_bytes(encoded.tobytes())
+        os.replace(partial, target)
+    return folder / f"{stem}_after.png"
+
+
+def purge_expired_snapshots(keep_days: int) -> list[Path]:
+    """Delete snapshots older than `keep_days` (core/tryon/retention.py); runs on a worker."""
+    return purge_expired_photos(snapshots_dir(), keep_days, time.time())
+
+
+class BeforeAfterView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._before: QImage | None = None
+        self._after: QImage | None = None
+        self._split = 0.5
+        self.setMinimumSize(480, 320)
+
+    def set_images(self, before: QImage | None, after: QImage | None) -> None:
+        self._before, self._after = before, after
+        self.update()
+
+    def has_images(self) -> bool:
+        return self._before is not None
+
+    def set_split(self, fraction: float) -> None:
+        self._split = min(1.0, max(0.0, fraction))
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("#0d0b0f"))
+        if self._before is None or self._after is None:
+            painter.end()
+            return
+        target = _fit(self._before, QRectF(self.rect()))
+        split_x = target.left() + target.width() * self._split
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        painter.drawImage(target, self._after)
+        painter.setClipRect(QRectF(target.left(), target.top(), split_x - target.left(), target.height()))
+        painter.drawImage(target, self._before)
+        painter.setClipping(False)
+        painter.setPen(QPen(QColor(theme.ACCENT), 4))
+        painter.drawLine(int(split_x), int(target.top()), int(split_x), int(target.bottom()))
+        painter.end()
+
+
+def _fit(image: QImage, area: QRectF) -> QRectF:
+    scale = min(area.width() / image.width(), area.height() / image.height())
+    width, height = image.width() * scale, image.height() * scale
+    return QRectF(area.left() + (area.width() - width) / 2, area.top() + (area.height() - height) / 2, width, height)
+
+
+class SnapshotPage(QWidget):
+    back_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 24, 24, 24)
+        layout.setSpacing(16)
+        self.title = QLabel()
+        self.title.setObjectName("title")
+        self.view = BeforeAfterView()
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, 100)
+        self.slider.setValue(50)
+        self.slider.setMinimumHeight(56)
+        self.slider.valueChanged.connect(lambda v: self.view.set_split(v / 100))
+        labels = QHBoxLayout()
+        self.before_label, self.after_label = QLabel(), QLabel()
+        self.after_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        labels.addWidget(self.before_label)
+        labels.addWidget(self.after_label)
+        self.saved_label = QLabel()
+        self.saved_label.setObjectName("muted")
+        self.back_button = QPushButton()
+        self.back_button.setObjectName("primary")
+        self.back_button.setMinimumHeight(64)
+        self.back_button.clicked.connect(self.back_requested)
+        layout.addWidget(self.title)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(labels)
+        layout.addWidget(self.slider)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.saved_label, 1)
+        bottom.addWidget(self.back_button)
+        layout.addLayout(bottom)
+        self._retranslate()
+
+    def show_pair(self, before: QImage, after: QImage, style_code: str) -> None:
+        self.view.set_images(before, after)
+        self.slider.setValue(50)
+        self.saved_label.setText("")
+        self.title.setText(self.tr("Before / after · %1").replace("%1", style_code) if style_code else self.tr("Before / after"))
+
+    def show_saved(self, path: Path | None) -> None:
+        self.saved_label.setText(self.tr("Saved on this kiosk. Ask our staff for a copy.") if path else
+                                 self.tr("The photo could not be saved."))
+
+    def clear(self) -> None:
+        """Drop the customer's images (idle reset)."""
+        self.view.set_images(None, None)
+        self.saved_label.setText("")
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    def _retranslate(self) -> None:
+        self.before_label.setText(self.tr("◀ Before"))
+        self.after_label.setText(self.tr("After ▶"))
+        self.back_button.setText(self.tr("Back to the mirror"))
+
+
+class IdleWatcher(QObject):
+    """Emits `idle` after `timeout_ms` with no touch, click or key anywhere in the application."""
+
+    idle = Signal()
+
+    def __init__(self, timeout_ms: int, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(timeout_ms)
+        self._timer.timeout.connect(self.idle)
+
+    def start(self, app: QObject) -> None:
+        app.installEventFilter(self)
+        self._timer.start()
+
+    def stop(self, app: QObject) -> None:
+        app.removeEventFilter(self)
+        self._timer.stop()
+
+    def set_timeout_ms(self, timeout_ms: int) -> None:
+        self._timer.setInterval(timeout_ms)
+        self._timer.start()
+
+    def poke(self) -> None:
+        self._timer.start()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() in _ACTIVITY_EVENTS:
+            self._timer.start()
+        return False

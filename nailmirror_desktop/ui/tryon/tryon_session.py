@@ -1,0 +1,135 @@
+"""The customer's try-on state: which style is on, which fingers carry the accent, and the newest frame pair.
+
+`process(packet)` runs on a worker (through the bridge, one frame at a time); everything else runs on the GUI
+thread. Changing the style swaps the pipeline's compositor in one assignment, so the next frame the worker
+starts is painted with it ("applied within one frame"). Textures are decoded once per style and cached.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
+from nailmirror_desktop.vision.supervisor import FramePacket
+from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.image_io import read_image
+from nailmirror_desktop.vision.types import Finger
+
+FINGER_SLOTS = {finger.name.lower(): finger for finger in Finger}
+_CACHE_SIZE = 12
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedStyle:
+    """Decoded textures of one style: nail (every nail) and accent (the style's own accent design, if any)."""
+
+    code: str
+    name: str
+    nail: np.ndarray | None
+    accent: np.ndarray | None
+    per_finger: dict[Finger, np.ndarray]
+    default_accent: tuple[Finger, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class FramePair:
+    """The same instant before and after painting: (H, W, 3) uint8 BGR each."""
+
+    before: np.ndarray
+    after: np.ndarray
+
+
+def load_style_textures(code: str, name: str, textures: dict[str, Path], accent_fingers: tuple[str, ...]) -> LoadedStyle:
+    """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file)."""
+    decoded = {slot: read_image(path, keep_alpha=True) for slot, path in textures.items()}
+    per_finger = {FINGER_SLOTS[s]: img for s, img in decoded.items() if s in FINGER_SLOTS}
+    default_accent = tuple(FINGER_SLOTS[f] for f in accent_fingers if f in FINGER_SLOTS)
+    accent = decoded.get("accent")
+    if accent is None:
+        accent = next((per_finger[f] for f in default_accent if f in per_finger), None)
+    return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent)
+
+
+class TryOnSession:
+    def __init__(self, pipeline: Any, *, mirror: bool = True) -> None:
+        self.pipeline = pipeline
+        self.mirror = mirror
+        self._cache: OrderedDict[str, LoadedStyle] = OrderedDict()
+        self._style: LoadedStyle | None = None
+        self._accent: frozenset[Finger] = frozenset()
+        self._lock = threading.Lock()
+        self._latest: FramePair | None = None
+        self._last_sequence = -1  # touched by the worker only
+        self.pipeline.compositor = Compositor()
+
+    # --- GUI thread ---------------------------------------------------------------------------------------
+    @property
+    def style(self) -> LoadedStyle | None:
+        return self._style
+
+    @property
+    def accent_fingers(self) -> frozenset[Finger]:
+        return self._accent
+
+    def cached(self, code: str) -> LoadedStyle | None:
+        return self._cache.get(code)
+
+    def remember(self, style: LoadedStyle) -> None:
+        self._cache[style.code] = style
+        self._cache.move_to_end(style.code)
+        while len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    def apply(self, style: LoadedStyle) -> None:
+        """Put `style` on, with its own accent fingers."""
+        self.remember(style)
+        self._style = style
+        self._accent = frozenset(style.default_accent) if style.accent is not None else frozenset()
+        self._rebuild_compositor()
+
+    def set_accent_fingers(self, fingers: set[Finger] | frozenset[Finger]) -> None:
+        self._accent = frozenset(fingers)
+        self._rebuild_compositor()
+
+    def clear(self) -> None:
+        """No style, and no customer image kept (idle reset)."""
+        self._style = None
+        self._accent = frozenset()
+        self.pipeline.compositor = Compositor()
+        with self._lock:
+            self._latest = None
+
+    def latest_pair(self) -> FramePair | None:
+        with self._lock:
+            return self._latest
+
+    def _rebuild_compositor(self) -> None:
+        style = self._style
+        if style is None:
+            self.pipeline.compositor = Compositor()
+            return
+        per_finger = {f: t for f, t in style.per_finger.items() if f not in style.default_accent}
+        if style.accent is not None:
+            per_finger.update({f: style.accent for f in self._accent})
+        default = style.nail if style.nail is not None else next(iter(style.per_finger.values()))
+        self.pipeline.compositor = Compositor(default, per_finger)  # one assignment: the next frame uses it
+
+    # --- worker thread ------------------------------------------------------------------------------------
+    def process(self, packet: FramePacket, target_size: tuple[int, int] | None = None) -> ShownFrame:
+        if packet.sequence <= self._last_sequence:
+            self.pipeline.reset_tracking()  # a re-opened source starts over: old smoothing state would lag
+        self._last_sequence = packet.sequence
+        # cv2.flip: ~0.5 ms per 1280×720 frame against ~5 ms for numpy's strided copy of image[:, ::-1]
+        frame = cv2.flip(packet.image, 1) if self.mirror else packet.image
+        result = self.pipeline.process_video_frame(frame, packet.timestamp_ms)
+        with self._lock:
+            self._latest = FramePair(frame, result.frame)
+        timings = {name: float(getattr(result.timings, name)) for name in ("track", "smooth", "geometry", "composite", "total")}
+        return shown_frame_from(result.frame, len(result.hands), timings, packet.sequence, target_size)

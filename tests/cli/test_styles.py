@@ -1,0 +1,125 @@
+"""`nailmirror styles …` end to end over a real database and asset store."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from nailmirror_desktop.adapters.style_store import open_style_repository
+from nailmirror_desktop.cli import main
+from tests.support.style_fixtures import make_style_folder
+
+
+@pytest.fixture(scope="session")
+def started_kiosk_home(tmp_path_factory):
+    """A data directory after a first start (starter catalog loaded), made once for the whole session."""
+    home = tmp_path_factory.mktemp("started-kiosk")
+    previous = os.environ.get("NAILMIRROR_HOME")
+    os.environ["NAILMIRROR_HOME"] = str(home)
+    try:
+        open_style_repository().conn.close()
+    finally:
+        os.environ["NAILMIRROR_HOME"] = previous or ""
+    return home
+
+
+@pytest.fixture(autouse=True)
+def _after_first_start(started_kiosk_home, nailmirror_home):
+    # Every CLI call runs as on a kiosk that has started before: the catalog is there, a new start adds nothing.
+    shutil.copytree(started_kiosk_home, nailmirror_home, dirs_exist_ok=True)
+
+
+def run(capsys, *argv):
+    code = main(["styles", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_import_review_and_shelf_cycle(capsys, tmp_path):
+    folder = make_style_folder(tmp_path / "shell")
+    code, out, _ = run(capsys, "import", str(folder), "--tag", "通勤")
+    assert code == 0
+    style_code = out.strip()
+    steps = [("submit",), ("reject", "--reason", "颜色太暗"), ("revise",), ("submit",), ("approve",), ("off-shelf",),
+             ("publish",)]
+    expected = ["PENDING_REVIEW", "REJECTED", "DRAFT", "PENDING_REVIEW", "PUBLISHED", "OFF_SHELF", "PUBLISHED"]
+    for step, status in zip(steps, expected):
+        code, out, err = run(capsys, step[0], style_code, *step[1:])
+        assert (code, out.split()) == (0, [style_code, status]), err
+    code, out, _ = run(capsys, "show", style_code, "--json")
+    shown = json.loads(out)
+    assert shown["style"]["status"] == "PUBLISHED" and shown["tags"] == ["通勤"]
+    assert [e["action"] for e in shown["audit"]] == ["CREATE", "SUBMIT", "REJECT", "REVISE", "SUBMIT", "APPROVE",
+                                                    "OFF_SHELF", "PUBLISH"]
+    assert shown["audit"][2]["reason"] == "颜色太暗"
+    assert {(a["asset_type"], a["slot"]) for a in shown["assets"]} == {
+        ("NAIL_TEXTURE", "nail"), ("NAIL_TEXTURE", "accent"), ("COVER", ""), ("THUMBNAIL", "")}
+
+
+def test_list_json_filters(capsys, tmp_path):
+    _, first, _ = run(capsys, "import", str(make_style_folder(tmp_path / "a", name="法式白边")))
+    _, second, _ = run(capsys, "import", str(make_style_folder(tmp_path / "b", name="猫眼", base=(9, 9, 9, 255))))
+    first, second = first.strip(), second.strip()
+    run(capsys, "submit", first)
+    code, out, _ = run(capsys, "list", "--json", "--source", "MANUAL")
+    assert code == 0 and {s["style_code"] for s in json.loads(out)} == {first, second}
+    _, out, _ = run(capsys, "list", "--json", "--status", "PENDING_REVIEW")
+    assert [s["style_code"] for s in json.loads(out)] == [first]
+    _, out, _ = run(capsys, "list", "--json", "--search", "猫眼", "--source", "MANUAL")
+    assert [s["style_code"] for s in json.loads(out)] == [second]
+    _, out, _ = run(capsys, "list", "--json", "--customer", "--source", "MANUAL")
+    assert json.loads(out) == []
+    _, out, _ = run(capsys, "list", "--source", "MANUAL")
+    assert first in out and second in out and "法式白边" in out
+
+
+def test_illegal_transitions_and_unknown_styles_fail_clearly(capsys, tmp_path):
+    _, out, _ = run(capsys, "import", str(make_style_folder(tmp_path / "a")))
+    style_code = out.strip()
+    code, out, err = run(capsys, "approve", style_code)
+    assert code == 1 and out == "" and "ILLEGAL_TRANSITION" in err and "DRAFT -> PUBLISHED" in err
+    code, _, err = run(capsys, "publish", style_code)
+    assert code == 1 and "ILLEGAL_TRANSITION" in err
+    code, _, err = run(capsys, "show", "XX-000000")
+    assert code == 1 and "STYLE_NOT_FOUND" in err
+    run(capsys, "submit", style_code)
+    code, _, err = run(capsys, "reject", style_code, "--reason", "  ")
+    assert code == 1 and "REASON_REQUIRED" in err
+    code, out, _ = run(capsys, "show", style_code, "--json")
+    assert json.loads(out)["style"]["status"] == "PENDING_REVIEW"
+
+
+def test_import_of_a_bad_folder_is_refused(capsys, tmp_path):
+    folder = make_style_folder(tmp_path / "bad")
+    (folder / "nail.png").write_bytes(b"GIF89a not allowed")
+    code, _, err = run(capsys, "import", str(folder))
+    assert code == 1 and "IMAGE_FORMAT_NOT_ALLOWED" in err
+    code, out, _ = run(capsys, "list", "--json", "--source", "MANUAL")
+    assert json.loads(out) == []
+
+
+def test_edit_sends_a_published_style_back_to_draft(capsys, tmp_path):
+    _, out, _ = run(capsys, "import", str(make_style_folder(tmp_path / "a")))
+    style_code = out.strip()
+    for step in ("submit", "approve"):
+        run(capsys, step, style_code)
+    code, out, _ = run(capsys, "edit", style_code, str(make_style_folder(tmp_path / "b", base=(1, 2, 3, 255))))
+    assert code == 0 and out.split() == [style_code, "DRAFT", "v2"]
+
+
+def test_exit_status_from_the_installed_command(tmp_path, nailmirror_home):
+    reject = subprocess.run(
+        [sys.executable, "-m", "nailmirror_desktop", "styles", "reject", "AB-123456"],
+        capture_output=True, text=True, env={**os.environ, "NAILMIRROR_HOME": str(nailmirror_home)},
+    )
+    assert reject.returncode == 2 and "--reason" in reject.stderr
+    missing = subprocess.run(
+        [sys.executable, "-m", "nailmirror_desktop", "styles", "submit", "AB-123456"],
+        capture_output=True, text=True, env={**os.environ, "NAILMIRROR_HOME": str(nailmirror_home)},
+    )
+    assert missing.returncode == 1 and "STYLE_NOT_FOUND" in missing.stderr

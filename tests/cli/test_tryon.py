@@ -1,0 +1,232 @@
+"""`nailmirror tryon`: file names, coverage files, exit codes and bad inputs, on real photos and real files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from nailmirror_desktop.cli import main
+from nailmirror_desktop.core.paths import resources_dir
+from nailmirror_desktop.vision.image_io import read_image
+
+ROOT = Path(__file__).resolve().parents[2]
+STYLE = resources_dir() / "demo" / "styles" / "rose_gloss"
+DEMO_VIDEO = resources_dir() / "demo" / "hand_demo.mp4"
+# Photos the detector finds quickly (first views of its cascade), so the tests stay fast.
+QUICK_PHOTOS = ("2C29D473-CCB4-458C-926B-99D0042161E6.jpg", "3493127D-7B19-4E50-94AE-2401BD2A91C8.jpg")
+
+
+@pytest.fixture()
+def photos(nails_eval_dir, tmp_path) -> list[Path]:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    copies = []
+    for name in QUICK_PHOTOS:
+        source = nails_eval_dir / "images" / name
+        assert source.is_file(), source
+        copies.append(Path(shutil.copy(source, folder / name)))
+    return copies
+
+
+def _bomb_png(path: Path, width: int = 100_000, height: int = 100_000) -> Path:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+                     + chunk(b"IEND", b""))
+    return path
+
+
+def _no_hand_image(path: Path) -> Path:
+    """A counter-top with a cup on it: no hand anywhere."""
+    image = np.zeros((360, 480, 3), np.uint8)
+    image[:] = np.linspace(150, 210, 480, dtype=np.uint8)[None, :, None]
+    cv2.circle(image, (240, 180), 70, (40, 60, 160), -1)
+    cv2.rectangle(image, (300, 160), (330, 200), (40, 60, 160), 8)
+    cv2.imwrite(str(path), image)
+    return path
+
+
+def _run(capsys, *args: str) -> tuple[int, str]:
+    status = main(["tryon", *args])
+    return status, capsys.readouterr().err
+
+
+def _assert_coverage(path: Path, shape: tuple[int, int]) -> np.ndarray:
+    coverage = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    assert coverage is not None and coverage.dtype == np.uint8 and coverage.ndim == 2
+    assert coverage.shape == shape
+    assert set(np.unique(coverage)) <= {0, 255}
+    return coverage
+
+
+def test_one_photo_gives_a_painted_image_and_its_coverage(capsys, photos, tmp_path):
+    out, cov = tmp_path / "out" / "painted.png", tmp_path / "cov.png"
+    status, err = _run(capsys, "--image", str(photos[0]), "--style", str(STYLE), "--out", str(out),
+                       "--coverage-out", str(cov))
+    assert status == 0, err
+    original = read_image(photos[0])
+    painted = cv2.imread(str(out))
+    assert painted.shape == original.shape
+    coverage = _assert_coverage(cov, original.shape[:2])
+    nails = coverage == 255
+    assert nails.sum() > 100
+    # painted where the coverage says, and (apart from feathered edges next to it) nowhere else
+    assert np.abs(painted.astype(int) - original)[nails].mean() > 20
+    far = cv2.dilate(nails.astype(np.uint8), np.ones((9, 9), np.uint8)) == 0
+    np.testing.assert_array_equal(painted[far], original[far])
+
+
+def test_directory_batch_names_outputs_by_stem(capsys, photos, tmp_path):
+    out, cov = tmp_path / "out", tmp_path / "cov"
+    status, err = _run(capsys, "--image", str(photos[0].parent), "--style", str(STYLE), "--out", str(out),
+                       "--coverage-out", str(cov))
+    assert status == 0, err
+    stems = sorted(p.stem for p in photos)
+    assert sorted(p.stem for p in out.iterdir()) == stems
+    assert sorted(p.name for p in cov.iterdir()) == [f"{s}.png" for s in stems]
+    for photo in photos:
+        _assert_coverage(cov / f"{photo.stem}.png", read_image(photo).shape[:2])
+
+
+def test_several_files_make_out_a_directory(capsys, photos, tmp_path):
+    out = tmp_path / "several"
+    status, err = _run(capsys, "--image", *map(str, photos), "--style", str(STYLE), "--out", str(out))
+    assert status == 0, err
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{p.stem}.png" for p in photos)
+
+
+def test_no_hand_writes_the_image_unchanged_with_empty_coverage(capsys, tmp_path):
+    image = _no_hand_image(tmp_path / "cup.png")
+    out, cov = tmp_path / "cup_out.png", tmp_path / "cup_cov.png"
+    status, err = _run(capsys, "--image", str(image), "--style", str(STYLE), "--out", str(out),
+                       "--coverage-out", str(cov))
+    assert status == 0
+    assert "warning" in err and "no hand" in err and "cup.png" in err
+    np.testing.assert_array_equal(cv2.imread(str(out)), cv2.imread(str(image)))
+    assert not _assert_coverage(cov, (360, 480)).any()
+
+
+def test_bad_files_get_one_line_each_and_the_batch_goes_on(capsys, photos, tmp_path):
+    folder = photos[0].parent
+    good_jpeg = photos[0].read_bytes()
+    (folder / "a_truncated.jpg").write_bytes(good_jpeg[: len(good_jpeg) // 2])
+    (folder / "b_empty.jpg").write_bytes(b"")
+    (folder / "c_notes.png").write_bytes(b"these are not pixels")
+    _bomb_png(folder / "d_huge.png")
+    _bomb_png(folder / "e_large.png", 9000, 9000)  # below Pillow's own bomb limit: our limit must catch it
+    out = tmp_path / "out"
+    status, err = _run(capsys, "--image", str(folder), str(tmp_path / "missing.jpg"), "--style", str(STYLE),
+                       "--out", str(out))
+    assert status == 1
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    for name in ("a_truncated.jpg", "b_empty.jpg", "c_notes.png", "d_huge.png", "e_large.png", "missing.jpg"):
+        mentioning = [line for line in errors if name in line]
+        assert len(mentioning) == 1, (name, err)
+    assert any("truncated" in line for line in errors if "a_truncated" in line)
+    assert any("too many pixels" in line for line in errors if "d_huge" in line)
+    assert any("9000x9000" in line for line in errors if "e_large" in line)
+    assert errors[-1] == "error: 6 input(s) failed"
+    # the good photos, listed after the bad ones, were still done
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{p.stem}.png" for p in photos)
+
+
+def test_exit_status_of_the_real_command(photos, tmp_path):
+    """The console entry point as a process: bad input → status 1, one line on stderr naming it."""
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    env = dict(os.environ, MPLCONFIGDIR=str(tmp_path / "mpl"))
+    result = subprocess.run(
+        [sys.executable, "-m", "nailmirror_desktop", "tryon", "--image", str(tmp_path / "empty.jpg"),
+         "--style", str(STYLE), "--out", str(tmp_path / "o.png")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 1
+    assert [line for line in result.stderr.splitlines() if line.startswith("error:")] == [
+        f"error: {tmp_path / 'empty.jpg'}: empty file (0 bytes)", "error: 1 input(s) failed"]
+    assert not (tmp_path / "o.png").exists()
+
+
+def test_bad_style_or_arguments_are_usage_errors(capsys, photos, tmp_path):
+    status, err = _run(capsys, "--image", str(photos[0]), "--style", str(tmp_path / "nope"), "--out",
+                       str(tmp_path / "o.png"))
+    assert status == 2 and "nope" in err
+    status, err = _run(capsys, "--video", str(DEMO_VIDEO), "--style", str(STYLE), "--out",
+                       str(tmp_path / "o.mp4"), "--coverage-out", str(tmp_path / "c"))
+    assert status == 2 and "coverage" in err
+    (tmp_path / "file_not_dir").write_text("x")
+    status, err = _run(capsys, "--image", *map(str, photos), "--style", str(STYLE), "--out",
+                       str(tmp_path / "file_not_dir"))
+    assert status == 2 and "directory" in err
+
+
+def test_video_is_painted_frame_by_frame_with_a_progress_bar(capsys, tmp_path):
+    clip = tmp_path / "clip.mp4"
+    reader = cv2.VideoCapture(str(DEMO_VIDEO))
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 30, (1280, 720))
+    originals = []
+    for _ in range(12):
+        ok, frame = reader.read()
+        assert ok
+        writer.write(frame)
+        originals.append(frame)
+    reader.release()
+    writer.release()
+    out = tmp_path / "painted.mp4"
+    status, err = _run(capsys, "--video", str(clip), "--style", str(STYLE), "--out", str(out))
+    assert status == 0, err
+    assert "12/12 frames" in err and "[" in err
+    result = cv2.VideoCapture(str(out))
+    assert int(result.get(cv2.CAP_PROP_FRAME_COUNT)) == 12
+    assert (int(result.get(cv2.CAP_PROP_FRAME_WIDTH)), int(result.get(cv2.CAP_PROP_FRAME_HEIGHT))) == (1280, 720)
+    ok, first = result.read()
+    result.release()
+    assert ok
+    # the rose polish shows: many more strongly red-magenta pixels than in the drawn hands' pale nails
+    def rose_pixels(image):
+        b, g, r = (image[..., i].astype(int) for i in range(3))
+        return int(((r - g > 80) & (b - g > 10)).sum())
+
+    assert rose_pixels(first) > rose_pixels(originals[0]) + 500
+
+
+def test_unreadable_video_fails_cleanly(capsys, tmp_path):
+    junk = tmp_path / "junk.mp4"
+    junk.write_bytes(b"\0" * 1000)
+    status, err = _run(capsys, "--video", str(junk), "--style", str(STYLE), "--out", str(tmp_path / "o.mp4"))
+    assert status == 1 and "junk.mp4" in err
+
+
+def test_single_output_format_follows_its_suffix_and_a_directory_out_takes_stems(capsys, photos, tmp_path):
+    status, err = _run(capsys, "--image", str(photos[1]), "--style", str(STYLE), "--out", str(tmp_path / "o.jpg"))
+    assert status == 0, err
+    assert (tmp_path / "o.jpg").read_bytes()[:3] == b"\xff\xd8\xff"
+    folder = tmp_path / "existing"
+    folder.mkdir()
+    status, err = _run(capsys, "--image", str(photos[1]), "--style", str(STYLE), "--out", str(folder))
+    assert status == 0, err
+    assert [p.name for p in folder.iterdir()] == [f"{photos[1].stem}.png"]
+
+
+def test_style_may_be_a_catalog_code(capsys, photos, tmp_path):
+    import json
+
+    assert main(["styles", "list", "--customer", "--json"]) == 0
+    catalog = json.loads(capsys.readouterr().out)
+    code = catalog[0]["style_code"]
+    out, cov = tmp_path / "coded.png", tmp_path / "coded_cov.png"
+    status, err = _run(capsys, "--image", str(photos[0]), "--style", code, "--out", str(out), "--coverage-out", str(cov))
+    assert status == 0, err
+    coverage = _assert_coverage(cov, read_image(photos[0]).shape[:2])
+    assert (coverage == 255).sum() > 100
+    status, err = _run(capsys, "--image", str(photos[0]), "--style", "AB-ZZZZZZ", "--out", str(out))
+    assert status == 2 and "AB-ZZZZZZ" in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,103 @@
+"""Provider settings from config.json and the environment; keys stay masked; classification helpers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nailmirror_desktop.core.generation.classify import classify_dashscope, classify_openai, parse_retry_after
+from nailmirror_desktop.core.generation.provider_config import ConfigError, PollSettings, Secret, load_provider_config
+from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
+
+
+def test_defaults_are_offline_without_keys(nailmirror_home):
+    config = load_provider_config(environ={})
+    assert config.default_provider == "offline"
+    assert not config.openai.api_key and not config.dashscope.api_key
+    assert config.dashscope.base_url == "https://dashscope.aliyuncs.com"
+
+
+def test_file_then_environment(nailmirror_home):
+    (nailmirror_home / "config.json").write_text(json.dumps({
+        "language": "en",  # the kiosk's own settings share the file
+        "providers": {"default": "openai", "openai": {"api_key": "sk-file", "model": "gpt-image-1-mini"},
+                      "poll": {"initial_s": 0.5}},
+    }))
+    config = load_provider_config(environ={"NAILMIRROR_PROVIDER": "dashscope",
+                                           "NAILMIRROR_DASHSCOPE_BASE_URL": "http://127.0.0.1:9",
+                                           "NAILMIRROR_DASHSCOPE_API_KEY": "sk-env"})
+    assert config.default_provider == "dashscope"
+    assert config.openai.api_key.reveal() == "sk-file" and config.openai.model == "gpt-image-1-mini"
+    assert config.dashscope.api_key.reveal() == "sk-env" and config.dashscope.base_url == "http://127.0.0.1:9"
+    assert config.poll.initial_s == 0.5
+
+
+def test_keys_are_masked_everywhere(nailmirror_home):
+    config = load_provider_config(environ={"NAILMIRROR_OPENAI_API_KEY": "sk-very-secret"})
+    assert "sk-very-secret" not in repr(config) and "sk-very-secret" not in str(config)
+    with pytest.raises(TypeError):
+        import pickle
+
+        pickle.dumps(Secret("sk-very-secret"))
+    with pytest.raises(TypeError):
+        json.dumps({"key": config.openai.api_key})
+
+
+def test_unknown_provider_is_refused(nailmirror_home):
+    with pytest.raises(ConfigError) as caught:
+        load_provider_config(environ={"NAILMIRROR_PROVIDER": "midjourney"})
+    assert caught.value.code == "provider_unknown"
+
+
+def test_poll_intervals_grow_to_a_cap():
+    waits = PollSettings(initial_s=2, growth=1.5, max_s=10).intervals()
+    assert [next(waits) for _ in range(7)] == [2, 3, 4.5, 6.75, 10, 10, 10]
+
+
+def test_openai_classification_matches_on_code_first():
+    assert classify_openai(400, "moderation_blocked") is C.CONTENT_REJECTED
+    assert classify_openai(403, "content_policy_violation") is C.CONTENT_REJECTED
+    assert classify_openai(429, "insufficient_quota") is C.CONFIG
+    assert classify_openai(429, "rate_limit_exceeded") is C.RATE_LIMITED
+    assert classify_openai(429, "slow_down") is C.RATE_LIMITED
+    assert classify_openai(503, "server_is_overloaded") is C.TRANSIENT
+    assert classify_openai(408, None) is C.TRANSIENT and classify_openai(409, None) is C.TRANSIENT
+    assert classify_openai(401, "invalid_api_key") is C.CONFIG
+    assert classify_openai(413, None) is C.INVALID_REQUEST
+
+
+def test_dashscope_classification():
+    assert classify_dashscope("DataInspectionFailed", 400) is C.CONTENT_REJECTED
+    assert classify_dashscope("IPInfringementSuspect") is C.CONTENT_REJECTED
+    assert classify_dashscope("Throttling.RateQuota", 429) is C.RATE_LIMITED
+    assert classify_dashscope("Throttling", 429) is C.RATE_LIMITED
+    assert classify_dashscope("Throttling.AllocationQuota", 429) is C.CONFIG
+    assert classify_dashscope("InternalError.Timeout") is C.TRANSIENT
+    assert classify_dashscope(None, 504) is C.TRANSIENT
+
+
+def test_retry_after_forms():
+    assert parse_retry_after({"Retry-After": "3"}) == 3.0
+    assert parse_retry_after({"retry-after-ms": "1500", "Retry-After": "9"}) == 1.5
+    assert parse_retry_after({"Retry-After": "100000"}) == 120.0  # capped
+    assert parse_retry_after({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, now=1445412470.0) == 10.0
+    assert parse_retry_after({}) is None and parse_retry_after({"Retry-After": "soon"}) is None
+
+
+def test_saving_keeps_the_kiosk_settings_and_round_trips(nailmirror_home):
+    from dataclasses import replace
+
+    from nailmirror_desktop.core.generation.provider_config import RemoteProviderSettings, save_provider_config
+
+    path = nailmirror_home / "config.json"
+    path.write_text(json.dumps({"language": "en", "idle_timeout_s": 120}))
+    config = replace(load_provider_config(environ={}), default_provider="dashscope",
+                     dashscope=RemoteProviderSettings("https://dashscope-intl.aliyuncs.com", Secret("sk-saved"), "wan2.2-t2i-flash"))
+    save_provider_config(config)
+
+    document = json.loads(path.read_text())
+    assert document["language"] == "en" and document["idle_timeout_s"] == 120
+    assert path.stat().st_mode & 0o077 == 0  # keys inside: owner only
+    again = load_provider_config(environ={})
+    assert again == config and again.dashscope.api_key.reveal() == "sk-saved"

@@ -1,0 +1,106 @@
+"""Real parts for the UI tests: the kiosk as the app builds it, a synchronous runner (the bridge's contract, run
+inline) and frame sources."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from nailmirror_desktop.core.config import load_config
+from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.app.kiosk import KioskOptions, build_services
+from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
+from nailmirror_desktop.vision.sources import Frame, FrameReader, FrameSource, SourceState, SourceUnavailable, StillImageSource
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO_VIDEO = ROOT / "resources" / "demo" / "hand_demo.mp4"
+
+
+@contextmanager
+def started_kiosk(qtbot) -> Iterator[KioskController]:
+    """The kiosk as the app builds it (real services, real bridge threads, demo video) from the saved config,
+    started; shut down afterwards."""
+    controller = KioskController(build_services(load_config(), KioskOptions(demo=True)))
+    qtbot.addWidget(controller.window)
+    controller.window.resize(1280, 800)
+    controller.window.show()
+    controller.start()
+    try:
+        yield controller
+    finally:
+        controller.shutdown()
+        i18n.install_language("en")  # the idle reset installs the configured zh_CN; later tests read English
+
+
+def run_now(fn, on_done):
+    """The bridge's (fn, on_done(result, error)) contract, synchronously: the Picard/huey 'immediate' mode."""
+    try:
+        result = fn()
+    except BaseException as exc:  # noqa: BLE001 - handed to the callback like the bridge does
+        on_done(None, exc)
+    else:
+        on_done(result, None)
+
+
+class FlakyCamera(FrameSource):
+    """A camera that delivers `frames_before_loss` frames, is then unplugged (reads and opens fail) until
+    `replug()` is called; after that it keeps delivering. Frames are a flat colour with a counter in red."""
+
+    plugged = True
+    unplugged_once = False
+    opened = 0
+
+    def __init__(self, frames_before_loss: int = 5, size=(240, 320)) -> None:
+        super().__init__()
+        self.frames_before_loss = frames_before_loss
+        self.size = size
+        self._delivered = 0
+
+    @classmethod
+    def replug(cls) -> None:
+        cls.plugged = True
+
+    def open(self) -> None:
+        if not FlakyCamera.plugged:
+            self.state = SourceState.LOST
+            raise SourceUnavailable("CAMERA_NOT_FOUND", "unplugged")
+        FlakyCamera.opened += 1
+        self.state = SourceState.OPEN
+
+    def read(self) -> Frame | None:
+        if self._delivered >= self.frames_before_loss and not FlakyCamera.unplugged_once:
+            FlakyCamera.plugged = False
+            FlakyCamera.unplugged_once = True
+        if not FlakyCamera.plugged:
+            self.state = SourceState.LOST
+            raise SourceUnavailable("CAMERA_LOST", "unplugged")
+        self._delivered += 1
+        image = np.full((*self.size, 3), 90, np.uint8)
+        image[:, :, 2] = self._delivered % 256
+        threading.Event().wait(0.01)
+        return self._frame(image, self._delivered * 33)
+
+
+def still_reader(image: np.ndarray) -> FrameReader:
+    return FrameReader(StillImageSource(image, repeat=True), paced=True)
+
+
+def demo_frames(count: int, step: int = 1) -> list[np.ndarray]:
+    import cv2
+
+    capture = cv2.VideoCapture(str(DEMO_VIDEO))
+    frames = []
+    index = 0
+    while len(frames) < count:
+        ok, image = capture.read()
+        if not ok:
+            break
+        if index % step == 0:
+            frames.append(image)
+        index += 1
+    capture.release()
+    return frames

@@ -1,0 +1,170 @@
+"""The live mirror: demo video through the real pipeline, the hand guide, and a camera that is unplugged and
+comes back. The bridge's contract runs synchronously here (ui_support.run_now)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop, shown_frame_from
+from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
+from nailmirror_desktop.vision.supervisor import DEMO, LIVE, LOST, SourceSupervisor
+from nailmirror_desktop.ui.tryon.tryon_session import LoadedStyle, TryOnSession
+from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.pipeline import TryOnPipeline
+from nailmirror_desktop.vision.sources import FrameReader, VideoFileSource
+from tests.support.ui_support import DEMO_VIDEO, FlakyCamera, run_now, still_reader
+
+MAGENTA = np.zeros((64, 40, 3), np.uint8)
+MAGENTA[:] = (200, 40, 220)
+
+
+def plain_style(code="T-1") -> LoadedStyle:
+    return LoadedStyle(code, "test", MAGENTA, None, {}, ())
+
+
+@pytest.fixture
+def pipeline():
+    with TryOnPipeline(Compositor(), mirrored=True) as p:
+        yield p
+
+
+def test_demo_video_is_painted_and_the_guide_leaves_when_a_hand_is_seen(qtbot, pipeline):
+    view = MirrorView()
+    qtbot.addWidget(view)
+    view.resize(640, 400)
+    session = TryOnSession(pipeline, mirror=True)
+    session.apply(plain_style())
+    supervisor = SourceSupervisor(lambda: FrameReader(VideoFileSource(DEMO_VIDEO, loop=True), paced=True))
+    loop = MirrorLoop(view, supervisor, session.process, run_now)
+    seen = []
+    loop.hand_seen_changed.connect(seen.append)
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: view.has_frame() and not view.guide_visible(), timeout=20000)
+    finally:
+        loop.stop()
+        supervisor.close()
+    assert supervisor.state == LIVE
+    assert seen and seen[-1] is True
+    pair = session.latest_pair()
+    painted = np.any(pair.after != pair.before, axis=2)
+    magenta_like = (pair.after[:, :, 0] > pair.after[:, :, 1] + 40) & (pair.after[:, :, 2] > pair.after[:, :, 1] + 40)
+    assert painted.sum() > 200, "no nail was painted on the demo hand"
+    assert (painted & magenta_like).sum() > 0.3 * painted.sum(), "painted pixels are not the style's colour"
+    assert loop.queue_depth() == 0
+
+
+def test_guide_shows_while_no_hand_is_seen(qtbot, pipeline):
+    view = MirrorView()
+    qtbot.addWidget(view)
+    session = TryOnSession(pipeline, mirror=True)
+    empty_room = np.full((360, 640, 3), 120, np.uint8)
+    supervisor = SourceSupervisor(lambda: still_reader(empty_room))
+    loop = MirrorLoop(view, supervisor, session.process, run_now)
+    loop.start()
+    try:
+        qtbot.waitUntil(view.has_frame, timeout=15000)
+        qtbot.wait(200)
+    finally:
+        loop.stop()
+        supervisor.close()
+    assert view.guide_visible()
+
+
+def test_camera_lost_shows_a_message_and_is_reacquired(qtbot):
+    FlakyCamera.plugged, FlakyCamera.unplugged_once = True, False
+    view = MirrorView()
+    qtbot.addWidget(view)
+    supervisor = SourceSupervisor(lambda: FrameReader(FlakyCamera(frames_before_loss=5)),
+                                  lost_after_s=0.3, retry_every_s=0.1)
+    states = []
+    loop = MirrorLoop(view, supervisor, lambda p, size: shown_frame_from(p.image, 1, {}, p.sequence, size), run_now)
+    loop.source_state_changed.connect(states.append)
+    shown = []
+    loop.frame_shown.connect(lambda: shown.append(1))
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: LOST in states, timeout=5000)
+        assert supervisor.state == LOST
+        reopen_attempts = supervisor.reopen_count
+        qtbot.wait(400)
+        assert supervisor.reopen_count > reopen_attempts, "no re-open attempts while the camera is away"
+        assert supervisor.state == LOST
+        assert view.banner() != ""  # "The camera is not responding. Reconnecting…" in the current language
+        shown_before = len(shown)
+        FlakyCamera.replug()
+        qtbot.waitUntil(lambda: supervisor.state == LIVE and len(shown) > shown_before + 1, timeout=5000)
+    finally:
+        loop.stop()
+        supervisor.close()
+    assert states[-1] == LIVE and LOST in states
+    assert view.banner() == ""
+
+
+def test_a_slow_pipeline_drops_frames_instead_of_queueing_them(qtbot):
+    """Real bridge threads: a 120 ms 'pipeline' behind a 30 FPS source never has more than one frame in
+    flight; the mailbox overwrites (counts as dropped) what it could not take."""
+    import threading
+    import time
+
+    from nailmirror_desktop.ui import bridge
+
+    view = MirrorView()
+    qtbot.addWidget(view)
+    readers = []
+
+    def open_reader():
+        reader = still_reader(np.full((240, 320, 3), 100, np.uint8))
+        readers.append(reader)
+        return reader
+
+    supervisor = SourceSupervisor(open_reader)
+    in_flight, most_in_flight, lock = [0], [0], threading.Lock()
+
+    def slow_process(packet, size):
+        with lock:
+            in_flight[0] += 1
+            most_in_flight[0] = max(most_in_flight[0], in_flight[0])
+        time.sleep(0.12)
+        with lock:
+            in_flight[0] -= 1
+        return shown_frame_from(packet.image, 0, {}, packet.sequence, size)
+
+    bridge.install()
+    loop = MirrorLoop(view, supervisor, slow_process, bridge.run_in_background)
+    shown = []
+    loop.frame_shown.connect(lambda: shown.append(1))
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: len(shown) >= 6, timeout=10000)
+    finally:
+        loop.stop()
+        qtbot.wait(200)
+        supervisor.close()
+    assert most_in_flight[0] == 1
+    assert readers[0].mailbox.dropped > 0
+    assert loop.queue_depth() == 0
+
+
+def test_a_camera_plugged_in_while_the_demo_plays_takes_over(qtbot):
+    FlakyCamera.plugged, FlakyCamera.unplugged_once = False, True  # no camera at start
+    view = MirrorView()
+    qtbot.addWidget(view)
+    demo_frame = np.full((240, 320, 3), 200, np.uint8)
+    supervisor = SourceSupervisor(lambda: FrameReader(FlakyCamera()), lambda: still_reader(demo_frame),
+                                  retry_every_s=0.05, probe_camera_every_s=0.2)
+    loop = MirrorLoop(view, supervisor, lambda p, size: shown_frame_from(p.image, 1, {}, p.sequence, size), run_now)
+    states = []
+    loop.source_state_changed.connect(states.append)
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: supervisor.state == DEMO and view.has_frame(), timeout=5000)
+        qtbot.wait(500)
+        assert supervisor.state == DEMO, "the demo must keep playing while no camera is there"
+        FlakyCamera.replug()
+        qtbot.waitUntil(lambda: supervisor.state == LIVE, timeout=5000)
+    finally:
+        loop.stop()
+        supervisor.close()
+    assert states[-1] == LIVE and DEMO in states
