@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from nailmirror_desktop.core.generation.prompt_parser import parse_prompt  # noqa: E402
 from nailmirror_desktop.artwork.render import render_design, write_style_folder  # noqa: E402
+from nailmirror_desktop.core.generation.prompt_parser import parse_prompt  # noqa: E402
 
 PROMPTS = [
     "奶白色底胶、贝壳碎片、无名指跳色",

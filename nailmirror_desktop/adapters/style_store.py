@@ -7,14 +7,14 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from nailmirror_desktop.core.db import open_database
-from nailmirror_desktop.core.paths import database_path
+from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
 from nailmirror_desktop.core.catalog import codes
 from nailmirror_desktop.core.catalog.assets import AssetStore
-from nailmirror_desktop.core.catalog.starter import CATALOG_FILE, default_catalog_folder, load_starter_catalog
 from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.catalog.starter import CATALOG_FILE, default_catalog_folder, load_starter_catalog
 from nailmirror_desktop.core.catalog.try_on_assets import export_style_folder
-from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
+from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.paths import database_path
 
 
 def open_style_repository(conn: sqlite3.Connection | None = None, *, load_catalog: bool = True,

@@ -11,9 +11,10 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from nailmirror_desktop.core.config import KioskConfig, config_path, load_config, save_config
 from nailmirror_desktop.core.paths import database_path, resources_dir
@@ -184,8 +185,8 @@ def load_starter_catalog_in_own_connection():
 def import_style_folder_in_own_connection(folder: str) -> str:
     """Import a style folder as a new DRAFT (asset store writes: seconds for big images) on a worker."""
     from nailmirror_desktop.adapters.style_store import open_style_repository
-    from nailmirror_desktop.core.db import open_database
     from nailmirror_desktop.core.catalog import StyleSource, read_style_folder
+    from nailmirror_desktop.core.db import open_database
 
     conn = open_database(database_path())
     try:

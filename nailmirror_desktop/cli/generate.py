@@ -32,8 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _generate(args: argparse.Namespace) -> int:
     from nailmirror_desktop.adapters.providers import register_generation
     from nailmirror_desktop.core.generation.flow import submit_generation
-    from nailmirror_desktop.core.paths import database_path
     from nailmirror_desktop.core.generation.provider_config import ConfigError, load_provider_config
+    from nailmirror_desktop.core.paths import database_path
     from nailmirror_desktop.core.tasks import TaskEngine, TaskError
 
     try:

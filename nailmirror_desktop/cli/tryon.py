@@ -35,9 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from nailmirror_desktop.vision.hand_model import HandModelError
     from nailmirror_desktop.adapters.style_store import resolve_style_argument
     from nailmirror_desktop.core.catalog import StyleError as CatalogStyleError
+    from nailmirror_desktop.vision.hand_model import HandModelError
     from nailmirror_desktop.vision.style_textures import StyleError, load_style
 
     try:

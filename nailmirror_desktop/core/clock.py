@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Protocol
 
 
@@ -66,11 +66,11 @@ def from_ms(ms: int | None) -> datetime | None:
     """Milliseconds since the epoch → an aware UTC datetime (None stays None)."""
     if ms is None:
         return None
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
 def iso_utc(moment: datetime | None) -> str | None:
     """ISO-8601 with a trailing Z, millisecond precision: 2026-11-30T07:18:00.123Z."""
     if moment is None:
         return None
-    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

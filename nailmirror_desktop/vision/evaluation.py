@@ -15,9 +15,9 @@ Painted pixels are exactly what the product's still path paints: hand detection,
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 import cv2
 import numpy as np

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
+from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.image_io import ImageReadError, read_image
-from nailmirror_desktop.vision.types import Finger
 
 MAX_TEXTURE_PIXELS = 4096 * 4096
 STYLE_FILE = "style.json"
@@ -106,7 +106,7 @@ def _read_meta(path: Path) -> dict:
 
 
 def _accent_fingers(meta: dict, folder: Path) -> tuple[Finger, ...]:
-    names = meta.get("accent_fingers", None)
+    names = meta.get("accent_fingers")
     if names is None:
         return DEFAULT_ACCENT_FINGERS
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 
+from nailmirror_desktop.core.fingers import Finger
 
-class Finger(IntEnum):
-    THUMB = 0
-    INDEX = 1
-    MIDDLE = 2
-    RING = 3
-    PINKY = 4
+__all__ = ["FINGER_LANDMARKS", "WRIST", "Finger", "HandObservation", "NailQuad"]
 
 
 # MediaPipe hand landmark ids per finger: (MCP, PIP, DIP, TIP); for the thumb (CMC, MCP, IP, TIP).

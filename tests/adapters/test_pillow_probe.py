@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.core.catalog import ImageRejected
 from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe, read_header_size, sniff_format
+from nailmirror_desktop.core.catalog import ImageRejected
 from tests.support.style_fixtures import image_bytes
 
 
@@ -37,8 +37,9 @@ def test_allowed_formats_are_measured(fmt):
 
 
 def test_lossless_and_extended_webp_headers_are_read():
-    from PIL import Image
     import io
+
+    from PIL import Image
 
     for kwargs, chunk in (({"lossless": True}, b"VP8L"), ({"lossless": False}, b"VP8X")):
         buffer = io.BytesIO()

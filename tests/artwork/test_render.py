@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.core.generation.prompt_parser import Design, FingerDesign, Pattern, make_color, parse_prompt
+from nailmirror_desktop.artwork.painters import DECORATION_PAINTERS, PATTERN_PAINTERS, render_nail_texture
 from nailmirror_desktop.artwork.render import (
     nail_shape_mask,
     render_design,
@@ -19,7 +19,7 @@ from nailmirror_desktop.artwork.render import (
     write_style_folder,
 )
 from nailmirror_desktop.core.catalog.starter import read_catalog
-from nailmirror_desktop.artwork.painters import DECORATION_PAINTERS, PATTERN_PAINTERS, render_nail_texture
+from nailmirror_desktop.core.generation.prompt_parser import Design, FingerDesign, Pattern, make_color, parse_prompt
 from nailmirror_desktop.vision.style_textures import load_style
 from nailmirror_desktop.vision.types import Finger
 
@@ -136,7 +136,7 @@ def test_pattern_colour_is_used() -> None:
 @pytest.mark.parametrize("shape", ["square", "squoval", "round", "oval", "almond", "stiletto", "coffin"])
 def test_nail_shape_masks(shape: str) -> None:
     mask = nail_shape_mask(60, 90, shape)
-    assert mask.shape == (90, 60) and 0.0 <= mask.min() and mask.max() <= 1.0
+    assert mask.shape == (90, 60) and mask.min() >= 0.0 and mask.max() <= 1.0
     assert mask[45, 30] == 1.0 and mask[45, 0] < 0.5 + 0.5 and mask[0, 0] < 0.5
     assert 0.4 < mask.mean() < 0.95
 

@@ -7,9 +7,9 @@ import sqlite3
 
 import pytest
 
-from tests.support.fake_providers import API_KEY, FakeOpenAI, openai_moderation_blocked
 from nailmirror_desktop.cli import main
 from nailmirror_desktop.core.paths import database_path
+from tests.support.fake_providers import API_KEY, FakeOpenAI, openai_moderation_blocked
 
 
 def style_codes() -> list[str]:

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from nailmirror_desktop.core.db import MigrationError, connect, discover_migrations, migrate, open_database, schema_version
+from nailmirror_desktop.core.db import (
+    MigrationError,
+    connect,
+    discover_migrations,
+    migrate,
+    open_database,
+    schema_version,
+)
 from nailmirror_desktop.core.tasks import TaskEngine, TaskStatus
 from nailmirror_desktop.core.tasks.store import task_no_from_id
 

@@ -10,11 +10,18 @@ from pathlib import Path
 
 import numpy as np
 
+from nailmirror_desktop.app.kiosk import KioskOptions, build_services
 from nailmirror_desktop.core.config import load_config
 from nailmirror_desktop.ui.shell import i18n
-from nailmirror_desktop.app.kiosk import KioskOptions, build_services
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
-from nailmirror_desktop.vision.sources import Frame, FrameReader, FrameSource, SourceState, SourceUnavailable, StillImageSource
+from nailmirror_desktop.vision.sources import (
+    Frame,
+    FrameReader,
+    FrameSource,
+    SourceState,
+    SourceUnavailable,
+    StillImageSource,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_VIDEO = ROOT / "resources" / "demo" / "hand_demo.mp4"

@@ -70,9 +70,8 @@ def test_video_mode_tolerates_repeated_timestamps(nails_eval_dir):
 
 def test_modes_are_not_mixed(nails_eval_dir):
     frame = _photo(nails_eval_dir, EASY[0])
-    with HandTracker("image") as tracker:
-        with pytest.raises(RuntimeError):
-            tracker.track(frame, 0)
+    with HandTracker("image") as tracker, pytest.raises(RuntimeError):
+        tracker.track(frame, 0)
     with pytest.raises(RuntimeError):
         HandTracker("image").detect(frame)  # not opened
 

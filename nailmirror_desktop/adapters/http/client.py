@@ -15,7 +15,8 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
-from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderErrorClass as C
+from nailmirror_desktop.core.generation.provider_port import ProviderError
+from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
 
 _CHUNK = 64 * 1024
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from nailmirror_desktop.adapters.http.client import Timeouts, read_capped
 from nailmirror_desktop.adapters.providers.image_bytes import ImageInfo, inspect_image
 from nailmirror_desktop.core.generation.classify import classify_http_status, parse_retry_after
-from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderErrorClass as C
+from nailmirror_desktop.core.generation.provider_port import ProviderError
+from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
 
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/jpg", "image/webp"})
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})

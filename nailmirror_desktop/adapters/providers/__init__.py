@@ -29,11 +29,11 @@ def create_provider(name: str, config: ProviderConfig) -> ImageProvider:
 def generation_services(config: ProviderConfig, clock):
     """The STYLE_GENERATION handler's services on this machine: drivers from `config` (one per name, made on
     first use), the artwork maker, a style repository with the Pillow-checked asset store, the engine's clock."""
+    from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
     from nailmirror_desktop.adapters.providers.artwork import make_artwork
-    from nailmirror_desktop.core.generation.flow import GenerationServices
     from nailmirror_desktop.core.catalog.assets import AssetStore
     from nailmirror_desktop.core.catalog.repository import StyleRepository
-    from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
+    from nailmirror_desktop.core.generation.flow import GenerationServices
 
     drivers: dict[str, ImageProvider] = {}
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from nailmirror_desktop.adapters.http.download import DownloadPolicy, download_image
 from nailmirror_desktop.adapters.http.client import HttpAnswer, Timeouts, exchange, json_body
+from nailmirror_desktop.adapters.http.download import DownloadPolicy, download_image
 from nailmirror_desktop.core.generation.classify import classify_dashscope, error_from_http
 from nailmirror_desktop.core.generation.provider_config import RemoteProviderSettings, Secret
 from nailmirror_desktop.core.generation.provider_port import (
@@ -21,9 +21,11 @@ from nailmirror_desktop.core.generation.provider_port import (
     PollResult,
     PollStatus,
     ProviderError,
-    ProviderErrorClass as C,
     ProviderImage,
     ProviderResult,
+)
+from nailmirror_desktop.core.generation.provider_port import (
+    ProviderErrorClass as C,
 )
 
 SUBMIT_PATH = "/api/v1/services/aigc/text2image/image-synthesis"

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderErrorClass as C
 from nailmirror_desktop.core.catalog.assets import ImageInfo
 from nailmirror_desktop.core.catalog.errors import ImageRejected
+from nailmirror_desktop.core.generation.provider_port import ProviderError
+from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
 
 MAX_PIXELS = 40_000_000  # 6k × 6k; provider results are 1–4 MP
 MAX_BYTES = 50_000_000

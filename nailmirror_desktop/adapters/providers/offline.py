@@ -17,9 +17,9 @@ class OfflineProvider:
         return "OfflineProvider()"
 
     def generate(self, request: GenerationRequest) -> ProviderResult:
+        from nailmirror_desktop.artwork.render import render_design
         from nailmirror_desktop.core.generation.flow import default_seed
         from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
-        from nailmirror_desktop.artwork.render import render_design
 
         design = parse_prompt(request.original_text)
         seed = default_seed(request.original_text) if request.seed is None else request.seed

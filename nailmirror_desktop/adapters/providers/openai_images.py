@@ -11,17 +11,19 @@ import base64
 import binascii
 from typing import Any
 
-from nailmirror_desktop.adapters.http.download import DownloadPolicy, download_image
 from nailmirror_desktop.adapters.http.client import HttpAnswer, Timeouts, exchange, json_body
+from nailmirror_desktop.adapters.http.download import DownloadPolicy, download_image
 from nailmirror_desktop.adapters.providers.image_bytes import inspect_image
 from nailmirror_desktop.core.generation.classify import classify_openai, error_from_http
 from nailmirror_desktop.core.generation.provider_config import RemoteProviderSettings, Secret
 from nailmirror_desktop.core.generation.provider_port import (
     GenerationRequest,
     ProviderError,
-    ProviderErrorClass as C,
     ProviderImage,
     ProviderResult,
+)
+from nailmirror_desktop.core.generation.provider_port import (
+    ProviderErrorClass as C,
 )
 
 GENERATIONS_PATH = "/v1/images/generations"

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from nailmirror_desktop.core.paths import data_dir
 from nailmirror_desktop.core.catalog.errors import StyleError
+from nailmirror_desktop.core.paths import data_dir
 
 EXTENSIONS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
 DEFAULT_THUMBNAIL_SIDE = 256

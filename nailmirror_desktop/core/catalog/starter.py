@@ -17,13 +17,13 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from nailmirror_desktop.core.paths import resources_dir
 from nailmirror_desktop.core.catalog import codes
 from nailmirror_desktop.core.catalog.content import read_style_folder
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository, StyleSource
 from nailmirror_desktop.core.catalog.status import StyleStatus, transit
 from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.paths import resources_dir
 
 CATALOG_FILE = "catalog.json"
 ACTOR = "starter_catalog"

@@ -13,10 +13,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from nailmirror_desktop.core.paths import data_dir
 from nailmirror_desktop.core.catalog.content import write_style_folder
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepository
+from nailmirror_desktop.core.paths import data_dir
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import time
 from collections.abc import Mapping
 
 from nailmirror_desktop.core.generation.provider_config import Secret
-from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderErrorClass as C
+from nailmirror_desktop.core.generation.provider_port import ProviderError
+from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
 
 RETRY_AFTER_CAP_S = 120.0
 

@@ -27,6 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from nailmirror_desktop.core.catalog.content import StyleContent
+from nailmirror_desktop.core.catalog.errors import StyleError
+from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
 from nailmirror_desktop.core.generation.prompt_parser import Design, english_prompt, parse_prompt
 from nailmirror_desktop.core.generation.provider_config import PROVIDER_NAMES, ConfigError, PollSettings
@@ -37,9 +40,6 @@ from nailmirror_desktop.core.generation.provider_port import (
     ProviderError,
     ProviderResult,
 )
-from nailmirror_desktop.core.catalog.content import StyleContent
-from nailmirror_desktop.core.catalog.errors import StyleError
-from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.tasks import ErrorClass, TaskContext, TaskEngine, TaskError
 from nailmirror_desktop.core.tasks.models import Task
 

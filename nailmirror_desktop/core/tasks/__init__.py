@@ -10,13 +10,13 @@ from nailmirror_desktop.core.tasks.errors import (
     TooManyPendingTasks,
 )
 from nailmirror_desktop.core.tasks.models import (
+    TERMINAL_STATUSES,
+    UNFINISHED_STATUSES,
     DeadLetterState,
     EngineConfig,
     Task,
     TaskEventRecord,
     TaskStatus,
-    TERMINAL_STATUSES,
-    UNFINISHED_STATUSES,
 )
 
 __all__ = [

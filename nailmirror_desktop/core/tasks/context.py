@@ -52,9 +52,8 @@ class TaskContext:
     def write_transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE … COMMIT on `connection` (nests, see core.db.write_transaction), holding the engine's
         in-process write lock."""
-        with self._engine._write_lock:
-            with write_transaction(self.connection) as conn:
-                yield conn
+        with self._engine._write_lock, write_transaction(self.connection) as conn:
+            yield conn
 
     def heartbeat(self) -> bool:
         """Renew this task's lease now. False: the lease was lost (recovered by someone else)."""

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import logging
-from json.encoder import JSONEncoder, c_make_encoder, encode_basestring
 import os
 import random
 import secrets
@@ -36,11 +35,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from json.encoder import JSONEncoder, c_make_encoder, encode_basestring
 from pathlib import Path
 from typing import Any
 
 from nailmirror_desktop.core.clock import Clock, SystemClock, from_ms, to_ms
-from nailmirror_desktop.core.db import open_database, write_transaction
+from nailmirror_desktop.core.db import open_database
 from nailmirror_desktop.core.tasks import store
 from nailmirror_desktop.core.tasks.breaker import BreakerBoard
 from nailmirror_desktop.core.tasks.context import TaskContext

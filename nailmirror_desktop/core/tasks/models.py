@@ -6,10 +6,11 @@ import json
 import json.scanner
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 from nailmirror_desktop.core.clock import from_ms, iso_utc
 

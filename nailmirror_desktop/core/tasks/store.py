@@ -333,7 +333,7 @@ WHERE {_GUARD}
 
 
 # Without a result: NULL written as a literal, not bound (a bound None costs ~0.45 µs, see submit_statement).
-COMPLETE_WITHOUT_RESULT = f"""
+COMPLETE_WITHOUT_RESULT = """
 UPDATE task
 SET status = 'SUCCESS', result_payload = NULL, progress = 1.0, finished_at = ?1, updated_at = ?1,
     next_retry_time = NULL, version = version + 1
@@ -347,7 +347,7 @@ def complete(conn: sqlite3.Connection, task_id: int, version: int, result_json: 
     return conn.execute(COMPLETE, (result_json, now_ms, now_ms, task_id, version)).rowcount == 1
 
 
-RECORD_FAILURE = f"""
+RECORD_FAILURE = """
 UPDATE task
 SET status = :status,
     available_at = coalesce(:retry_at, available_at),
@@ -394,7 +394,7 @@ def count_events_since_replay(conn: sqlite3.Connection, task_id: int, error_clas
 
 # --- recovery -------------------------------------------------------------------------------------------------
 
-SWEEP_EXPIRED = f"""
+SWEEP_EXPIRED = """
 UPDATE task
 SET status = CASE WHEN cancel_requested THEN 'CANCELED'
                   WHEN attempt_count >= max_attempts THEN 'DEAD'

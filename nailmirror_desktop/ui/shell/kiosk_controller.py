@@ -13,26 +13,26 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
+from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.generation.flow import submit_generation
 from nailmirror_desktop.core.generation.provider_config import ConfigError
-from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.tasks import TaskError
 from nailmirror_desktop.ui.generation.generate_panel import GeneratePanel
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, SNAPSHOT, STAFF, MainWindow, placeholder
 from nailmirror_desktop.ui.shell.messages import generation_error_text
-from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
-from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher, SnapshotPage, purge_expired_snapshots, save_snapshot
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
 from nailmirror_desktop.ui.staff.staff_page import StaffPage
 from nailmirror_desktop.ui.staff.task_monitor import TaskMonitorPage
-from nailmirror_desktop.vision.supervisor import DEMO
+from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
+from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher, SnapshotPage, purge_expired_snapshots, save_snapshot
 from nailmirror_desktop.ui.tryon.style_browser import StyleBrowser
 from nailmirror_desktop.ui.tryon.tryon_session import load_style_textures
+from nailmirror_desktop.vision.supervisor import DEMO
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-
 # Every string is a literal QCoreApplication.translate("Messages", …) call so pyside6-lupdate finds it.
 
 

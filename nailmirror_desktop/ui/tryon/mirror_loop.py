@@ -12,14 +12,15 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage
 
-from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
+from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 from nailmirror_desktop.vision.supervisor import DEMO, LOST, STARTING, FramePacket, SourceSupervisor
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +39,7 @@ def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Pat
     file. Runs on a worker: PNG encoding a 720p frame takes tens of milliseconds."""
     import cv2
 
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     stem = f"{stamp}_{style_code or 'none'}"
     folder = snapshots_dir()
     for suffix, image in (("before", before), ("after", after)):

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter
 from nailmirror_desktop.core.catalog.status import StyleStatus
+from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.shell import i18n
-from nailmirror_desktop.vision.types import Finger
 
 CodeRole = Qt.ItemDataRole.UserRole + 1
 THUMB_SIZE = QSize(104, 104)

@@ -16,11 +16,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
-from nailmirror_desktop.vision.supervisor import FramePacket
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.image_io import read_image
-from nailmirror_desktop.vision.types import Finger
+from nailmirror_desktop.vision.supervisor import FramePacket
 
 FINGER_SLOTS = {finger.name.lower(): finger for finger in Finger}
 _CACHE_SIZE = 12

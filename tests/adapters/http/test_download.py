@@ -7,10 +7,11 @@ import zlib
 
 import pytest
 
-from tests.support.fake_providers import FakeOpenAI, Reply, swatch_png
-from nailmirror_desktop.adapters.http.download import DownloadPolicy, Origin, _is_public, download_image
 from nailmirror_desktop.adapters.http.client import Timeouts
-from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderErrorClass as C
+from nailmirror_desktop.adapters.http.download import DownloadPolicy, Origin, _is_public, download_image
+from nailmirror_desktop.core.generation.provider_port import ProviderError
+from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
+from tests.support.fake_providers import FakeOpenAI, Reply, swatch_png
 
 IMAGE = swatch_png(seed=9)
 

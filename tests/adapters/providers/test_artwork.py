@@ -6,12 +6,12 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.support.fake_providers import blank_png, swatch_png
 from nailmirror_desktop.adapters.providers.artwork import make_artwork, quality_problem
+from nailmirror_desktop.artwork.render import render_design
+from nailmirror_desktop.core.catalog.content import FINGER_SLOTS
 from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
 from nailmirror_desktop.core.generation.provider_port import ImageFailure, ProviderError, ProviderImage, ProviderResult
-from nailmirror_desktop.core.catalog.content import FINGER_SLOTS
-from nailmirror_desktop.artwork.render import render_design
+from tests.support.fake_providers import blank_png, swatch_png
 
 DESIGN = parse_prompt("奶白色底胶、贝壳碎片、无名指跳色")
 

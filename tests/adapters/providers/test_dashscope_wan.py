@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from nailmirror_desktop.adapters.http.client import Timeouts
+from nailmirror_desktop.adapters.providers.dashscope_wan import DashScopeWanProvider
+from nailmirror_desktop.core.generation.provider_config import RemoteProviderSettings, Secret
+from nailmirror_desktop.core.generation.provider_port import (
+    GenerationRequest,
+    PollStatus,
+    ProviderError,
+)
+from nailmirror_desktop.core.generation.provider_port import (
+    ProviderErrorClass as C,
+)
 from tests.support.fake_providers import (
     API_KEY,
     FakeDashScope,
@@ -15,15 +26,6 @@ from tests.support.fake_providers import (
     dashscope_succeeded_with,
     dashscope_throttled,
     swatch_png,
-)
-from nailmirror_desktop.adapters.providers.dashscope_wan import DashScopeWanProvider
-from nailmirror_desktop.adapters.http.client import Timeouts
-from nailmirror_desktop.core.generation.provider_config import RemoteProviderSettings, Secret
-from nailmirror_desktop.core.generation.provider_port import (
-    GenerationRequest,
-    PollStatus,
-    ProviderError,
-    ProviderErrorClass as C,
 )
 
 REQUEST = GenerationRequest(english_prompt="milky white base, shell flakes", original_text="奶白色底胶、贝壳碎片", seed=42)

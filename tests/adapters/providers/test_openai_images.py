@@ -7,6 +7,11 @@ import socket
 
 import pytest
 
+from nailmirror_desktop.adapters.http.client import Timeouts
+from nailmirror_desktop.adapters.providers.openai_images import OpenAIImagesProvider
+from nailmirror_desktop.core.generation.provider_config import RemoteProviderSettings, Secret
+from nailmirror_desktop.core.generation.provider_port import GenerationRequest, ProviderError
+from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
 from tests.support.fake_providers import (
     API_KEY,
     FakeOpenAI,
@@ -19,10 +24,6 @@ from tests.support.fake_providers import (
     openai_success,
     swatch_png,
 )
-from nailmirror_desktop.adapters.http.client import Timeouts
-from nailmirror_desktop.adapters.providers.openai_images import OpenAIImagesProvider
-from nailmirror_desktop.core.generation.provider_config import RemoteProviderSettings, Secret
-from nailmirror_desktop.core.generation.provider_port import GenerationRequest, ProviderError, ProviderErrorClass as C
 
 REQUEST = GenerationRequest(english_prompt="milky white base, shell flakes", original_text="奶白色底胶、贝壳碎片")
 

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from nailmirror_desktop.core.paths import data_dir
-from nailmirror_desktop.core.catalog import AssetStore, ImageRejected
 from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
+from nailmirror_desktop.core.catalog import AssetStore, ImageRejected
+from nailmirror_desktop.core.paths import data_dir
 from tests.support.style_fixtures import image_bytes
 
 

@@ -6,8 +6,7 @@ import itertools
 
 import pytest
 
-from nailmirror_desktop.core.catalog import StyleError, StyleSource
-from nailmirror_desktop.core.catalog import codes
+from nailmirror_desktop.core.catalog import StyleError, StyleSource, codes
 from tests.support.style_fixtures import repository
 
 

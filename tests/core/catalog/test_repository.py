@@ -8,13 +8,20 @@ import threading
 import pytest
 
 from nailmirror_desktop.adapters.style_store import open_style_repository
-from nailmirror_desktop.core.db import open_database
-from nailmirror_desktop.core.paths import database_path
 from nailmirror_desktop.core.catalog import (
-    AssetType, IllegalTransition, StyleContent, StyleError, StyleFilter, StyleSource, StyleStatus, read_style_folder,
+    AssetType,
+    IllegalTransition,
+    StyleContent,
+    StyleError,
+    StyleFilter,
+    StyleSource,
+    StyleStatus,
+    read_style_folder,
 )
 from nailmirror_desktop.core.catalog.status import transit
 from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.paths import database_path
 from tests.support.style_fixtures import image_bytes, make_style_folder, repository
 
 
@@ -233,10 +240,9 @@ def test_ai_style_from_two_workers_at_once_is_created_once():
 
 def test_ai_style_rolls_back_with_the_callers_transaction():
     repo = repository()
-    with pytest.raises(RuntimeError):
-        with write_transaction(repo.conn):
-            repo.create_ai_style("T-3", name="x", content=_content(), actor="w")
-            raise RuntimeError("crash before the task result was written")
+    with pytest.raises(RuntimeError), write_transaction(repo.conn):
+        repo.create_ai_style("T-3", name="x", content=_content(), actor="w")
+        raise RuntimeError("crash before the task result was written")
     assert repo.find_by_origin_task("T-3") is None
     assert repo.conn.execute("SELECT count(*) FROM style_asset").fetchone()[0] == 0
     style, created = repo.create_ai_style("T-3", name="x", content=_content(), actor="w")

@@ -94,10 +94,9 @@ def test_expect_from_pins_the_starting_state():
 def test_status_and_audit_commit_or_roll_back_together():
     repo = repository()
     style = _draft(repo)
-    with pytest.raises(RuntimeError):
-        with write_transaction(repo.conn):
-            transit(repo.conn, style.id, S.PENDING_REVIEW, actor="t")
-            raise RuntimeError("crash after the transition, before the commit")
+    with pytest.raises(RuntimeError), write_transaction(repo.conn):
+        transit(repo.conn, style.id, S.PENDING_REVIEW, actor="t")
+        raise RuntimeError("crash after the transition, before the commit")
     assert repo.get(style.id).status is S.DRAFT
     assert [e.action for e in repo.audit_trail(style.id)] == ["CREATE"]
 

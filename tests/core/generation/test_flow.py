@@ -18,6 +18,19 @@ from pathlib import Path
 
 import pytest
 
+from nailmirror_desktop.adapters.providers import generation_services, register_generation
+from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.clock import ManualClock
+from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, make_generation_handler, submit_generation
+from nailmirror_desktop.core.generation.provider_config import (
+    PollSettings,
+    ProviderConfig,
+    RemoteProviderSettings,
+    Secret,
+)
+from nailmirror_desktop.core.paths import database_path
+from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine, TaskStatus
+from nailmirror_desktop.core.tasks.store import task_id_from_no
 from tests.support.fake_providers import (
     API_KEY,
     FakeDashScope,
@@ -38,14 +51,6 @@ from tests.support.fake_providers import (
     replies_in_turn,
     swatch_png,
 )
-from nailmirror_desktop.adapters.providers import generation_services, register_generation
-from nailmirror_desktop.core.clock import ManualClock
-from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, make_generation_handler, submit_generation
-from nailmirror_desktop.core.paths import database_path
-from nailmirror_desktop.core.generation.provider_config import PollSettings, ProviderConfig, RemoteProviderSettings, Secret
-from nailmirror_desktop.core.catalog.repository import StyleRepository
-from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine, TaskStatus
-from nailmirror_desktop.core.tasks.store import task_id_from_no
 
 ROOT = Path(__file__).resolve().parents[3]
 PROMPT = "奶白色底胶、贝壳碎片、无名指跳色"

@@ -6,7 +6,13 @@ import json
 
 import pytest
 
-from nailmirror_desktop.core.generation.prompt_parser import Design, english_prompt, make_color, negative_prompt, parse_prompt
+from nailmirror_desktop.core.generation.prompt_parser import (
+    Design,
+    english_prompt,
+    make_color,
+    negative_prompt,
+    parse_prompt,
+)
 
 # (prompt, expected fields); only the fields named are checked. "accents" maps finger → (colour id or None,
 # finish or None, pattern kinds).

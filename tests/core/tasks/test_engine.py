@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -57,7 +57,7 @@ def test_submit_run_and_read_back(engine):
     assert done.result == {"echo": {"prompt": "奶白色底胶"}}
     assert done.attempt_count == 1 and done.progress == 1.0
     assert done.started_at is not None and done.finished_at is not None
-    assert done.finished_at.tzinfo is timezone.utc
+    assert done.finished_at.tzinfo is UTC
     data = done.to_json()
     for key in ("task_no", "task_type", "status", "priority", "attempt_count", "max_attempts", "next_retry_time",
                 "last_error_code", "last_error_message", "biz_type", "biz_id", "provider_task_id", "created_at",
@@ -101,7 +101,7 @@ def test_submit_returns_the_stored_row_for_every_shape_of_insert(engine, clock):
 
 
 def test_scheduled_time_accepts_aware_datetimes_only(engine, clock):
-    later = datetime.fromtimestamp(clock.now(), tz=timezone.utc) + timedelta(minutes=5)
+    later = datetime.fromtimestamp(clock.now(), tz=UTC) + timedelta(minutes=5)
     task = engine.submit("T", {}, scheduled_time=later)
     assert task.scheduled_time == later.replace(microsecond=later.microsecond // 1000 * 1000)
     with pytest.raises(ValueError):
@@ -623,7 +623,7 @@ def test_run_until_idle_waits_for_retries_on_the_engine_clock(engine, clock):
 
 def test_the_task_submit_returns_equals_the_stored_row(engine, clock):
     """submit builds its Task without reading the row back; it must be exactly what get() reads."""
-    later = datetime.fromtimestamp(clock.now() + 60, tz=timezone.utc)
+    later = datetime.fromtimestamp(clock.now() + 60, tz=UTC)
     for kwargs in ({}, {"biz_type": "style", "biz_id": 7, "priority": 3, "request_source": "staff",
                         "request_source_id": "r-1", "max_attempts": 2, "provider": "openai", "scheduled_time": later}):
         task = engine.submit("GEN", {"prompt": "贝壳", "n": [1, 2]}, **kwargs)

@@ -7,8 +7,7 @@ import pytest
 
 from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.db import open_database
-from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
-from nailmirror_desktop.core.tasks import store
+from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine, store
 
 NOW = 1_800_000_000_000
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from nailmirror_desktop.core.config import DEFAULT_PIN, config_path, load_config, save_config
 from nailmirror_desktop.core.catalog.status import StyleStatus
+from nailmirror_desktop.core.config import DEFAULT_PIN, config_path, load_config, save_config
 from nailmirror_desktop.ui.shell.main_window import STAFF
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import REVIEW_STATUSES
