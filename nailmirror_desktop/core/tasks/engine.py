@@ -167,6 +167,10 @@ class TaskEngine:
     def task_types(self) -> tuple[str, ...]:
         return self._all_types
 
+    def worker_slots(self) -> int:
+        """How many tasks may run at once over all registered types (the sum of their concurrency limits)."""
+        return sum(registration.concurrency for registration in self._handlers.values())
+
     def add_listener(self, listener: StatusListener) -> None:
         """`listener(task_no, status)` after every state change this process commits (any thread)."""
         self._status_listeners.append(listener)

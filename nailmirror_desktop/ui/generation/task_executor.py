@@ -54,7 +54,7 @@ class TaskExecutor(QObject):
         super().__init__(parent)
         self.engine = engine
         self._pool = QThreadPool(self)
-        self._max_runners = max_threads or max(1, sum(r.concurrency for r in engine._handlers.values()))
+        self._max_runners = max_threads or max(1, engine.worker_slots())
         self._pool.setMaxThreadCount(self._max_runners)
         # Threads never expire: the engine keeps one connection per thread, so a pool that retired idle
         # threads and made new ones would open a new connection each time.
