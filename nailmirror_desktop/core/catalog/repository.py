@@ -20,7 +20,7 @@ from nailmirror_desktop.core.catalog.content import ACCENT_SLOT, StyleContent, t
 from nailmirror_desktop.core.catalog.errors import StyleError, StyleNotFound
 from nailmirror_desktop.core.catalog.records import AssetRecord, AuditEntry, Category, StyleRecord, Tag
 from nailmirror_desktop.core.catalog.status import AuditAction, StyleStatus, transit, write_audit
-from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.db import write_transaction
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 

@@ -22,7 +22,7 @@ from nailmirror_desktop.core.catalog.content import read_style_folder
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository, StyleSource
 from nailmirror_desktop.core.catalog.status import StyleStatus, transit
-from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.paths import resources_dir
 
 CATALOG_FILE = "catalog.json"

@@ -18,7 +18,7 @@ import sqlite3
 from enum import StrEnum
 
 from nailmirror_desktop.core.catalog.errors import IllegalTransition, StyleError, StyleNotFound
-from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.db import write_transaction
 
 
 class StyleStatus(StrEnum):

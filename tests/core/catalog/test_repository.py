@@ -19,8 +19,7 @@ from nailmirror_desktop.core.catalog import (
     read_style_folder,
 )
 from nailmirror_desktop.core.catalog.status import transit
-from nailmirror_desktop.core.catalog.transactions import write_transaction
-from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.db import open_database, write_transaction
 from nailmirror_desktop.core.paths import database_path
 from tests.support.style_fixtures import image_bytes, make_style_folder, repository
 
