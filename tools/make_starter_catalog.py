@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from nailmirror_desktop.artwork.render import render_design, write_style_folder  # noqa: E402
 from nailmirror_desktop.core.generation import vocabulary as vocab  # noqa: E402
-from nailmirror_desktop.core.generation.prompt_parser import Design, parse_prompt  # noqa: E402
+from nailmirror_desktop.core.generation.design import Design  # noqa: E402
+from nailmirror_desktop.core.generation.prompt_parser import parse_prompt  # noqa: E402
 
 DEFAULT_OUT = ROOT / "resources" / "starter_catalog"
 TEXTURE_SIZE = (128, 192)  # (width, height): plenty for a nail a few dozen pixels wide on camera

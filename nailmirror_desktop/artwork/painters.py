@@ -18,7 +18,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from nailmirror_desktop.core.generation.prompt_parser import FingerDesign, Pattern
+from nailmirror_desktop.core.generation.design import FingerDesign, Pattern
 
 RGB = np.ndarray  # (3,) float32 in [0, 1], RGB order
 

@@ -21,7 +21,8 @@ import numpy as np
 
 from nailmirror_desktop.artwork.painters import WHITE, coordinate_grid, mix, render_nail_texture
 from nailmirror_desktop.core.fingers import Finger
-from nailmirror_desktop.core.generation.prompt_parser import Design, FingerDesign, design_title
+from nailmirror_desktop.core.generation.design import Design, FingerDesign
+from nailmirror_desktop.core.generation.prompt_writer import design_title
 
 DEFAULT_TEXTURE_SIZE = (256, 384)  # (width, height) pixels, about a real nail's aspect
 DEFAULT_PREVIEW_SIZE = (768, 512)  # (width, height) pixels

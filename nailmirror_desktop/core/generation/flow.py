@@ -31,7 +31,9 @@ from nailmirror_desktop.core.catalog.content import StyleContent
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
-from nailmirror_desktop.core.generation.prompt_parser import Design, english_prompt, parse_prompt
+from nailmirror_desktop.core.generation.design import Design
+from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
+from nailmirror_desktop.core.generation.prompt_writer import english_prompt
 from nailmirror_desktop.core.generation.provider_config import PROVIDER_NAMES, ConfigError, PollSettings
 from nailmirror_desktop.core.generation.provider_port import (
     AsyncImageProvider,
