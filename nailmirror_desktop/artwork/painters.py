@@ -419,7 +419,7 @@ def _sparkles(c: _Canvas, tone: RGB, rng: np.random.Generator, count: int, sizes
     mask = c.new_mask()
     xs, ys = rng.random(count) * c.width, rng.random(count) * c.height
     radii = rng.uniform(sizes[0], sizes[1], count) * c.width / 128.0
-    for x, y, r in zip(xs, ys, radii):
+    for x, y, r in zip(xs, ys, radii, strict=True):
         cv2.circle(mask, _pt(x, y), max(1, int(r * SCALE)), 255, -1, AA, SHIFT)
     m = _to_float(mask)
     brightness = rng.uniform(0.6, 1.25, (c.height, c.width)).astype(np.float32)

@@ -1,8 +1,9 @@
 """The kiosk's settings: one typed, frozen record, stored as data_dir()/config.json.
 
 Everything a member of staff can change lives here (camera, resolution, mirroring, idle timeout, how long
-snapshots are kept, language, the hashed staff PIN). The same file's "providers" section belongs to `core/generation/provider_config.py`, which reads
-it (with the environment on top) and writes it (`save_provider_config`); saving here keeps that section. Qt's QSettings holds window geometry and nothing else.
+snapshots are kept, language, the hashed staff PIN). The same file's "providers" section belongs to
+`core/generation/provider_config.py`, which reads it (with the environment on top) and writes it
+(`save_provider_config`); saving here keeps that section. Qt's QSettings holds window geometry and nothing else.
 """
 
 from __future__ import annotations

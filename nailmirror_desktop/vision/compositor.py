@@ -127,7 +127,7 @@ def coverage_mask(quads: list[NailQuad], frame_shape: tuple[int, ...],
     masks: optional, one per quad (None where a quad has no refined mask); a mask replaces its quad's shape.
     """
     mask = np.zeros(frame_shape[:2], np.uint8)
-    for quad, refined in zip(quads, _masks_for(quads, masks)):
+    for quad, refined in zip(quads, _masks_for(quads, masks), strict=True):
         if quad.opacity <= 0:
             continue
         if refined is not None:
@@ -184,7 +184,7 @@ class Compositor:
         out = frame if in_place else frame.copy()
         coverage = np.zeros(frame.shape[:2], np.uint8) if want_coverage else None
         nails = []
-        for quad, refined in zip(quads, _masks_for(quads, masks)):
+        for quad, refined in zip(quads, _masks_for(quads, masks), strict=True):
             texture = self.texture_for(quad.finger)
             if texture is None or quad.opacity <= 0:
                 continue
@@ -279,10 +279,10 @@ def _paint_batch(frame: np.ndarray, jobs: list[_NailJob]) -> None:
     sizes = [job.nail.size for job in jobs]
     total = sum(sizes)
     ends = list(itertools.accumulate(sizes))
-    spans = [(end - size, end) for size, end in zip(sizes, ends)]
+    spans = [(end - size, end) for size, end in zip(sizes, ends, strict=True)]
     # one row of `total` pixels: OpenCV loops over rows, so a column of 1-pixel rows would be slow
     original = np.empty((1, total, 3), np.uint8)
-    for job, (start, end) in zip(jobs, spans):
+    for job, (start, end) in zip(jobs, spans, strict=True):
         original[0, start:end].reshape(job.colour.shape)[...] = frame[job.roi.slices]
     colour = _gather([job.colour for job in jobs], (1, total, 3))
     nail = _gather([job.nail for job in jobs], (1, total))
@@ -292,7 +292,7 @@ def _paint_batch(frame: np.ndarray, jobs: list[_NailJob]) -> None:
     # blendLinear: (a·painted + (1−a)·original) / (1 + 1e-5); where a = 0 that rounds back to the original
     blended = cv2.blendLinear(painted, original.astype(np.float32), alpha, 1.0 - alpha)
     result = cv2.convertScaleAbs(blended)  # rounds and saturates to uint8 (blended is ≥ 0)
-    for job, (start, end) in zip(jobs, spans):
+    for job, (start, end) in zip(jobs, spans, strict=True):
         frame[job.roi.slices] = result[0, start:end].reshape(job.colour.shape)
 
 
@@ -318,7 +318,7 @@ def _shade_like_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray
     flat_nail = nail.reshape(-1)
     smooth = np.empty_like(grey)
     gains, offsets = [], []
-    for (rows, columns), (start, end) in zip(shapes, spans):
+    for (rows, columns), (start, end) in zip(shapes, spans, strict=True):
         # a box blur about a third of the nail wide separates the nail's broad shading from its fine detail
         size = max(3, (min(rows, columns) // 3) | 1)
         nail_smooth = smooth[start:end].reshape(rows, columns)

@@ -119,11 +119,11 @@ def _nail_quads(hands: list[HandObservation], hand_indices, mirrored: bool) -> l
     if any(confident):
         palms = [palm_facing_score(landmarks[i * _LANDMARKS_PER_HAND:(i + 1) * _LANDMARKS_PER_HAND],
                                    hand.handedness, hand.score, mirrored=mirrored) if sure else 0.0
-                 for i, (hand, sure) in enumerate(zip(hands, confident))]
+                 for i, (hand, sure) in enumerate(zip(hands, confident, strict=True))]
         palm_facing = palms[0] if count == 1 else np.repeat(palms, len(Finger))
         facing = _finger_facing_scores(joints, palm_facing).tolist()
         opacities = [_fade(score) if ok and confident[i // len(Finger)] else 0.0
-                     for i, (score, ok) in enumerate(zip(facing, valid_list))]
+                     for i, (score, ok) in enumerate(zip(facing, valid_list, strict=True))]
     if not all(valid_list):  # a degenerate finger: a point quad at its tip, never painted
         corners[~valid] = landmarks[tip_ids[~valid], None, :2]
     corners32 = corners.astype(np.float32)

@@ -35,6 +35,7 @@ MIN_SIDE = 480
 # Test-time refinement: upright crops tilted by these angles (degrees), each also mirrored.
 REFINE_TILTS = (-15.0, 0.0, 15.0)
 CROP_FILL = 0.4  # the hand's extent as a fraction of the crop's side: room for context, as in the zoom-outs
+_MIRRORED_HANDEDNESS = {"Left": "Right", "Right": "Left"}  # a mirrored view shows the other hand
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def is_plausible_hand(landmarks: np.ndarray, image_shape: tuple[int, ...]) -> bo
     if size < 0.04 * max(height, width) or size < 12:
         return False
     palm_3d = float(np.linalg.norm(landmarks[9] - landmarks[WRIST]))
-    for finger, ids in FINGER_LANDMARKS.items():
+    for ids in FINGER_LANDMARKS.values():
         chain = landmarks[list(ids)]
         bones = np.linalg.norm(np.diff(chain, axis=0), axis=1) / max(palm_3d, 1e-6)
         if bones.min() < 0.08 or bones.max() > 1.2:
@@ -207,7 +208,8 @@ def view_transform(
     return matrix, (out_w, out_h)
 
 
-def upright_crop_transform(landmarks: np.ndarray, mirrored: bool, side: int = 384, tilt: float = 0.0) -> tuple[np.ndarray, tuple[int, int]]:
+def upright_crop_transform(landmarks: np.ndarray, mirrored: bool, side: int = 384,
+                           tilt: float = 0.0) -> tuple[np.ndarray, tuple[int, int]]:
     """Affine (2, 3) to a `side`² crop with the hand centred, wrist down, fingers up, filling about half of it;
     mirrored left-right when asked."""
     points = landmarks[:, :2].astype(np.float64)
@@ -252,7 +254,7 @@ def _transformed(hand: HandObservation, matrix: np.ndarray) -> HandObservation:
     scale = np.sqrt(abs(np.linalg.det(matrix[:, :2])))
     z = points[:, 2:3] * scale
     mirrored = np.linalg.det(matrix[:, :2]) < 0
-    handedness = {"Left": "Right", "Right": "Left"}.get(hand.handedness, hand.handedness) if mirrored else hand.handedness
+    handedness = _MIRRORED_HANDEDNESS.get(hand.handedness, hand.handedness) if mirrored else hand.handedness
     return HandObservation(np.hstack([xy, z]).astype(np.float32), handedness, hand.score)
 
 

@@ -96,9 +96,12 @@ class SourceSupervisor:
             return self._open_source is not None and self._clock() - self._last_attempt_at >= self._probe_camera_every_s
         if self._state == LIVE:
             return False
-        if self._state == STARTING and self._source is not None and self._clock() - self._last_frame_at < self._lost_after_s:
+        if self._state == STARTING and self._source is not None and self._since_last_frame() < self._lost_after_s:
             return False
         return self._clock() - self._last_attempt_at >= self._retry_every_s
+
+    def _since_last_frame(self) -> float:
+        return self._clock() - self._last_frame_at
 
     def reopen(self) -> str:
         """Close the old source and open a new one (blocking: run it off the GUI thread). Returns the state."""

@@ -114,7 +114,7 @@ def _mp_image(frame: np.ndarray, rgb: bool):
 def _observations(result, frame_shape: tuple[int, ...]) -> list[HandObservation]:
     height, width = frame_shape[:2]
     hands = []
-    for landmarks, handedness in zip(result.hand_landmarks, result.handedness):
+    for landmarks, handedness in zip(result.hand_landmarks, result.handedness, strict=True):
         points = np.array([(p.x * width, p.y * height, p.z * width) for p in landmarks], dtype=np.float32)
         best = handedness[0]
         hands.append(HandObservation(points, best.category_name, float(best.score)))

@@ -191,7 +191,7 @@ def _roi(points: Points, frame_shape: tuple[int, ...]) -> Roi | None:
 
 
 def _area(points: Points) -> float:
-    twice = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))
+    twice = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))
     return abs(twice) / 2 if math.isfinite(twice) else 0.0
 
 

@@ -97,7 +97,8 @@ def _checked_target(url: str, policy: DownloadPolicy) -> _Target:
     refused = [a for a in addresses if not _is_public(a)]
     if refused or not addresses:
         raise ProviderError(
-            "download_address_refused", f"{origin.host} resolves to a non-public address {refused[:1]}", C.INVALID_REQUEST
+            "download_address_refused", f"{origin.host} resolves to a non-public address {refused[:1]}",
+            C.INVALID_REQUEST,
         )
     return _Target(origin, addresses[0])
 

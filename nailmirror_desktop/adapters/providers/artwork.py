@@ -21,8 +21,8 @@ import numpy as np
 
 from nailmirror_desktop.adapters.providers.image_bytes import decode_bgr
 from nailmirror_desktop.core.catalog.content import ACCENT_SLOT, GENERIC_SLOT, StyleContent
-from nailmirror_desktop.core.generation.flow import Artwork
 from nailmirror_desktop.core.generation.design import Design
+from nailmirror_desktop.core.generation.flow import Artwork
 from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderResult
 from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
 

@@ -94,7 +94,8 @@ def read_style_folder(folder: Path) -> StyleFolder:
     folder = Path(folder)
     if not folder.is_dir():
         raise StyleError("STYLE_FOLDER_INVALID", f"not a folder: {folder}")
-    textures = {slot: (folder / f"{slot}.png").read_bytes() for slot in TEXTURE_SLOTS if (folder / f"{slot}.png").is_file()}
+    pngs = {slot: folder / f"{slot}.png" for slot in TEXTURE_SLOTS}
+    textures = {slot: png.read_bytes() for slot, png in pngs.items() if png.is_file()}
     if not textures:
         raise StyleError("STYLE_FOLDER_INVALID", f"no nail.png or finger textures in {folder}")
     meta = _read_style_json(folder / STYLE_JSON)

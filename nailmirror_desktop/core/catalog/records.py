@@ -111,7 +111,7 @@ class AssetRecord:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> AssetRecord:
-        values = {key: row[key] for key in row.keys()}
+        values = {key: row[key] for key in row.keys()}  # noqa: SIM118  (iterating a sqlite3.Row yields values)
         values["is_primary"] = bool(values["is_primary"])
         return cls(**values)
 

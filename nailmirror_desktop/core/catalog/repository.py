@@ -168,7 +168,8 @@ class StyleRepository:
                     (
                         code, name, name_en, category.id if category else None,
                         category.name_zh if category else None, source.value, ",".join(accent_fingers), prompt,
-                        design_json, origin_task_no, client_uid or str(uuid.uuid4()), remote_id, remote_version, parent_style_id,
+                        design_json, origin_task_no, client_uid or str(uuid.uuid4()), remote_id, remote_version,
+                        parent_style_id,
                     ),
                 ).lastrowid
 

@@ -48,7 +48,8 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
     store = repo.require_store()
     style = repo.get_by_code(style_code)
     assets = try_on_assets(repo, style.style_code)
-    folder = Path(destination) if destination else data_dir() / "try_on" / f"{style.style_code}-v{style.content_version}"
+    default_folder = data_dir() / "try_on" / f"{style.style_code}-v{style.content_version}"
+    folder = Path(destination) if destination else default_folder
     if destination is None and (folder / "style.json").is_file():
         return folder
     if destination is not None and folder.exists() and any(folder.iterdir()):

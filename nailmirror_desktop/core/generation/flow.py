@@ -239,15 +239,13 @@ def _poll_until_done(
     with the provider task id kept, so the next attempt resumes polling the same provider task."""
     clock, settings = services.clock, services.poll
     started = clock.now()
-    polls = 0
-    for wait in settings.intervals():
+    for polls, wait in enumerate(settings.intervals()):
         if not (poll_at_once and polls == 0):
             clock.sleep(wait)
         ctx.raise_if_cancelled()
         if not ctx.heartbeat():
             raise TaskError("LEASE_LOST", "lease lost while polling", ErrorClass.TRANSIENT)
         polled = provider.poll(provider_task_id)
-        polls += 1
         if polled.finished and polled.result is not None:
             return polled.result
         elapsed = clock.now() - started
