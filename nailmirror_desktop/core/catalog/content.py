@@ -13,9 +13,10 @@ Each texture file is one NAIL_TEXTURE asset whose slot is the file's stem.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from nailmirror_desktop.core.catalog.errors import StyleError
 
@@ -66,7 +67,8 @@ def textures_cover_hand(slots: set[str], accent_fingers: tuple[str, ...]) -> boo
 class StyleFolder:
     name: str
     content: StyleContent
-    design: dict | None = None  # style.json "design" (the renderer's Design dict), kept as the style's design_json
+    # style.json "design" (the renderer's Design dict), kept as the style's design_json
+    design: dict[str, Any] | None = None
     seed: int | None = None
 
     def design_json(self) -> str | None:
@@ -76,9 +78,9 @@ class StyleFolder:
         return json.dumps({"design": self.design, "seed": self.seed}, ensure_ascii=False, sort_keys=True)
 
 
-def normalise_fingers(fingers) -> tuple[str, ...]:
+def normalise_fingers(fingers: Iterable[str | int] | None) -> tuple[str, ...]:
     """Finger names ('ring', 'RING') or Finger values (3) → sorted lower-case names, in finger order."""
-    names = set()
+    names: set[str] = set()
     for finger in fingers or ():
         if isinstance(finger, int) and 0 <= finger < len(FINGER_SLOTS):
             names.add(FINGER_SLOTS[finger])
@@ -125,14 +127,14 @@ def write_style_folder(folder: Path, name: str, textures: Mapping[str, bytes], p
         (folder / f"{slot}.png").write_bytes(data)
     if preview is not None:
         (folder / PREVIEW_FILE).write_bytes(preview)
-    meta: dict = {"name": name}
+    meta: dict[str, Any] = {"name": name}
     if ACCENT_SLOT in textures:
         meta["accent_fingers"] = list(accent_fingers)
     (folder / STYLE_JSON).write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return folder
 
 
-def _read_style_json(path: Path) -> dict:
+def _read_style_json(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:

@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from nailmirror_desktop.core.catalog.assets import AssetStore
 from nailmirror_desktop.core.catalog.content import write_style_folder
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepository
@@ -73,6 +74,6 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
     return folder
 
 
-def _as_png(store, path: Path) -> bytes:
+def _as_png(store: AssetStore, path: Path) -> bytes:
     data = path.read_bytes()
     return data if path.suffix == ".png" else store.probe.to_png(data)
