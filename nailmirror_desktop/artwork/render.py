@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -132,7 +133,8 @@ def render_preview_card(
     background_top = mix(base_bgr, WHITE, 0.88)
     background_bottom = mix(base_bgr, np.array([0.85, 0.84, 0.86], np.float32), 0.8)
     _, v = coordinate_grid(width, height)
-    card = (background_top * (1.0 - v[..., None]) + background_bottom * v[..., None]).astype(np.float32)
+    gradient = background_top * (1.0 - v[..., None]) + background_bottom * v[..., None]
+    card: np.ndarray = gradient.astype(np.float32)
     shape = design.shape or "almond"
     aspect = LENGTH_ASPECT.get(design.length or "medium", LENGTH_ASPECT["medium"])
     slot = width / 5.0
@@ -262,12 +264,14 @@ def write_style_folder(
     for finger in Finger:
         path = folder / f"{FINGER_FILE_NAMES[finger]}.png"
         texture = rendered.textures[finger]
-        given = accent_texture if finger in rendered.accent_fingers else rendered.base_texture
+        given = rendered.base_texture
+        if accent_texture is not None and finger in rendered.accent_fingers:
+            given = accent_texture
         if np.array_equal(texture, given):
             path.unlink(missing_ok=True)
         else:
             _write_png(path, texture, png_compression)
-    meta: dict = {"name": name or rendered.name}
+    meta: dict[str, Any] = {"name": name or rendered.name}
     if rendered.accent_fingers:
         meta["accent_fingers"] = [FINGER_FILE_NAMES[f] for f in rendered.accent_fingers]
     if rendered.design is not None:

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.nail_shape import DEFAULT_FEATHER_PX, nail_alpha
 from nailmirror_desktop.vision.types import Finger, NailQuad
@@ -77,17 +78,16 @@ def prepare_texture(image: np.ndarray) -> PreparedTexture:
     if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
         raise ValueError(f"a texture must be (h, w, 3|4) uint8, got {image.shape} {image.dtype}")
     colour = np.ascontiguousarray(image[..., :3])
-    alpha = None
+    alpha: np.ndarray | None = None
     if image.shape[2] == 4 and not np.all(image[..., 3] == 255):
         alpha = image[..., 3].astype(np.float32) / 255.0
     levels = [TextureLevel(colour, alpha)]
-    while min(levels[-1].colour.shape[:2]) >= 2 * _SMALLEST_TEXTURE_LEVEL:
+    while min(colour.shape[:2]) >= 2 * _SMALLEST_TEXTURE_LEVEL:
         width, height = levels[-1].size
         half = (max(1, width // 2), max(1, height // 2))
-        levels.append(TextureLevel(
-            cv2.resize(levels[-1].colour, half, interpolation=cv2.INTER_AREA),
-            None if alpha is None else cv2.resize(levels[-1].alpha, half, interpolation=cv2.INTER_AREA),
-        ))
+        colour = cv2.resize(colour, half, interpolation=cv2.INTER_AREA)
+        alpha = None if alpha is None else cv2.resize(alpha, half, interpolation=cv2.INTER_AREA)
+        levels.append(TextureLevel(colour, alpha))
     return PreparedTexture(tuple(levels))
 
 
@@ -162,14 +162,14 @@ class Compositor:
     """
 
     def __init__(self, texture: np.ndarray | PreparedTexture | None = None,
-                 per_finger: dict[Finger, np.ndarray | PreparedTexture] | None = None) -> None:
+                 per_finger: Mapping[Finger, np.ndarray | PreparedTexture] | None = None) -> None:
         self._default: PreparedTexture | None = None
         self._per_finger: dict[Finger, PreparedTexture] = {}
         if texture is not None or per_finger:
             self.set_style(texture, per_finger or {})
 
     def set_style(self, texture: np.ndarray | PreparedTexture | None,
-                  per_finger: dict[Finger, np.ndarray | PreparedTexture] | None = None) -> None:
+                  per_finger: Mapping[Finger, np.ndarray | PreparedTexture] | None = None) -> None:
         self._default = _as_prepared(texture) if texture is not None else None
         self._per_finger = {Finger(f): _as_prepared(t) for f, t in (per_finger or {}).items()}
 
@@ -346,14 +346,14 @@ def _shade_like_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray
     lift += detail
     shade, lift = shade.reshape(1, -1), lift.reshape(1, -1)
     painted = cv2.multiply(colour, cv2.merge((shade, shade, shade)), dtype=cv2.CV_32F)
-    painted += cv2.merge((lift, lift, lift))
+    cv2.add(painted, cv2.merge((lift, lift, lift)), dst=painted)
     cv2.threshold(painted, 0.0, 0.0, cv2.THRESH_TOZERO, dst=painted)  # no negative light
     if painted.max() > _KNEE:
         _soft_clip(painted)
     return painted
 
 
-def _per_pixel(values: list[float], sizes: list[int]) -> np.ndarray:
+def _per_pixel(values: list[float], sizes: list[int]) -> NDArray[np.float32] | np.float32:
     if len(values) == 1:
         return np.float32(values[0])
     return np.repeat(np.array(values, np.float32), sizes)

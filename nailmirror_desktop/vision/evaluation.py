@@ -18,9 +18,12 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
+
+from nailmirror_desktop.vision.types import HandObservation
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 RECALL_COVERAGE = 0.5
@@ -118,7 +121,13 @@ Painter = Callable[[np.ndarray], tuple[np.ndarray, bool]]
 """Paints one image: (H, W, 3) uint8 BGR → ((H, W) uint8 coverage, hand found)."""
 
 
-def landmark_painter(detector, *, refine: bool = True) -> Painter:
+class HandDetector(Protocol):
+    def detect(self, image: np.ndarray) -> list[HandObservation]:
+        """Hands in one still image ((H, W, 3) uint8 BGR)."""
+        ...
+
+
+def landmark_painter(detector: HandDetector, *, refine: bool = True) -> Painter:
     """The product's still path: robust hand detection → nail quads → refinement → the compositor's coverage."""
     from nailmirror_desktop.vision.compositor import coverage_mask
     from nailmirror_desktop.vision.pipeline import place_nails

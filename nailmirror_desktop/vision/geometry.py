@@ -14,9 +14,11 @@ palm); a straight finger falls back on the hand's palm normal and handedness.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, Finger, HandObservation, NailQuad
 
@@ -106,7 +108,7 @@ def nail_quads_for_hands(hands: list[HandObservation], *, mirrored: bool = False
     return _nail_quads(hands, range(len(hands)), mirrored) if hands else []
 
 
-def _nail_quads(hands: list[HandObservation], hand_indices, mirrored: bool) -> list[NailQuad]:
+def _nail_quads(hands: list[HandObservation], hand_indices: Sequence[int], mirrored: bool) -> list[NailQuad]:
     count = len(hands)
     joint_ids, gap_ids, tip_ids, centre, half_length, half_width = _layout(count)
     # float32 → float64 is exact: the same values as converting each hand on its own
@@ -223,7 +225,8 @@ def finger_facing_score(landmarks: np.ndarray, finger: Finger, palm_facing: floa
     return float(_finger_facing_scores(landmarks[_layout(1)[0]], palm_facing)[finger])
 
 
-def _finger_facing_scores(joints: np.ndarray, palm_facing: float | np.ndarray) -> np.ndarray:
+def _finger_facing_scores(joints: NDArray[np.float64],
+                          palm_facing: float | NDArray[np.float64]) -> NDArray[np.float64]:
     """(F,) finger_facing_score of every finger. joints: (3, F, 3) base, DIP, TIP per finger; palm_facing: the
     hand's score, or (F,) each finger's hand's."""
     chord = joints[1] - joints[0]
@@ -241,7 +244,7 @@ def _finger_facing_scores(joints: np.ndarray, palm_facing: float | np.ndarray) -
         bend[unbent] = 1.0
     curl_facing = -dorsal[:, 2] / bend
     weight = np.minimum(bend / _FULL_BEND, 1.0)
-    facing = weight * curl_facing + (1.0 - weight) * palm_facing
+    facing: NDArray[np.float64] = weight * curl_facing + (1.0 - weight) * palm_facing
     if straight.any():
         facing = np.where(straight, palm_facing, facing)
     return facing

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageFile, ImageOps
+from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
 MAX_FILE_BYTES = 100 * 1024 * 1024
 MAX_PIXELS = 50_000_000  # ~ 8660 × 5770: bigger than any phone photo, far below a decompression bomb
@@ -56,7 +56,7 @@ def read_image(path: str | Path, *, keep_alpha: bool = False, max_pixels: int = 
                 return _to_array(ImageOps.exif_transpose(image), keep_alpha)
     except ImageReadError:
         raise
-    except Image.UnidentifiedImageError:
+    except UnidentifiedImageError:
         raise ImageReadError(path, "NOT_AN_IMAGE", "not a readable image format") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageReadError(path, "TOO_MANY_PIXELS", f"image has too many pixels ({exc})") from None

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.nail_shape import nail_alpha, signed_distance
 from nailmirror_desktop.vision.types import NailQuad
@@ -142,7 +143,9 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
     background, foreground = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
     cv2.setRNGSeed(0)  # GrabCut seeds its colour models with k-means: the same photo gives the same nails
     try:
-        cv2.grabCut(crop.image, labels, None, background, foreground, settings.iterations, cv2.GC_INIT_WITH_MASK)
+        # rect None: GC_INIT_WITH_MASK takes no rectangle, which the cv2 stubs do not allow for
+        cv2.grabCut(crop.image, labels, None, background, foreground,  # type: ignore[call-overload]
+                    settings.iterations, cv2.GC_INIT_WITH_MASK)
     except cv2.error:  # e.g. a flat crop: one colour gives GrabCut's GMMs nothing to fit
         return None
     found = ((labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)) & allowed
@@ -158,7 +161,8 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
         return None
     if float(blob.sum()) <= settings.core_only * float(core.sum()):
         return None  # nothing joined the seed: the colours did not tell nail from skin
-    return blob & paintable
+    refined: NDArray[np.bool_] = blob & paintable
+    return refined
 
 
 def _paintable(crop: _Crop, allowed: np.ndarray, settings: RefinerSettings) -> np.ndarray:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,11 @@ from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nail_refiner import NailMask
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
+
+if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe
+    from nailmirror_desktop.vision.smoothing import HandSmoother
+    from nailmirror_desktop.vision.still_detection import StillHandDetector
+    from nailmirror_desktop.vision.tracker import HandTracker, TrackerSettings
 
 STAGES = ("track", "smooth", "geometry", "refine", "composite")
 STILL_MIN_OPACITY = 0.5  # see place_nails
@@ -66,9 +72,9 @@ class TryOnPipeline:
         self.max_hands = max_hands
         self.smoothing = smoothing
         self.refine_stills = refine_stills
-        self._still_detector = None
-        self._video_tracker = None
-        self._smoother = None
+        self._still_detector: StillHandDetector | None = None
+        self._video_tracker: HandTracker | None = None
+        self._smoother: HandSmoother | None = None
 
     def __enter__(self) -> TryOnPipeline:
         return self
@@ -122,22 +128,22 @@ class TryOnPipeline:
         )
         return TryOnResult(composite.frame, composite.coverage, hands, quads, timings, masks)
 
-    def _still(self):
+    def _still(self) -> StillHandDetector:
         if self._still_detector is None:
             from nailmirror_desktop.vision.still_detection import StillHandDetector
 
             self._still_detector = StillHandDetector()
         return self._still_detector
 
-    def _video(self):
+    def _video(self) -> HandTracker:
         if self._video_tracker is None:
             from nailmirror_desktop.vision.tracker import HandTracker
 
-            self._video_tracker = HandTracker("video", video_tracker_settings(self.max_hands))
-            self._video_tracker.open()
+            self._video_tracker = tracker = HandTracker("video", video_tracker_settings(self.max_hands))
+            tracker.open()
         return self._video_tracker
 
-    def _smoothing(self):
+    def _smoothing(self) -> HandSmoother:
         if self._smoother is None:
             from nailmirror_desktop.vision.smoothing import HandSmoother
 
@@ -164,7 +170,7 @@ def place_nails(image: np.ndarray, hands: list[HandObservation], *, mirrored: bo
     return quads, refine_nails(image, quads), placed
 
 
-def video_tracker_settings(max_hands: int):
+def video_tracker_settings(max_hands: int) -> TrackerSettings:
     """The landmarker settings for live video (shared with the benchmark's landmarker-only run)."""
     from nailmirror_desktop.vision.tracker import TrackerSettings
 

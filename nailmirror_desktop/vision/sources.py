@@ -83,7 +83,7 @@ class FrameSource(ABC):
         """Frames per second the source is meant to deliver, if known."""
         return None
 
-    def _frame(self, image: np.ndarray, timestamp_ms: int) -> Frame:
+    def _frame(self, image: np.ndarray, timestamp_ms: float) -> Frame:
         frame = Frame(image, int(timestamp_ms), self._sequence)
         self._sequence += 1
         return frame

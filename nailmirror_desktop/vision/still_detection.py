@@ -201,7 +201,7 @@ def view_transform(
     else:
         out_w, out_h = width, height
     out_w, out_h = int(round(out_w * zoom_out)), int(round(out_h * zoom_out))
-    matrix = cv2.getRotationMatrix2D((width / 2.0, height / 2.0), rotation, 1.0)
+    matrix = np.asarray(cv2.getRotationMatrix2D((width / 2.0, height / 2.0), rotation, 1.0), np.float64)
     shown_h = out_h / zoom_out
     centre_y = shown_h / 2.0 if top_anchored else out_h / 2.0
     matrix[:, 2] += (out_w / 2.0 - width / 2.0, centre_y - height / 2.0)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def _load_folder(folder: Path) -> StyleTextures:
     return StyleTextures(name, default, per_finger)
 
 
-def _read_meta(path: Path) -> dict:
+def _read_meta(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
@@ -105,7 +106,7 @@ def _read_meta(path: Path) -> dict:
     return meta
 
 
-def _accent_fingers(meta: dict, folder: Path) -> tuple[Finger, ...]:
+def _accent_fingers(meta: dict[str, Any], folder: Path) -> tuple[Finger, ...]:
     names = meta.get("accent_fingers")
     if names is None:
         return DEFAULT_ACCENT_FINGERS

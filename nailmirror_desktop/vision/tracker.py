@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from nailmirror_desktop.vision.hand_model import default_bundle_path, verify_bundle
 from nailmirror_desktop.vision.types import HandObservation
+
+if TYPE_CHECKING:
+    import mediapipe as mp
+    from mediapipe.tasks.python.vision import HandLandmarker, HandLandmarkerResult
 
 Mode = Literal["image", "video"]
 
@@ -47,7 +51,7 @@ class HandTracker:
         self.mode = mode
         self.settings = settings
         self._model_path = verify_bundle(model_path or default_bundle_path())
-        self._landmarker = None
+        self._landmarker: HandLandmarker | None = None
         self._last_timestamp_ms = -1
 
     def __enter__(self) -> HandTracker:
@@ -96,13 +100,13 @@ class HandTracker:
         result = self._require().detect_for_video(_mp_image(frame, rgb), timestamp_ms)
         return _observations(result, frame.shape)
 
-    def _require(self):
+    def _require(self) -> HandLandmarker:
         if self._landmarker is None:
             raise RuntimeError("HandTracker is closed; use it as a context manager")
         return self._landmarker
 
 
-def _mp_image(frame: np.ndarray, rgb: bool):
+def _mp_image(frame: np.ndarray, rgb: bool) -> mp.Image:
     import mediapipe as mp
 
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
@@ -111,7 +115,7 @@ def _mp_image(frame: np.ndarray, rgb: bool):
     return mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(data))
 
 
-def _observations(result, frame_shape: tuple[int, ...]) -> list[HandObservation]:
+def _observations(result: HandLandmarkerResult, frame_shape: tuple[int, ...]) -> list[HandObservation]:
     height, width = frame_shape[:2]
     hands = []
     for landmarks, handedness in zip(result.hand_landmarks, result.handedness, strict=True):
