@@ -1,10 +1,10 @@
 """Painting one nail texture: the canvas, pattern painters, the finish pass and raised decorations.
 
-Used by vision.nail_art (render_design). A texture is (H, W, 4) uint8 BGRA, top row = the nail's free edge
+Used by artwork.render (render_design). A texture is (H, W, 4) uint8 BGRA, top row = the nail's free edge
 (tip), bottom row = cuticle; the whole rectangle is painted (the try-on compositor applies the nail shape).
 Colours inside are float32 RGB in [0, 1]; only at the end are they turned into BGRA bytes.
 
-Render order (reference/providers_and_sync.md §3a): base colour → gradients → marble/blooming → French
+Render order (ARCHITECTURE.md §10): base colour → gradients → marble/blooming → French
 masks → line art, dots, florals → inclusions (shell flakes, foil, glitter) → finish pass (gloss, matte,
 chrome, cat-eye, aurora, pearl, jelly) → raised decorations (rhinestones, pearls, studs), which sit on top
 of the finish. All randomness comes from the Generator passed in.

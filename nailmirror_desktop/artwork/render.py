@@ -187,9 +187,9 @@ def textures_from_swatch(
 ) -> dict[Finger, np.ndarray]:
     """Per-finger nail textures cut from a remote provider's flat design swatch.
 
-    Method: the swatch (asked for by `core.prompt.english_prompt`: flat, front-on, the design filling the
-    frame, tip at the top) is treated as a piece of painted nail. A margin is dropped (3 % at the top, 6 % on
-    the other sides: generators often vignette or frame their edges; the top margin stays small so a French tip
+    Method: the swatch (asked for by `core.generation.prompt_writer.english_prompt`: flat, front-on, the design
+    filling the frame, tip at the top) is treated as a piece of painted nail. A margin is dropped (3 % at the top,
+    6 % on the other sides: generators often vignette or frame their edges; the top margin stays small so a French tip
     drawn along the top edge survives). From what is left, five crops with the nail's aspect (texture
     width : height) are taken, all starting at the top, each 94 % of the usable height tall (narrower if the
     swatch is too narrow), their left edges spread evenly from the left to the right of the usable area, so

@@ -1,4 +1,4 @@
-"""`nailmirror eval`: try-on accuracy on photos with true nail masks (DESIGN.md §9).
+"""`nailmirror eval`: try-on accuracy on photos with true nail masks (ARCHITECTURE.md §12).
 
     nailmirror eval --data DIR [--json]
 

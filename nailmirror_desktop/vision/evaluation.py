@@ -1,4 +1,4 @@
-"""Try-on accuracy against photos with true nail masks (DESIGN.md §9).
+"""Try-on accuracy against photos with true nail masks (ARCHITECTURE.md §12).
 
 A dataset folder holds images/<stem>.<ext> and masks/<stem>.png (nail = non-zero, same size as the image).
 Painted pixels are exactly what the product's still path paints: hand detection, nail quads, per-nail refinement

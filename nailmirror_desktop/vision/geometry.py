@@ -1,4 +1,4 @@
-"""Nail quads from hand landmarks (DESIGN.md §4): where each nail plate is, and whether it faces the camera.
+"""Nail quads from hand landmarks (ARCHITECTURE.md §11): where each nail plate is, and whether it faces the camera.
 
 Each quad is the nail plate's bounding rectangle (the compositor inscribes its nail shape in it), laid along
 the distal phalanx: its axis runs DIP→TIP, its top edge is the free edge. Sizes come from two independent

@@ -1,4 +1,5 @@
-"""Per-nail refinement for stills (DESIGN.md §4's optional NailRefiner): a nail mask from the nail's own pixels.
+"""Per-nail refinement for stills (the optional NailRefiner, ARCHITECTURE.md §11): a nail mask from the nail's
+own pixels.
 
 A landmark quad is a shape prior that is often off by a good part of a nail (MediaPipe's landmark error is about a
 nail width), so the prior's nail shape paints skin beside, beyond or below the real nail. Each nail is looked at

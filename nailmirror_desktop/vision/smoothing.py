@@ -1,4 +1,4 @@
-"""Temporal smoothing of hand landmarks on video: a One Euro filter per tracked hand (DESIGN.md §4).
+"""Temporal smoothing of hand landmarks on video: a One Euro filter per tracked hand (ARCHITECTURE.md §11).
 
 The Tasks landmarker does not smooth, and its landmarks flicker by a few pixels at rest. The One Euro filter
 (Casiez et al., CHI 2012) is a low-pass whose cutoff rises with speed: strong smoothing at rest, little lag in

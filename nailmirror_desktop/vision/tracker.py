@@ -1,4 +1,4 @@
-"""Hand landmarks from the MediaPipe Tasks HandLandmarker (DESIGN.md §3–4).
+"""Hand landmarks from the MediaPipe Tasks HandLandmarker (ARCHITECTURE.md §11).
 
 VIDEO mode for camera and video frames (timestamps must increase; we make them monotonic), IMAGE mode for
 stills. Landmarks come back in frame pixels as `HandObservation`s. Use the tracker as a context manager:

@@ -3,7 +3,7 @@
 Coordinates: NailQuad corners are in frame pixels with the image's edges at 0 and W (MediaPipe's normalised
 coordinates times the size), so pixel i covers [i, i+1). OpenCV samples at pixel centres (pixel i at i), so the
 warps shift by half a pixel on both sides. Warping the full frame costs ~40 ms per nail at 1280×720; into the
-quad's bounding rectangle it costs ~0.2 ms (reference/feasibility.md §6).
+quad's bounding rectangle it costs ~0.2 ms (ARCHITECTURE.md §11).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Fake OpenAI Images and DashScope Wan servers: real HTTP on 127.0.0.1, the wire shapes of
-reference/providers_and_sync.md §1a–1b, scriptable per test.
+ARCHITECTURE.md §9, scriptable per test.
 
 Each server runs `http.server.ThreadingHTTPServer` in a daemon thread. A test queues `Reply`s (status,
 headers, JSON or raw body, and transport misbehaviour: a delay, a connection dropped mid-body, an endless body)

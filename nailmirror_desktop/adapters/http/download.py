@@ -1,6 +1,6 @@
 """Fetch a provider's result URL safely.
 
-Rules (DESIGN.md §7): the body is streamed with a size limit; the content type must be an image type and
+Rules (ARCHITECTURE.md §9): the body is streamed with a size limit; the content type must be an image type and
 the bytes must decode; a URL on the configured provider's own origin (scheme, host, port of its base URL) is
 allowed even when that is a private or loopback address (a self-hosted or test server); any other host must
 resolve only to public addresses, and the connection goes to the address that was checked (no second DNS

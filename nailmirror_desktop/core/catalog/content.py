@@ -1,6 +1,6 @@
 """A style's visual content, and the style-folder format it travels in.
 
-Style folder (what vision.nail_art writes and vision.style_textures.load_style / `nailmirror tryon --style` read):
+Style folder (what artwork.render writes and vision.style_textures.load_style / `nailmirror tryon --style` read):
     nail.png                      texture for every finger without its own
     accent.png                    texture for the accent fingers (跳色); style.json names them, default ["ring"]
     thumb.png index.png middle.png ring.png pinky.png   optional per-finger overrides (they win over accent.png)

@@ -1,4 +1,4 @@
-"""The style status machine (DESIGN.md §5), in one place.
+"""The style status machine (ARCHITECTURE.md §8), in one place.
 
     DRAFT → PENDING_REVIEW → PUBLISHED | REJECTED
     REJECTED → DRAFT

@@ -1,6 +1,6 @@
 """The STYLE_GENERATION flow: a customer's prompt → a provider → a new DRAFT style with its assets.
 
-Write order (DESIGN.md §6): the task row exists first; the provider is called; the style and its assets are
+Write order (ARCHITECTURE.md §7): the task row exists first; the provider is called; the style and its assets are
 written in one transaction keyed by the task number (StyleRepository.create_ai_style is idempotent on it); the
 engine then records the task result `{"style_code": …}`. A crash at any point is safe:
 - before the provider answered: the task is retried (lease recovery);

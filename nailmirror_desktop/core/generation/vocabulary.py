@@ -1,6 +1,6 @@
 """The words the prompt parser knows: Chinese and English surface forms → canonical ids.
 
-Source: reference/providers_and_sync.md §3c (the tagging is domain knowledge, cross-checked there). Every
+Source: ARCHITECTURE.md §10 (the tagging is domain knowledge). Every
 surface form is written already normalised (lowercase, simplified Chinese, half-width, hyphens as spaces),
 because the parser normalises the prompt the same way before its longest-match scan.
 
