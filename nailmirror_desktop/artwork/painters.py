@@ -632,7 +632,7 @@ DECORATION_PAINTERS = {"rhinestones": _gems, "pearls": _gems, "studs": _gems}
 # ---------------------------------------------------------------------------------------------- one nail
 
 
-def render_nail_texture(design: FingerDesign, rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+def render_nail_texture(design: FingerDesign, rng: np.random.Generator, size: tuple[int, int]) -> NDArray[np.uint8]:
     """One nail texture for a resolved finger design: (H, W, 4) uint8 BGRA, top row = tip."""
     if design.base_color is None:
         raise ValueError("render_nail_texture needs a resolved finger design (Design.finger_design)")

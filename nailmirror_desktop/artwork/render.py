@@ -19,6 +19,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.artwork.painters import WHITE, coordinate_grid, mix, render_nail_texture
 from nailmirror_desktop.core.fingers import Finger
@@ -43,10 +44,10 @@ class RenderedStyle:
     """
 
     name: str
-    textures: dict[Finger, np.ndarray]
-    base_texture: np.ndarray
+    textures: dict[Finger, NDArray[np.uint8]]
+    base_texture: NDArray[np.uint8]
     accent_fingers: tuple[Finger, ...]
-    preview: np.ndarray
+    preview: NDArray[np.uint8]
     design: Design | None = None
     seed: int | None = None
 
@@ -74,8 +75,8 @@ def render_design(
     main_finger = next((f for f in (Finger.MIDDLE, Finger.INDEX, Finger.THUMB, Finger.PINKY, Finger.RING)
                         if f not in accent_fingers), Finger.MIDDLE)
     base_texture = render_nail_texture(design.finger_design(main_finger.name.lower()), _rng(seed, 0), texture_size)
-    textures: dict[Finger, np.ndarray] = {}
-    rendered_by_design: dict[FingerDesign, np.ndarray] = {}
+    textures: dict[Finger, NDArray[np.uint8]] = {}
+    rendered_by_design: dict[FingerDesign, NDArray[np.uint8]] = {}
     for finger in Finger:
         if finger not in accent_fingers:
             textures[finger] = base_texture
@@ -125,8 +126,8 @@ def nail_shape_mask(width: int, height: int, shape: str) -> np.ndarray:
 
 
 def render_preview_card(
-    textures: dict[Finger, np.ndarray], design: Design, rng: np.random.Generator, size: tuple[int, int]
-) -> np.ndarray:
+    textures: dict[Finger, NDArray[np.uint8]], design: Design, rng: np.random.Generator, size: tuple[int, int]
+) -> NDArray[np.uint8]:
     """Five nails side by side on a soft background: (H, W, 3) uint8 BGR, no text."""
     width, height = size
     base_bgr = np.asarray(design.base_color.rgb[::-1], np.float32) / 255.0
@@ -183,8 +184,8 @@ def _drop_shadow(card: np.ndarray, mask: np.ndarray, x0: int, y0: int, offset: t
 
 
 def textures_from_swatch(
-    image_bgr: np.ndarray, texture_size: tuple[int, int] = DEFAULT_TEXTURE_SIZE
-) -> dict[Finger, np.ndarray]:
+    image_bgr: NDArray[np.uint8], texture_size: tuple[int, int] = DEFAULT_TEXTURE_SIZE
+) -> dict[Finger, NDArray[np.uint8]]:
     """Per-finger nail textures cut from a remote provider's flat design swatch.
 
     Method: the swatch (asked for by `core.generation.prompt_writer.english_prompt`: flat, front-on, the design
@@ -215,16 +216,16 @@ def textures_from_swatch(
         crop_h = crop_w / aspect
     crop_w_i, crop_h_i = max(8, int(round(crop_w))), max(8, int(round(crop_h)))
     spare_x = usable_w - crop_w_i
-    textures: dict[Finger, np.ndarray] = {}
+    textures: dict[Finger, NDArray[np.uint8]] = {}
     for finger in Finger:
         x = margin_x + int(round(spare_x * int(finger) / 4))
         crop = bgra[margin_top : margin_top + crop_h_i, x : x + crop_w_i]
-        textures[finger] = cv2.resize(crop, texture_size, interpolation=cv2.INTER_AREA)
+        textures[finger] = np.asarray(cv2.resize(crop, texture_size, interpolation=cv2.INTER_AREA), np.uint8)
     return textures
 
 
 def rendered_from_textures(
-    textures: dict[Finger, np.ndarray], design: Design, name: str | None = None, seed: int = 0,
+    textures: dict[Finger, NDArray[np.uint8]], design: Design, name: str | None = None, seed: int = 0,
     preview_size: tuple[int, int] = DEFAULT_PREVIEW_SIZE,
 ) -> RenderedStyle:
     """Wraps textures from elsewhere (a remote swatch) as a RenderedStyle with a preview card."""
@@ -283,7 +284,7 @@ def write_style_folder(
     return folder
 
 
-def _write_png(path: Path, image: np.ndarray, compression: int) -> None:
+def _write_png(path: Path, image: NDArray[np.uint8], compression: int) -> None:
     ok, encoded = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, int(compression)])
     if not ok:
         raise OSError(f"png_encode_failed:{path.name}")

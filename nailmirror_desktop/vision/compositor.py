@@ -52,8 +52,8 @@ _SMALLEST_TEXTURE_LEVEL = 16
 class TextureLevel:
     """One pyramid level: colour (h, w, 3) uint8 BGR; alpha (h, w) float32 in [0, 1], None when opaque."""
 
-    colour: np.ndarray
-    alpha: np.ndarray | None
+    colour: NDArray[np.uint8]
+    alpha: NDArray[np.float32] | None
 
     @functools.cached_property
     def size(self) -> tuple[int, int]:
@@ -73,20 +73,22 @@ class PreparedTexture:
         return self.levels[0].alpha is None
 
 
-def prepare_texture(image: np.ndarray) -> PreparedTexture:
+def prepare_texture(image: NDArray[np.uint8]) -> PreparedTexture:
     """From (h, w, 3) BGR or (h, w, 4) BGRA uint8 (any size ≥ 1×1, any aspect) to a PreparedTexture."""
     if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
         raise ValueError(f"a texture must be (h, w, 3|4) uint8, got {image.shape} {image.dtype}")
     colour = np.ascontiguousarray(image[..., :3])
-    alpha: np.ndarray | None = None
+    alpha: NDArray[np.float32] | None = None
     if image.shape[2] == 4 and not np.all(image[..., 3] == 255):
         alpha = image[..., 3].astype(np.float32) / 255.0
     levels = [TextureLevel(colour, alpha)]
     while min(colour.shape[:2]) >= 2 * _SMALLEST_TEXTURE_LEVEL:
         width, height = levels[-1].size
         half = (max(1, width // 2), max(1, height // 2))
-        colour = cv2.resize(colour, half, interpolation=cv2.INTER_AREA)
-        alpha = None if alpha is None else cv2.resize(alpha, half, interpolation=cv2.INTER_AREA)
+        # resize keeps the dtype; asarray only states it (no copy)
+        colour = np.asarray(cv2.resize(colour, half, interpolation=cv2.INTER_AREA), np.uint8)
+        if alpha is not None:
+            alpha = np.asarray(cv2.resize(alpha, half, interpolation=cv2.INTER_AREA), np.float32)
         levels.append(TextureLevel(colour, alpha))
     return PreparedTexture(tuple(levels))
 
@@ -151,8 +153,8 @@ def _masks_for(quads: list[NailQuad], masks: Sequence[NailMask | None] | None) -
 class Composite:
     """The compositor's result: the painted frame ((H, W, 3) uint8 BGR) and optional (H, W) uint8 coverage."""
 
-    frame: np.ndarray
-    coverage: np.ndarray | None
+    frame: NDArray[np.uint8]
+    coverage: NDArray[np.uint8] | None
 
 
 class Compositor:
@@ -161,22 +163,22 @@ class Compositor:
     Textures are prepared once (set_style); `composite` copies the frame and touches only the nails' ROIs.
     """
 
-    def __init__(self, texture: np.ndarray | PreparedTexture | None = None,
-                 per_finger: Mapping[Finger, np.ndarray | PreparedTexture] | None = None) -> None:
+    def __init__(self, texture: NDArray[np.uint8] | PreparedTexture | None = None,
+                 per_finger: Mapping[Finger, NDArray[np.uint8] | PreparedTexture] | None = None) -> None:
         self._default: PreparedTexture | None = None
         self._per_finger: dict[Finger, PreparedTexture] = {}
         if texture is not None or per_finger:
             self.set_style(texture, per_finger or {})
 
-    def set_style(self, texture: np.ndarray | PreparedTexture | None,
-                  per_finger: Mapping[Finger, np.ndarray | PreparedTexture] | None = None) -> None:
+    def set_style(self, texture: NDArray[np.uint8] | PreparedTexture | None,
+                  per_finger: Mapping[Finger, NDArray[np.uint8] | PreparedTexture] | None = None) -> None:
         self._default = _as_prepared(texture) if texture is not None else None
         self._per_finger = {Finger(f): _as_prepared(t) for f, t in (per_finger or {}).items()}
 
     def texture_for(self, finger: Finger) -> PreparedTexture | None:
         return self._per_finger.get(finger, self._default)
 
-    def composite(self, frame: np.ndarray, quads: list[NailQuad], *, want_coverage: bool = False,
+    def composite(self, frame: NDArray[np.uint8], quads: list[NailQuad], *, want_coverage: bool = False,
                   in_place: bool = False, masks: Sequence[NailMask | None] | None = None) -> Composite:
         """Paint `quads` onto `frame` ((H, W, 3) uint8 BGR). Pixels outside every nail's ROI are untouched.
 
@@ -193,20 +195,20 @@ class Compositor:
         return Composite(out, coverage)
 
 
-def _as_prepared(texture: np.ndarray | PreparedTexture) -> PreparedTexture:
+def _as_prepared(texture: NDArray[np.uint8] | PreparedTexture) -> PreparedTexture:
     return texture if isinstance(texture, PreparedTexture) else prepare_texture(texture)
 
 
-def paint_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture,
-               coverage: np.ndarray | None = None, refined: NailMask | None = None) -> None:
+def paint_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTexture,
+               coverage: NDArray[np.uint8] | None = None, refined: NailMask | None = None) -> None:
     """Paint one nail in place on `frame` ((H, W, 3) uint8 BGR); mark its painted pixels in `coverage`.
 
     refined: the nail's refined mask; its alpha is painted and the texture maps onto its quad."""
     paint_nails(frame, [(quad, texture, refined)], coverage)
 
 
-def paint_nails(frame: np.ndarray, nails: Sequence[tuple[NailQuad, PreparedTexture, NailMask | None]],
-                coverage: np.ndarray | None = None) -> None:
+def paint_nails(frame: NDArray[np.uint8], nails: Sequence[tuple[NailQuad, PreparedTexture, NailMask | None]],
+                coverage: NDArray[np.uint8] | None = None) -> None:
     """Paint nails in place on `frame` ((H, W, 3) uint8 BGR), in order, as `paint_nail` one after another would.
 
     A nail is a few hundred pixels, so what costs is the number of numpy/OpenCV calls, not arithmetic. So the
@@ -243,8 +245,8 @@ class _NailJob:
         return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
-def _prepare_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture, coverage: np.ndarray | None,
-                  refined: NailMask | None) -> _NailJob | None:
+def _prepare_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTexture,
+                  coverage: NDArray[np.uint8] | None, refined: NailMask | None) -> _NailJob | None:
     """Warp one nail's alpha and colour and mark its coverage; None when nothing of it would change."""
     if refined is None:
         placement = place_quad(quad.corners, frame.shape)
@@ -272,7 +274,7 @@ def _prepare_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture, c
     return _NailJob(placement.roi, nail, alpha, colour)
 
 
-def _paint_batch(frame: np.ndarray, jobs: list[_NailJob]) -> None:
+def _paint_batch(frame: NDArray[np.uint8], jobs: list[_NailJob]) -> None:
     """Paint nails whose ROIs do not overlap (see paint_nails)."""
     if not jobs:
         return

@@ -22,6 +22,7 @@ from typing import Protocol
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.types import HandObservation
 
@@ -122,7 +123,7 @@ Painter = Callable[[np.ndarray], tuple[np.ndarray, bool]]
 
 
 class HandDetector(Protocol):
-    def detect(self, image: np.ndarray) -> list[HandObservation]:
+    def detect(self, image: NDArray[np.uint8]) -> list[HandObservation]:
         """Hands in one still image ((H, W, 3) uint8 BGR)."""
         ...
 
@@ -132,7 +133,7 @@ def landmark_painter(detector: HandDetector, *, refine: bool = True) -> Painter:
     from nailmirror_desktop.vision.compositor import coverage_mask
     from nailmirror_desktop.vision.pipeline import place_nails
 
-    def paint(image: np.ndarray) -> tuple[np.ndarray, bool]:
+    def paint(image: NDArray[np.uint8]) -> tuple[np.ndarray, bool]:
         hands = detector.detect(image)
         quads, masks, _ = place_nails(image, hands, refine=refine)
         return coverage_mask(quads, image.shape, masks), bool(hands)

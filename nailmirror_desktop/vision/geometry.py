@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, Finger, HandObservation, NailQuad
+from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, Finger, HandObservation, Landmarks, NailQuad
 
 MIN_HAND_SCORE = 0.5  # below this the landmarker is guessing; paint nothing
 MIN_SEGMENT_PX = 2.0  # a distal segment shorter than this is degenerate
@@ -134,7 +134,7 @@ def _nail_quads(hands: list[HandObservation], hand_indices: Sequence[int], mirro
             for h, hand_index in enumerate(hand_indices) for i in range(h * len(fingers), (h + 1) * len(fingers))]
 
 
-def nail_corners(landmarks: np.ndarray, finger: Finger) -> np.ndarray | None:
+def nail_corners(landmarks: Landmarks, finger: Finger) -> np.ndarray | None:
     """(4, 2) corners in NailQuad order (free-edge left, free-edge right, cuticle right, cuticle left, as seen
     looking down the finger towards the tip), or None when the finger is degenerate."""
     landmarks = np.asarray(landmarks, dtype=np.float64)
@@ -143,7 +143,7 @@ def nail_corners(landmarks: np.ndarray, finger: Finger) -> np.ndarray | None:
     return corners[finger] if valid[finger] else None
 
 
-def _all_nail_corners(landmarks: np.ndarray, joints: np.ndarray, gap_ids: np.ndarray, centre_at: np.ndarray,
+def _all_nail_corners(landmarks: Landmarks, joints: np.ndarray, gap_ids: np.ndarray, centre_at: np.ndarray,
                       half_length: np.ndarray, half_width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(F, 4, 2) float64 corners of every finger's nail (see nail_corners) and (F,) bool: the finger is not
     degenerate (where it is, its corners are meaningless). landmarks: (21·hands, 3); joints: (3, F, 3) base, DIP,
@@ -163,7 +163,7 @@ def _all_nail_corners(landmarks: np.ndarray, joints: np.ndarray, gap_ids: np.nda
     return corners, valid
 
 
-def finger_width(landmarks: np.ndarray, finger: Finger) -> float:
+def finger_width(landmarks: Landmarks, finger: Finger) -> float:
     """A finger's width in pixels, from the spacing of the knuckles beside it (2D)."""
     points = landmarks[:, :2]
     return float(np.mean([np.linalg.norm(points[a] - points[b]) for a, b in _WIDTH_PAIRS[finger]]))
@@ -189,7 +189,7 @@ def physical_handedness(label: str, *, mirrored: bool) -> str:
     return {"Left": "Right", "Right": "Left"}.get(label, label)
 
 
-def palm_facing_score(landmarks: np.ndarray, label: str, score: float, *, mirrored: bool) -> float:
+def palm_facing_score(landmarks: Landmarks, label: str, score: float, *, mirrored: bool) -> float:
     """How much the back of the hand faces the camera, in [-1, 1], from the knuckle layout and handedness.
 
     In an unmirrored image, the back of a physical right hand shows index→pinky clockwise around the wrist
@@ -214,7 +214,7 @@ def palm_facing_score(landmarks: np.ndarray, label: str, score: float, *, mirror
     return sign * float(normal[2]) / norm * certainty
 
 
-def finger_facing_score(landmarks: np.ndarray, finger: Finger, palm_facing: float) -> float:
+def finger_facing_score(landmarks: Landmarks, finger: Finger, palm_facing: float) -> float:
     """How much this finger's nail faces the camera, in [-1, 1].
 
     A finger curls towards the palm, so the chord from its base knuckle to its DIP, taken perpendicular to the

@@ -73,19 +73,20 @@ class NailMask:
 class _Crop:
     """A finger-aligned crop: `to_frame` (3, 3) maps crop pixel centres to frame pixel centres."""
 
-    image: np.ndarray
+    image: NDArray[np.uint8]
     prior: np.ndarray  # (h, w) bool, the prior nail shape
     nail_rect: tuple[int, int, int, int]  # x0, y0, x1, y1 of the prior's rectangle in crop pixels (edges)
     to_frame: np.ndarray
 
 
-def refine_nails(image: np.ndarray, quads: list[NailQuad],
+def refine_nails(image: NDArray[np.uint8], quads: list[NailQuad],
                  settings: RefinerSettings = RefinerSettings()) -> list[NailMask | None]:
     """One NailMask per quad (None where the quad is not painted or not in the image)."""
     return [refine_nail(image, quad, settings) if quad.opacity > 0 else None for quad in quads]
 
 
-def refine_nail(image: np.ndarray, quad: NailQuad, settings: RefinerSettings = RefinerSettings()) -> NailMask | None:
+def refine_nail(image: NDArray[np.uint8], quad: NailQuad,
+                settings: RefinerSettings = RefinerSettings()) -> NailMask | None:
     """The nail's mask from the pixels of `image` ((H, W, 3) uint8 BGR) around `quad`, or the quad's own nail
     shape (refined=False) when the pixels give no plausible nail; None when the quad is degenerate or off-image."""
     crop = _finger_crop(image, quad, settings)
@@ -98,7 +99,7 @@ def refine_nail(image: np.ndarray, quad: NailQuad, settings: RefinerSettings = R
     return _to_frame(mask, crop, quad, image.shape, refined, settings)
 
 
-def _finger_crop(image: np.ndarray, quad: NailQuad, settings: RefinerSettings) -> _Crop | None:
+def _finger_crop(image: NDArray[np.uint8], quad: NailQuad, settings: RefinerSettings) -> _Crop | None:
     corners = np.asarray(quad.corners, np.float64)
     width = 0.5 * (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3]))
     length = 0.5 * (np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1]))
@@ -113,8 +114,9 @@ def _finger_crop(image: np.ndarray, quad: NailQuad, settings: RefinerSettings) -
     rect = np.array([[x0, y0], [x0 + nail_w, y0], [x0 + nail_w, y0 + nail_h], [x0, y0 + nail_h]], np.float32)
     # edge coordinates → pixel centres on both sides (see warp.py)
     to_frame = cv2.getPerspectiveTransform(rect - 0.5, corners.astype(np.float32) - 0.5)
-    crop = cv2.warpPerspective(image, to_frame, (crop_w, crop_h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
+    crop = np.asarray(cv2.warpPerspective(image, to_frame, (crop_w, crop_h),
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)  # uint8 in, uint8 out
     prior = np.zeros((crop_h, crop_w), bool)
     prior[y0:y0 + nail_h, x0:x0 + nail_w] = nail_alpha(nail_w, nail_h, 0.0) >= 0.5
     return _Crop(crop, prior, (x0, y0, x0 + nail_w, y0 + nail_h), to_frame)

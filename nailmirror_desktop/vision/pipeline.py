@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.geometry import nail_quads_for_hands
@@ -49,8 +50,8 @@ class TryOnResult:
     masks: the refined nail masks, one per quad (None where a quad kept its own shape), or None when the frame
     was not refined (video). `coverage_mask(quads, shape, masks)` reproduces the coverage."""
 
-    frame: np.ndarray
-    coverage: np.ndarray | None
+    frame: NDArray[np.uint8]
+    coverage: NDArray[np.uint8] | None
     hands: list[HandObservation]
     quads: list[NailQuad]
     timings: StageTimings = field(default_factory=StageTimings)
@@ -88,7 +89,7 @@ class TryOnPipeline:
                 resource.close()
         self._still_detector = self._video_tracker = self._smoother = None
 
-    def process_still(self, image: np.ndarray, *, want_coverage: bool = True) -> TryOnResult:
+    def process_still(self, image: NDArray[np.uint8], *, want_coverage: bool = True) -> TryOnResult:
         """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails."""
         start = time.perf_counter()
         hands = self._still().detect(image)
@@ -96,7 +97,7 @@ class TryOnPipeline:
         return self._finish(image, hands, want_coverage, start, tracked, tracked, in_place=False,
                             refine=self.refine_stills)
 
-    def process_video_frame(self, frame: np.ndarray, timestamp_ms: int, *, want_coverage: bool = False,
+    def process_video_frame(self, frame: NDArray[np.uint8], timestamp_ms: int, *, want_coverage: bool = False,
                             in_place: bool = False) -> TryOnResult:
         """Track hands in one video frame ((H, W, 3) uint8 BGR; timestamps increasing) and paint their nails.
 
@@ -114,7 +115,7 @@ class TryOnPipeline:
         """Forget smoothing state (call when the video jumps, e.g. a looping demo restarts)."""
         self._smoother = None
 
-    def _finish(self, frame: np.ndarray, hands: list[HandObservation], want_coverage: bool,
+    def _finish(self, frame: NDArray[np.uint8], hands: list[HandObservation], want_coverage: bool,
                 start: float, tracked: float, smoothed: float, *, in_place: bool,
                 refine: bool = False) -> TryOnResult:
         quads, masks, placed = place_nails(frame, hands, mirrored=self.mirrored, refine=refine)
@@ -151,7 +152,7 @@ class TryOnPipeline:
         return self._smoother
 
 
-def place_nails(image: np.ndarray, hands: list[HandObservation], *, mirrored: bool = False,
+def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirrored: bool = False,
                 refine: bool = False) -> tuple[list[NailQuad], list[NailMask | None] | None, float]:
     """Nail quads for `hands` in `image` ((H, W, 3) uint8 BGR) and, with refine (the still path), their refined
     masks (one per quad, None where nothing is painted); the third value is time.perf_counter() after the geometry.

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ STARTING, LIVE, LOST, DEMO = "STARTING", "LIVE", "LOST", "DEMO"
 class FramePacket:
     """One frame to show: image (H, W, 3) uint8 BGR; timestamp_ms monotonic; sequence increases per frame."""
 
-    image: np.ndarray
+    image: NDArray[np.uint8]
     timestamp_ms: int
     sequence: int
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.hand_model import default_bundle_path, verify_bundle
 from nailmirror_desktop.vision.types import HandObservation
@@ -83,14 +84,14 @@ class HandTracker:
             self._landmarker.close()
             self._landmarker = None
 
-    def detect(self, frame: np.ndarray, *, rgb: bool = False) -> list[HandObservation]:
+    def detect(self, frame: NDArray[np.uint8], *, rgb: bool = False) -> list[HandObservation]:
         """Hands in one still image (IMAGE mode)."""
         if self.mode != "image":
             raise RuntimeError("detect() needs an image-mode tracker; use track() for video")
         result = self._require().detect(_mp_image(frame, rgb))
         return _observations(result, frame.shape)
 
-    def track(self, frame: np.ndarray, timestamp_ms: int, *, rgb: bool = False) -> list[HandObservation]:
+    def track(self, frame: NDArray[np.uint8], timestamp_ms: int, *, rgb: bool = False) -> list[HandObservation]:
         """Hands in one video frame (VIDEO mode). A timestamp that does not increase is nudged forward by 1 ms,
         because MediaPipe rejects it and a camera clock can repeat."""
         if self.mode != "video":
@@ -106,7 +107,7 @@ class HandTracker:
         return self._landmarker
 
 
-def _mp_image(frame: np.ndarray, rgb: bool) -> mp.Image:
+def _mp_image(frame: NDArray[np.uint8], rgb: bool) -> mp.Image:
     import mediapipe as mp
 
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
