@@ -105,7 +105,8 @@ def main() -> int:
 
     offline = measure_render_times(args.renders)
     print(f"offline render: median {offline['render_median_s'] * 1000:.0f} ms,"
-          f" p95 {offline['render_p95_s'] * 1000:.0f} ms, folder write median {offline['write_median_s'] * 1000:.0f} ms over {offline['n']} styles")
+          f" p95 {offline['render_p95_s'] * 1000:.0f} ms,"
+          f" folder write median {offline['write_median_s'] * 1000:.0f} ms over {offline['n']} styles")
     engine = measure_engine_throughput(args.engine_tasks, workers=args.workers)
     print(f"engine: {engine}")
     print(json.dumps({"benchmark": "generation", "offline": offline, "engine": engine}))

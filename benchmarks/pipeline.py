@@ -81,6 +81,7 @@ def run_scenario(video: Path, max_hands: int, style: Path, rounds: int) -> dict:
                 for name in stages:
                     stages[name].append(getattr(result.timings, name))
     whole, alone = stages["total"], landmarker
+    overheads = [w - a for w, a in zip(stages["total"], stages["track"], strict=True)]
     return {
         "max_hands": max_hands,
         "frames_timed": frames,
@@ -92,7 +93,7 @@ def run_scenario(video: Path, max_hands: int, style: Path, rounds: int) -> dict:
         "landmarker_only_fps": round(1000.0 / statistics.fmean(alone), 1),
         "ratio": round(statistics.median(whole) / statistics.median(alone), 3),
         "ratio_mean": round(statistics.fmean(whole) / statistics.fmean(alone), 3),
-        "overhead_ms_median": round(statistics.median(w - a for w, a in zip(stages["total"], stages["track"])), 3),
+        "overhead_ms_median": round(statistics.median(overheads), 3),
     }
 
 

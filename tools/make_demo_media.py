@@ -86,14 +86,14 @@ class HandPainter:
         _fill(mask, [to_px(p) for p in arm])
         _fill(mask, [to_px(p) for p in palm])
         fingers = [finger_joints(spec, spread) for spec in FINGERS]
-        for spec, joints in zip(FINGERS, fingers):
+        for spec, joints in zip(FINGERS, fingers, strict=True):
             for i in range(3):
                 taper = 1.0 - 0.08 * i
                 _capsule(mask, to_px(joints[i]), to_px(joints[i + 1]), spec.width * scale * taper / 2)
         skin = self._shaded_skin(mask, centre, scale, rotation)
         soft = cv2.GaussianBlur(mask, (0, 0), 1.2).astype(np.float32)[..., None] / 255
         frame[:] = np.clip(frame * (1 - soft) + skin * soft, 0, 255).astype(np.uint8)
-        for spec, joints in zip(FINGERS, fingers):
+        for spec, joints in zip(FINGERS, fingers, strict=True):
             self._knuckle_creases(frame, joints, spec, to_px, scale)
             self._nail(frame, joints, spec, to_px, scale)
 
@@ -131,7 +131,8 @@ class HandPainter:
         overlay = frame.copy()
         cv2.ellipse(overlay, box, NAIL.tolist(), -1, cv2.LINE_AA)
         cv2.ellipse(overlay, box, (110, 130, 185), max(1, int(scale * 0.005)), cv2.LINE_AA)
-        highlight = ((float(centre[0] - direction[0] * nail_len * 0.1), float(centre[1] - direction[1] * nail_len * 0.1)),
+        highlight_centre = centre - direction * nail_len * 0.1
+        highlight = ((float(highlight_centre[0]), float(highlight_centre[1])),
                      (float(nail_len * 0.45), float(nail_w * 0.18)), angle)
         cv2.ellipse(overlay, highlight, (235, 240, 250), -1, cv2.LINE_AA)
         cv2.addWeighted(overlay, 0.9, frame, 0.1, 0, dst=frame)

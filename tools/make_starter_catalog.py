@@ -2,8 +2,9 @@
 
 Usage: python tools/make_starter_catalog.py [--out DIR] [--check]
 
-Each style is a prompt parsed by core.prompt and rendered by vision.nail_art with a fixed seed, written as a
-style folder (nail.png, accent.png when it has accents, style.json, preview.png) plus one catalog.json index:
+Each style is a prompt parsed by core.generation.prompt_parser and rendered by artwork.render with a fixed
+seed, written as a style folder (nail.png, accent.png when it has accents, style.json, preview.png) plus one
+catalog.json index:
 {"styles": [{code, name_zh, name_en, category: {code, name_zh, name_en}, tags: [{code, name_zh, name_en}],
 prompt, seed, folder}]}. Output is byte-for-byte reproducible; --check rebuilds into a temporary folder and
 fails if anything differs from what is committed.
@@ -24,7 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from nailmirror_desktop.artwork.render import render_design, write_style_folder  # noqa: E402
 from nailmirror_desktop.core.generation import vocabulary as vocab  # noqa: E402
-from nailmirror_desktop.core.generation.prompt_parser import Design, parse_prompt  # noqa: E402
+from nailmirror_desktop.core.generation.design import Design  # noqa: E402
+from nailmirror_desktop.core.generation.prompt_parser import parse_prompt  # noqa: E402
 
 DEFAULT_OUT = ROOT / "resources" / "starter_catalog"
 TEXTURE_SIZE = (128, 192)  # (width, height): plenty for a nail a few dozen pixels wide on camera

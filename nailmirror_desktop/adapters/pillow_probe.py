@@ -56,8 +56,8 @@ class PillowImageProbe:
 
     def make_thumbnail(self, data: bytes, max_side: int) -> bytes:
         self.probe(data)
-        with Image.open(io.BytesIO(data)) as image:
-            image = _normalised_mode(image)
+        with Image.open(io.BytesIO(data)) as opened:
+            image = _normalised_mode(opened)
             image.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
             return _png_bytes(image)
 

@@ -1,10 +1,10 @@
 """Painting one nail texture: the canvas, pattern painters, the finish pass and raised decorations.
 
-Used by vision.nail_art (render_design). A texture is (H, W, 4) uint8 BGRA, top row = the nail's free edge
+Used by artwork.render (render_design). A texture is (H, W, 4) uint8 BGRA, top row = the nail's free edge
 (tip), bottom row = cuticle; the whole rectangle is painted (the try-on compositor applies the nail shape).
 Colours inside are float32 RGB in [0, 1]; only at the end are they turned into BGRA bytes.
 
-Render order (reference/providers_and_sync.md §3a): base colour → gradients → marble/blooming → French
+Render order (ARCHITECTURE.md §10): base colour → gradients → marble/blooming → French
 masks → line art, dots, florals → inclusions (shell flakes, foil, glitter) → finish pass (gloss, matte,
 chrome, cat-eye, aurora, pearl, jelly) → raised decorations (rhinestones, pearls, studs), which sit on top
 of the finish. All randomness comes from the Generator passed in.
@@ -14,18 +14,21 @@ from __future__ import annotations
 
 import colorsys
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
-from nailmirror_desktop.core.generation.prompt_parser import FingerDesign, Pattern
+from nailmirror_desktop.core.generation.design import Color, FingerDesign, Pattern
 
 RGB = np.ndarray  # (3,) float32 in [0, 1], RGB order
+Floats = NDArray[np.floating[Any]]  # an image plane or a grid of coordinates
 
 # ---------------------------------------------------------------------------------------------- helpers
 
 
-def _rgb(color) -> RGB:
+def _rgb(color: Color) -> RGB:
     return np.asarray(color.rgb, dtype=np.float32) / 255.0
 
 
@@ -74,8 +77,8 @@ def coordinate_grid(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     return uu, vv
 
 
-def _smoothstep(edge0: float, edge1: float, x: np.ndarray) -> np.ndarray:
-    t = np.clip((x - edge0) / (edge1 - edge0), 0.0, 1.0)
+def _smoothstep(edge0: float | Floats, edge1: float | Floats, x: Floats) -> Floats:
+    t: Floats = np.clip((x - edge0) / (edge1 - edge0), 0.0, 1.0)
     return t * t * (3.0 - 2.0 * t)
 
 
@@ -149,14 +152,15 @@ def _blush(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator) -> None:
     c.paint(tone, (np.exp(-2.6 * d * d) * 0.85).astype(np.float32), opaque=0.6)
 
 
-def _blooming(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator, palette=None) -> None:
+def _blooming(c: _Canvas, p: Pattern, base: RGB, rng: np.random.Generator,
+              palette: list[RGB] | None = None) -> None:
     main = _rgb(p.color) if p.color else _deeper(base)
     colors = palette or [main, WHITE if _luma(base) < 0.8 else mix(main, WHITE, 0.45)]
     small_w, small_h = max(16, c.width // 4), max(24, c.height // 4)
     for k, tone in enumerate(colors):
         noise = _fbm(rng, small_w, small_h, cells=2 + k, octaves=4)
         level = 0.58 + 0.08 * rng.random()
-        blob = _smoothstep(level - 0.12, level + 0.02, noise)
+        blob: np.ndarray = _smoothstep(level - 0.12, level + 0.02, noise)
         blob = cv2.resize(blob, (c.width, c.height), interpolation=cv2.INTER_CUBIC)
         blob = cv2.GaussianBlur(np.clip(blob, 0, 1), (0, 0), c.width * 0.045)
         # watercolour pools darker at their rim
@@ -419,7 +423,7 @@ def _sparkles(c: _Canvas, tone: RGB, rng: np.random.Generator, count: int, sizes
     mask = c.new_mask()
     xs, ys = rng.random(count) * c.width, rng.random(count) * c.height
     radii = rng.uniform(sizes[0], sizes[1], count) * c.width / 128.0
-    for x, y, r in zip(xs, ys, radii):
+    for x, y, r in zip(xs, ys, radii, strict=True):
         cv2.circle(mask, _pt(x, y), max(1, int(r * SCALE)), 255, -1, AA, SHIFT)
     m = _to_float(mask)
     brightness = rng.uniform(0.6, 1.25, (c.height, c.width)).astype(np.float32)
@@ -628,8 +632,10 @@ DECORATION_PAINTERS = {"rhinestones": _gems, "pearls": _gems, "studs": _gems}
 # ---------------------------------------------------------------------------------------------- one nail
 
 
-def render_nail_texture(design: FingerDesign, rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+def render_nail_texture(design: FingerDesign, rng: np.random.Generator, size: tuple[int, int]) -> NDArray[np.uint8]:
     """One nail texture for a resolved finger design: (H, W, 4) uint8 BGRA, top row = tip."""
+    if design.base_color is None:
+        raise ValueError("render_nail_texture needs a resolved finger design (Design.finger_design)")
     width, height = size
     base = _rgb(design.base_color)
     canvas = _Canvas(width, height, base)

@@ -15,13 +15,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.artwork.painters import WHITE, coordinate_grid, mix, render_nail_texture
 from nailmirror_desktop.core.fingers import Finger
-from nailmirror_desktop.core.generation.prompt_parser import Design, FingerDesign, design_title
+from nailmirror_desktop.core.generation.design import Design, FingerDesign
+from nailmirror_desktop.core.generation.prompt_writer import design_title
 
 DEFAULT_TEXTURE_SIZE = (256, 384)  # (width, height) pixels, about a real nail's aspect
 DEFAULT_PREVIEW_SIZE = (768, 512)  # (width, height) pixels
@@ -41,10 +44,10 @@ class RenderedStyle:
     """
 
     name: str
-    textures: dict[Finger, np.ndarray]
-    base_texture: np.ndarray
+    textures: dict[Finger, NDArray[np.uint8]]
+    base_texture: NDArray[np.uint8]
     accent_fingers: tuple[Finger, ...]
-    preview: np.ndarray
+    preview: NDArray[np.uint8]
     design: Design | None = None
     seed: int | None = None
 
@@ -72,8 +75,8 @@ def render_design(
     main_finger = next((f for f in (Finger.MIDDLE, Finger.INDEX, Finger.THUMB, Finger.PINKY, Finger.RING)
                         if f not in accent_fingers), Finger.MIDDLE)
     base_texture = render_nail_texture(design.finger_design(main_finger.name.lower()), _rng(seed, 0), texture_size)
-    textures: dict[Finger, np.ndarray] = {}
-    rendered_by_design: dict[FingerDesign, np.ndarray] = {}
+    textures: dict[Finger, NDArray[np.uint8]] = {}
+    rendered_by_design: dict[FingerDesign, NDArray[np.uint8]] = {}
     for finger in Finger:
         if finger not in accent_fingers:
             textures[finger] = base_texture
@@ -123,15 +126,16 @@ def nail_shape_mask(width: int, height: int, shape: str) -> np.ndarray:
 
 
 def render_preview_card(
-    textures: dict[Finger, np.ndarray], design: Design, rng: np.random.Generator, size: tuple[int, int]
-) -> np.ndarray:
+    textures: dict[Finger, NDArray[np.uint8]], design: Design, rng: np.random.Generator, size: tuple[int, int]
+) -> NDArray[np.uint8]:
     """Five nails side by side on a soft background: (H, W, 3) uint8 BGR, no text."""
     width, height = size
     base_bgr = np.asarray(design.base_color.rgb[::-1], np.float32) / 255.0
     background_top = mix(base_bgr, WHITE, 0.88)
     background_bottom = mix(base_bgr, np.array([0.85, 0.84, 0.86], np.float32), 0.8)
     _, v = coordinate_grid(width, height)
-    card = (background_top * (1.0 - v[..., None]) + background_bottom * v[..., None]).astype(np.float32)
+    gradient = background_top * (1.0 - v[..., None]) + background_bottom * v[..., None]
+    card: np.ndarray = gradient.astype(np.float32)
     shape = design.shape or "almond"
     aspect = LENGTH_ASPECT.get(design.length or "medium", LENGTH_ASPECT["medium"])
     slot = width / 5.0
@@ -180,13 +184,13 @@ def _drop_shadow(card: np.ndarray, mask: np.ndarray, x0: int, y0: int, offset: t
 
 
 def textures_from_swatch(
-    image_bgr: np.ndarray, texture_size: tuple[int, int] = DEFAULT_TEXTURE_SIZE
-) -> dict[Finger, np.ndarray]:
+    image_bgr: NDArray[np.uint8], texture_size: tuple[int, int] = DEFAULT_TEXTURE_SIZE
+) -> dict[Finger, NDArray[np.uint8]]:
     """Per-finger nail textures cut from a remote provider's flat design swatch.
 
-    Method: the swatch (asked for by `core.prompt.english_prompt`: flat, front-on, the design filling the
-    frame, tip at the top) is treated as a piece of painted nail. A margin is dropped (3 % at the top, 6 % on
-    the other sides: generators often vignette or frame their edges; the top margin stays small so a French tip
+    Method: the swatch (asked for by `core.generation.prompt_writer.english_prompt`: flat, front-on, the design
+    filling the frame, tip at the top) is treated as a piece of painted nail. A margin is dropped (3 % at the top,
+    6 % on the other sides: generators often vignette or frame their edges; the top margin stays small so a French tip
     drawn along the top edge survives). From what is left, five crops with the nail's aspect (texture
     width : height) are taken, all starting at the top, each 94 % of the usable height tall (narrower if the
     swatch is too narrow), their left edges spread evenly from the left to the right of the usable area, so
@@ -212,16 +216,16 @@ def textures_from_swatch(
         crop_h = crop_w / aspect
     crop_w_i, crop_h_i = max(8, int(round(crop_w))), max(8, int(round(crop_h)))
     spare_x = usable_w - crop_w_i
-    textures: dict[Finger, np.ndarray] = {}
+    textures: dict[Finger, NDArray[np.uint8]] = {}
     for finger in Finger:
         x = margin_x + int(round(spare_x * int(finger) / 4))
         crop = bgra[margin_top : margin_top + crop_h_i, x : x + crop_w_i]
-        textures[finger] = cv2.resize(crop, texture_size, interpolation=cv2.INTER_AREA)
+        textures[finger] = np.asarray(cv2.resize(crop, texture_size, interpolation=cv2.INTER_AREA), np.uint8)
     return textures
 
 
 def rendered_from_textures(
-    textures: dict[Finger, np.ndarray], design: Design, name: str | None = None, seed: int = 0,
+    textures: dict[Finger, NDArray[np.uint8]], design: Design, name: str | None = None, seed: int = 0,
     preview_size: tuple[int, int] = DEFAULT_PREVIEW_SIZE,
 ) -> RenderedStyle:
     """Wraps textures from elsewhere (a remote swatch) as a RenderedStyle with a preview card."""
@@ -261,12 +265,14 @@ def write_style_folder(
     for finger in Finger:
         path = folder / f"{FINGER_FILE_NAMES[finger]}.png"
         texture = rendered.textures[finger]
-        given = accent_texture if finger in rendered.accent_fingers else rendered.base_texture
+        given = rendered.base_texture
+        if accent_texture is not None and finger in rendered.accent_fingers:
+            given = accent_texture
         if np.array_equal(texture, given):
             path.unlink(missing_ok=True)
         else:
             _write_png(path, texture, png_compression)
-    meta: dict = {"name": name or rendered.name}
+    meta: dict[str, Any] = {"name": name or rendered.name}
     if rendered.accent_fingers:
         meta["accent_fingers"] = [FINGER_FILE_NAMES[f] for f in rendered.accent_fingers]
     if rendered.design is not None:
@@ -278,7 +284,7 @@ def write_style_folder(
     return folder
 
 
-def _write_png(path: Path, image: np.ndarray, compression: int) -> None:
+def _write_png(path: Path, image: NDArray[np.uint8], compression: int) -> None:
     ok, encoded = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, int(compression)])
     if not ok:
         raise OSError(f"png_encode_failed:{path.name}")

@@ -1,4 +1,4 @@
-"""`nailmirror eval`: try-on accuracy on photos with true nail masks (DESIGN.md §9).
+"""`nailmirror eval`: try-on accuracy on photos with true nail masks (ARCHITECTURE.md §12).
 
     nailmirror eval --data DIR [--json]
 
@@ -12,11 +12,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nailmirror_desktop.vision.evaluation import DatasetScore, ImageScore
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("eval", help="measure try-on accuracy against true nail masks",
                                    description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True, type=Path, metavar="DIR", help="folder with images/ and masks/")
@@ -49,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print_table(scores, summary) -> None:
+def _print_table(scores: list[ImageScore], summary: DatasetScore) -> None:
     print(f"{'image':<44} {'hand':>4} {'IoU':>6} {'nails':>7} {'painted px':>10}")
     for score in scores:
         print(f"{score.name[:44]:<44} {'yes' if score.detected else 'no':>4} {score.iou:6.3f} "

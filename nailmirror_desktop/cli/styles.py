@@ -9,6 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nailmirror_desktop.core.catalog import StyleError, StyleRepository
 
 ACTOR = "cli"
 
@@ -23,7 +27,7 @@ TRANSITION_COMMANDS = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("styles", help="list, show, import and review styles")
     commands = parser.add_subparsers(dest="styles_command", metavar="ACTION", required=True)
 
@@ -69,18 +73,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         command.set_defaults(handler=_transition, transition=name)
 
 
-def _repository():
+def _repository() -> StyleRepository:
     from nailmirror_desktop.adapters.style_store import open_style_repository
 
     return open_style_repository()
 
 
-def _refused(exc) -> int:
+def _refused(exc: StyleError) -> int:
     print(f"error: {exc.code}" + (f" ({exc.detail})" if exc.detail else ""), file=sys.stderr)
     return 1
 
 
-def _list(args) -> int:
+def _list(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.catalog import StyleError, StyleFilter
 
     query = StyleFilter(status="PUBLISHED" if args.customer else args.status, category_code=args.category,
@@ -99,7 +103,7 @@ def _list(args) -> int:
     return 0
 
 
-def _show(args) -> int:
+def _show(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.catalog import StyleError
 
     try:
@@ -126,7 +130,7 @@ def _show(args) -> int:
     return 0
 
 
-def _import(args) -> int:
+def _import(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.catalog import StyleError, StyleSource, read_style_folder
 
     try:
@@ -141,7 +145,7 @@ def _import(args) -> int:
     return 0
 
 
-def _edit(args) -> int:
+def _edit(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.catalog import StyleError, read_style_folder
 
     try:
@@ -153,7 +157,7 @@ def _edit(args) -> int:
     return 0
 
 
-def _categories(args) -> int:
+def _categories(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     categories = _repository().categories()
@@ -165,7 +169,7 @@ def _categories(args) -> int:
     return 0
 
 
-def _transition(args) -> int:
+def _transition(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.catalog import StyleError
 
     to_status, expect_from, _ = TRANSITION_COMMANDS[args.transition]

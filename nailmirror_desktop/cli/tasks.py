@@ -9,12 +9,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nailmirror_desktop.core.tasks import TaskEngine
+
+Action = Callable[["TaskEngine", argparse.Namespace], int]
 
 STATUSES = ("PENDING", "PROCESSING", "SUCCESS", "FAILED", "CANCELED", "DEAD")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("tasks", help="inspect and manage background tasks")
     parser.add_argument("--db", type=Path, default=None, help="database file (default: the kiosk's)")
     actions = parser.add_subparsers(dest="tasks_action", metavar="ACTION")
@@ -67,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
 
 
-def _list(engine, args) -> int:
+def _list(engine: TaskEngine, args: argparse.Namespace) -> int:
     tasks = engine.list(args.status, args.task_type, limit=args.limit, request_source=args.request_source,
                         dead_letter_state=args.dead_letter_state, last_error_code=args.last_error_code)
     if args.json:
@@ -84,7 +91,7 @@ def _list(engine, args) -> int:
     return 0
 
 
-def _show(engine, args) -> int:
+def _show(engine: TaskEngine, args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.tasks import TaskNotFound
 
     task = engine.get(args.task_no)
@@ -106,7 +113,7 @@ def _show(engine, args) -> int:
     return 0
 
 
-def _stats(engine, args) -> int:
+def _stats(engine: TaskEngine, args: argparse.Namespace) -> int:
     stats = engine.stats()
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
@@ -119,9 +126,9 @@ def _stats(engine, args) -> int:
     return 0
 
 
-def _act(method: str):
-    def action(engine, args) -> int:
-        options = {}
+def _act(method: str) -> Action:
+    def action(engine: TaskEngine, args: argparse.Namespace) -> int:
+        options: dict[str, Any] = {}
         if method == "replay" and args.max_attempts:
             options["max_attempts"] = args.max_attempts
         if method in ("ignore", "resolve"):
@@ -138,7 +145,7 @@ def _act(method: str):
     return action
 
 
-_ACTIONS = {
+_ACTIONS: dict[str, Action] = {
     "list": _list, "show": _show, "stats": _stats,
     "replay": _act("replay"), "ignore": _act("ignore"), "resolve": _act("resolve"), "cancel": _act("cancel"),
 }

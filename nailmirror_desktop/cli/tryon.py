@@ -16,12 +16,19 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    import cv2
+
+    from nailmirror_desktop.vision.pipeline import TryOnPipeline, TryOnResult
+    from nailmirror_desktop.vision.style_textures import StyleTextures
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("tryon", help="paint a nail style onto photos or a video",
                                    description=__doc__.split("\n\n")[0])
     inputs = parser.add_mutually_exclusive_group(required=True)
@@ -91,8 +98,7 @@ def output_paths(images: list[Path], out: Path, coverage: Path | None, batch: bo
     return targets
 
 
-def _run_images(args: argparse.Namespace, style) -> int:
-    from nailmirror_desktop.vision.image_io import ImageReadError, read_image, write_image, write_png
+def _run_images(args: argparse.Namespace, style: StyleTextures) -> int:
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
     images, errors = collect_images(args.image)
@@ -100,38 +106,17 @@ def _run_images(args: argparse.Namespace, style) -> int:
         _error(message)
     # several inputs, or an existing directory as OUT: outputs go into it as <stem>.png
     batch = len(args.image) > 1 or any(p.is_dir() for p in args.image) or len(images) > 1 or args.out.is_dir()
-    if batch:
-        for directory in (args.out, args.coverage_out):
-            if directory is not None and directory.exists() and not directory.is_dir():
-                _error(f"{directory}: with several inputs this must be a directory")
-                return EXIT_USAGE
+    if batch and not _are_directories(args.out, args.coverage_out):
+        return EXIT_USAGE
     failures = len(errors)
     targets = output_paths(images, args.out, args.coverage_out, batch)
     with TryOnPipeline(style.compositor(), mirrored=args.mirrored) as pipeline:
-        for index, (image_path, (out_path, coverage_path)) in enumerate(zip(images, targets), 1):
-            try:
-                image = read_image(image_path)
-            except ImageReadError as exc:
-                _error(str(exc))
+        # not strict: with one input path that does not exist there is a target but no image
+        for index, (image_path, (out_path, coverage_path)) in enumerate(zip(images, targets, strict=False), 1):
+            result = _try_on_image(pipeline, image_path, out_path, coverage_path)
+            if result is None:
                 failures += 1
-                continue
-            try:
-                result = pipeline.process_still(image, want_coverage=True)
-            except (ValueError, MemoryError, cv2_error()) as exc:  # an image the detector cannot take
-                _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc})")
-                failures += 1
-                continue
-            if not result.hands:
-                _warn(f"{image_path}: no hand found; written unchanged")
-            try:
-                write_image(out_path, result.frame)
-                if coverage_path is not None:
-                    write_png(coverage_path, result.coverage)
-            except OSError as exc:
-                _error(f"{out_path}: cannot write ({exc})")
-                failures += 1
-                continue
-            if batch:
+            elif batch:
                 print(f"[{index}/{len(images)}] {image_path.name}: {len(result.hands)} hand(s), "
                       f"{sum(q.opacity > 0 for q in result.quads)} nail(s) → {out_path}", file=sys.stderr)
     if failures:
@@ -140,12 +125,46 @@ def _run_images(args: argparse.Namespace, style) -> int:
     return EXIT_OK
 
 
+def _are_directories(*paths: Path | None) -> bool:
+    """False (with an error) when a batch output path exists and is not a directory."""
+    for directory in paths:
+        if directory is not None and directory.exists() and not directory.is_dir():
+            _error(f"{directory}: with several inputs this must be a directory")
+            return False
+    return True
+
+
+def _try_on_image(pipeline: TryOnPipeline, image_path: Path, out_path: Path,
+                  coverage_path: Path | None) -> TryOnResult | None:
+    """Read, paint and write one image; None (with an error printed) when any step fails."""
+    from nailmirror_desktop.vision.image_io import ImageReadError, read_image, write_image, write_png
+
+    try:
+        image = read_image(image_path)
+    except ImageReadError as exc:
+        _error(str(exc))
+        return None
+    try:
+        result = pipeline.process_still(image, want_coverage=True)
+    except (ValueError, MemoryError, cv2_error()) as exc:  # an image the detector cannot take
+        _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc})")
+        return None
+    if not result.hands:
+        _warn(f"{image_path}: no hand found; written unchanged")
+    try:
+        write_image(out_path, result.frame)
+        if coverage_path is not None and result.coverage is not None:
+            write_png(coverage_path, result.coverage)
+    except OSError as exc:
+        _error(f"{out_path}: cannot write ({exc})")
+        return None
+    return result
+
+
 # ---------------------------------------------------------------- video
 
 
-def _run_video(args: argparse.Namespace, style) -> int:
-    import cv2
-
+def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
     from nailmirror_desktop.vision.sources import FrameSourceError, VideoFileSource
 
@@ -156,14 +175,14 @@ def _run_video(args: argparse.Namespace, style) -> int:
         _error(f"{args.video}: cannot open video ({exc.code})")
         return EXIT_FAILED
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    writer = None
+    writer: cv2.VideoWriter | None = None
     progress = ProgressBar(source.frame_count, sys.stderr)
     frames = frames_with_hands = 0
     try:
         with TryOnPipeline(style.compositor(), mirrored=args.mirrored) as pipeline:
             while (frame := source.read()) is not None:
                 if writer is None:
-                    writer = _open_writer(cv2, args.out, source.nominal_fps or 30.0, frame.image.shape)
+                    writer = _open_writer(args.out, source.nominal_fps or 30.0, frame.image.shape)
                     if writer is None:
                         return EXIT_FAILED
                 result = pipeline.process_video_frame(frame.image, frame.timestamp_ms, in_place=True)
@@ -183,9 +202,11 @@ def _run_video(args: argparse.Namespace, style) -> int:
     return EXIT_OK
 
 
-def _open_writer(cv2, path: Path, fps: float, shape: tuple[int, ...]):
+def _open_writer(path: Path, fps: float, shape: tuple[int, ...]) -> cv2.VideoWriter | None:
+    import cv2
+
     # pip OpenCV has no H.264 encoder (no libx264); MPEG-4 Part 2 ('mp4v') plays in every common player.
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (shape[1], shape[0]))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, (shape[1], shape[0]))
     if not writer.isOpened():
         _error(f"{path}: cannot write video (mp4v)")
         return None
@@ -195,7 +216,7 @@ def _open_writer(cv2, path: Path, fps: float, shape: tuple[int, ...]):
 class ProgressBar:
     """A one-line text progress bar, redrawn at most 10 times a second."""
 
-    def __init__(self, total: int, stream, width: int = 30) -> None:
+    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
         self.total, self.stream, self.width = total, stream, width
         self._started = time.monotonic()
         self._last_draw = 0.0

@@ -1,8 +1,9 @@
 """The kiosk's settings: one typed, frozen record, stored as data_dir()/config.json.
 
 Everything a member of staff can change lives here (camera, resolution, mirroring, idle timeout, how long
-snapshots are kept, language, the hashed staff PIN). The same file's "providers" section belongs to `core/generation/provider_config.py`, which reads
-it (with the environment on top) and writes it (`save_provider_config`); saving here keeps that section. Qt's QSettings holds window geometry and nothing else.
+snapshots are kept, language, the hashed staff PIN). The same file's "providers" section belongs to
+`core/generation/provider_config.py`, which reads it (with the environment on top) and writes it
+(`save_provider_config`); saving here keeps that section. Qt's QSettings holds window geometry and nothing else.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import secrets
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+from typing import Any
 
 from nailmirror_desktop.core.paths import data_dir
 
@@ -89,14 +91,14 @@ def save_config(config: KioskConfig, path: Path | None = None) -> Path:
     return _write_document(path, document)
 
 
-def _read_document(path: Path) -> dict:
+def _read_document(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     document = json.loads(path.read_text(encoding="utf-8"))
     return document if isinstance(document, dict) else {}
 
 
-def _write_document(path: Path, document: dict) -> Path:
+def _write_document(path: Path, document: dict[str, Any]) -> Path:
     """Atomically (temporary file + rename) so a power cut never leaves half a config; owner-only, as it may
     hold API keys."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.nail_shape import DEFAULT_FEATHER_PX, nail_alpha
 from nailmirror_desktop.vision.types import Finger, NailQuad
@@ -51,8 +52,8 @@ _SMALLEST_TEXTURE_LEVEL = 16
 class TextureLevel:
     """One pyramid level: colour (h, w, 3) uint8 BGR; alpha (h, w) float32 in [0, 1], None when opaque."""
 
-    colour: np.ndarray
-    alpha: np.ndarray | None
+    colour: NDArray[np.uint8]
+    alpha: NDArray[np.float32] | None
 
     @functools.cached_property
     def size(self) -> tuple[int, int]:
@@ -72,22 +73,23 @@ class PreparedTexture:
         return self.levels[0].alpha is None
 
 
-def prepare_texture(image: np.ndarray) -> PreparedTexture:
+def prepare_texture(image: NDArray[np.uint8]) -> PreparedTexture:
     """From (h, w, 3) BGR or (h, w, 4) BGRA uint8 (any size ≥ 1×1, any aspect) to a PreparedTexture."""
     if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
         raise ValueError(f"a texture must be (h, w, 3|4) uint8, got {image.shape} {image.dtype}")
     colour = np.ascontiguousarray(image[..., :3])
-    alpha = None
+    alpha: NDArray[np.float32] | None = None
     if image.shape[2] == 4 and not np.all(image[..., 3] == 255):
         alpha = image[..., 3].astype(np.float32) / 255.0
     levels = [TextureLevel(colour, alpha)]
-    while min(levels[-1].colour.shape[:2]) >= 2 * _SMALLEST_TEXTURE_LEVEL:
+    while min(colour.shape[:2]) >= 2 * _SMALLEST_TEXTURE_LEVEL:
         width, height = levels[-1].size
         half = (max(1, width // 2), max(1, height // 2))
-        levels.append(TextureLevel(
-            cv2.resize(levels[-1].colour, half, interpolation=cv2.INTER_AREA),
-            None if alpha is None else cv2.resize(levels[-1].alpha, half, interpolation=cv2.INTER_AREA),
-        ))
+        # resize keeps the dtype; asarray only states it (no copy)
+        colour = np.asarray(cv2.resize(colour, half, interpolation=cv2.INTER_AREA), np.uint8)
+        if alpha is not None:
+            alpha = np.asarray(cv2.resize(alpha, half, interpolation=cv2.INTER_AREA), np.float32)
+        levels.append(TextureLevel(colour, alpha))
     return PreparedTexture(tuple(levels))
 
 
@@ -127,7 +129,7 @@ def coverage_mask(quads: list[NailQuad], frame_shape: tuple[int, ...],
     masks: optional, one per quad (None where a quad has no refined mask); a mask replaces its quad's shape.
     """
     mask = np.zeros(frame_shape[:2], np.uint8)
-    for quad, refined in zip(quads, _masks_for(quads, masks)):
+    for quad, refined in zip(quads, _masks_for(quads, masks), strict=True):
         if quad.opacity <= 0:
             continue
         if refined is not None:
@@ -151,8 +153,8 @@ def _masks_for(quads: list[NailQuad], masks: Sequence[NailMask | None] | None) -
 class Composite:
     """The compositor's result: the painted frame ((H, W, 3) uint8 BGR) and optional (H, W) uint8 coverage."""
 
-    frame: np.ndarray
-    coverage: np.ndarray | None
+    frame: NDArray[np.uint8]
+    coverage: NDArray[np.uint8] | None
 
 
 class Compositor:
@@ -161,22 +163,22 @@ class Compositor:
     Textures are prepared once (set_style); `composite` copies the frame and touches only the nails' ROIs.
     """
 
-    def __init__(self, texture: np.ndarray | PreparedTexture | None = None,
-                 per_finger: dict[Finger, np.ndarray | PreparedTexture] | None = None) -> None:
+    def __init__(self, texture: NDArray[np.uint8] | PreparedTexture | None = None,
+                 per_finger: Mapping[Finger, NDArray[np.uint8] | PreparedTexture] | None = None) -> None:
         self._default: PreparedTexture | None = None
         self._per_finger: dict[Finger, PreparedTexture] = {}
         if texture is not None or per_finger:
             self.set_style(texture, per_finger or {})
 
-    def set_style(self, texture: np.ndarray | PreparedTexture | None,
-                  per_finger: dict[Finger, np.ndarray | PreparedTexture] | None = None) -> None:
+    def set_style(self, texture: NDArray[np.uint8] | PreparedTexture | None,
+                  per_finger: Mapping[Finger, NDArray[np.uint8] | PreparedTexture] | None = None) -> None:
         self._default = _as_prepared(texture) if texture is not None else None
         self._per_finger = {Finger(f): _as_prepared(t) for f, t in (per_finger or {}).items()}
 
     def texture_for(self, finger: Finger) -> PreparedTexture | None:
         return self._per_finger.get(finger, self._default)
 
-    def composite(self, frame: np.ndarray, quads: list[NailQuad], *, want_coverage: bool = False,
+    def composite(self, frame: NDArray[np.uint8], quads: list[NailQuad], *, want_coverage: bool = False,
                   in_place: bool = False, masks: Sequence[NailMask | None] | None = None) -> Composite:
         """Paint `quads` onto `frame` ((H, W, 3) uint8 BGR). Pixels outside every nail's ROI are untouched.
 
@@ -184,7 +186,7 @@ class Compositor:
         out = frame if in_place else frame.copy()
         coverage = np.zeros(frame.shape[:2], np.uint8) if want_coverage else None
         nails = []
-        for quad, refined in zip(quads, _masks_for(quads, masks)):
+        for quad, refined in zip(quads, _masks_for(quads, masks), strict=True):
             texture = self.texture_for(quad.finger)
             if texture is None or quad.opacity <= 0:
                 continue
@@ -193,20 +195,20 @@ class Compositor:
         return Composite(out, coverage)
 
 
-def _as_prepared(texture: np.ndarray | PreparedTexture) -> PreparedTexture:
+def _as_prepared(texture: NDArray[np.uint8] | PreparedTexture) -> PreparedTexture:
     return texture if isinstance(texture, PreparedTexture) else prepare_texture(texture)
 
 
-def paint_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture,
-               coverage: np.ndarray | None = None, refined: NailMask | None = None) -> None:
+def paint_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTexture,
+               coverage: NDArray[np.uint8] | None = None, refined: NailMask | None = None) -> None:
     """Paint one nail in place on `frame` ((H, W, 3) uint8 BGR); mark its painted pixels in `coverage`.
 
     refined: the nail's refined mask; its alpha is painted and the texture maps onto its quad."""
     paint_nails(frame, [(quad, texture, refined)], coverage)
 
 
-def paint_nails(frame: np.ndarray, nails: Sequence[tuple[NailQuad, PreparedTexture, NailMask | None]],
-                coverage: np.ndarray | None = None) -> None:
+def paint_nails(frame: NDArray[np.uint8], nails: Sequence[tuple[NailQuad, PreparedTexture, NailMask | None]],
+                coverage: NDArray[np.uint8] | None = None) -> None:
     """Paint nails in place on `frame` ((H, W, 3) uint8 BGR), in order, as `paint_nail` one after another would.
 
     A nail is a few hundred pixels, so what costs is the number of numpy/OpenCV calls, not arithmetic. So the
@@ -243,8 +245,8 @@ class _NailJob:
         return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
-def _prepare_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture, coverage: np.ndarray | None,
-                  refined: NailMask | None) -> _NailJob | None:
+def _prepare_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTexture,
+                  coverage: NDArray[np.uint8] | None, refined: NailMask | None) -> _NailJob | None:
     """Warp one nail's alpha and colour and mark its coverage; None when nothing of it would change."""
     if refined is None:
         placement = place_quad(quad.corners, frame.shape)
@@ -272,17 +274,17 @@ def _prepare_nail(frame: np.ndarray, quad: NailQuad, texture: PreparedTexture, c
     return _NailJob(placement.roi, nail, alpha, colour)
 
 
-def _paint_batch(frame: np.ndarray, jobs: list[_NailJob]) -> None:
+def _paint_batch(frame: NDArray[np.uint8], jobs: list[_NailJob]) -> None:
     """Paint nails whose ROIs do not overlap (see paint_nails)."""
     if not jobs:
         return
     sizes = [job.nail.size for job in jobs]
     total = sum(sizes)
     ends = list(itertools.accumulate(sizes))
-    spans = [(end - size, end) for size, end in zip(sizes, ends)]
+    spans = [(end - size, end) for size, end in zip(sizes, ends, strict=True)]
     # one row of `total` pixels: OpenCV loops over rows, so a column of 1-pixel rows would be slow
     original = np.empty((1, total, 3), np.uint8)
-    for job, (start, end) in zip(jobs, spans):
+    for job, (start, end) in zip(jobs, spans, strict=True):
         original[0, start:end].reshape(job.colour.shape)[...] = frame[job.roi.slices]
     colour = _gather([job.colour for job in jobs], (1, total, 3))
     nail = _gather([job.nail for job in jobs], (1, total))
@@ -292,7 +294,7 @@ def _paint_batch(frame: np.ndarray, jobs: list[_NailJob]) -> None:
     # blendLinear: (a·painted + (1−a)·original) / (1 + 1e-5); where a = 0 that rounds back to the original
     blended = cv2.blendLinear(painted, original.astype(np.float32), alpha, 1.0 - alpha)
     result = cv2.convertScaleAbs(blended)  # rounds and saturates to uint8 (blended is ≥ 0)
-    for job, (start, end) in zip(jobs, spans):
+    for job, (start, end) in zip(jobs, spans, strict=True):
         frame[job.roi.slices] = result[0, start:end].reshape(job.colour.shape)
 
 
@@ -318,7 +320,7 @@ def _shade_like_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray
     flat_nail = nail.reshape(-1)
     smooth = np.empty_like(grey)
     gains, offsets = [], []
-    for (rows, columns), (start, end) in zip(shapes, spans):
+    for (rows, columns), (start, end) in zip(shapes, spans, strict=True):
         # a box blur about a third of the nail wide separates the nail's broad shading from its fine detail
         size = max(3, (min(rows, columns) // 3) | 1)
         nail_smooth = smooth[start:end].reshape(rows, columns)
@@ -346,14 +348,14 @@ def _shade_like_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray
     lift += detail
     shade, lift = shade.reshape(1, -1), lift.reshape(1, -1)
     painted = cv2.multiply(colour, cv2.merge((shade, shade, shade)), dtype=cv2.CV_32F)
-    painted += cv2.merge((lift, lift, lift))
+    cv2.add(painted, cv2.merge((lift, lift, lift)), dst=painted)
     cv2.threshold(painted, 0.0, 0.0, cv2.THRESH_TOZERO, dst=painted)  # no negative light
     if painted.max() > _KNEE:
         _soft_clip(painted)
     return painted
 
 
-def _per_pixel(values: list[float], sizes: list[int]) -> np.ndarray:
+def _per_pixel(values: list[float], sizes: list[int]) -> NDArray[np.float32] | np.float32:
     if len(values) == 1:
         return np.float32(values[0])
     return np.repeat(np.array(values, np.float32), sizes)

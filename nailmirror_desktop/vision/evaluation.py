@@ -1,4 +1,4 @@
-"""Try-on accuracy against photos with true nail masks (DESIGN.md §9).
+"""Try-on accuracy against photos with true nail masks (ARCHITECTURE.md §12).
 
 A dataset folder holds images/<stem>.<ext> and masks/<stem>.png (nail = non-zero, same size as the image).
 Painted pixels are exactly what the product's still path paints: hand detection, nail quads, per-nail refinement
@@ -18,9 +18,13 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
+
+from nailmirror_desktop.vision.types import HandObservation
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 RECALL_COVERAGE = 0.5
@@ -118,12 +122,18 @@ Painter = Callable[[np.ndarray], tuple[np.ndarray, bool]]
 """Paints one image: (H, W, 3) uint8 BGR → ((H, W) uint8 coverage, hand found)."""
 
 
-def landmark_painter(detector, *, refine: bool = True) -> Painter:
+class HandDetector(Protocol):
+    def detect(self, image: NDArray[np.uint8]) -> list[HandObservation]:
+        """Hands in one still image ((H, W, 3) uint8 BGR)."""
+        ...
+
+
+def landmark_painter(detector: HandDetector, *, refine: bool = True) -> Painter:
     """The product's still path: robust hand detection → nail quads → refinement → the compositor's coverage."""
     from nailmirror_desktop.vision.compositor import coverage_mask
     from nailmirror_desktop.vision.pipeline import place_nails
 
-    def paint(image: np.ndarray) -> tuple[np.ndarray, bool]:
+    def paint(image: NDArray[np.uint8]) -> tuple[np.ndarray, bool]:
         hands = detector.detect(image)
         quads, masks, _ = place_nails(image, hands, refine=refine)
         return coverage_mask(quads, image.shape, masks), bool(hands)

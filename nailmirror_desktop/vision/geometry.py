@@ -1,4 +1,4 @@
-"""Nail quads from hand landmarks (DESIGN.md §4): where each nail plate is, and whether it faces the camera.
+"""Nail quads from hand landmarks (ARCHITECTURE.md §11): where each nail plate is, and whether it faces the camera.
 
 Each quad is the nail plate's bounding rectangle (the compositor inscribes its nail shape in it), laid along
 the distal phalanx: its axis runs DIP→TIP, its top edge is the free edge. Sizes come from two independent
@@ -14,11 +14,13 @@ palm); a straight finger falls back on the hand's palm normal and handedness.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
-from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, Finger, HandObservation, NailQuad
+from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, Finger, HandObservation, Landmarks, NailQuad
 
 MIN_HAND_SCORE = 0.5  # below this the landmarker is guessing; paint nothing
 MIN_SEGMENT_PX = 2.0  # a distal segment shorter than this is degenerate
@@ -106,7 +108,7 @@ def nail_quads_for_hands(hands: list[HandObservation], *, mirrored: bool = False
     return _nail_quads(hands, range(len(hands)), mirrored) if hands else []
 
 
-def _nail_quads(hands: list[HandObservation], hand_indices, mirrored: bool) -> list[NailQuad]:
+def _nail_quads(hands: list[HandObservation], hand_indices: Sequence[int], mirrored: bool) -> list[NailQuad]:
     count = len(hands)
     joint_ids, gap_ids, tip_ids, centre, half_length, half_width = _layout(count)
     # float32 → float64 is exact: the same values as converting each hand on its own
@@ -119,11 +121,11 @@ def _nail_quads(hands: list[HandObservation], hand_indices, mirrored: bool) -> l
     if any(confident):
         palms = [palm_facing_score(landmarks[i * _LANDMARKS_PER_HAND:(i + 1) * _LANDMARKS_PER_HAND],
                                    hand.handedness, hand.score, mirrored=mirrored) if sure else 0.0
-                 for i, (hand, sure) in enumerate(zip(hands, confident))]
+                 for i, (hand, sure) in enumerate(zip(hands, confident, strict=True))]
         palm_facing = palms[0] if count == 1 else np.repeat(palms, len(Finger))
         facing = _finger_facing_scores(joints, palm_facing).tolist()
         opacities = [_fade(score) if ok and confident[i // len(Finger)] else 0.0
-                     for i, (score, ok) in enumerate(zip(facing, valid_list))]
+                     for i, (score, ok) in enumerate(zip(facing, valid_list, strict=True))]
     if not all(valid_list):  # a degenerate finger: a point quad at its tip, never painted
         corners[~valid] = landmarks[tip_ids[~valid], None, :2]
     corners32 = corners.astype(np.float32)
@@ -132,7 +134,7 @@ def _nail_quads(hands: list[HandObservation], hand_indices, mirrored: bool) -> l
             for h, hand_index in enumerate(hand_indices) for i in range(h * len(fingers), (h + 1) * len(fingers))]
 
 
-def nail_corners(landmarks: np.ndarray, finger: Finger) -> np.ndarray | None:
+def nail_corners(landmarks: Landmarks, finger: Finger) -> np.ndarray | None:
     """(4, 2) corners in NailQuad order (free-edge left, free-edge right, cuticle right, cuticle left, as seen
     looking down the finger towards the tip), or None when the finger is degenerate."""
     landmarks = np.asarray(landmarks, dtype=np.float64)
@@ -141,7 +143,7 @@ def nail_corners(landmarks: np.ndarray, finger: Finger) -> np.ndarray | None:
     return corners[finger] if valid[finger] else None
 
 
-def _all_nail_corners(landmarks: np.ndarray, joints: np.ndarray, gap_ids: np.ndarray, centre_at: np.ndarray,
+def _all_nail_corners(landmarks: Landmarks, joints: np.ndarray, gap_ids: np.ndarray, centre_at: np.ndarray,
                       half_length: np.ndarray, half_width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(F, 4, 2) float64 corners of every finger's nail (see nail_corners) and (F,) bool: the finger is not
     degenerate (where it is, its corners are meaningless). landmarks: (21·hands, 3); joints: (3, F, 3) base, DIP,
@@ -161,7 +163,7 @@ def _all_nail_corners(landmarks: np.ndarray, joints: np.ndarray, gap_ids: np.nda
     return corners, valid
 
 
-def finger_width(landmarks: np.ndarray, finger: Finger) -> float:
+def finger_width(landmarks: Landmarks, finger: Finger) -> float:
     """A finger's width in pixels, from the spacing of the knuckles beside it (2D)."""
     points = landmarks[:, :2]
     return float(np.mean([np.linalg.norm(points[a] - points[b]) for a, b in _WIDTH_PAIRS[finger]]))
@@ -187,7 +189,7 @@ def physical_handedness(label: str, *, mirrored: bool) -> str:
     return {"Left": "Right", "Right": "Left"}.get(label, label)
 
 
-def palm_facing_score(landmarks: np.ndarray, label: str, score: float, *, mirrored: bool) -> float:
+def palm_facing_score(landmarks: Landmarks, label: str, score: float, *, mirrored: bool) -> float:
     """How much the back of the hand faces the camera, in [-1, 1], from the knuckle layout and handedness.
 
     In an unmirrored image, the back of a physical right hand shows index→pinky clockwise around the wrist
@@ -212,7 +214,7 @@ def palm_facing_score(landmarks: np.ndarray, label: str, score: float, *, mirror
     return sign * float(normal[2]) / norm * certainty
 
 
-def finger_facing_score(landmarks: np.ndarray, finger: Finger, palm_facing: float) -> float:
+def finger_facing_score(landmarks: Landmarks, finger: Finger, palm_facing: float) -> float:
     """How much this finger's nail faces the camera, in [-1, 1].
 
     A finger curls towards the palm, so the chord from its base knuckle to its DIP, taken perpendicular to the
@@ -223,7 +225,8 @@ def finger_facing_score(landmarks: np.ndarray, finger: Finger, palm_facing: floa
     return float(_finger_facing_scores(landmarks[_layout(1)[0]], palm_facing)[finger])
 
 
-def _finger_facing_scores(joints: np.ndarray, palm_facing: float | np.ndarray) -> np.ndarray:
+def _finger_facing_scores(joints: NDArray[np.float64],
+                          palm_facing: float | NDArray[np.float64]) -> NDArray[np.float64]:
     """(F,) finger_facing_score of every finger. joints: (3, F, 3) base, DIP, TIP per finger; palm_facing: the
     hand's score, or (F,) each finger's hand's."""
     chord = joints[1] - joints[0]
@@ -241,7 +244,7 @@ def _finger_facing_scores(joints: np.ndarray, palm_facing: float | np.ndarray) -
         bend[unbent] = 1.0
     curl_facing = -dorsal[:, 2] / bend
     weight = np.minimum(bend / _FULL_BEND, 1.0)
-    facing = weight * curl_facing + (1.0 - weight) * palm_facing
+    facing: NDArray[np.float64] = weight * curl_facing + (1.0 - weight) * palm_facing
     if straight.any():
         facing = np.where(straight, palm_facing, facing)
     return facing

@@ -1,6 +1,6 @@
 """The MediaPipe hand-landmarker bundle: where it lives, how it is built, and how it is verified.
 
-The bundle is built reproducibly from the pinned mediapipe 0.10.21 wheel (DESIGN.md §3): its two TFLite
+The bundle is built reproducibly from the pinned mediapipe 0.10.21 wheel (ARCHITECTURE.md §11): its two TFLite
 models, checked by sha256, stored uncompressed in a zip with 64-byte aligned member data (LiteRT otherwise
 copies the weights to an aligned buffer with a warning) and fixed timestamps, so two builds are byte-identical.
 Nothing is ever downloaded from a model hub.

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageFile, ImageOps
+from numpy.typing import NDArray
+from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
 MAX_FILE_BYTES = 100 * 1024 * 1024
 MAX_PIXELS = 50_000_000  # ~ 8660 × 5770: bigger than any phone photo, far below a decompression bomb
@@ -31,7 +32,7 @@ class ImageReadError(ValueError):
 
 
 def read_image(path: str | Path, *, keep_alpha: bool = False, max_pixels: int = MAX_PIXELS,
-               max_bytes: int = MAX_FILE_BYTES) -> np.ndarray:
+               max_bytes: int = MAX_FILE_BYTES) -> NDArray[np.uint8]:
     """Decode `path` to (H, W, 3) uint8 BGR, or (H, W, 4) BGRA when `keep_alpha` and the image has alpha.
 
     Raises ImageReadError (codes: NOT_FOUND, NOT_A_FILE, EMPTY, TOO_LARGE, UNREADABLE, TOO_MANY_PIXELS,
@@ -56,7 +57,7 @@ def read_image(path: str | Path, *, keep_alpha: bool = False, max_pixels: int = 
                 return _to_array(ImageOps.exif_transpose(image), keep_alpha)
     except ImageReadError:
         raise
-    except Image.UnidentifiedImageError:
+    except UnidentifiedImageError:
         raise ImageReadError(path, "NOT_AN_IMAGE", "not a readable image format") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageReadError(path, "TOO_MANY_PIXELS", f"image has too many pixels ({exc})") from None
@@ -83,29 +84,30 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
         raise ImageReadError(path, "UNREADABLE", f"cannot read file ({exc.strerror or exc})") from None
 
 
-def _to_array(image: Image.Image, keep_alpha: bool) -> np.ndarray:
+def _to_array(image: Image.Image, keep_alpha: bool) -> NDArray[np.uint8]:
     has_alpha = image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info)
     if keep_alpha and has_alpha:
-        return cv2.cvtColor(np.asarray(image.convert("RGBA")), cv2.COLOR_RGBA2BGRA)
-    return cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2BGR)
+        bgra = cv2.cvtColor(np.asarray(image.convert("RGBA")), cv2.COLOR_RGBA2BGRA)
+        return np.asarray(bgra, np.uint8)  # cvtColor keeps uint8; asarray only states it (no copy)
+    return np.asarray(cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2BGR), np.uint8)
 
 
 WRITABLE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"}
 
 
-def write_png(path: str | Path, image: np.ndarray) -> None:
+def write_png(path: str | Path, image: NDArray[np.uint8]) -> None:
     """Write (H, W), (H, W, 3) BGR or (H, W, 4) BGRA uint8 as PNG, creating parent folders; raises OSError."""
     _write_encoded(Path(path), image, ".png")
 
 
-def write_image(path: str | Path, image: np.ndarray) -> None:
+def write_image(path: str | Path, image: NDArray[np.uint8]) -> None:
     """Write `image` in the format `path`'s suffix names (PNG for an unknown or missing suffix)."""
     path = Path(path)
     suffix = path.suffix.lower()
     _write_encoded(path, image, suffix if suffix in WRITABLE_SUFFIXES else ".png")
 
 
-def _write_encoded(path: Path, image: np.ndarray, suffix: str) -> None:
+def _write_encoded(path: Path, image: NDArray[np.uint8], suffix: str) -> None:
     params = [cv2.IMWRITE_JPEG_QUALITY, 95] if suffix in (".jpg", ".jpeg") else []
     ok, encoded = cv2.imencode(suffix, image, params)
     if not ok:

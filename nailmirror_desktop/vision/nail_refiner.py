@@ -1,4 +1,5 @@
-"""Per-nail refinement for stills (DESIGN.md §4's optional NailRefiner): a nail mask from the nail's own pixels.
+"""Per-nail refinement for stills (the optional NailRefiner, ARCHITECTURE.md §11): a nail mask from the nail's
+own pixels.
 
 A landmark quad is a shape prior that is often off by a good part of a nail (MediaPipe's landmark error is about a
 nail width), so the prior's nail shape paints skin beside, beyond or below the real nail. Each nail is looked at
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.nail_shape import nail_alpha, signed_distance
 from nailmirror_desktop.vision.types import NailQuad
@@ -71,19 +73,20 @@ class NailMask:
 class _Crop:
     """A finger-aligned crop: `to_frame` (3, 3) maps crop pixel centres to frame pixel centres."""
 
-    image: np.ndarray
+    image: NDArray[np.uint8]
     prior: np.ndarray  # (h, w) bool, the prior nail shape
     nail_rect: tuple[int, int, int, int]  # x0, y0, x1, y1 of the prior's rectangle in crop pixels (edges)
     to_frame: np.ndarray
 
 
-def refine_nails(image: np.ndarray, quads: list[NailQuad],
+def refine_nails(image: NDArray[np.uint8], quads: list[NailQuad],
                  settings: RefinerSettings = RefinerSettings()) -> list[NailMask | None]:
     """One NailMask per quad (None where the quad is not painted or not in the image)."""
     return [refine_nail(image, quad, settings) if quad.opacity > 0 else None for quad in quads]
 
 
-def refine_nail(image: np.ndarray, quad: NailQuad, settings: RefinerSettings = RefinerSettings()) -> NailMask | None:
+def refine_nail(image: NDArray[np.uint8], quad: NailQuad,
+                settings: RefinerSettings = RefinerSettings()) -> NailMask | None:
     """The nail's mask from the pixels of `image` ((H, W, 3) uint8 BGR) around `quad`, or the quad's own nail
     shape (refined=False) when the pixels give no plausible nail; None when the quad is degenerate or off-image."""
     crop = _finger_crop(image, quad, settings)
@@ -96,7 +99,7 @@ def refine_nail(image: np.ndarray, quad: NailQuad, settings: RefinerSettings = R
     return _to_frame(mask, crop, quad, image.shape, refined, settings)
 
 
-def _finger_crop(image: np.ndarray, quad: NailQuad, settings: RefinerSettings) -> _Crop | None:
+def _finger_crop(image: NDArray[np.uint8], quad: NailQuad, settings: RefinerSettings) -> _Crop | None:
     corners = np.asarray(quad.corners, np.float64)
     width = 0.5 * (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3]))
     length = 0.5 * (np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1]))
@@ -111,8 +114,9 @@ def _finger_crop(image: np.ndarray, quad: NailQuad, settings: RefinerSettings) -
     rect = np.array([[x0, y0], [x0 + nail_w, y0], [x0 + nail_w, y0 + nail_h], [x0, y0 + nail_h]], np.float32)
     # edge coordinates → pixel centres on both sides (see warp.py)
     to_frame = cv2.getPerspectiveTransform(rect - 0.5, corners.astype(np.float32) - 0.5)
-    crop = cv2.warpPerspective(image, to_frame, (crop_w, crop_h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
+    crop = np.asarray(cv2.warpPerspective(image, to_frame, (crop_w, crop_h),
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)  # uint8 in, uint8 out
     prior = np.zeros((crop_h, crop_w), bool)
     prior[y0:y0 + nail_h, x0:x0 + nail_w] = nail_alpha(nail_w, nail_h, 0.0) >= 0.5
     return _Crop(crop, prior, (x0, y0, x0 + nail_w, y0 + nail_h), to_frame)
@@ -142,7 +146,9 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
     background, foreground = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
     cv2.setRNGSeed(0)  # GrabCut seeds its colour models with k-means: the same photo gives the same nails
     try:
-        cv2.grabCut(crop.image, labels, None, background, foreground, settings.iterations, cv2.GC_INIT_WITH_MASK)
+        # rect None: GC_INIT_WITH_MASK takes no rectangle, which the cv2 stubs do not allow for
+        cv2.grabCut(crop.image, labels, None, background, foreground,  # type: ignore[call-overload]
+                    settings.iterations, cv2.GC_INIT_WITH_MASK)
     except cv2.error:  # e.g. a flat crop: one colour gives GrabCut's GMMs nothing to fit
         return None
     found = ((labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)) & allowed
@@ -158,7 +164,8 @@ def _refined_mask(crop: _Crop, settings: RefinerSettings) -> np.ndarray | None:
         return None
     if float(blob.sum()) <= settings.core_only * float(core.sum()):
         return None  # nothing joined the seed: the colours did not tell nail from skin
-    return blob & paintable
+    refined: NDArray[np.bool_] = blob & paintable
+    return refined
 
 
 def _paintable(crop: _Crop, allowed: np.ndarray, settings: RefinerSettings) -> np.ndarray:

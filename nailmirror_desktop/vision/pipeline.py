@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nail_refiner import NailMask
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
+
+if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe
+    from nailmirror_desktop.vision.smoothing import HandSmoother
+    from nailmirror_desktop.vision.still_detection import StillHandDetector
+    from nailmirror_desktop.vision.tracker import HandTracker, TrackerSettings
 
 STAGES = ("track", "smooth", "geometry", "refine", "composite")
 STILL_MIN_OPACITY = 0.5  # see place_nails
@@ -43,8 +50,8 @@ class TryOnResult:
     masks: the refined nail masks, one per quad (None where a quad kept its own shape), or None when the frame
     was not refined (video). `coverage_mask(quads, shape, masks)` reproduces the coverage."""
 
-    frame: np.ndarray
-    coverage: np.ndarray | None
+    frame: NDArray[np.uint8]
+    coverage: NDArray[np.uint8] | None
     hands: list[HandObservation]
     quads: list[NailQuad]
     timings: StageTimings = field(default_factory=StageTimings)
@@ -66,9 +73,9 @@ class TryOnPipeline:
         self.max_hands = max_hands
         self.smoothing = smoothing
         self.refine_stills = refine_stills
-        self._still_detector = None
-        self._video_tracker = None
-        self._smoother = None
+        self._still_detector: StillHandDetector | None = None
+        self._video_tracker: HandTracker | None = None
+        self._smoother: HandSmoother | None = None
 
     def __enter__(self) -> TryOnPipeline:
         return self
@@ -82,7 +89,7 @@ class TryOnPipeline:
                 resource.close()
         self._still_detector = self._video_tracker = self._smoother = None
 
-    def process_still(self, image: np.ndarray, *, want_coverage: bool = True) -> TryOnResult:
+    def process_still(self, image: NDArray[np.uint8], *, want_coverage: bool = True) -> TryOnResult:
         """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails."""
         start = time.perf_counter()
         hands = self._still().detect(image)
@@ -90,7 +97,7 @@ class TryOnPipeline:
         return self._finish(image, hands, want_coverage, start, tracked, tracked, in_place=False,
                             refine=self.refine_stills)
 
-    def process_video_frame(self, frame: np.ndarray, timestamp_ms: int, *, want_coverage: bool = False,
+    def process_video_frame(self, frame: NDArray[np.uint8], timestamp_ms: int, *, want_coverage: bool = False,
                             in_place: bool = False) -> TryOnResult:
         """Track hands in one video frame ((H, W, 3) uint8 BGR; timestamps increasing) and paint their nails.
 
@@ -108,7 +115,7 @@ class TryOnPipeline:
         """Forget smoothing state (call when the video jumps, e.g. a looping demo restarts)."""
         self._smoother = None
 
-    def _finish(self, frame: np.ndarray, hands: list[HandObservation], want_coverage: bool,
+    def _finish(self, frame: NDArray[np.uint8], hands: list[HandObservation], want_coverage: bool,
                 start: float, tracked: float, smoothed: float, *, in_place: bool,
                 refine: bool = False) -> TryOnResult:
         quads, masks, placed = place_nails(frame, hands, mirrored=self.mirrored, refine=refine)
@@ -122,22 +129,22 @@ class TryOnPipeline:
         )
         return TryOnResult(composite.frame, composite.coverage, hands, quads, timings, masks)
 
-    def _still(self):
+    def _still(self) -> StillHandDetector:
         if self._still_detector is None:
             from nailmirror_desktop.vision.still_detection import StillHandDetector
 
             self._still_detector = StillHandDetector()
         return self._still_detector
 
-    def _video(self):
+    def _video(self) -> HandTracker:
         if self._video_tracker is None:
             from nailmirror_desktop.vision.tracker import HandTracker
 
-            self._video_tracker = HandTracker("video", video_tracker_settings(self.max_hands))
-            self._video_tracker.open()
+            self._video_tracker = tracker = HandTracker("video", video_tracker_settings(self.max_hands))
+            tracker.open()
         return self._video_tracker
 
-    def _smoothing(self):
+    def _smoothing(self) -> HandSmoother:
         if self._smoother is None:
             from nailmirror_desktop.vision.smoothing import HandSmoother
 
@@ -145,7 +152,7 @@ class TryOnPipeline:
         return self._smoother
 
 
-def place_nails(image: np.ndarray, hands: list[HandObservation], *, mirrored: bool = False,
+def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirrored: bool = False,
                 refine: bool = False) -> tuple[list[NailQuad], list[NailMask | None] | None, float]:
     """Nail quads for `hands` in `image` ((H, W, 3) uint8 BGR) and, with refine (the still path), their refined
     masks (one per quad, None where nothing is painted); the third value is time.perf_counter() after the geometry.
@@ -164,7 +171,7 @@ def place_nails(image: np.ndarray, hands: list[HandObservation], *, mirrored: bo
     return quads, refine_nails(image, quads), placed
 
 
-def video_tracker_settings(max_hands: int):
+def video_tracker_settings(max_hands: int) -> TrackerSettings:
     """The landmarker settings for live video (shared with the benchmark's landmarker-only run)."""
     from nailmirror_desktop.vision.tracker import TrackerSettings
 

@@ -1,4 +1,4 @@
-"""Temporal smoothing of hand landmarks on video: a One Euro filter per tracked hand (DESIGN.md §4).
+"""Temporal smoothing of hand landmarks on video: a One Euro filter per tracked hand (ARCHITECTURE.md §11).
 
 The Tasks landmarker does not smooth, and its landmarks flicker by a few pixels at rest. The One Euro filter
 (Casiez et al., CHI 2012) is a low-pass whose cutoff rises with speed: strong smoothing at rest, little lag in
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nailmirror_desktop.vision.types import WRIST, HandObservation
+from nailmirror_desktop.vision.types import WRIST, HandObservation, Landmarks
 
 MIN_CUTOFF_HZ = 1.0
 BETA = 4.0  # cutoff gain per (hand size / s) of speed
@@ -36,7 +36,7 @@ def _alpha(cutoff_hz: np.ndarray | float, dt_s: float) -> np.ndarray | float:
 _SIZE_FROM, _SIZE_TO = np.array([9, 5]), np.array([WRIST, 17])
 
 
-def hand_size(landmarks: np.ndarray) -> float:
+def hand_size(landmarks: Landmarks) -> float:
     """Pixels per hand size: wrist to middle-finger knuckle, or knuckle spread if larger (2D)."""
     spans = landmarks[_SIZE_FROM, :2] - landmarks[_SIZE_TO, :2]
     wrist_to_middle, index_to_pinky = np.sqrt(np.vecdot(spans, spans))  # the dot np.linalg.norm takes

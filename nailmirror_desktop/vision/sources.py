@@ -19,6 +19,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 
 class SourceState(Enum):
@@ -45,7 +46,7 @@ class SourceUnavailable(FrameSourceError):
 class Frame:
     """image: (H, W, 3) uint8 BGR; timestamp_ms: monotonic per source; sequence: 0, 1, 2, … per delivered frame."""
 
-    image: np.ndarray
+    image: NDArray[np.uint8]
     timestamp_ms: int
     sequence: int
 
@@ -83,7 +84,7 @@ class FrameSource(ABC):
         """Frames per second the source is meant to deliver, if known."""
         return None
 
-    def _frame(self, image: np.ndarray, timestamp_ms: int) -> Frame:
+    def _frame(self, image: NDArray[np.uint8], timestamp_ms: float) -> Frame:
         frame = Frame(image, int(timestamp_ms), self._sequence)
         self._sequence += 1
         return frame
@@ -213,7 +214,7 @@ class VideoFileSource(FrameSource):
 class StillImageSource(FrameSource):
     """One image, delivered once (or forever with `repeat=True`, e.g. to show a photo in the mirror)."""
 
-    def __init__(self, image: np.ndarray, *, repeat: bool = False, fps: float = 30.0) -> None:
+    def __init__(self, image: NDArray[np.uint8], *, repeat: bool = False, fps: float = 30.0) -> None:
         super().__init__()
         self.image = _as_bgr(image)
         self.repeat = repeat
@@ -239,13 +240,14 @@ class StillImageSource(FrameSource):
         return self._fps
 
 
-def _as_bgr(image: np.ndarray) -> np.ndarray:
+def _as_bgr(image: np.ndarray) -> NDArray[np.uint8]:
+    """A decoder's or camera's frame as (H, W, 3) uint8 BGR: grey and BGRA are converted, anything else refused."""
     if image.ndim == 2:
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if image.ndim == 3 and image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     if image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8:
-        return image
+        return np.asarray(image, np.uint8)  # already uint8: asarray states it (no copy)
     raise FrameSourceError("FRAME_FORMAT", f"unsupported frame {image.shape} {image.dtype}")
 
 

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.tracker import HandTracker, TrackerSettings
-from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, HandObservation
+from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, HandObservation, Landmarks
 
 ROTATIONS = (0, 90, 180, 270)
 ZOOM_OUT = 2.0
@@ -35,6 +36,7 @@ MIN_SIDE = 480
 # Test-time refinement: upright crops tilted by these angles (degrees), each also mirrored.
 REFINE_TILTS = (-15.0, 0.0, 15.0)
 CROP_FILL = 0.4  # the hand's extent as a fraction of the crop's side: room for context, as in the zoom-outs
+_MIRRORED_HANDEDNESS = {"Left": "Right", "Right": "Left"}  # a mirrored view shows the other hand
 
 
 @dataclass(frozen=True)
@@ -77,16 +79,17 @@ class StillHandDetector:
             tracker.close()
         self._trackers.clear()
 
-    def detect(self, image: np.ndarray) -> list[HandObservation]:
+    def detect(self, image: NDArray[np.uint8]) -> list[HandObservation]:
         scale = _working_scale(image.shape)
-        work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=_interp(scale))
+        work = image if scale == 1.0 else _uint8(cv2.resize(image, None, fx=scale, fy=scale,
+                                                            interpolation=_interp(scale)))
         hands = self._first_plausible(work)
         if self.refine:
             hands = [self._refined(work, hand) for hand in hands]
         return [_scaled(hand, 1.0 / scale) for hand in hands]
 
 
-    def _first_plausible(self, image: np.ndarray) -> list[HandObservation]:
+    def _first_plausible(self, image: NDArray[np.uint8]) -> list[HandObservation]:
         for view in self.views:
             hands = self._look(image, view)
             hands = [hand for hand in hands if is_plausible_hand(hand.landmarks, image.shape)]
@@ -97,25 +100,26 @@ class StillHandDetector:
                 return _distinct(hands)
         return []
 
-    def _look(self, image: np.ndarray, view: View) -> list[HandObservation]:
+    def _look(self, image: NDArray[np.uint8], view: View) -> list[HandObservation]:
         matrix, size = view_transform(image.shape, view.rotation, view.zoom_out, view.top_anchored)
-        shown = cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        shown = _uint8(cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
         hands = self._tracker(view.low_threshold).detect(shown)
         return [_transformed(hand, cv2.invertAffineTransform(matrix)) for hand in hands]
 
-    def _refined(self, image: np.ndarray, hand: HandObservation) -> HandObservation:
+    def _refined(self, image: NDArray[np.uint8], hand: HandObservation) -> HandObservation:
         """The median of the hand's landmarks and further looks on upright crops (tilted a little, mirrored)."""
         looks = self._looks(image, hand)
         # the median ignores a look that latched onto the wrong finger; with two looks it is their mean
         combined = np.median(looks, axis=0)
         return HandObservation(combined.astype(np.float32), hand.handedness, hand.score)
 
-    def _looks(self, image: np.ndarray, hand: HandObservation) -> list[np.ndarray]:
+    def _looks(self, image: NDArray[np.uint8], hand: HandObservation) -> list[np.ndarray]:
         looks = [hand.landmarks]
         for tilt in REFINE_TILTS:
             for mirrored in (False, True):
                 matrix, size = upright_crop_transform(hand.landmarks, mirrored, tilt=tilt)
-                crop = cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                crop = _uint8(cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR,
+                                             borderMode=cv2.BORDER_REPLICATE))
                 found = self._tracker(True).detect(crop)
                 inverse = cv2.invertAffineTransform(matrix)
                 match = _same_hand(hand, [_transformed(h, inverse) for h in found])
@@ -136,13 +140,13 @@ class StillHandDetector:
         return tracker
 
 
-def palm_size(landmarks: np.ndarray) -> float:
+def palm_size(landmarks: Landmarks) -> float:
     """A pose-robust hand scale in pixels: the largest of wrist→middle MCP and index MCP→pinky MCP (2D)."""
     points = landmarks[:, :2]
     return float(max(np.linalg.norm(points[9] - points[WRIST]), np.linalg.norm(points[5] - points[17])))
 
 
-def is_plausible_hand(landmarks: np.ndarray, image_shape: tuple[int, ...]) -> bool:
+def is_plausible_hand(landmarks: Landmarks, image_shape: tuple[int, ...]) -> bool:
     """Is this landmark set hand-shaped enough to paint on?
 
     Checks, all scale-free: the hand is not tiny; the 3D bone lengths of each finger relative to the palm are
@@ -154,7 +158,7 @@ def is_plausible_hand(landmarks: np.ndarray, image_shape: tuple[int, ...]) -> bo
     if size < 0.04 * max(height, width) or size < 12:
         return False
     palm_3d = float(np.linalg.norm(landmarks[9] - landmarks[WRIST]))
-    for finger, ids in FINGER_LANDMARKS.items():
+    for ids in FINGER_LANDMARKS.values():
         chain = landmarks[list(ids)]
         bones = np.linalg.norm(np.diff(chain, axis=0), axis=1) / max(palm_3d, 1e-6)
         if bones.min() < 0.08 or bones.max() > 1.2:
@@ -171,7 +175,7 @@ _SKIN_CB = (77, 135)
 _SKIN_FRACTION = 0.6
 
 
-def looks_like_skin(image: np.ndarray, landmarks: np.ndarray) -> bool:
+def looks_like_skin(image: NDArray[np.uint8], landmarks: Landmarks) -> bool:
     """Do most points on the hand's palm and finger bones (not the nails, which may be painted) have a skin
     colour? image: (H, W, 3) uint8 BGR; landmarks in its pixels."""
     points = landmarks[:, :2]
@@ -200,14 +204,15 @@ def view_transform(
     else:
         out_w, out_h = width, height
     out_w, out_h = int(round(out_w * zoom_out)), int(round(out_h * zoom_out))
-    matrix = cv2.getRotationMatrix2D((width / 2.0, height / 2.0), rotation, 1.0)
+    matrix = np.asarray(cv2.getRotationMatrix2D((width / 2.0, height / 2.0), rotation, 1.0), np.float64)
     shown_h = out_h / zoom_out
     centre_y = shown_h / 2.0 if top_anchored else out_h / 2.0
     matrix[:, 2] += (out_w / 2.0 - width / 2.0, centre_y - height / 2.0)
     return matrix, (out_w, out_h)
 
 
-def upright_crop_transform(landmarks: np.ndarray, mirrored: bool, side: int = 384, tilt: float = 0.0) -> tuple[np.ndarray, tuple[int, int]]:
+def upright_crop_transform(landmarks: Landmarks, mirrored: bool, side: int = 384,
+                           tilt: float = 0.0) -> tuple[np.ndarray, tuple[int, int]]:
     """Affine (2, 3) to a `side`² crop with the hand centred, wrist down, fingers up, filling about half of it;
     mirrored left-right when asked."""
     points = landmarks[:, :2].astype(np.float64)
@@ -252,7 +257,7 @@ def _transformed(hand: HandObservation, matrix: np.ndarray) -> HandObservation:
     scale = np.sqrt(abs(np.linalg.det(matrix[:, :2])))
     z = points[:, 2:3] * scale
     mirrored = np.linalg.det(matrix[:, :2]) < 0
-    handedness = {"Left": "Right", "Right": "Left"}.get(hand.handedness, hand.handedness) if mirrored else hand.handedness
+    handedness = _MIRRORED_HANDEDNESS.get(hand.handedness, hand.handedness) if mirrored else hand.handedness
     return HandObservation(np.hstack([xy, z]).astype(np.float32), handedness, hand.score)
 
 
@@ -269,6 +274,11 @@ def _working_scale(shape: tuple[int, ...]) -> float:
     if long_side < MIN_SIDE:
         return MIN_SIDE / long_side
     return 1.0
+
+
+def _uint8(image: np.ndarray) -> NDArray[np.uint8]:
+    """A resize or warp of a uint8 image, typed as what it is (cv2's stubs say any integer or float array)."""
+    return np.asarray(image, np.uint8)
 
 
 def _interp(scale: float) -> int:

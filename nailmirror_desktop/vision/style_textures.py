@@ -17,8 +17,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.vision.compositor import Compositor
@@ -45,10 +47,10 @@ class StyleTextures:
     """default: (h, w, 3|4) uint8 BGR(A) for every nail without an override; per_finger: the overrides."""
 
     name: str
-    default: np.ndarray | None
-    per_finger: dict[Finger, np.ndarray] = field(default_factory=dict)
+    default: NDArray[np.uint8] | None
+    per_finger: dict[Finger, NDArray[np.uint8]] = field(default_factory=dict)
 
-    def texture_for(self, finger: Finger) -> np.ndarray:
+    def texture_for(self, finger: Finger) -> NDArray[np.uint8]:
         texture = self.per_finger.get(finger, self.default)
         assert texture is not None  # load_style guarantees every finger has one
         return texture
@@ -71,7 +73,7 @@ def _load_folder(folder: Path) -> StyleTextures:
     meta = _read_meta(folder / STYLE_FILE)
     default_path = folder / DEFAULT_TEXTURE
     default = _read_texture(default_path) if default_path.exists() else None
-    per_finger: dict[Finger, np.ndarray] = {}
+    per_finger: dict[Finger, NDArray[np.uint8]] = {}
     accent_path = folder / ACCENT_TEXTURE
     accent_fingers = _accent_fingers(meta, folder)
     if accent_path.exists():
@@ -93,7 +95,7 @@ def _load_folder(folder: Path) -> StyleTextures:
     return StyleTextures(name, default, per_finger)
 
 
-def _read_meta(path: Path) -> dict:
+def _read_meta(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
@@ -105,7 +107,7 @@ def _read_meta(path: Path) -> dict:
     return meta
 
 
-def _accent_fingers(meta: dict, folder: Path) -> tuple[Finger, ...]:
+def _accent_fingers(meta: dict[str, Any], folder: Path) -> tuple[Finger, ...]:
     names = meta.get("accent_fingers")
     if names is None:
         return DEFAULT_ACCENT_FINGERS
@@ -120,7 +122,7 @@ def _accent_fingers(meta: dict, folder: Path) -> tuple[Finger, ...]:
     return tuple(FINGER_NAMES[n.lower()] for n in names)
 
 
-def _read_texture(path: Path) -> np.ndarray:
+def _read_texture(path: Path) -> NDArray[np.uint8]:
     try:
         return read_image(path, keep_alpha=True, max_pixels=MAX_TEXTURE_PIXELS)
     except ImageReadError as exc:

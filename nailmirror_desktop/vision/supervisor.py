@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ STARTING, LIVE, LOST, DEMO = "STARTING", "LIVE", "LOST", "DEMO"
 class FramePacket:
     """One frame to show: image (H, W, 3) uint8 BGR; timestamp_ms monotonic; sequence increases per frame."""
 
-    image: np.ndarray
+    image: NDArray[np.uint8]
     timestamp_ms: int
     sequence: int
 
@@ -96,9 +97,12 @@ class SourceSupervisor:
             return self._open_source is not None and self._clock() - self._last_attempt_at >= self._probe_camera_every_s
         if self._state == LIVE:
             return False
-        if self._state == STARTING and self._source is not None and self._clock() - self._last_frame_at < self._lost_after_s:
+        if self._state == STARTING and self._source is not None and self._since_last_frame() < self._lost_after_s:
             return False
         return self._clock() - self._last_attempt_at >= self._retry_every_s
+
+    def _since_last_frame(self) -> float:
+        return self._clock() - self._last_frame_at
 
     def reopen(self) -> str:
         """Close the old source and open a new one (blocking: run it off the GUI thread). Returns the state."""

@@ -1,4 +1,4 @@
-"""Hand landmarks from the MediaPipe Tasks HandLandmarker (DESIGN.md §3–4).
+"""Hand landmarks from the MediaPipe Tasks HandLandmarker (ARCHITECTURE.md §11).
 
 VIDEO mode for camera and video frames (timestamps must increase; we make them monotonic), IMAGE mode for
 stills. Landmarks come back in frame pixels as `HandObservation`s. Use the tracker as a context manager:
@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.hand_model import default_bundle_path, verify_bundle
 from nailmirror_desktop.vision.types import HandObservation
+
+if TYPE_CHECKING:
+    import mediapipe as mp
+    from mediapipe.tasks.python.vision import HandLandmarker, HandLandmarkerResult
 
 Mode = Literal["image", "video"]
 
@@ -47,7 +52,7 @@ class HandTracker:
         self.mode = mode
         self.settings = settings
         self._model_path = verify_bundle(model_path or default_bundle_path())
-        self._landmarker = None
+        self._landmarker: HandLandmarker | None = None
         self._last_timestamp_ms = -1
 
     def __enter__(self) -> HandTracker:
@@ -79,14 +84,14 @@ class HandTracker:
             self._landmarker.close()
             self._landmarker = None
 
-    def detect(self, frame: np.ndarray, *, rgb: bool = False) -> list[HandObservation]:
+    def detect(self, frame: NDArray[np.uint8], *, rgb: bool = False) -> list[HandObservation]:
         """Hands in one still image (IMAGE mode)."""
         if self.mode != "image":
             raise RuntimeError("detect() needs an image-mode tracker; use track() for video")
         result = self._require().detect(_mp_image(frame, rgb))
         return _observations(result, frame.shape)
 
-    def track(self, frame: np.ndarray, timestamp_ms: int, *, rgb: bool = False) -> list[HandObservation]:
+    def track(self, frame: NDArray[np.uint8], timestamp_ms: int, *, rgb: bool = False) -> list[HandObservation]:
         """Hands in one video frame (VIDEO mode). A timestamp that does not increase is nudged forward by 1 ms,
         because MediaPipe rejects it and a camera clock can repeat."""
         if self.mode != "video":
@@ -96,13 +101,13 @@ class HandTracker:
         result = self._require().detect_for_video(_mp_image(frame, rgb), timestamp_ms)
         return _observations(result, frame.shape)
 
-    def _require(self):
+    def _require(self) -> HandLandmarker:
         if self._landmarker is None:
             raise RuntimeError("HandTracker is closed; use it as a context manager")
         return self._landmarker
 
 
-def _mp_image(frame: np.ndarray, rgb: bool):
+def _mp_image(frame: NDArray[np.uint8], rgb: bool) -> mp.Image:
     import mediapipe as mp
 
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
@@ -111,10 +116,10 @@ def _mp_image(frame: np.ndarray, rgb: bool):
     return mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(data))
 
 
-def _observations(result, frame_shape: tuple[int, ...]) -> list[HandObservation]:
+def _observations(result: HandLandmarkerResult, frame_shape: tuple[int, ...]) -> list[HandObservation]:
     height, width = frame_shape[:2]
     hands = []
-    for landmarks, handedness in zip(result.hand_landmarks, result.handedness):
+    for landmarks, handedness in zip(result.hand_landmarks, result.handedness, strict=True):
         points = np.array([(p.x * width, p.y * height, p.z * width) for p in landmarks], dtype=np.float32)
         best = handedness[0]
         hands.append(HandObservation(points, best.category_name, float(best.score)))

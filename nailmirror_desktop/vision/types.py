@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from nailmirror_desktop.core.fingers import Finger
 
-__all__ = ["FINGER_LANDMARKS", "WRIST", "Finger", "HandObservation", "NailQuad"]
+__all__ = ["FINGER_LANDMARKS", "WRIST", "Finger", "HandObservation", "Landmarks", "NailQuad"]
 
 
 # MediaPipe hand landmark ids per finger: (MCP, PIP, DIP, TIP); for the thumb (CMC, MCP, IP, TIP).
@@ -21,6 +23,9 @@ FINGER_LANDMARKS: dict[Finger, tuple[int, int, int, int]] = {
 }
 WRIST = 0
 
+Landmarks = NDArray[np.floating[Any]]
+"""(21, 3) hand landmarks in frame pixels (x, y, z): float32 from the tracker, float64 inside the geometry."""
+
 
 @dataclass(frozen=True, eq=False)
 class HandObservation:
@@ -32,7 +37,7 @@ class HandObservation:
     score: handedness/presence confidence in [0, 1].
     """
 
-    landmarks: np.ndarray
+    landmarks: NDArray[np.float32]
     handedness: str
     score: float
 
@@ -48,6 +53,6 @@ class NailQuad:
     """
 
     finger: Finger
-    corners: np.ndarray
+    corners: NDArray[np.float32]
     hand_index: int
     opacity: float = 1.0

@@ -3,7 +3,7 @@
 Coordinates: NailQuad corners are in frame pixels with the image's edges at 0 and W (MediaPipe's normalised
 coordinates times the size), so pixel i covers [i, i+1). OpenCV samples at pixel centres (pixel i at i), so the
 warps shift by half a pixel on both sides. Warping the full frame costs ~40 ms per nail at 1280×720; into the
-quad's bounding rectangle it costs ~0.2 ms (reference/feasibility.md §6).
+quad's bounding rectangle it costs ~0.2 ms (ARCHITECTURE.md §11).
 """
 
 from __future__ import annotations
@@ -169,9 +169,9 @@ Points = list[list[float]]
 
 
 def _points(corners: np.ndarray) -> Points:
-    if _is_float32_quad(corners):
-        return corners.tolist()  # float32 to Python float is exact, as through float64
-    return np.asarray(corners, np.float64)[:4, :2].tolist()
+    # float32 to Python float is exact, as through float64
+    points: Points = corners.tolist() if _is_float32_quad(corners) else np.asarray(corners, np.float64)[:4, :2].tolist()
+    return points
 
 
 def _roi(points: Points, frame_shape: tuple[int, ...]) -> Roi | None:
@@ -191,7 +191,7 @@ def _roi(points: Points, frame_shape: tuple[int, ...]) -> Roi | None:
 
 
 def _area(points: Points) -> float:
-    twice = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))
+    twice = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))
     return abs(twice) / 2 if math.isfinite(twice) else 0.0
 
 
@@ -204,10 +204,17 @@ def _size(points: Points) -> tuple[int, int]:
 
 def roi_homography(texture_size: tuple[int, int], corners: np.ndarray, roi: Roi) -> np.ndarray:
     """(3, 3) homography from texture pixel centres to ROI pixel centres (what cv2.warpPerspective wants)."""
-    return place_quad(corners, (roi.y1, roi.x1), roi).homography_for(*texture_size)
+    return _placed_in(corners, roi).homography_for(*texture_size)
 
 
 def warp_into_roi(image: np.ndarray, corners: np.ndarray, roi: Roi, *, border: int = cv2.BORDER_CONSTANT,
                   interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
     """Warp `image` so its rectangle lands on `corners`, into `roi` (see Placement.warp)."""
-    return place_quad(corners, (roi.y1, roi.x1), roi).warp(image, border=border, interpolation=interpolation)
+    return _placed_in(corners, roi).warp(image, border=border, interpolation=interpolation)
+
+
+def _placed_in(corners: np.ndarray, roi: Roi) -> Placement:
+    placement = place_quad(corners, (roi.y1, roi.x1), roi)
+    if placement is None:
+        raise ValueError(f"a degenerate quad (area under {MIN_QUAD_AREA_PX} px²) has no homography")
+    return placement

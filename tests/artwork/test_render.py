@@ -19,7 +19,8 @@ from nailmirror_desktop.artwork.render import (
     write_style_folder,
 )
 from nailmirror_desktop.core.catalog.starter import read_catalog
-from nailmirror_desktop.core.generation.prompt_parser import Design, FingerDesign, Pattern, make_color, parse_prompt
+from nailmirror_desktop.core.generation.design import Design, FingerDesign, Pattern, make_color
+from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
 from nailmirror_desktop.vision.style_textures import load_style
 from nailmirror_desktop.vision.types import Finger
 

@@ -48,7 +48,7 @@ def test_import_review_and_shelf_cycle(capsys, tmp_path):
     steps = [("submit",), ("reject", "--reason", "颜色太暗"), ("revise",), ("submit",), ("approve",), ("off-shelf",),
              ("publish",)]
     expected = ["PENDING_REVIEW", "REJECTED", "DRAFT", "PENDING_REVIEW", "PUBLISHED", "OFF_SHELF", "PUBLISHED"]
-    for step, status in zip(steps, expected):
+    for step, status in zip(steps, expected, strict=True):
         code, out, err = run(capsys, step[0], style_code, *step[1:])
         assert (code, out.split()) == (0, [style_code, status]), err
     code, out, _ = run(capsys, "show", style_code, "--json")

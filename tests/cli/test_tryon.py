@@ -224,7 +224,8 @@ def test_style_may_be_a_catalog_code(capsys, photos, tmp_path):
     catalog = json.loads(capsys.readouterr().out)
     code = catalog[0]["style_code"]
     out, cov = tmp_path / "coded.png", tmp_path / "coded_cov.png"
-    status, err = _run(capsys, "--image", str(photos[0]), "--style", code, "--out", str(out), "--coverage-out", str(cov))
+    status, err = _run(capsys, "--image", str(photos[0]), "--style", code, "--out", str(out),
+                       "--coverage-out", str(cov))
     assert status == 0, err
     coverage = _assert_coverage(cov, read_image(photos[0]).shape[:2])
     assert (coverage == 255).sum() > 100

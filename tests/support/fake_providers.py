@@ -1,5 +1,5 @@
 """Fake OpenAI Images and DashScope Wan servers: real HTTP on 127.0.0.1, the wire shapes of
-reference/providers_and_sync.md §1a–1b, scriptable per test.
+ARCHITECTURE.md §9, scriptable per test.
 
 Each server runs `http.server.ThreadingHTTPServer` in a daemon thread. A test queues `Reply`s (status,
 headers, JSON or raw body, and transport misbehaviour: a delay, a connection dropped mid-body, an endless body)
@@ -107,7 +107,8 @@ class FakeServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), name=type(self).__name__, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), name=type(self).__name__,
+                                        daemon=True)
 
     @property
     def base_url(self) -> str:
@@ -139,7 +140,8 @@ class FakeServer:
 
     def requests_to(self, path_prefix: str, method: str | None = None) -> list[RecordedRequest]:
         with self._lock:
-            return [r for r in self.requests if r.path.startswith(path_prefix) and (method is None or r.method == method)]
+            return [r for r in self.requests
+                    if r.path.startswith(path_prefix) and (method is None or r.method == method)]
 
     def route(self, request: RecordedRequest) -> Reply:
         raise NotImplementedError

@@ -292,8 +292,9 @@ def test_nails_painted_together_equal_nails_painted_one_after_another():
     textures = [opaque, translucent, opaque, translucent]
     together, one_by_one = frame.copy(), frame.copy()
     coverage_together, coverage_one_by_one = np.zeros((480, 640), np.uint8), np.zeros((480, 640), np.uint8)
-    paint_nails(together, [(quad, texture, None) for quad, texture in zip(quads, textures)], coverage_together)
-    for quad, texture in zip(quads, textures):
+    pairs = list(zip(quads, textures, strict=True))
+    paint_nails(together, [(quad, texture, None) for quad, texture in pairs], coverage_together)
+    for quad, texture in pairs:
         paint_nail(one_by_one, quad, texture, coverage_one_by_one)
     assert (together != frame).any()
     np.testing.assert_array_equal(together, one_by_one)

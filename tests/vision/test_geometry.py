@@ -17,7 +17,8 @@ from nailmirror_desktop.vision.types import FINGER_LANDMARKS, Finger, HandObserv
 # Knuckle x offsets from the wrist for index..pinky, as the back of a right hand is seen in an unmirrored
 # photo with the fingers up: thumb on the left, pinky on the right.
 _KNUCKLE_X = {Finger.INDEX: -36.0, Finger.MIDDLE: -12.0, Finger.RING: 12.0, Finger.PINKY: 34.0}
-_BONES = {Finger.INDEX: (45, 28, 22), Finger.MIDDLE: (50, 32, 24), Finger.RING: (46, 30, 23), Finger.PINKY: (36, 22, 20)}
+_BONES = {Finger.INDEX: (45, 28, 22), Finger.MIDDLE: (50, 32, 24), Finger.RING: (46, 30, 23),
+          Finger.PINKY: (36, 22, 20)}
 
 
 def flat_right_back(wrist=(300.0, 500.0)) -> np.ndarray:
@@ -28,11 +29,11 @@ def flat_right_back(wrist=(300.0, 500.0)) -> np.ndarray:
         mcp, pip, dip, tip = FINGER_LANDMARKS[finger]
         points[mcp, :2] = (wrist[0] + dx, wrist[1] - 95)
         y = points[mcp, 1]
-        for landmark, bone in zip((pip, dip, tip), _BONES[finger]):
+        for landmark, bone in zip((pip, dip, tip), _BONES[finger], strict=True):
             y -= bone
             points[landmark, :2] = (points[mcp, 0], y)
     # thumb: out to the left and up
-    for landmark, (dx, dy) in zip((1, 2, 3, 4), ((-30, -25), (-55, -50), (-72, -75), (-85, -98))):
+    for landmark, (dx, dy) in zip((1, 2, 3, 4), ((-30, -25), (-55, -50), (-72, -75), (-85, -98)), strict=True):
         points[landmark, :2] = (wrist[0] + dx, wrist[1] + dy)
     return points
 
@@ -88,7 +89,7 @@ def test_quads_scale_with_the_hand():
     points = flat_right_back(wrist=(0.0, 0.0))
     small = quads_for(points, "Right")
     large = quads_for(points * 2.5, "Right")
-    for a, b in zip(small, large):
+    for a, b in zip(small, large, strict=True):
         np.testing.assert_allclose(b.corners, a.corners * 2.5, rtol=1e-4, atol=1e-3)
 
 
@@ -162,7 +163,7 @@ def test_all_hands_at_once_give_each_hands_own_quads():
         together = nail_quads_for_hands(hands, mirrored=mirrored)
         one_by_one = [quad for index, hand in enumerate(hands) for quad in nail_quads(hand, index, mirrored=mirrored)]
         assert len(together) == len(one_by_one) == 20
-        for a, b in zip(together, one_by_one):
+        for a, b in zip(together, one_by_one, strict=True):
             assert (a.finger, a.hand_index, a.opacity) == (b.finger, b.hand_index, b.opacity)
             np.testing.assert_array_equal(a.corners, b.corners)
     assert any(quad.opacity > 0 for quad in together[:10])  # the test is not vacuous: nails are painted

@@ -100,7 +100,7 @@ def test_hands_reported_in_the_other_order_keep_their_own_tracks():
                "Right": lambda: HandObservation(right.astype(np.float32), "Right", 0.9)}
     for frame, order in enumerate((("Right", "Left"), ("Left", "Right"), ("Right", "Left"))):
         out = smoother.update([observe[label]() for label in order], frame * 33)
-        for hand, label in zip(out, order):
+        for hand, label in zip(out, order, strict=True):
             expected = left if label == "Left" else right
             assert hand.handedness == label
             np.testing.assert_allclose(hand.landmarks, expected, atol=1e-3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -60,7 +61,7 @@ def test_looping_video_keeps_timestamps_increasing(tmp_path):
     with VideoFileSource(path, loop=True) as source:
         frames = [source.read() for _ in range(13)]
     stamps = [f.timestamp_ms for f in frames]
-    assert all(b > a for a, b in zip(stamps, stamps[1:]))
+    assert all(b > a for a, b in itertools.pairwise(stamps))
     assert stamps[5] == 500 and stamps[12] == 1200
     np.testing.assert_array_equal(frames[0].image, frames[5].image)
 

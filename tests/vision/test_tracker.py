@@ -1,4 +1,5 @@
-"""The hand tracker and the still-image cascade on real photos (../shared/data/nails_eval) and hand-free images."""
+"""The hand tracker and the still-image cascade on the real evaluation photos (the nails_eval fixture) and
+hand-free images."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Fetch a provider's result URL safely.
 
-Rules (DESIGN.md §7): the body is streamed with a size limit; the content type must be an image type and
+Rules (ARCHITECTURE.md §9): the body is streamed with a size limit; the content type must be an image type and
 the bytes must decode; a URL on the configured provider's own origin (scheme, host, port of its base URL) is
 allowed even when that is a private or loopback address (a self-hosted or test server); any other host must
 resolve only to public addresses, and the connection goes to the address that was checked (no second DNS
@@ -20,7 +20,8 @@ import urllib.parse
 from dataclasses import dataclass
 
 from nailmirror_desktop.adapters.http.client import Timeouts, read_capped
-from nailmirror_desktop.adapters.providers.image_bytes import ImageInfo, inspect_image
+from nailmirror_desktop.adapters.providers.image_bytes import inspect_image
+from nailmirror_desktop.core.catalog.assets import ImageInfo
 from nailmirror_desktop.core.generation.classify import classify_http_status, parse_retry_after
 from nailmirror_desktop.core.generation.provider_port import ProviderError
 from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
@@ -69,16 +70,24 @@ def download_image(url: str, policy: DownloadPolicy) -> Downloaded:
     current = url
     for _hop in range(policy.max_redirects + 1):
         target = _checked_target(current, policy)
-        status, headers, body_or_location = _fetch_once(current, target, policy)
-        if status in _REDIRECTS:
-            current = urllib.parse.urljoin(current, body_or_location)
+        reply = _fetch_once(current, target, policy)
+        if reply.status in _REDIRECTS:
+            current = urllib.parse.urljoin(current, reply.location)
             continue
-        content_type = headers.get("content-type", "").split(";")[0].strip().lower()
+        content_type = reply.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type not in IMAGE_TYPES:
             raise ProviderError("download_not_image", f"content type {content_type!r}", C.INVALID_REQUEST)
-        info = inspect_image(body_or_location)
-        return Downloaded(body_or_location, content_type, current, info)
+        info = inspect_image(reply.body)
+        return Downloaded(reply.body, content_type, current, info)
     raise ProviderError("download_too_many_redirects", f"more than {policy.max_redirects} redirects", C.INVALID_REQUEST)
+
+
+@dataclass(frozen=True)
+class _Reply:
+    status: int  # 200 or a redirect
+    headers: dict[str, str]  # names lower-case
+    body: bytes = b""  # the image, for 200
+    location: str = ""  # where a redirect points
 
 
 @dataclass(frozen=True)
@@ -97,7 +106,8 @@ def _checked_target(url: str, policy: DownloadPolicy) -> _Target:
     refused = [a for a in addresses if not _is_public(a)]
     if refused or not addresses:
         raise ProviderError(
-            "download_address_refused", f"{origin.host} resolves to a non-public address {refused[:1]}", C.INVALID_REQUEST
+            "download_address_refused", f"{origin.host} resolves to a non-public address {refused[:1]}",
+            C.INVALID_REQUEST,
         )
     return _Target(origin, addresses[0])
 
@@ -107,7 +117,7 @@ def _resolve(origin: Origin) -> list[str]:
         infos = socket.getaddrinfo(origin.host, origin.port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise ProviderError("network_unreachable", f"cannot resolve {origin.host}: {exc}", C.TRANSIENT) from exc
-    return list(dict.fromkeys(info[4][0] for info in infos))
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 def _is_public(address: str) -> bool:
@@ -117,8 +127,8 @@ def _is_public(address: str) -> bool:
     return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_link_local or ip.is_loopback)
 
 
-def _fetch_once(url: str, target: _Target, policy: DownloadPolicy) -> tuple[int, dict[str, str], bytes | str]:
-    """One GET. Returns (status, headers, body) for 200, (status, headers, location) for a redirect."""
+def _fetch_once(url: str, target: _Target, policy: DownloadPolicy) -> _Reply:
+    """One GET: a 200 with its body or a redirect with its location; any other answer raises ProviderError."""
     parts = urllib.parse.urlsplit(url)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     conn = _connection(target, policy.timeouts)
@@ -136,10 +146,10 @@ def _fetch_once(url: str, target: _Target, policy: DownloadPolicy) -> tuple[int,
                 location = headers.get("location")
                 if not location:
                     raise ProviderError("download_bad_redirect", "redirect without Location", C.INVALID_REQUEST)
-                return response.status, headers, location
+                return _Reply(response.status, headers, location=location)
             if response.status != 200:
                 raise _status_error(response.status, headers)
-            return 200, headers, read_capped_download(response, policy.max_bytes)
+            return _Reply(200, headers, body=read_capped_download(response, policy.max_bytes))
         except ProviderError:
             raise
         except (OSError, http.client.HTTPException) as exc:  # GET is idempotent: a drop is transient
@@ -179,18 +189,23 @@ class _PinnedHTTPConnection(http.client.HTTPConnection):
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     def __init__(self, host: str, port: int, ip: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=tls)
+        self._tls = tls
         self._pinned_ip = ip
 
     def connect(self) -> None:
         sock = socket.create_connection((self._pinned_ip, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # SNI + certificate check by name
+        self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)  # SNI + certificate check by name
 
 
 def _connection(target: _Target, timeouts: Timeouts) -> http.client.HTTPConnection:
     origin = target.origin
+    https = origin.scheme == "https"
     if target.connect_ip is None:
-        cls = http.client.HTTPSConnection if origin.scheme == "https" else http.client.HTTPConnection
-        return cls(origin.host, origin.port, timeout=timeouts.connect_s)
-    cls = _PinnedHTTPSConnection if origin.scheme == "https" else _PinnedHTTPConnection
-    return cls(origin.host, origin.port, target.connect_ip, timeouts.connect_s)
+        if https:
+            return http.client.HTTPSConnection(origin.host, origin.port, timeout=timeouts.connect_s)
+        return http.client.HTTPConnection(origin.host, origin.port, timeout=timeouts.connect_s)
+    if https:
+        return _PinnedHTTPSConnection(origin.host, origin.port, target.connect_ip, timeouts.connect_s)
+    return _PinnedHTTPConnection(origin.host, origin.port, target.connect_ip, timeouts.connect_s)

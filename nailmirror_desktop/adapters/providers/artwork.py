@@ -1,7 +1,7 @@
 """Provider results → style content: the quality screen, nail textures from a remote swatch, PNG encoding.
 
-How a remote image becomes nail textures: the remote prompt (core.prompt.english_prompt) asks for a flat,
-front-on swatch of the design filling the frame, tip at the top edge. `vision.nail_art.textures_from_swatch`
+How a remote image becomes nail textures: the remote prompt (core.generation.prompt_writer.english_prompt) asks
+for a flat, front-on swatch of the design filling the frame, tip at the top edge. `artwork.render.textures_from_swatch`
 cuts five nail-aspect crops from it (one per finger, spread across the swatch so the nails differ a little,
 as hand-painted ones do), and `rendered_from_textures` draws the preview card from them, exactly as for an
 offline design. The offline renderer's result already has its textures and is used as it is.
@@ -17,14 +17,19 @@ images with nothing in them. Of several images (DashScope partial results, n > 1
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from nailmirror_desktop.adapters.providers.image_bytes import decode_bgr
 from nailmirror_desktop.core.catalog.content import ACCENT_SLOT, GENERIC_SLOT, StyleContent
+from nailmirror_desktop.core.generation.design import Design
 from nailmirror_desktop.core.generation.flow import Artwork
-from nailmirror_desktop.core.generation.prompt_parser import Design
 from nailmirror_desktop.core.generation.provider_port import ProviderError, ProviderResult
 from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
+
+if TYPE_CHECKING:  # the renderer is imported when first used
+    from nailmirror_desktop.artwork.render import RenderedStyle
 
 MIN_SIDE = 256
 NEAR_LEVELS = 8
@@ -67,8 +72,8 @@ def make_artwork(result: ProviderResult, design: Design, seed: int) -> Artwork:
     raise ProviderError(code, f"no usable image among {len(result.images)}", C.INVALID_REQUEST)
 
 
-def style_content(rendered) -> StyleContent:
-    """vision.nail_art.RenderedStyle → StyleContent, slot for slot as `write_style_folder` lays out a style
+def style_content(rendered: RenderedStyle) -> StyleContent:
+    """artwork.render.RenderedStyle → StyleContent, slot for slot as `write_style_folder` lays out a style
     folder: 'nail' = the base texture, 'accent' = the accent fingers' texture, a finger slot only where that
     finger's texture differs from what 'nail'/'accent' already give it (two accent designs, or the five crops
     of a remote swatch); the preview card as PNG."""
@@ -78,7 +83,7 @@ def style_content(rendered) -> StyleContent:
     if accent is not None:
         textures[ACCENT_SLOT] = _png(accent)
     for finger, texture in rendered.textures.items():
-        given = accent if finger in rendered.accent_fingers else base
+        given = base if accent is None or finger not in rendered.accent_fingers else accent
         if texture is not given and not np.array_equal(texture, given):
             textures[finger.name.lower()] = _png(texture)
     accents = tuple(finger.name.lower() for finger in rendered.accent_fingers)

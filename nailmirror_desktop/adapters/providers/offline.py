@@ -1,7 +1,8 @@
 """The offline provider: the project's own procedural renderer behind the provider port.
 
-No network, no key: the kiosk's default. The prompt is parsed into a design (core/generation/prompt_parser.py) and rendered
-into per-finger nail textures plus a preview card (artwork/render.py); deterministic for a prompt and seed.
+No network, no key: the kiosk's default. The prompt is parsed into a design (core/generation/prompt_parser.py)
+and rendered into per-finger nail textures plus a preview card (artwork/render.py); deterministic for a prompt
+and seed.
 """
 
 from __future__ import annotations

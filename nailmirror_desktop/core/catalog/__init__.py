@@ -1,4 +1,4 @@
-"""The style domain (DESIGN.md §5): styles, their assets, categories, tags, review states and the audit log."""
+"""The style domain (ARCHITECTURE.md §8): styles, their assets, categories, tags, review states and the audit log."""
 
 from nailmirror_desktop.core.catalog.assets import AssetStore, ImageInfo, ImageProbe, StoredBlob
 from nailmirror_desktop.core.catalog.content import StyleContent, StyleFolder, read_style_folder

@@ -2,11 +2,11 @@
 
 A file's path is derived from the sha256 of its bytes: `ab/cd/<sha256>.<ext>`, so the same image imported twice
 is stored once, a path never changes meaning, and sync can fetch and verify blobs by hash
-(reference/providers_and_sync.md §4b). md5 is computed too because the style_asset table dedupes on `file_md5`
-(DESIGN.md §5) and central stores often only know md5 ETags.
+(ARCHITECTURE.md §8). md5 is computed too because the style_asset table dedupes on `file_md5`
+(ARCHITECTURE.md §8) and central stores often only know md5 ETags.
 
 Images are checked before they are accepted by an injected `ImageProbe` (core has no cv2; the implementation is
-`vision.image_probe.PillowImageProbe`). Writes are atomic: bytes go to a temporary file in the same folder,
+`adapters.pillow_probe.PillowImageProbe`). Writes are atomic: bytes go to a temporary file in the same folder,
 are fsynced, then `os.replace`d into place, so a crash leaves either no file or the whole file, never half of one.
 Thumbnails are made once per (source, size) and remembered in a small reference file.
 """

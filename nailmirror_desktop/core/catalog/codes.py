@@ -13,7 +13,6 @@ import re
 import secrets
 import sqlite3
 from collections.abc import Callable
-from typing import TypeVar
 
 from nailmirror_desktop.core.catalog.errors import StyleError
 
@@ -22,7 +21,6 @@ RANDOM_CHARS = 6  # 32**6 ≈ 1.07e9 codes per prefix: collisions stay rare for 
 MAX_ATTEMPTS = 8
 CODE_PATTERN = re.compile(r"^[A-Z]{2,3}-[0-9A-HJKMNP-TV-Z]{6}$")
 
-T = TypeVar("T")
 
 
 def code_prefix(category_code: str | None, source: str) -> str:
@@ -49,7 +47,7 @@ def stable_style_code(prefix: str, key: str) -> str:
     return f"{prefix}-{body}"
 
 
-def insert_with_fresh_code(
+def insert_with_fresh_code[T](
     insert: Callable[[str], T],
     prefix: str,
     randbelow: Callable[[int], int] = secrets.randbelow,

@@ -1,6 +1,6 @@
 """A style's visual content, and the style-folder format it travels in.
 
-Style folder (what vision.nail_art writes and vision.style_textures.load_style / `nailmirror tryon --style` read):
+Style folder (what artwork.render writes and vision.style_textures.load_style / `nailmirror tryon --style` read):
     nail.png                      texture for every finger without its own
     accent.png                    texture for the accent fingers (跳色); style.json names them, default ["ring"]
     thumb.png index.png middle.png ring.png pinky.png   optional per-finger overrides (they win over accent.png)
@@ -13,9 +13,10 @@ Each texture file is one NAIL_TEXTURE asset whose slot is the file's stem.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from nailmirror_desktop.core.catalog.errors import StyleError
 
@@ -66,7 +67,8 @@ def textures_cover_hand(slots: set[str], accent_fingers: tuple[str, ...]) -> boo
 class StyleFolder:
     name: str
     content: StyleContent
-    design: dict | None = None  # style.json "design" (the renderer's Design dict), kept as the style's design_json
+    # style.json "design" (the renderer's Design dict), kept as the style's design_json
+    design: dict[str, Any] | None = None
     seed: int | None = None
 
     def design_json(self) -> str | None:
@@ -76,9 +78,9 @@ class StyleFolder:
         return json.dumps({"design": self.design, "seed": self.seed}, ensure_ascii=False, sort_keys=True)
 
 
-def normalise_fingers(fingers) -> tuple[str, ...]:
+def normalise_fingers(fingers: Iterable[str | int] | None) -> tuple[str, ...]:
     """Finger names ('ring', 'RING') or Finger values (3) → sorted lower-case names, in finger order."""
-    names = set()
+    names: set[str] = set()
     for finger in fingers or ():
         if isinstance(finger, int) and 0 <= finger < len(FINGER_SLOTS):
             names.add(FINGER_SLOTS[finger])
@@ -94,7 +96,8 @@ def read_style_folder(folder: Path) -> StyleFolder:
     folder = Path(folder)
     if not folder.is_dir():
         raise StyleError("STYLE_FOLDER_INVALID", f"not a folder: {folder}")
-    textures = {slot: (folder / f"{slot}.png").read_bytes() for slot in TEXTURE_SLOTS if (folder / f"{slot}.png").is_file()}
+    pngs = {slot: folder / f"{slot}.png" for slot in TEXTURE_SLOTS}
+    textures = {slot: png.read_bytes() for slot, png in pngs.items() if png.is_file()}
     if not textures:
         raise StyleError("STYLE_FOLDER_INVALID", f"no nail.png or finger textures in {folder}")
     meta = _read_style_json(folder / STYLE_JSON)
@@ -124,14 +127,14 @@ def write_style_folder(folder: Path, name: str, textures: Mapping[str, bytes], p
         (folder / f"{slot}.png").write_bytes(data)
     if preview is not None:
         (folder / PREVIEW_FILE).write_bytes(preview)
-    meta: dict = {"name": name}
+    meta: dict[str, Any] = {"name": name}
     if ACCENT_SLOT in textures:
         meta["accent_fingers"] = list(accent_fingers)
     (folder / STYLE_JSON).write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return folder
 
 
-def _read_style_json(path: Path) -> dict:
+def _read_style_json(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:

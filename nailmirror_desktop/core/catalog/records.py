@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from nailmirror_desktop.core.catalog.status import StyleStatus
 
@@ -85,7 +86,7 @@ class StyleRecord:
             updated_at=row["updated_at"],
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["status"] = self.status.value
         data["accent_fingers"] = list(self.accent_fingers)
@@ -111,11 +112,11 @@ class AssetRecord:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> AssetRecord:
-        values = {key: row[key] for key in row.keys()}
+        values = {key: row[key] for key in row.keys()}  # noqa: SIM118  (iterating a sqlite3.Row yields values)
         values["is_primary"] = bool(values["is_primary"])
         return cls(**values)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -135,5 +136,5 @@ class AuditEntry:
         return cls(row["id"], row["action"], row["from_status"], row["to_status"], row["reason"], row["actor"],
                    row["detail_json"], row["created_at"])
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)

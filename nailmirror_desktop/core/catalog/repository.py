@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypedDict, Unpack
 
 from nailmirror_desktop.core.catalog import codes
 from nailmirror_desktop.core.catalog.assets import AssetStore, StoredBlob
@@ -20,7 +21,7 @@ from nailmirror_desktop.core.catalog.content import ACCENT_SLOT, StyleContent, t
 from nailmirror_desktop.core.catalog.errors import StyleError, StyleNotFound
 from nailmirror_desktop.core.catalog.records import AssetRecord, AuditEntry, Category, StyleRecord, Tag
 from nailmirror_desktop.core.catalog.status import AuditAction, StyleStatus, transit, write_audit
-from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.db import write_transaction
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -37,6 +38,26 @@ class StyleSource(StrEnum):
     MANUAL = "MANUAL"
     AI = "AI"
     CATALOG = "CATALOG"
+
+
+class AiStyleFields(TypedDict, total=False):
+    """The optional columns of a new style that `create_ai_style` passes through (see `create_style`)."""
+
+    name_en: str
+    category_code: str | None
+    design_json: str | None
+    remote_id: str | None
+    remote_version: int | None
+    parent_style_id: int | None
+    client_uid: str | None
+    preferred_code: str | None
+
+
+class StyleFields(AiStyleFields, total=False):
+    """The optional columns of a new style that the create_style_* methods pass through (see `create_style`)."""
+
+    prompt: str
+    origin_task_no: str | None
 
 
 @dataclass(frozen=True)
@@ -161,16 +182,19 @@ class StyleRepository:
             category = self.category(category_code) if category_code else None
 
             def insert(code: str) -> int:
-                return self.conn.execute(
+                cursor = self.conn.execute(
                     "INSERT INTO style (style_code, name, name_en, category_id, category_name, source, accent_fingers,"
                     " prompt, design_json, origin_task_no, client_uid, remote_id, remote_version, parent_style_id)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         code, name, name_en, category.id if category else None,
                         category.name_zh if category else None, source.value, ",".join(accent_fingers), prompt,
-                        design_json, origin_task_no, client_uid or str(uuid.uuid4()), remote_id, remote_version, parent_style_id,
+                        design_json, origin_task_no, client_uid or str(uuid.uuid4()), remote_id, remote_version,
+                        parent_style_id,
                     ),
-                ).lastrowid
+                )
+                assert cursor.lastrowid is not None  # an INSERT that succeeded has a row id
+                return cursor.lastrowid
 
             prefix = codes.code_prefix(category.code if category else None, source.value)
             style_id = codes.insert_with_fresh_code(insert, prefix, first_code=preferred_code)
@@ -308,7 +332,7 @@ class StyleRepository:
         if version is None:
             version = self.get(style_id).content_version
         sql = "SELECT * FROM style_asset WHERE style_id = ? AND version = ?"
-        params: list = [style_id, version]
+        params: list[str | int] = [style_id, version]
         if asset_type is not None:
             sql += " AND asset_type = ?"
             params.append(AssetType(asset_type).value)
@@ -336,13 +360,15 @@ class StyleRepository:
                 self.add_asset(style_id, stored.thumbnail, AssetType.THUMBNAIL, version=version)
 
     def create_style_with_content(self, name: str, source: StyleSource | str, content: StyleContent, *,
-                                  actor: str, tags: Sequence[str] = (), **fields) -> StyleRecord:
+                                  actor: str, tags: Sequence[str] = (),
+                                  **fields: Unpack[StyleFields]) -> StyleRecord:
         """A new DRAFT style with its images; previewable when its textures cover every finger."""
         return self.create_style_from_stored(name, source, self.store_content(content), actor=actor, tags=tags,
                                              **fields)
 
     def create_style_from_stored(self, name: str, source: StyleSource | str, stored: StoredContent, *,
-                                 actor: str, tags: Sequence[str] = (), **fields) -> StyleRecord:
+                                 actor: str, tags: Sequence[str] = (),
+                                 **fields: Unpack[StyleFields]) -> StyleRecord:
         """Like create_style_with_content, for images already in the store (no file I/O under the write lock)."""
         with write_transaction(self.conn):
             style = self.create_style(name, source, actor=actor, accent_fingers=stored.accent_fingers, **fields)
@@ -354,7 +380,7 @@ class StyleRepository:
         return self.get(style.id)
 
     def create_ai_style(self, task_no: str, *, name: str, content: StyleContent, actor: str,
-                        prompt: str = "", **fields) -> tuple[StyleRecord, bool]:
+                        prompt: str = "", **fields: Unpack[AiStyleFields]) -> tuple[StyleRecord, bool]:
         """The style made by STYLE_GENERATION task `task_no`: created once, found on every retry.
 
         Returns (style, created). Safe against a crash at any point: the images are content-addressed (a retry
@@ -437,8 +463,9 @@ class StyleRepository:
         return self.store
 
 
-def _list_sql(query: StyleFilter) -> tuple[str, list]:
-    where, params = ["s.deleted = 0"], []
+def _list_sql(query: StyleFilter) -> tuple[str, list[str | int]]:
+    where = ["s.deleted = 0"]
+    params: list[str | int] = []
     if query.status:
         where.append("s.status = ?")
         params.append(StyleStatus(query.status).value)

@@ -16,13 +16,14 @@ import json
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nailmirror_desktop.core.catalog import codes
 from nailmirror_desktop.core.catalog.content import read_style_folder
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository, StyleSource
 from nailmirror_desktop.core.catalog.status import StyleStatus, transit
-from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.paths import resources_dir
 
 CATALOG_FILE = "catalog.json"
@@ -83,7 +84,7 @@ def read_catalog(folder: Path) -> list[CatalogEntry]:
     return [_entry(item, Path(folder)) for item in items]
 
 
-def _entry(item: dict, folder: Path) -> CatalogEntry:
+def _entry(item: dict[str, Any], folder: Path) -> CatalogEntry:
     try:
         code = str(item["code"])
         category = item.get("category")
@@ -109,7 +110,7 @@ def _entry(item: dict, folder: Path) -> CatalogEntry:
         raise StyleError("CATALOG_INVALID", f"entry {item!r}: {exc}") from None
 
 
-def _tag(tag) -> tuple[str, str, str]:
+def _tag(tag: object) -> tuple[str, str, str]:
     if isinstance(tag, dict):
         code = str(tag["code"])
         return code, str(tag.get("name_zh") or code), str(tag.get("name_en") or "")

@@ -1,4 +1,4 @@
-"""The style status machine (DESIGN.md §5), in one place.
+"""The style status machine (ARCHITECTURE.md §8), in one place.
 
     DRAFT → PENDING_REVIEW → PUBLISHED | REJECTED
     REJECTED → DRAFT
@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from enum import StrEnum
+from typing import Any
 
 from nailmirror_desktop.core.catalog.errors import IllegalTransition, StyleError, StyleNotFound
-from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.db import write_transaction
 
 
 class StyleStatus(StrEnum):
@@ -80,7 +81,7 @@ def transit(
     reason: str | None = None,
     expect_from: StyleStatus | str | None = None,
     action: AuditAction | None = None,
-    detail: dict | None = None,
+    detail: dict[str, Any] | None = None,
 ) -> StyleStatus:
     """Move a style to `to_status`; return the status it left.
 
@@ -122,7 +123,7 @@ def write_audit(
     from_status: StyleStatus | None = None,
     to_status: StyleStatus | None = None,
     reason: str | None = None,
-    detail: dict | None = None,
+    detail: dict[str, Any] | None = None,
 ) -> None:
     conn.execute(
         "INSERT INTO audit_log (entity_type, entity_id, action, from_status, to_status, reason, actor, detail_json) "

@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from nailmirror_desktop.core.catalog.assets import AssetStore
 from nailmirror_desktop.core.catalog.content import write_style_folder
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepository
@@ -48,7 +49,8 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
     store = repo.require_store()
     style = repo.get_by_code(style_code)
     assets = try_on_assets(repo, style.style_code)
-    folder = Path(destination) if destination else data_dir() / "try_on" / f"{style.style_code}-v{style.content_version}"
+    default_folder = data_dir() / "try_on" / f"{style.style_code}-v{style.content_version}"
+    folder = Path(destination) if destination else default_folder
     if destination is None and (folder / "style.json").is_file():
         return folder
     if destination is not None and folder.exists() and any(folder.iterdir()):
@@ -72,6 +74,6 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
     return folder
 
 
-def _as_png(store, path: Path) -> bytes:
+def _as_png(store: AssetStore, path: Path) -> bytes:
     data = path.read_bytes()
     return data if path.suffix == ".png" else store.probe.to_png(data)

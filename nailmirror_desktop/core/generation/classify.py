@@ -1,4 +1,4 @@
-"""Map provider answers to error classes (reference/providers_and_sync.md §1–2).
+"""Map provider answers to error classes (ARCHITECTURE.md §9).
 
 Match on the provider's error *code*, never on message text (a prompt echoed in a message gives false
 positives); fall back to the HTTP status only when the code is unknown.

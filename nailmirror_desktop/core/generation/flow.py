@@ -1,6 +1,6 @@
 """The STYLE_GENERATION flow: a customer's prompt → a provider → a new DRAFT style with its assets.
 
-Write order (DESIGN.md §6): the task row exists first; the provider is called; the style and its assets are
+Write order (ARCHITECTURE.md §7): the task row exists first; the provider is called; the style and its assets are
 written in one transaction keyed by the task number (StyleRepository.create_ai_style is idempotent on it); the
 engine then records the task result `{"style_code": …}`. A crash at any point is safe:
 - before the provider answered: the task is retried (lease recovery);
@@ -31,7 +31,9 @@ from nailmirror_desktop.core.catalog.content import StyleContent
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
-from nailmirror_desktop.core.generation.prompt_parser import Design, english_prompt, parse_prompt
+from nailmirror_desktop.core.generation.design import Design
+from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
+from nailmirror_desktop.core.generation.prompt_writer import english_prompt
 from nailmirror_desktop.core.generation.provider_config import PROVIDER_NAMES, ConfigError, PollSettings
 from nailmirror_desktop.core.generation.provider_port import (
     AsyncImageProvider,
@@ -237,15 +239,13 @@ def _poll_until_done(
     with the provider task id kept, so the next attempt resumes polling the same provider task."""
     clock, settings = services.clock, services.poll
     started = clock.now()
-    polls = 0
-    for wait in settings.intervals():
+    for polls, wait in enumerate(settings.intervals()):
         if not (poll_at_once and polls == 0):
             clock.sleep(wait)
         ctx.raise_if_cancelled()
         if not ctx.heartbeat():
             raise TaskError("LEASE_LOST", "lease lost while polling", ErrorClass.TRANSIENT)
         polled = provider.poll(provider_task_id)
-        polls += 1
         if polled.finished and polled.result is not None:
             return polled.result
         elapsed = clock.now() - started

@@ -1,10 +1,10 @@
-"""Customer prompt (Chinese or English) → structured nail `Design`, and `Design` → an English image prompt.
+"""Customer prompt (Chinese or English) → structured nail `Design` (core.generation.design).
 
-How `parse_prompt` reads text (reference/providers_and_sync.md §3c):
+How `parse_prompt` reads text (ARCHITECTURE.md §10):
 1. Normalise: NFKC (full-width → half-width), a small traditional → simplified map, lowercase, hyphens and
    apostrophes → spaces.
-2. Longest-match scan over the vocabulary (core/generation/vocabulary.py); English forms only match whole words. What
-   matches nothing is collected into unknown phrases (kept for remote prompts); filler words are dropped.
+2. Longest-match scan over the vocabulary (core/generation/vocabulary.py); English forms only match whole words.
+   What matches nothing is collected into unknown phrases (kept for remote prompts); filler words are dropped.
 3. Clauses are split at punctuation (，。、；,.;!?). Inside a clause, from the first finger or 跳色/accent word
    on, terms belong to those fingers (no finger named → the ring finger); 其余/the rest returns to the main
    design. A clause holding only finger names carries them into the next clause ("无名指、中指跳色").
@@ -23,14 +23,20 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
 
 from nailmirror_desktop.core.generation import vocabulary as vocab
+from nailmirror_desktop.core.generation.design import (
+    DEFAULT_FINISH,
+    Accent,
+    Color,
+    Design,
+    FingerDesign,
+    Pattern,
+    make_color,
+)
 
-DESIGN_FORMAT_VERSION = 1
-UNKNOWN_TERMS_MAX_CHARS = 200
 DEFAULT_BASE_COLOR_ID = "nude_pink"
-DEFAULT_FINISH = "gloss"
 CLAUSE_BREAKS = set(",，。.;；!！?？、\n|/")
 NEGATION_REACH_CHARS = 4  # non-space characters allowed between a negation and the term it negates
 # a one-character negation (不/无/别) only reaches the very next term, so "不规则线条" (irregular lines) keeps its lines
@@ -44,169 +50,7 @@ FRENCH_KINDS = {"french", "micro_french", "chevron_french", "reverse_french"}
 NUDE_BASE_COLORS = {"nude", "nude_pink", "flesh_pink", "clear", "milk_tea"}
 
 
-@dataclass(frozen=True)
-class Color:
-    """A colour: canonical id (vocabulary.COLORS), its RGB (0–255, tone applied) and the tone modifier."""
-
-    id: str
-    rgb: tuple[int, int, int]
-    tone: str = ""  # "", "light", "dark" or "muted"
-
-
-@dataclass(frozen=True)
-class Pattern:
-    """One pattern or decoration layer (vocabulary.PATTERNS id) with its optional colour and size variant."""
-
-    kind: str
-    color: Color | None = None
-    variant: str | None = None  # "fine" / "chunky" (glitter) or None
-
-
-@dataclass(frozen=True)
-class FingerDesign:
-    """An accent finger's own design. None means "as the main design" (patterns are never inherited)."""
-
-    base_color: Color | None = None
-    finish: str | None = None
-    patterns: tuple[Pattern, ...] = ()
-
-
-@dataclass(frozen=True)
-class Accent:
-    finger: str  # one of vocabulary.FINGER_NAMES
-    design: FingerDesign
-
-
-@dataclass(frozen=True)
-class Design:
-    """A structured nail design; JSON-safe through to_dict/from_dict (used in task payloads)."""
-
-    base_color: Color
-    finish: str = DEFAULT_FINISH
-    patterns: tuple[Pattern, ...] = ()
-    shape: str | None = None  # vocabulary.SHAPES id, None = not asked for
-    length: str | None = None  # short / medium / long, None = not asked for
-    accents: tuple[Accent, ...] = ()
-    themes: tuple[str, ...] = ()
-    excluded: tuple[str, ...] = ()  # ids the customer said no to (negative prompt)
-    unknown_terms: tuple[str, ...] = ()  # words not understood, passed verbatim to remote providers
-
-    @property
-    def accent_fingers(self) -> tuple[str, ...]:
-        return tuple(accent.finger for accent in self.accents)
-
-    @property
-    def pattern_kinds(self) -> tuple[str, ...]:
-        return tuple(pattern.kind for pattern in self.patterns)
-
-    def finger_design(self, finger: str) -> FingerDesign:
-        """The resolved design of one finger (every field filled)."""
-        for accent in self.accents:
-            if accent.finger == finger:
-                own = accent.design
-                return FingerDesign(
-                    base_color=own.base_color or self.base_color,
-                    finish=own.finish or self.finish,
-                    patterns=own.patterns,
-                )
-        return FingerDesign(base_color=self.base_color, finish=self.finish, patterns=self.patterns)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": DESIGN_FORMAT_VERSION,
-            "base_color": _color_to_dict(self.base_color),
-            "finish": self.finish,
-            "patterns": [_pattern_to_dict(p) for p in self.patterns],
-            "shape": self.shape,
-            "length": self.length,
-            "accents": [
-                {
-                    "finger": a.finger,
-                    "base_color": _color_to_dict(a.design.base_color),
-                    "finish": a.design.finish,
-                    "patterns": [_pattern_to_dict(p) for p in a.design.patterns],
-                }
-                for a in self.accents
-            ],
-            "themes": list(self.themes),
-            "excluded": list(self.excluded),
-            "unknown_terms": list(self.unknown_terms),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Design:
-        """Inverse of to_dict. Raises ValueError('design_version_unsupported' or 'design_invalid')."""
-        if not isinstance(data, dict):
-            raise ValueError("design_invalid")
-        if data.get("version", DESIGN_FORMAT_VERSION) != DESIGN_FORMAT_VERSION:
-            raise ValueError("design_version_unsupported")
-        try:
-            return cls._from_valid_dict(data)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise ValueError("design_invalid") from None
-
-    @classmethod
-    def _from_valid_dict(cls, data: dict[str, Any]) -> Design:
-        base = _color_from_dict(data["base_color"])
-        if base is None:
-            raise ValueError("design_invalid")
-        return cls(
-            base_color=base,
-            finish=str(data.get("finish") or DEFAULT_FINISH),
-            patterns=tuple(_pattern_from_dict(p) for p in data.get("patterns", ())),
-            shape=data.get("shape"),
-            length=data.get("length"),
-            accents=tuple(
-                Accent(
-                    finger=str(a["finger"]),
-                    design=FingerDesign(
-                        base_color=_color_from_dict(a.get("base_color")),
-                        finish=a.get("finish"),
-                        patterns=tuple(_pattern_from_dict(p) for p in a.get("patterns", ())),
-                    ),
-                )
-                for a in data.get("accents", ())
-            ),
-            themes=tuple(data.get("themes", ())),
-            excluded=tuple(data.get("excluded", ())),
-            unknown_terms=tuple(data.get("unknown_terms", ())),
-        )
-
-
-def _color_to_dict(color: Color | None) -> dict[str, Any] | None:
-    return None if color is None else {"id": color.id, "rgb": list(color.rgb), "tone": color.tone}
-
-
-def _color_from_dict(data: dict[str, Any] | None) -> Color | None:
-    if data is None:
-        return None
-    r, g, b = (int(v) for v in data["rgb"])
-    return Color(id=str(data["id"]), rgb=(r, g, b), tone=str(data.get("tone", "")))
-
-
-def _pattern_to_dict(pattern: Pattern) -> dict[str, Any]:
-    return {"kind": pattern.kind, "color": _color_to_dict(pattern.color), "variant": pattern.variant}
-
-
-def _pattern_from_dict(data: dict[str, Any]) -> Pattern:
-    return Pattern(kind=str(data["kind"]), color=_color_from_dict(data.get("color")), variant=data.get("variant"))
-
-
 # ---------------------------------------------------------------------------------------------- colours
-
-
-def make_color(color_id: str, tone: str = "") -> Color:
-    """The Color for a canonical id with an optional tone shift (light: 45 % towards white, dark: ×0.6,
-    muted: 35 % towards grey)."""
-    rgb = vocab.COLORS[color_id][0]
-    if tone == "light":
-        rgb = tuple(round(c + (255 - c) * 0.45) for c in rgb)
-    elif tone == "dark":
-        rgb = tuple(round(c * 0.6) for c in rgb)
-    elif tone == "muted":
-        grey = sum(rgb) / 3
-        rgb = tuple(round(c * 0.65 + grey * 0.35) for c in rgb)
-    return Color(id=color_id, rgb=(int(rgb[0]), int(rgb[1]), int(rgb[2])), tone=tone)
 
 
 def _luma(rgb: tuple[int, int, int]) -> float:
@@ -229,10 +73,34 @@ def contrast_color(base: Color, themes: tuple[str, ...] = (), excluded: tuple[st
 # ---------------------------------------------------------------------------------------------- scanning
 
 
+class TokenKind(StrEnum):
+    """What a scanned stretch of the prompt is. The first group are vocabulary kinds (vocabulary.py)."""
+
+    COLOR = "color"
+    TONE = "tone"
+    FINISH = "finish"
+    PATTERN = "pattern"
+    VARIANT = "variant"
+    SHAPE = "shape"
+    LENGTH = "length"
+    FINGER = "finger"
+    ACCENT = "accent"
+    OTHERS = "others"
+    NEGATION = "negation"
+    THEME = "theme"
+    FILLER = "filler"
+    UNKNOWN = "unknown"  # matched nothing in the vocabulary
+    BREAK = "break"  # a clause break (CLAUSE_BREAKS)
+    CONSUMED = "consumed"  # a pattern already taken by the colour before it
+
+
+# the kinds a negation can remove from the design
+_DESIGN_KINDS = {TokenKind.COLOR, TokenKind.FINISH, TokenKind.PATTERN, TokenKind.THEME}
+
+
 @dataclass(frozen=True)
 class Token:
-    kind: str  # color, tone, finish, pattern, variant, shape, length, finger, accent, others, negation,
-    #            theme, filler, unknown, break
+    kind: TokenKind
     value: str
     start: int
     end: int
@@ -240,35 +108,35 @@ class Token:
     color: str | None = None  # a colour implied by the form itself ("金箔" → gold)
 
 
-def _build_lexicon() -> dict[str, tuple[str, str]]:
-    lexicon: dict[str, tuple[str, str]] = {}
+def _build_lexicon() -> dict[str, tuple[TokenKind, str]]:
+    lexicon: dict[str, tuple[TokenKind, str]] = {}
 
-    def add(kind: str, value: str, forms: tuple[str, ...]) -> None:
+    def add(kind: TokenKind, value: str, forms: tuple[str, ...]) -> None:
         for form in forms:
             lexicon.setdefault(form, (kind, value))
 
     for color_id, (_, _, forms) in vocab.COLORS.items():
-        add("color", color_id, forms)
+        add(TokenKind.COLOR, color_id, forms)
     for tone, forms in vocab.TONES.items():
-        add("tone", tone, forms)
+        add(TokenKind.TONE, tone, forms)
     for finish, (_, forms) in vocab.FINISHES.items():
-        add("finish", finish, forms)
+        add(TokenKind.FINISH, finish, forms)
     for kind, (_, forms) in vocab.PATTERNS.items():
-        add("pattern", kind, forms)
+        add(TokenKind.PATTERN, kind, forms)
     for variant, forms in vocab.VARIANTS.items():
-        add("variant", variant, forms)
+        add(TokenKind.VARIANT, variant, forms)
     for shape, forms in vocab.SHAPES.items():
-        add("shape", shape, forms)
+        add(TokenKind.SHAPE, shape, forms)
     for length, forms in vocab.LENGTHS.items():
-        add("length", length, forms)
+        add(TokenKind.LENGTH, length, forms)
     for finger, forms in vocab.FINGERS.items():
-        add("finger", finger, forms)
+        add(TokenKind.FINGER, finger, forms)
     for theme, (_, forms, _, _) in vocab.THEMES.items():
-        add("theme", theme, forms)
-    add("accent", "accent", vocab.ACCENT_FORMS)
-    add("others", "others", vocab.OTHERS_FORMS)
-    add("negation", "negation", vocab.NEGATION_FORMS)
-    add("filler", "filler", vocab.FILLERS)
+        add(TokenKind.THEME, theme, forms)
+    add(TokenKind.ACCENT, "accent", vocab.ACCENT_FORMS)
+    add(TokenKind.OTHERS, "others", vocab.OTHERS_FORMS)
+    add(TokenKind.NEGATION, "negation", vocab.NEGATION_FORMS)
+    add(TokenKind.FILLER, "filler", vocab.FILLERS)
     return lexicon
 
 
@@ -305,7 +173,7 @@ def _match_at(text: str, i: int) -> Token | None:
 
 
 def tokenize(text: str) -> list[Token]:
-    """Longest-match scan of normalised text into tokens; unmatched runs become 'unknown' tokens."""
+    """Longest-match scan of normalised text into tokens; unmatched runs become UNKNOWN tokens."""
     tokens: list[Token] = []
     i = 0
     while i < len(text):
@@ -314,7 +182,7 @@ def tokenize(text: str) -> list[Token]:
             i += 1
             continue
         if ch in CLAUSE_BREAKS:
-            tokens.append(Token("break", ch, i, i + 1))
+            tokens.append(Token(TokenKind.BREAK, ch, i, i + 1))
             i += 1
             continue
         token = _match_at(text, i)
@@ -323,7 +191,7 @@ def tokenize(text: str) -> list[Token]:
             if _is_word_char(text, i):
                 while _is_word_char(text, end):
                     end += 1
-            token = Token("unknown", text[i:end], i, end)
+            token = Token(TokenKind.UNKNOWN, text[i:end], i, end)
         tokens.append(token)
         i = token.end
     return tokens
@@ -342,11 +210,12 @@ def _unknown_phrases(text: str, tokens: list[Token]) -> list[str]:
             run.clear()
 
     for token in tokens:
-        if token.kind == "unknown" and (not run or text[run[-1].end : token.start].strip() == ""):
+        unknown = token.kind is TokenKind.UNKNOWN
+        if unknown and (not run or text[run[-1].end : token.start].strip() == ""):
             run.append(token)
         else:
             flush()
-            if token.kind == "unknown":
+            if unknown:
                 run.append(token)
     flush()
     return phrases
@@ -357,43 +226,50 @@ def _unknown_phrases(text: str, tokens: list[Token]) -> list[str]:
 
 def _negated_ids(text: str, tokens: list[Token]) -> tuple[set[int], list[str]]:
     """Indexes of tokens a negation cancels, and the ids removed from the whole design."""
-    design_kinds = {"color", "finish", "pattern", "theme"}
     cancelled: set[int] = set()
     excluded: list[str] = []
     for n, token in enumerate(tokens):
-        if token.kind != "negation":
+        if token.kind is not TokenKind.NEGATION:
             continue
-        reach = SHORT_NEGATION_REACH_CHARS if token.end - token.start == 1 else NEGATION_REACH_CHARS
-        for m in range(n + 1, len(tokens)):
-            target = tokens[m]
-            if target.kind == "break":
-                break
-            gap = text[token.end : target.start].replace(" ", "")
-            if len(gap) > reach:
-                break
-            if target.kind not in design_kinds:
-                continue
-            # "no gold glitter": the colour belongs to the pattern right after it, so the pattern goes
-            follower = _next_meaningful(tokens, m)
-            if target.kind == "color" and follower is not None and tokens[follower].kind == "pattern":
-                cancelled.add(m)
-                m, target = follower, tokens[follower]
-            cancelled.add(m)
-            if target.value not in excluded:
-                excluded.append(target.value)
-            break
+        negated = _negation_target(text, tokens, n)
+        if not negated:
+            continue
+        cancelled.update(negated)
+        value = tokens[negated[-1]].value
+        if value not in excluded:
+            excluded.append(value)
     for n, token in enumerate(tokens):
-        if token.value in excluded and token.kind in design_kinds:
+        if token.value in excluded and token.kind in _DESIGN_KINDS:
             cancelled.add(n)
     return cancelled, excluded
+
+
+def _negation_target(text: str, tokens: list[Token], negation: int) -> list[int]:
+    """The indexes a negation at `negation` cancels, the negated term last; [] when it reaches no term."""
+    token = tokens[negation]
+    reach = SHORT_NEGATION_REACH_CHARS if token.end - token.start == 1 else NEGATION_REACH_CHARS
+    for m in range(negation + 1, len(tokens)):
+        target = tokens[m]
+        if target.kind is TokenKind.BREAK:
+            return []
+        if len(text[token.end : target.start].replace(" ", "")) > reach:
+            return []
+        if target.kind not in _DESIGN_KINDS:
+            continue
+        # "no gold glitter": the colour belongs to the pattern right after it, so the pattern goes
+        follower = _next_meaningful(tokens, m)
+        if target.kind is TokenKind.COLOR and follower is not None and tokens[follower].kind is TokenKind.PATTERN:
+            return [m, follower]
+        return [m]
+    return []
 
 
 def _next_meaningful(tokens: list[Token], index: int) -> int | None:
     """The next token in the same clause that is not filler, or None."""
     for m in range(index + 1, len(tokens)):
-        if tokens[m].kind == "break":
+        if tokens[m].kind is TokenKind.BREAK:
             return None
-        if tokens[m].kind != "filler":
+        if tokens[m].kind is not TokenKind.FILLER:
             return m
     return None
 
@@ -403,6 +279,8 @@ def _next_meaningful(tokens: list[Token], index: int) -> int | None:
 
 @dataclass
 class _Scope:
+    """The design being collected for the main nails or for one group of accent fingers."""
+
     base: Color | None = None
     finish: str | None = None
     patterns: list[Pattern] = field(default_factory=list)
@@ -429,46 +307,59 @@ class _Scope:
                     break
         self.spare_colors.clear()
 
+    def absorb(self, other: _Scope) -> None:
+        """Merge another scope for the same finger into this one; what this one already has wins."""
+        self.base = self.base or other.base
+        self.finish = self.finish or other.finish
+        for pattern in other.patterns:
+            self.add_pattern(pattern)
+        self.spare_colors += other.spare_colors
+        self.accent_word = self.accent_word or other.accent_word
+        self.touched = self.touched or other.touched
+
+
+@dataclass
+class _Reading:
+    """What the clauses read so far add up to."""
+
+    main: _Scope = field(default_factory=_Scope)
+    accent_scopes: dict[str, _Scope] = field(default_factory=dict)
+    shape: str | None = None
+    length: str | None = None
+    themes: list[str] = field(default_factory=list)
+    carried_fingers: list[str] = field(default_factory=list)  # from a clause of finger names only
+
+    def merge_accent(self, fingers: list[str], scope: _Scope) -> None:
+        for finger in fingers or ["ring"]:  # 跳色 with no finger named: the ring finger, as in salons
+            existing = self.accent_scopes.get(finger)
+            if existing is None:
+                self.accent_scopes[finger] = scope
+            else:
+                existing.absorb(scope)
+
+
+@dataclass
+class _ClauseState:
+    """Where one clause's terms go while it is read: the scope, the fingers named, the pending tone and size."""
+
+    scope: _Scope
+    fingers: list[str] = field(default_factory=list)
+    tone: str = ""
+    variant: str | None = None
+
 
 def _split_clauses(tokens: list[Token], cancelled: set[int]) -> list[list[Token]]:
+    skipped = {TokenKind.FILLER, TokenKind.UNKNOWN, TokenKind.NEGATION}
     clauses: list[list[Token]] = [[]]
     for n, token in enumerate(tokens):
-        if token.kind == "break":
+        if token.kind is TokenKind.BREAK:
             clauses.append([])
-        elif n not in cancelled and token.kind not in ("filler", "unknown", "negation"):
+        elif n not in cancelled and token.kind not in skipped:
             clauses[-1].append(token)
     return [clause for clause in clauses if clause]
 
 
-def _apply_term(scope: _Scope, clause: list[Token], n: int, tone: str, variant: str | None) -> None:
-    token = clause[n]
-    scope.touched = True
-    if token.kind == "color":
-        color = make_color(token.value, tone)
-        follower = clause[n + 1] if n + 1 < len(clause) else None
-        while follower is not None and follower.kind == "variant":  # "金色细闪"
-            n += 1
-            follower = clause[n + 1] if n + 1 < len(clause) else None
-        if follower is not None and follower.kind == "pattern" and follower.color is None:
-            base_like = follower.value in BASE_COLORED_PATTERNS or (
-                follower.value in FRENCH_KINDS and token.value in NUDE_BASE_COLORS
-            )
-            if base_like and scope.base is None:
-                scope.base = color
-            else:
-                scope.add_pattern(Pattern(follower.value, color, variant or follower.variant))
-                clause[n + 1] = Token("consumed", follower.value, follower.start, follower.end)
-        elif scope.base is None:
-            scope.base = color
-        else:
-            scope.spare_colors.append(color)
-    elif token.kind == "finish":
-        # gloss is close to a default: it never overrides an effect finish named in the same scope
-        if token.value != "gloss" or scope.finish is None:
-            scope.finish = token.value
-    elif token.kind == "pattern":
-        own_color = make_color(token.color) if token.color else None
-        scope.add_pattern(Pattern(token.value, own_color, variant or token.variant))
+# ---------------------------------------------------------------------------------------------- reading
 
 
 def parse_prompt(text: str) -> Design:
@@ -476,90 +367,127 @@ def parse_prompt(text: str) -> Design:
     normalized = normalize(text)
     tokens = tokenize(normalized)
     cancelled, excluded = _negated_ids(normalized, tokens)
-    unknown_terms = _unknown_phrases(normalized, tokens)
-
-    main = _Scope()
-    accent_scopes: dict[str, _Scope] = {}
-    shape: str | None = None
-    length: str | None = None
-    themes: list[str] = []
-    carried_fingers: list[str] = []
-
+    reading = _Reading()
     for clause in _split_clauses(tokens, cancelled):
-        kinds = {t.kind for t in clause}
-        if kinds <= {"finger"}:  # "无名指、中指跳色": names alone carry into the next clause
-            carried_fingers += [t.value for t in clause]
-            continue
-        scope = main
-        fingers: list[str] = []
-        tone = ""
-        variant: str | None = None
-        for n, token in enumerate(clause):
-            if token.kind in ("finger", "accent"):
-                if token.kind == "finger" and token.value not in fingers:
-                    fingers.append(token.value)
-                if scope is main:
-                    fingers = carried_fingers + fingers
-                    scope = _Scope()
-                    scope.touched = False
-                scope.accent_word = scope.accent_word or token.kind == "accent"
-                continue
-            if token.kind == "others":
-                _merge_accent(accent_scopes, fingers, scope)
-                scope, fingers = main, []
-                continue
-            if token.kind == "tone":
-                tone = token.value
-                continue
-            if token.kind == "variant":
-                variant = token.value
-                continue
-            if token.kind == "shape":
-                shape = token.value
-            elif token.kind == "length":
-                length = token.value
-            elif token.kind == "theme":
-                if token.value not in themes:
-                    themes.append(token.value)
-            elif token.kind in ("color", "finish", "pattern"):
-                _apply_term(scope, clause, n, tone, variant)
-            tone, variant = ("", variant) if token.kind == "color" else ("", None)
-        carried_fingers = []
-        if scope is not main:
-            _merge_accent(accent_scopes, fingers, scope)
+        _read_clause(reading, clause)
+    return _design_from(reading, tuple(excluded), tuple(_unknown_phrases(normalized, tokens)))
 
+
+def _read_clause(reading: _Reading, clause: list[Token]) -> None:
+    if all(t.kind is TokenKind.FINGER for t in clause):  # "无名指、中指跳色": names alone carry into the next clause
+        reading.carried_fingers += [t.value for t in clause]
+        return
+    state = _ClauseState(reading.main)
+    for n in range(len(clause)):
+        _read_token(reading, state, clause, n)
+    reading.carried_fingers = []
+    if state.scope is not reading.main:
+        reading.merge_accent(state.fingers, state.scope)
+
+
+def _read_token(reading: _Reading, state: _ClauseState, clause: list[Token], n: int) -> None:
+    token = clause[n]
+    if token.kind in (TokenKind.FINGER, TokenKind.ACCENT):
+        _enter_accent(reading, state, token)
+    elif token.kind is TokenKind.OTHERS:
+        reading.merge_accent(state.fingers, state.scope)
+        state.scope, state.fingers = reading.main, []
+    elif token.kind is TokenKind.TONE:
+        state.tone = token.value
+    elif token.kind is TokenKind.VARIANT:
+        state.variant = token.value
+    else:
+        _read_term(reading, state, clause, n)
+        # a tone applies to the next term only; a size also survives a colour ("细 金色 闪粉")
+        state.tone = ""
+        if token.kind is not TokenKind.COLOR:
+            state.variant = None
+
+
+def _enter_accent(reading: _Reading, state: _ClauseState, token: Token) -> None:
+    """A finger name or accent word: from here on the clause's terms belong to the accent fingers."""
+    if token.kind is TokenKind.FINGER and token.value not in state.fingers:
+        state.fingers.append(token.value)
+    if state.scope is reading.main:
+        state.fingers = reading.carried_fingers + state.fingers
+        state.scope = _Scope()
+    state.scope.accent_word = state.scope.accent_word or token.kind is TokenKind.ACCENT
+
+
+def _read_term(reading: _Reading, state: _ClauseState, clause: list[Token], n: int) -> None:
+    token = clause[n]
+    if token.kind is TokenKind.SHAPE:
+        reading.shape = token.value
+    elif token.kind is TokenKind.LENGTH:
+        reading.length = token.value
+    elif token.kind is TokenKind.THEME:
+        if token.value not in reading.themes:
+            reading.themes.append(token.value)
+    elif token.kind in (TokenKind.COLOR, TokenKind.FINISH, TokenKind.PATTERN):
+        _apply_term(state.scope, clause, n, state.tone, state.variant)
+
+
+def _apply_term(scope: _Scope, clause: list[Token], n: int, tone: str, variant: str | None) -> None:
+    token = clause[n]
+    scope.touched = True
+    if token.kind is TokenKind.COLOR:
+        _apply_color(scope, clause, n, make_color(token.value, tone), variant)
+    elif token.kind is TokenKind.FINISH:
+        # gloss is close to a default: it never overrides an effect finish named in the same scope
+        if token.value != "gloss" or scope.finish is None:
+            scope.finish = token.value
+    elif token.kind is TokenKind.PATTERN:
+        own_color = make_color(token.color) if token.color else None
+        scope.add_pattern(Pattern(token.value, own_color, variant or token.variant))
+
+
+def _apply_color(scope: _Scope, clause: list[Token], n: int, color: Color, variant: str | None) -> None:
+    """A colour colours the pattern right after it (size words may stand between: "金色细闪"), else it is the
+    scope's base, else a spare colour for a colourless pattern."""
+    token = clause[n]
+    while n + 1 < len(clause) and clause[n + 1].kind is TokenKind.VARIANT:
+        n += 1
+    follower = clause[n + 1] if n + 1 < len(clause) else None
+    if follower is not None and follower.kind is TokenKind.PATTERN and follower.color is None:
+        base_like = follower.value in BASE_COLORED_PATTERNS or (
+            follower.value in FRENCH_KINDS and token.value in NUDE_BASE_COLORS
+        )
+        if base_like and scope.base is None:
+            scope.base = color
+        else:
+            scope.add_pattern(Pattern(follower.value, color, variant or follower.variant))
+            clause[n + 1] = Token(TokenKind.CONSUMED, follower.value, follower.start, follower.end)
+    elif scope.base is None:
+        scope.base = color
+    else:
+        scope.spare_colors.append(color)
+
+
+# ---------------------------------------------------------------------------------------------- the design
+
+
+def _design_from(reading: _Reading, excluded: tuple[str, ...], unknown_terms: tuple[str, ...]) -> Design:
+    main = reading.main
     main.settle_spare_colors()
-    base = main.base
-    if base is None:
-        theme_base = next((vocab.THEMES[t][2] for t in themes if vocab.THEMES[t][2] not in excluded), None)
-        base = make_color(theme_base or DEFAULT_BASE_COLOR_ID)
-    accents = _build_accents(accent_scopes, base, tuple(themes), tuple(excluded))
+    themes = tuple(reading.themes)
+    base = main.base or _fallback_base(themes, excluded)
     return Design(
         base_color=base,
         finish=main.finish or DEFAULT_FINISH,
         patterns=tuple(main.patterns),
-        shape=shape,
-        length=length,
-        accents=accents,
-        themes=tuple(themes),
-        excluded=tuple(excluded),
-        unknown_terms=tuple(unknown_terms),
+        shape=reading.shape,
+        length=reading.length,
+        accents=_build_accents(reading.accent_scopes, base, themes, excluded),
+        themes=themes,
+        excluded=excluded,
+        unknown_terms=unknown_terms,
     )
 
 
-def _merge_accent(accent_scopes: dict[str, _Scope], fingers: list[str], scope: _Scope) -> None:
-    for finger in fingers or ["ring"]:  # 跳色 with no finger named: the ring finger, as in salons
-        existing = accent_scopes.get(finger)
-        if existing is None:
-            accent_scopes[finger] = scope
-            continue
-        existing.base = existing.base or scope.base
-        existing.finish = existing.finish or scope.finish
-        for pattern in scope.patterns:
-            existing.add_pattern(pattern)
-        existing.spare_colors += scope.spare_colors
-        existing.accent_word = existing.accent_word or scope.accent_word
-        existing.touched = existing.touched or scope.touched
+def _fallback_base(themes: tuple[str, ...], excluded: tuple[str, ...]) -> Color:
+    """No base colour named: the first theme's base colour not excluded, else the default nude pink."""
+    theme_base = next((vocab.THEMES[t][2] for t in themes if vocab.THEMES[t][2] not in excluded), None)
+    return make_color(theme_base or DEFAULT_BASE_COLOR_ID)
 
 
 def _build_accents(
@@ -576,102 +504,3 @@ def _build_accents(
             color = contrast_color(base, themes, excluded)
         accents.append(Accent(finger, FingerDesign(color, scope.finish, tuple(scope.patterns))))
     return tuple(accents)
-
-
-# ---------------------------------------------------------------------------------------------- prompts
-
-
-def _color_words(color: Color) -> str:
-    name = vocab.COLORS[color.id][1] if color.id in vocab.COLORS else color.id.replace("_", " ")
-    return f"{color.tone} {name}" if color.tone else name
-
-
-def _pattern_words(pattern: Pattern) -> str:
-    words = vocab.PATTERNS[pattern.kind][0] if pattern.kind in vocab.PATTERNS else pattern.kind.replace("_", " ")
-    if pattern.variant:
-        words = f"{pattern.variant} {words}"
-    if pattern.color is not None:
-        words = f"{_color_words(pattern.color)} {words}"
-    return words
-
-
-def _finish_words(finish: str) -> str:
-    return vocab.FINISHES[finish][0] if finish in vocab.FINISHES else finish.replace("_", " ")
-
-
-def describe_finger_design(design: FingerDesign) -> str:
-    """English words for one (resolved) finger design, e.g. 'matte milky white with gold glitter'."""
-    parts = []
-    if design.base_color:
-        parts.append(f"{_color_words(design.base_color)} polish")
-    if design.finish:
-        parts.append(f"{_finish_words(design.finish)} finish")
-    text = ", ".join(parts) or "same colour"
-    if design.patterns:
-        text += " with " + ", ".join(_pattern_words(p) for p in design.patterns)
-    return text
-
-
-def design_title(design: Design) -> str:
-    """A short English name for a design (used when a generated style needs a name)."""
-    words = [_color_words(design.base_color)]
-    if design.finish != DEFAULT_FINISH:
-        words.append(_finish_words(design.finish))
-    words += [vocab.PATTERNS.get(p.kind, (p.kind,))[0] for p in design.patterns[:2]]
-    title = " ".join(words)
-    if design.accents:
-        title += " + accent"
-    return title[:1].upper() + title[1:]
-
-
-def english_prompt(design: Design) -> str:
-    """A clean English prompt for a remote image model asking for a flat, front-on design swatch.
-
-    The swatch is what `vision.nail_art.textures_from_swatch` cuts nail textures from, so the prompt asks for
-    the design to fill the frame with the nail tip at the top edge, and for no hands, outlines or text.
-    """
-    main = design.finger_design("middle" if "middle" not in design.accent_fingers else "thumb")
-    sentences = [
-        "Flat, front-on close-up swatch of a nail polish design that fills the entire square frame edge to edge",
-        f"Design: {describe_finger_design(main)}",
-    ]
-    if design.accents:
-        by_design: dict[str, list[str]] = {}
-        for accent in design.accents:
-            words = describe_finger_design(design.finger_design(accent.finger))
-            by_design.setdefault(words, []).append(accent.finger)
-        for words, fingers in by_design.items():
-            sentences.append(f"Accent nail ({' and '.join(fingers)} finger): {words}")
-    if design.shape or design.length:
-        sentences.append(f"For {design.length or ''} {design.shape or ''} nails".replace("  ", " "))
-    if design.themes:
-        sentences.append("Theme: " + ", ".join(vocab.THEMES[t][0] for t in design.themes if t in vocab.THEMES))
-    if design.unknown_terms:
-        # capped so that a long free-text request cannot push the framing instructions past a provider's
-        # prompt limit (DashScope takes 800 characters)
-        sentences.append("Also: " + ", ".join(design.unknown_terms)[:UNKNOWN_TERMS_MAX_CHARS])
-    sentences.append("The top edge of the image is the nail tip (free edge), the bottom edge is the cuticle")
-    sentences.append("Even soft studio lighting, photorealistic polish texture, no hands, no fingers, "
-                     "no nail outline, no background, no text, no watermark")
-    if design.excluded:
-        sentences.append("Avoid: " + ", ".join(_excluded_words(e) for e in design.excluded))
-    return ". ".join(sentences) + "."
-
-
-def _excluded_words(term_id: str) -> str:
-    for table in (vocab.PATTERNS, vocab.FINISHES):
-        if term_id in table:
-            return table[term_id][0]
-    if term_id in vocab.COLORS:
-        return vocab.COLORS[term_id][1]
-    if term_id in vocab.THEMES:
-        return vocab.THEMES[term_id][0]
-    return term_id.replace("_", " ")
-
-
-def negative_prompt(design: Design) -> str:
-    """What a remote model should not draw (for providers with a negative-prompt field): the framing
-    mistakes that break swatch cropping plus everything the customer said no to."""
-    words = ["hands", "fingers", "nail outline", "text", "watermark", "background objects"]
-    words += [_excluded_words(e) for e in design.excluded]
-    return ", ".join(words)

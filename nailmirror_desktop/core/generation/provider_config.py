@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from nailmirror_desktop.core.paths import data_dir
 
@@ -66,7 +66,7 @@ class Secret:
 
     __str__ = __repr__
 
-    def __reduce__(self):  # pickling would be a way to leak it into a payload or a file
+    def __reduce__(self) -> NoReturn:  # pickling would be a way to leak it into a payload or a file
         raise TypeError("a Secret cannot be pickled")
 
 
@@ -87,7 +87,7 @@ class PollSettings:
     max_s: float = 10.0
     deadline_s: float = 600.0
 
-    def intervals(self):
+    def intervals(self) -> Iterator[float]:
         """Yield the waits between polls: 2, 3, 4.5, 6.75, 10, 10, … (defaults)."""
         wait = self.initial_s
         while True:

@@ -1,11 +1,11 @@
 """The image-provider port: what the generation flow asks of any provider, and how every failure is classified.
 
-Two shapes of provider exist (reference/providers_and_sync.md §0): synchronous ones answer one call with the
+Two shapes of provider exist (ARCHITECTURE.md §9): synchronous ones answer one call with the
 images (OpenAI Images, the offline renderer); asynchronous ones take a submission, return a provider task id,
 and are polled until they finish (DashScope Wan). Drivers live in `adapters/providers/`; this module holds no I/O.
 
 Every failure a driver sees becomes a `ProviderError` whose `error_class` decides what the task engine does
-next (DESIGN.md §6, reference note §2). Codes are stable strings the UI translates; messages are for logs.
+next (ARCHITECTURE.md §7 and §9). Codes are stable strings the UI translates; messages are for logs.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class ProviderResult:
 
     images: fetched images (bytes filled in; remote drivers download URLs before returning).
     failures: per-image refusals in a partial result.
-    rendered: the offline renderer's ready nail textures (vision.nail_art.RenderedStyle), None for remote ones.
+    rendered: the offline renderer's ready nail textures (artwork.render.RenderedStyle), None for remote ones.
     """
 
     images: tuple[ProviderImage, ...] = ()

@@ -1,6 +1,6 @@
 """The words the prompt parser knows: Chinese and English surface forms → canonical ids.
 
-Source: reference/providers_and_sync.md §3c (the tagging is domain knowledge, cross-checked there). Every
+Source: ARCHITECTURE.md §10 (the tagging is domain knowledge). Every
 surface form is written already normalised (lowercase, simplified Chinese, half-width, hyphens as spaces),
 because the parser normalises the prompt the same way before its longest-match scan.
 
@@ -167,14 +167,15 @@ THEMES: dict[str, tuple[str, tuple[str, ...], str, str]] = {
 
 # words that carry no design meaning (they must not count as unknown terms)
 FILLERS: tuple[str, ...] = (
-    "的", "色", "色系", "底胶", "底色", "底", "甲面", "甲型", "甲", "指甲", "美甲", "款式", "款", "风格", "风", "要", "想", "加上",
-    "加", "和", "与", "跟", "及", "配", "搭配", "做", "做成", "一个", "两个", "全部", "所有", "全", "其", "上", "有", "点缀", "封层",
-    "感", "调", "形", "纹", "一点", "一些", "带", "图案", "手", "左手", "右手", "指", "用", "是", "我", "再", "还", "然后", "都", "些", "帮我",
-    "请", "但是", "但", "显白", "温柔", "高级", "简约", "气质", "可爱", "到", "的话", "效果", "系", "款的", "个", "跳", "每个",
+    "的", "色", "色系", "底胶", "底色", "底", "甲面", "甲型", "甲", "指甲", "美甲", "款式", "款", "风格", "风", "要",
+    "想", "加上", "加", "和", "与", "跟", "及", "配", "搭配", "做", "做成", "一个", "两个", "全部", "所有", "全", "其",
+    "上", "有", "点缀", "封层", "感", "调", "形", "纹", "一点", "一些", "带", "图案", "手", "左手", "右手", "指", "用",
+    "是", "我", "再", "还", "然后", "都", "些", "帮我", "请", "但是", "但", "显白", "温柔", "高级", "简约", "气质",
+    "可爱", "到", "的话", "效果", "系", "款的", "个", "跳", "每个",
     "a", "an", "the", "with", "and", "on", "in", "of", "for", "base", "base coat", "nails", "nail", "finger", "fingers",
-    "tips", "tip", "coat", "top coat", "topcoat", "polish", "style", "design", "look", "some", "little", "small", "plus",
-    "color", "colour", "colored", "coloured", "all", "each", "i", "want", "like", "please", "to", "from", "but", "shape",
-    "shaped", "length", "accented", "soft", "elegant", "simple", "cute", "minimal", "minimalist", "over", "at",
+    "tips", "tip", "coat", "top coat", "topcoat", "polish", "style", "design", "look", "some", "little", "small",
+    "plus", "color", "colour", "colored", "coloured", "all", "each", "i", "want", "like", "please", "to", "from", "but",
+    "shape", "shaped", "length", "accented", "soft", "elegant", "simple", "cute", "minimal", "minimalist", "over", "at",
     "as", "one", "two", "nail art", "manicure", "art", "effect", "finish", "s", "other", "rest", "into",
 )
 
@@ -183,4 +184,5 @@ FILLERS: tuple[str, ...] = (
 TRADITIONAL_TO_SIMPLIFIED: dict[str, str] = dict(zip(
     "漸貝殼閃無紅綠藍鑽鏡啞霧條紋點圓長層貓銀黃顏膠極鐳質淺溫雛櫻單線綫鉚釘愛樣暈鏽寶裝飾異夢鑲結節誕禮過種壓檸錯嗎別沒這個們兩餘層紗鑽邊緣鍍屬陽畫圖葉滿覺調氣溫",
     "渐贝壳闪无红绿蓝钻镜哑雾条纹点圆长层猫银黄颜胶极镭质浅温雏樱单线线铆钉爱样晕锈宝装饰异梦镶结节诞礼过种压柠错吗别没这个们两余层纱钻边缘镀属阳画图叶满觉调气温",
+    strict=True,
 ))

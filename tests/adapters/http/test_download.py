@@ -121,7 +121,8 @@ def test_an_endless_body_without_length_is_cut_at_the_limit(provider_host):
 
 
 def test_a_connection_dropped_mid_download_is_transient(provider_host):
-    url = provider_host.serve_blob("cut.png", Reply(200, IMAGE, {"Content-Type": "image/png"}, drop_after=len(IMAGE) // 3))
+    cut = Reply(200, IMAGE, {"Content-Type": "image/png"}, drop_after=len(IMAGE) // 3)
+    url = provider_host.serve_blob("cut.png", cut)
     error = refused(url, policy_for(provider_host))
     assert (error.code, error.error_class) == ("download_interrupted", C.TRANSIENT)
 

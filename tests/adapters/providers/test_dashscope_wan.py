@@ -28,7 +28,8 @@ from tests.support.fake_providers import (
     swatch_png,
 )
 
-REQUEST = GenerationRequest(english_prompt="milky white base, shell flakes", original_text="奶白色底胶、贝壳碎片", seed=42)
+REQUEST = GenerationRequest(english_prompt="milky white base, shell flakes", original_text="奶白色底胶、贝壳碎片",
+                            seed=42)
 
 
 @pytest.fixture
@@ -50,7 +51,8 @@ def raised(call, *args) -> ProviderError:
 
 def test_submit_then_pending_running_succeeded(fake):
     image = swatch_png(seed=3)
-    fake.script_next_task(dashscope_status("PENDING"), dashscope_status("RUNNING"), dashscope_succeeded_with(fake, image))
+    fake.script_next_task(dashscope_status("PENDING"), dashscope_status("RUNNING"),
+                          dashscope_succeeded_with(fake, image))
     provider = provider_for(fake.base_url)
 
     task_id = provider.submit(REQUEST)
@@ -83,7 +85,8 @@ def test_failed_with_data_inspection_is_content_rejected(fake):
 
 
 def test_data_inspection_at_submit_is_content_rejected(fake):
-    fake.submit_script.append(dashscope_error(400, "DataInspectionFailed", "Input data may contain inappropriate content."))
+    fake.submit_script.append(
+        dashscope_error(400, "DataInspectionFailed", "Input data may contain inappropriate content."))
     error = raised(provider_for(fake.base_url).submit, REQUEST)
     assert (error.code, error.error_class, error.http_status) == ("DataInspectionFailed", C.CONTENT_REJECTED, 400)
 

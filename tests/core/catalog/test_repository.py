@@ -19,8 +19,7 @@ from nailmirror_desktop.core.catalog import (
     read_style_folder,
 )
 from nailmirror_desktop.core.catalog.status import transit
-from nailmirror_desktop.core.catalog.transactions import write_transaction
-from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.db import open_database, write_transaction
 from nailmirror_desktop.core.paths import database_path
 from tests.support.style_fixtures import image_bytes, make_style_folder, repository
 
@@ -106,7 +105,8 @@ def test_editing_a_published_style_makes_a_new_version_and_returns_it_to_draft()
     # The reviewed version stays as it was.
     assert {(a.asset_type, a.slot): a.id for a in repo.assets(style.id, version=1)} == {k: a.id for k, a in v1.items()}
     last = repo.audit_trail(style.id)[-1]
-    assert (last.action, last.from_status, last.to_status, last.reason) == ("EDIT_CONTENT", "PUBLISHED", "DRAFT", "换底色")
+    assert (last.action, last.from_status, last.to_status, last.reason) == (
+        "EDIT_CONTENT", "PUBLISHED", "DRAFT", "换底色")
     assert json.loads(last.detail_json)["version"] == 2
 
 
@@ -129,7 +129,8 @@ def test_previewable_needs_textures_for_every_finger():
     assert info.value.code == "NO_NAIL_TEXTURE"
     partial = repo.create_style_with_content("b", StyleSource.MANUAL, StyleContent({"ring": image_bytes()}), actor="t")
     assert not partial.is_previewable
-    four_and_accent = {f: image_bytes(color=(i, 8, 8, 255)) for i, f in enumerate(("thumb", "index", "middle", "pinky"))}
+    four_fingers = ("thumb", "index", "middle", "pinky")
+    four_and_accent = {f: image_bytes(color=(i, 8, 8, 255)) for i, f in enumerate(four_fingers)}
     accent_only = StyleContent({**four_and_accent, "accent": image_bytes()}, None, ("ring",))
     assert repo.create_style_with_content("d", StyleSource.MANUAL, accent_only, actor="t").is_previewable
     five = {f: image_bytes(color=(i, 9, 9, 255)) for i, f in enumerate(("thumb", "index", "middle", "ring", "pinky"))}

@@ -46,7 +46,8 @@ def test_a_second_start_adds_nothing(tmp_path):
     folder = make_catalog(tmp_path / "catalog", count=4)
     repo = repository()
     first = load_starter_catalog(repo, folder)
-    counts = {t: _count(repo, t) for t in ("style", "style_asset", "audit_log", "category", "tag", "style_tag_relation")}
+    tables = ("style", "style_asset", "audit_log", "category", "tag", "style_tag_relation")
+    counts = {t: _count(repo, t) for t in tables}
     files = sorted(p for p in repo.require_store().root.rglob("*") if p.is_file())
     again = load_starter_catalog(repository(), folder)
     assert again.added == () and again.present == 4

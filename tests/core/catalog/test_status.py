@@ -9,7 +9,7 @@ import pytest
 
 from nailmirror_desktop.core.catalog import IllegalTransition, StyleError, StyleSource, StyleStatus, can_transit
 from nailmirror_desktop.core.catalog.status import AuditAction, transit
-from nailmirror_desktop.core.catalog.transactions import write_transaction
+from nailmirror_desktop.core.db import write_transaction
 from tests.support.style_fixtures import repository
 
 S = StyleStatus

@@ -69,7 +69,10 @@ def dashscope():
         yield server
 
 
-def provider_config(openai_url: str = "http://127.0.0.1:9", dashscope_url: str = "http://127.0.0.1:9") -> ProviderConfig:
+NOWHERE = "http://127.0.0.1:9"  # the discard port: a provider never reached
+
+
+def provider_config(openai_url: str = NOWHERE, dashscope_url: str = NOWHERE) -> ProviderConfig:
     return ProviderConfig(
         openai=RemoteProviderSettings(openai_url, Secret(API_KEY), "gpt-image-1"),
         dashscope=RemoteProviderSettings(dashscope_url, Secret(API_KEY), "wan2.2-t2i-flash"),
@@ -262,7 +265,8 @@ def test_cancelling_while_polling_stops_without_a_style_or_another_poll(dashscop
         seen["cancel"] = seen["engine"].cancel(seen["task_no"])  # from the server's thread, as the staff screen would
         return dashscope_status("RUNNING")(task_id)
 
-    dashscope.script_next_task(dashscope_status("PENDING"), running_and_cancelled_meanwhile, dashscope_status("RUNNING"))
+    dashscope.script_next_task(dashscope_status("PENDING"), running_and_cancelled_meanwhile,
+                               dashscope_status("RUNNING"))
     with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
         seen["engine"] = engine
         seen["task_no"] = submit_generation(engine, PROMPT, "dashscope").task_no
@@ -286,8 +290,8 @@ def test_dashscope_failed_internal_error_resubmits_on_the_next_attempt(dashscope
 
 
 def test_dashscope_data_inspection_is_dead_at_once(dashscope):
-    dashscope.script_next_task(dashscope_status("RUNNING"),
-                               dashscope_failed("DataInspectionFailed", "Output data may contain inappropriate content."))
+    inspection_failed = dashscope_failed("DataInspectionFailed", "Output data may contain inappropriate content.")
+    dashscope.script_next_task(dashscope_status("RUNNING"), inspection_failed)
     with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
         task = generate(engine, "dashscope")
     assert_failed_without_style(task, TaskStatus.DEAD, "DataInspectionFailed", 1)

@@ -93,7 +93,8 @@ def test_saving_keeps_the_kiosk_settings_and_round_trips(nailmirror_home):
     path = nailmirror_home / "config.json"
     path.write_text(json.dumps({"language": "en", "idle_timeout_s": 120}))
     config = replace(load_provider_config(environ={}), default_provider="dashscope",
-                     dashscope=RemoteProviderSettings("https://dashscope-intl.aliyuncs.com", Secret("sk-saved"), "wan2.2-t2i-flash"))
+                     dashscope=RemoteProviderSettings("https://dashscope-intl.aliyuncs.com", Secret("sk-saved"),
+                                                      "wan2.2-t2i-flash"))
     save_provider_config(config)
 
     document = json.loads(path.read_text())
