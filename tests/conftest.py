@@ -1,4 +1,5 @@
-"""Shared test setup: a private data directory per test, offscreen Qt, and the real photos in ../shared/data."""
+"""Shared test setup: a private data directory per test, offscreen Qt, and the real photos in ../shared/data
+(NAILMIRROR_SHARED_DATA=DIR reads them from elsewhere)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("NAILMIRROR_SHARED_DATA") or ROOT.parent / "shared" / "data")
 NAILS_EVAL = SHARED_DATA / "nails_eval"
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
 os.environ.setdefault("NAILMIRROR_RETRY_BASE_S", "0.01")
-
-# PySide6 6.12.0 leaks a reference to None on every void call under CPython 3.11 (see ui/shell/qt_runtime.py);
-# without this a Qt test that paints or sets text a few thousand times aborts with none_dealloc.
-from nailmirror_desktop.ui.shell.qt_runtime import protect_none_refcount  # noqa: E402  (no Qt import inside)
-
-protect_none_refcount()
 
 
 @pytest.fixture(autouse=True)
@@ -32,6 +27,11 @@ def nailmirror_home(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture(scope="session")
 def nails_eval_dir() -> Path:
+    """The internal evaluation photos (images/ and masks/), which live beside the checkout, not in it. Without
+    them the test is skipped, except under CI (CI=true), which always has them: there a missing folder fails."""
     if not (NAILS_EVAL / "images").is_dir():
-        pytest.fail(f"the evaluation photos are missing: {NAILS_EVAL} (../shared/data must sit beside the checkout)")
+        reason = f"needs the internal photos in {NAILS_EVAL} (../shared/data beside the checkout)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"CI: {reason}")
+        pytest.skip(reason)
     return NAILS_EVAL

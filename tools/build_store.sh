@@ -4,6 +4,8 @@
 #   tools/build_store.sh            build dist/nailmirror/ (PyInstaller onedir, ~1 min) and smoke-test it
 #   tools/build_store.sh --smoke    only smoke-test an existing dist/nailmirror/
 #
+# It builds with .venv/bin/pyinstaller (CPython 3.12, `./dev setup` makes it); PYINSTALLER=PATH picks another.
+#
 # Ship dist/nailmirror/ as a folder (or a .tar.gz of it). The target needs glibc >= the build machine's and
 # the Debian packages libegl1 libgles2 (MediaPipe links them; PyInstaller leaves them out).
 #
@@ -16,7 +18,7 @@ ROOT=$(pwd)
 BUNDLE="$ROOT/dist/nailmirror"
 
 if [ "${1:-}" != "--smoke" ]; then
-  .venv/bin/pyinstaller --noconfirm --clean --log-level WARN build.spec
+  "${PYINSTALLER:-.venv/bin/pyinstaller}" --noconfirm --clean --log-level WARN build.spec
 fi
 [ -x "$BUNDLE/nailmirror" ] || { echo "build_store: $BUNDLE/nailmirror is missing" >&2; exit 1; }
 
