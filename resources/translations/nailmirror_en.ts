@@ -37,51 +37,46 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>Your design is ready and on your nails now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
         <source>Describe your dream nails</source>
         <translation>Describe your dream nails</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>e.g. milky white, shell flakes, ring finger accent</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
         <source>Create my design</source>
         <translation>Create my design</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
         <source>Try it on again</source>
         <translation>Try it on again</translation>
     </message>
 </context>
 <context>
-    <name>KioskController</name>
+    <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="137"/>
-        <source>This style can&apos;t be tried on right now.</source>
-        <translation>This style can&apos;t be tried on right now.</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="297"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="60"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="79"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="330"/>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="336"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="105"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -89,28 +84,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="146"/>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="146"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="147"/>
         <source>NailMirror</source>
         <translation>NailMirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
         <source>Demo</source>
         <translation>Demo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
         <source>Snapshot · before/after</source>
         <translation>Snapshot · before/after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="153"/>
         <source>Styles</source>
         <translation>Styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="154"/>
         <source>AI design</source>
         <translation>AI design</translation>
     </message>
@@ -118,90 +113,90 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="16"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="26"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="25"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>We can&apos;t make that design. Please describe it differently.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="18"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="28"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="30"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="19"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>The design service is paused. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="21"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>Lots of designs are being made right now. Please try again in a minute.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="31"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>Tell us a colour or a pattern first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="33"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>Something went wrong making this design. Please try again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="38"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="37"/>
         <source>Waiting</source>
         <translation>Waiting</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="39"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="38"/>
         <source>Working</source>
         <translation>Working</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="39"/>
         <source>Done</source>
         <translation>Done</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
         <source>Failed, will retry</source>
         <translation>Failed, will retry</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
         <source>Canceled</source>
         <translation>Canceled</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
         <source>Dead letter</source>
         <translation>Dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="49"/>
         <source>Draft</source>
         <translation>Draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="50"/>
         <source>Pending review</source>
         <translation>Pending review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
         <source>Published</source>
         <translation>Published</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
         <source>Rejected</source>
         <translation>Rejected</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
@@ -209,12 +204,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="154"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>The camera is not responding. Reconnecting…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="156"/>
         <source>Looking for a camera…</source>
         <translation>Looking for a camera…</translation>
     </message>
@@ -222,12 +217,12 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="148"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>Place your hand here, nails facing the screen</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="149"/>
         <source>Style code</source>
         <translation>Style code</translation>
     </message>
@@ -435,37 +430,37 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="149"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="164"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
@@ -511,47 +506,47 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="282"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="283"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="284"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="286"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="286"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="286"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="287"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="287"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="297"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="297"/>
         <source>All</source>
         <translation>All</translation>
     </message>
@@ -627,6 +622,14 @@
         <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
         <source>Created</source>
         <translation>Created</translation>
+    </message>
+</context>
+<context>
+    <name>TryOnController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <source>This style can&apos;t be tried on right now.</source>
+        <translation>This style can&apos;t be tried on right now.</translation>
     </message>
 </context>
 </TS>

@@ -37,51 +37,46 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
     </message>
 </context>
 <context>
-    <name>KioskController</name>
+    <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="137"/>
-        <source>This style can&apos;t be tried on right now.</source>
-        <translation>这个款式暂时无法试戴。</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="297"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="60"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="79"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="330"/>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="336"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="105"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -89,28 +84,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="146"/>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="146"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="147"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="153"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="154"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -118,90 +113,90 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="16"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="26"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="25"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>这个款式无法生成，请换一种描述。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="18"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="28"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>暂时连不上设计服务。可以先试试现成款式，或咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="30"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="19"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>设计服务暂停中，请咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="21"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>现在设计的人有点多，请一分钟后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="31"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>先告诉我们颜色或图案吧。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="33"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>生成款式时出了点问题，请再试一次。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="38"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="37"/>
         <source>Waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="39"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="38"/>
         <source>Working</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="39"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
         <source>Failed, will retry</source>
         <translation>失败，将重试</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
         <source>Canceled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="49"/>
         <source>Draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="50"/>
         <source>Pending review</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
         <source>Published</source>
         <translation>已上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
         <source>Rejected</source>
         <translation>已驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
@@ -209,12 +204,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="154"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>摄像头没有响应，正在重新连接…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="156"/>
         <source>Looking for a camera…</source>
         <translation>正在寻找摄像头…</translation>
     </message>
@@ -222,12 +217,12 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="148"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="149"/>
         <source>Style code</source>
         <translation>款号</translation>
     </message>
@@ -435,37 +430,37 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="149"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="164"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
@@ -511,47 +506,47 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="282"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="283"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="284"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="286"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="286"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="286"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="287"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="287"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="297"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="297"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -627,6 +622,14 @@
         <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
         <source>Created</source>
         <translation>创建时间</translation>
+    </message>
+</context>
+<context>
+    <name>TryOnController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <source>This style can&apos;t be tried on right now.</source>
+        <translation>这个款式暂时无法试戴。</translation>
     </message>
 </context>
 </TS>
