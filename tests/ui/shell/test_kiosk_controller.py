@@ -93,7 +93,8 @@ def test_snapshot_is_saved_and_the_idle_reset_forgets_the_customer(qtbot, kiosk,
 
     def record():
         seen_at_reset.update(pair=kiosk.services.session.latest_pair(), frame=kiosk.window.mirror.has_frame(),
-                             snapshot=kiosk.tryon.snapshot_page.view.has_images(), text=kiosk.generation.panel.prompt.text(),
+                             snapshot=kiosk.tryon.snapshot_page.view.has_images(),
+                             text=kiosk.generation.panel.prompt.text(),
                              page=kiosk.window.current_page())
 
     kiosk.session_did_reset.connect(record)
