@@ -51,10 +51,13 @@ def register_generation(engine: TaskEngine, config: ProviderConfig | None = None
 
 
 def open_task_engine(provider_config: ProviderConfig | None = None, *, db_path: Path | None = None,
-                     config: EngineConfig | None = None) -> TaskEngine:
-    """The task engine over the kiosk's database, ready to run STYLE_GENERATION tasks. Close it when done
-    (it is a context manager)."""
+                     config: EngineConfig | None = None, generation: bool = True) -> TaskEngine:
+    """The task engine over the kiosk's database (or `db_path`), ready to run STYLE_GENERATION tasks; with
+    generation=False only to read and manage tasks (no handler, no provider settings read, no numpy/Pillow
+    imported). Close it when done (it is a context manager)."""
     engine = TaskEngine(db_path or database_path(), config=config)
+    if not generation:
+        return engine
     try:
         register_generation(engine, provider_config)
     except Exception:
