@@ -14,19 +14,17 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage
 
+from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 from nailmirror_desktop.vision.supervisor import DEMO, LOST, STARTING, FramePacket, SourceSupervisor
 
 log = logging.getLogger(__name__)
-
-RunInBackground = Callable[[Callable[[], Any], Callable[[Any, BaseException | None], None]], Any]
 
 
 @dataclass(frozen=True)
