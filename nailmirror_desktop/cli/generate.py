@@ -15,9 +15,13 @@ import argparse
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nailmirror_desktop.core.tasks import Task, TaskEngine
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("generate", help="generate a new AI style from a description")
     parser.add_argument("prompt", help='what the customer asked for, e.g. "奶白色底胶、贝壳碎片、无名指跳色"')
     parser.add_argument("--provider", choices=["offline", "openai", "dashscope"],
@@ -30,17 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from nailmirror_desktop.adapters.providers import register_generation
+    from nailmirror_desktop.app.services import open_task_engine
     from nailmirror_desktop.core.generation.flow import submit_generation
     from nailmirror_desktop.core.generation.provider_config import ConfigError, load_provider_config
-    from nailmirror_desktop.core.paths import database_path
-    from nailmirror_desktop.core.tasks import TaskEngine, TaskError
+    from nailmirror_desktop.core.tasks import TaskError
 
     try:
         config = load_provider_config()
         provider = args.provider or config.default_provider
-        with TaskEngine(database_path()) as engine:
-            register_generation(engine, config)
+        with open_task_engine(config) as engine:
             task = submit_generation(engine, args.prompt, provider, seed=args.seed, request_source="cli")
             if args.wait:
                 task = _run_until_finished(engine, task.task_no, args.timeout)
@@ -56,19 +58,21 @@ def _generate(args: argparse.Namespace) -> int:
     return 0 if task.status.value == "SUCCESS" else 1
 
 
-def _run_until_finished(engine, task_no: str, timeout_s: float):
+def _run_until_finished(engine: TaskEngine, task_no: str, timeout_s: float) -> Task:
     """Run due work on this thread until `task_no` is finished (or the timeout), sleeping between retries."""
     deadline = time.monotonic() + timeout_s
     while True:
         engine.run_due()
         task = engine.get(task_no)
+        if task is None:
+            raise LookupError(task_no)  # the row was ours a moment ago: only a deleted database loses it
         remaining = deadline - time.monotonic()
         if task.status.is_terminal or remaining <= 0:
             return task
         engine.clock.sleep(min(engine.seconds_until_next_work(), remaining))
 
 
-def _print_task(task, *, as_json: bool) -> None:
+def _print_task(task: Task, *, as_json: bool) -> None:
     if as_json:
         print(json.dumps(task.to_json(), ensure_ascii=False, indent=2))
         return

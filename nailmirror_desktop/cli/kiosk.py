@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("kiosk", help="start the kiosk (the default command)")
     parser.add_argument("--demo", action="store_true", help="play the bundled demo video instead of a camera")
     parser.add_argument("--demo-if-no-camera", action="store_true", default=True,

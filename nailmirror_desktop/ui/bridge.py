@@ -1,20 +1,28 @@
-"""The one doorway between worker threads and the GUI.
+"""The one doorway between worker threads and the GUI (ARCHITECTURE.md §6).
 
 `run_in_background(fn, on_done)` runs `fn()` on a QThreadPool and calls `on_done(result, error)` on the main
 thread: exactly one of them is None unless `fn` returned None. `run_on_main(fn)` posts a callable to the main
 thread from anywhere. Callers never touch threads or locks themselves; `fn` must not call UI routines.
+
+A `Channel` is that door for one owner: what it posts or runs reaches the main thread only while the channel is
+open. Its owner closes it when it shuts down, and an answer still in flight then is dropped here, so no caller
+checks "am I shut down yet?" itself. `BackgroundRunner` is a channel with a thread pool of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThread, QThreadPool, Signal, Slot
 
-from nailmirror_desktop.ui.shell.qt_runtime import protect_none_refcount
+Done = Callable[[Any, BaseException | None], None]
 
-Done = Callable[[Any, "BaseException | None"], None]
+
+class RunInBackground(Protocol):
+    """The bridge's contract as the UI receives it: `fn()` off the GUI thread, `on_done(result, error)` on it."""
+
+    def __call__(self, fn: Callable[[], Any], on_done: Done, /) -> None: ...
 
 
 class _MainThreadPost(QObject):
@@ -37,7 +45,6 @@ _post: _MainThreadPost | None = None
 def _main_post() -> _MainThreadPost:
     global _post
     if _post is None:
-        protect_none_refcount()  # each emit costs True a reference under PySide6 6.12 on 3.11 (see qt_runtime)
         app = QCoreApplication.instance()
         if app is None:
             raise RuntimeError("the bridge needs a QCoreApplication (create the app first)")
@@ -62,10 +69,11 @@ def run_on_main(call: Callable[[], None]) -> None:
 
 
 class _Job(QRunnable):
-    def __init__(self, fn: Callable[[], Any], on_done: Done) -> None:
+    def __init__(self, fn: Callable[[], Any], on_done: Done, post: Callable[[Callable[[], None]], None]) -> None:
         super().__init__()
         self._fn = fn
         self._on_done = on_done
+        self._post = post
 
     def run(self) -> None:
         try:
@@ -73,10 +81,56 @@ class _Job(QRunnable):
         except BaseException as exc:  # noqa: BLE001 — handed to the caller, who decides
             result, error = None, exc
         on_done = self._on_done
-        run_on_main(lambda: on_done(result, error))
+        self._post(lambda: on_done(result, error))
 
 
 def run_in_background(fn: Callable[[], Any], on_done: Done, *, pool: QThreadPool | None = None) -> None:
     """Run `fn()` off the GUI thread; deliver `(result, error)` to `on_done` on the main thread."""
     _main_post()  # created here on the caller's (main) thread if it does not exist yet
-    (pool or QThreadPool.globalInstance()).start(_Job(fn, on_done))
+    (pool or QThreadPool.globalInstance()).start(_Job(fn, on_done, run_on_main))
+
+
+class Channel:
+    """One owner's door to the main thread. Open when made; `close()` (on the main thread) drops whatever is
+    still on its way. Make it on the main thread, after the QApplication."""
+
+    def __init__(self, pool: QThreadPool | None = None) -> None:
+        _main_post()
+        self._pool = pool
+        self._open = True
+
+    @property
+    def is_open(self) -> bool:
+        return self._open
+
+    def post(self, call: Callable[[], None]) -> None:
+        """From any thread: `call()` on the main thread, unless the channel was closed before it got there."""
+        run_on_main(lambda: self._deliver(call))
+
+    def run_in_background(self, fn: Callable[[], Any], on_done: Done) -> None:
+        """`fn()` on the channel's pool (the global one if none); `on_done(result, error)` while still open."""
+        (self._pool or QThreadPool.globalInstance()).start(_Job(fn, on_done, self.post))
+
+    __call__ = run_in_background  # a channel is a RunInBackground
+
+    def close(self) -> None:
+        self._open = False
+
+    def _deliver(self, call: Callable[[], None]) -> None:
+        if self._open:
+            call()
+
+
+class BackgroundRunner(Channel):
+    """A channel on a pool of its own, so its work never waits behind work queued on the global pool."""
+
+    def __init__(self, max_threads: int) -> None:
+        pool = QThreadPool()
+        pool.setMaxThreadCount(max_threads)
+        super().__init__(pool)
+        self.pool = pool
+
+    def close(self, wait_ms: int = 3000) -> None:
+        """Drop answers still on their way, then let running work finish (up to `wait_ms`)."""
+        super().close()
+        self.pool.waitForDone(wait_ms)

@@ -4,32 +4,32 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="60"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="66"/>
         <source>Frames per second</source>
         <translation>Frames per second</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="60"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="66"/>
         <source>Frame source</source>
         <translation>Frame source</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
         <source>Latency per stage</source>
         <translation>Latency per stage</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
         <source>Frames waiting (mirror)</source>
         <translation>Frames waiting (mirror)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="62"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="68"/>
         <source>Task queue</source>
         <translation>Task queue</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="62"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="68"/>
         <source>Free disk space</source>
         <translation>Free disk space</translation>
     </message>
@@ -37,51 +37,46 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>Your design is ready and on your nails now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
         <source>Describe your dream nails</source>
         <translation>Describe your dream nails</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>e.g. milky white, shell flakes, ring finger accent</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
         <source>Create my design</source>
         <translation>Create my design</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
         <source>Try it on again</source>
         <translation>Try it on again</translation>
     </message>
 </context>
 <context>
-    <name>KioskController</name>
+    <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="137"/>
-        <source>This style can&apos;t be tried on right now.</source>
-        <translation>This style can&apos;t be tried on right now.</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="297"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="60"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="79"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="330"/>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="336"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="105"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -89,28 +84,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="146"/>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
         <source>NailMirror</source>
         <translation>NailMirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="150"/>
         <source>Demo</source>
         <translation>Demo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="151"/>
         <source>Snapshot · before/after</source>
         <translation>Snapshot · before/after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="155"/>
         <source>Styles</source>
         <translation>Styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="156"/>
         <source>AI design</source>
         <translation>AI design</translation>
     </message>
@@ -118,90 +113,90 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="16"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="26"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>We can&apos;t make that design. Please describe it differently.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="18"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="28"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="30"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="20"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>The design service is paused. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>Lots of designs are being made right now. Please try again in a minute.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="34"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>Tell us a colour or a pattern first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="33"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>Something went wrong making this design. Please try again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="38"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
         <source>Waiting</source>
         <translation>Waiting</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="39"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
         <source>Working</source>
         <translation>Working</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
         <source>Done</source>
         <translation>Done</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="43"/>
         <source>Failed, will retry</source>
         <translation>Failed, will retry</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
         <source>Canceled</source>
         <translation>Canceled</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
         <source>Dead letter</source>
         <translation>Dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
         <source>Draft</source>
         <translation>Draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
         <source>Pending review</source>
         <translation>Pending review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
         <source>Published</source>
         <translation>Published</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
         <source>Rejected</source>
         <translation>Rejected</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="56"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
@@ -209,12 +204,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>The camera is not responding. Reconnecting…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="157"/>
         <source>Looking for a camera…</source>
         <translation>Looking for a camera…</translation>
     </message>
@@ -222,12 +217,12 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="152"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>Place your hand here, nails facing the screen</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="153"/>
         <source>Style code</source>
         <translation>Style code</translation>
     </message>
@@ -235,28 +230,28 @@
 <context>
     <name>PinDialog</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="69"/>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="82"/>
         <source>Too many wrong PINs. Wait a minute.</source>
         <translation>Too many wrong PINs. Wait a minute.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="84"/>
         <source>Wrong PIN.</source>
         <translation>Wrong PIN.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="91"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="93"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="92"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
         <source>Staff PIN</source>
         <translation>Staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="93"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="95"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -264,72 +259,72 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="165"/>
         <source>Write the reason for rejecting first.</source>
         <translation>Write the reason for rejecting first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="172"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="173"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="176"/>
         <source>Done: %1 is now %2</source>
         <translation>Done: %1 is now %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="191"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="192"/>
         <source>Choose a style folder</source>
         <translation>Choose a style folder</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="197"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="198"/>
         <source>Imported as %1 (draft).</source>
         <translation>Imported as %1 (draft).</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="202"/>
         <source>Import failed: %1</source>
         <translation>Import failed: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
         <source>Submit</source>
         <translation>Submit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
         <source>Approve</source>
         <translation>Approve</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
         <source>Reject</source>
         <translation>Reject</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
         <source>Publish</source>
         <translation>Publish</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
         <source>Back to draft</source>
         <translation>Back to draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="221"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="222"/>
         <source>Reason (required to reject)</source>
         <translation>Reason (required to reject)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="222"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
         <source>Import a style folder…</source>
         <translation>Import a style folder…</translation>
     </message>
@@ -357,77 +352,77 @@
         <translation>Saved. Camera, resolution, mirroring and hands apply at the next start.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="161"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="166"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="167"/>
         <source> days</source>
         <translation> days</translation>
     </message>
@@ -435,37 +430,37 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="149"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="150"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="164"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="165"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
@@ -511,47 +506,47 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="288"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="289"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="290"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="297"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
         <source>All</source>
         <translation>All</translation>
     </message>
@@ -559,74 +554,82 @@
 <context>
     <name>TaskMonitorPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="135"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="140"/>
         <source>open dead letters %1</source>
         <translation>open dead letters %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="162"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="164"/>
         <source>Done: %1</source>
         <translation>Done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="182"/>
         <source>All states</source>
         <translation>All states</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
         <source>All types</source>
         <translation>All types</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="181"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="186"/>
         <source>Replay dead letter</source>
         <translation>Replay dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="182"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="187"/>
         <source>Ignore dead letter</source>
         <translation>Ignore dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="183"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="188"/>
         <source>Cancel task</source>
         <translation>Cancel task</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>Task</source>
         <translation>Task</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>Type</source>
         <translation>Type</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>State</source>
         <translation>State</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>Attempts</source>
         <translation>Attempts</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="190"/>
         <source>Error</source>
         <translation>Error</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="190"/>
         <source>Created</source>
         <translation>Created</translation>
+    </message>
+</context>
+<context>
+    <name>TryOnController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <source>This style can&apos;t be tried on right now.</source>
+        <translation>This style can&apos;t be tried on right now.</translation>
     </message>
 </context>
 </TS>

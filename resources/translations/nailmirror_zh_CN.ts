@@ -4,32 +4,32 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="60"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="66"/>
         <source>Frames per second</source>
         <translation>帧率（FPS）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="60"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="66"/>
         <source>Frame source</source>
         <translation>画面来源</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
         <source>Latency per stage</source>
         <translation>各阶段耗时</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
         <source>Frames waiting (mirror)</source>
         <translation>待处理帧（魔镜）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="62"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="68"/>
         <source>Task queue</source>
         <translation>任务队列</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="62"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="68"/>
         <source>Free disk space</source>
         <translation>可用磁盘空间</translation>
     </message>
@@ -37,51 +37,46 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
     </message>
 </context>
 <context>
-    <name>KioskController</name>
+    <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="137"/>
-        <source>This style can&apos;t be tried on right now.</source>
-        <translation>这个款式暂时无法试戴。</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="297"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="60"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="79"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="330"/>
-        <location filename="../../nailmirror_desktop/ui/kiosk_controller.py" line="336"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="105"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -89,28 +84,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="146"/>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="150"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="151"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="155"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/main_window.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="156"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -118,90 +113,90 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="16"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="26"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>这个款式无法生成，请换一种描述。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="18"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="28"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>暂时连不上设计服务。可以先试试现成款式，或咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="30"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="20"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>设计服务暂停中，请咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>现在设计的人有点多，请一分钟后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="34"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>先告诉我们颜色或图案吧。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="33"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>生成款式时出了点问题，请再试一次。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="38"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
         <source>Waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="39"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
         <source>Working</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="43"/>
         <source>Failed, will retry</source>
         <translation>失败，将重试</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
         <source>Canceled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
         <source>Draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
         <source>Pending review</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
         <source>Published</source>
         <translation>已上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
         <source>Rejected</source>
         <translation>已驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="56"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
@@ -209,12 +204,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>摄像头没有响应，正在重新连接…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="157"/>
         <source>Looking for a camera…</source>
         <translation>正在寻找摄像头…</translation>
     </message>
@@ -222,12 +217,12 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="152"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/mirror_view.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="153"/>
         <source>Style code</source>
         <translation>款号</translation>
     </message>
@@ -235,28 +230,28 @@
 <context>
     <name>PinDialog</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="69"/>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="82"/>
         <source>Too many wrong PINs. Wait a minute.</source>
         <translation>PIN 错误次数过多，请一分钟后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="84"/>
         <source>Wrong PIN.</source>
         <translation>PIN 错误。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="91"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="93"/>
         <source>Staff</source>
         <translation>店员</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="92"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
         <source>Staff PIN</source>
         <translation>店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="93"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="95"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -264,72 +259,72 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="165"/>
         <source>Write the reason for rejecting first.</source>
         <translation>请先填写驳回原因。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="172"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="173"/>
         <source>Not done: %1</source>
         <translation>未完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="176"/>
         <source>Done: %1 is now %2</source>
         <translation>已完成：%1 现为「%2」</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="191"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="192"/>
         <source>Choose a style folder</source>
         <translation>选择款式文件夹</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="197"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="198"/>
         <source>Imported as %1 (draft).</source>
         <translation>已导入为 %1（草稿）。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="202"/>
         <source>Import failed: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
         <source>Submit</source>
         <translation>提交审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
         <source>Approve</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
         <source>Publish</source>
         <translation>上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
         <source>Back to draft</source>
         <translation>退回草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="221"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="222"/>
         <source>Reason (required to reject)</source>
         <translation>原因（驳回时必填）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="222"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
         <source>Import a style folder…</source>
         <translation>从文件夹导入款式…</translation>
     </message>
@@ -357,77 +352,77 @@
         <translation>已保存。摄像头、分辨率、镜像和识别手数在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="161"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="166"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="167"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -435,37 +430,37 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="149"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="150"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="164"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/snapshot.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="165"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
@@ -511,47 +506,47 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="288"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="289"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="290"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/style_browser.py" line="297"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -559,74 +554,82 @@
 <context>
     <name>TaskMonitorPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="135"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="140"/>
         <source>open dead letters %1</source>
         <translation>未处理死信 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="162"/>
         <source>Not done: %1</source>
         <translation>未完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="164"/>
         <source>Done: %1</source>
         <translation>已完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="182"/>
         <source>All states</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
         <source>All types</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="181"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="186"/>
         <source>Replay dead letter</source>
         <translation>重放死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="182"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="187"/>
         <source>Ignore dead letter</source>
         <translation>忽略死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="183"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="188"/>
         <source>Cancel task</source>
         <translation>取消任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>Attempts</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="190"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="190"/>
         <source>Created</source>
         <translation>创建时间</translation>
+    </message>
+</context>
+<context>
+    <name>TryOnController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <source>This style can&apos;t be tried on right now.</source>
+        <translation>这个款式暂时无法试戴。</translation>
     </message>
 </context>
 </TS>

@@ -46,7 +46,8 @@ def test_the_provider_comes_from_the_environment_and_a_rejection_exits_1(capsys,
     out = capsys.readouterr().out
     printed = json.loads(out)
     assert status == 1 and API_KEY not in out
-    assert (printed["status"], printed["last_error_code"], printed["attempt_count"]) == ("DEAD", "moderation_blocked", 1)
+    outcome = (printed["status"], printed["last_error_code"], printed["attempt_count"])
+    assert outcome == ("DEAD", "moderation_blocked", 1)
     assert style_codes() == []
 
 

@@ -1,4 +1,7 @@
-"""Image-provider drivers (OpenAI Images, DashScope Wan, offline) and safe result downloads."""
+"""Image-provider drivers (OpenAI Images, DashScope Wan, offline) and safe result downloads (ARCHITECTURE.md §9).
+
+The STYLE_GENERATION handler's services are wired in the composition root (app.services), not here.
+"""
 
 from __future__ import annotations
 
@@ -25,38 +28,3 @@ def create_provider(name: str, config: ProviderConfig) -> ImageProvider:
         return DashScopeWanProvider(config.dashscope, timeouts=timeouts, max_bytes=config.max_download_bytes)
     raise ConfigError("provider_unknown", f"unknown provider {name!r}")
 
-
-def generation_services(config: ProviderConfig, clock):
-    """The STYLE_GENERATION handler's services on this machine: drivers from `config` (one per name, made on
-    first use), the artwork maker, a style repository with the Pillow-checked asset store, the engine's clock."""
-    from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
-    from nailmirror_desktop.adapters.providers.artwork import make_artwork
-    from nailmirror_desktop.core.catalog.assets import AssetStore
-    from nailmirror_desktop.core.catalog.repository import StyleRepository
-    from nailmirror_desktop.core.generation.flow import GenerationServices
-
-    drivers: dict[str, ImageProvider] = {}
-
-    def provider_for(name: str) -> ImageProvider:
-        if name not in drivers:
-            drivers[name] = create_provider(name, config)
-        return drivers[name]
-
-    store = AssetStore(PillowImageProbe())
-    return GenerationServices(
-        provider_for=provider_for,
-        make_artwork=make_artwork,
-        repository_for=lambda conn: StyleRepository(conn, store),
-        clock=clock,
-        poll=config.poll,
-    )
-
-
-def register_generation(engine, config: ProviderConfig | None = None, *, concurrency: int = 1) -> None:
-    """Register the STYLE_GENERATION handler on `engine` (settings from config.json / the environment)."""
-    from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, make_generation_handler
-    from nailmirror_desktop.core.generation.provider_config import load_provider_config
-
-    config = config or load_provider_config()
-    handler = make_generation_handler(generation_services(config, engine.clock))
-    engine.register_handler(STYLE_GENERATION, handler, concurrency=concurrency)

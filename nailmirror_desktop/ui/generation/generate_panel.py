@@ -154,7 +154,7 @@ class GeneratePanel(QWidget):
         self.prompt.setText(f"{current}{separator}{word}" if current else word)
 
     # --- language -----------------------------------------------------------------------------------------
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

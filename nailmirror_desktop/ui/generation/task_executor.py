@@ -1,4 +1,6 @@
-"""Runs the task engine on a QThreadPool and reports to the GUI through signals on the main thread.
+"""Runs the task engine on a QThreadPool and reports to the GUI through signals on the main thread
+(ARCHITECTURE.md §7). Every hand-over from a pool thread goes through the bridge's channel; after `shutdown`
+the channel is closed, so a late status from a handler still running never reaches the GUI.
 
 - Event-driven: `submit` (or any state change this process commits) wakes a runner at once; a runner drains
   due tasks, and when it stops it tells the main thread when the next retry is due (a single-shot timer).
@@ -15,10 +17,10 @@ import logging
 import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from nailmirror_desktop.core.tasks import Task, TaskEngine
-from nailmirror_desktop.ui.shell.qt_runtime import protect_none_refcount
+from nailmirror_desktop.ui import bridge
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +40,6 @@ class TaskExecutor(QObject):
     task_changed = Signal(str, str)  # task_no, status
     task_progress = Signal(str, float, str)  # task_no, fraction 0..1, note ("" if none)
 
-    _status_from_worker = Signal(str, str)
-    _progress_from_worker = Signal(str, float, str)
-    _next_work_in = Signal(float)  # seconds
-
     def __init__(
         self,
         engine: TaskEngine,
@@ -50,7 +48,6 @@ class TaskExecutor(QObject):
         poll_interval_s: float = 1.0,
         parent: QObject | None = None,
     ) -> None:
-        protect_none_refcount()  # every emit below would otherwise cost True a reference (PySide6 6.12 on 3.11)
         super().__init__(parent)
         self.engine = engine
         self._pool = QThreadPool(self)
@@ -64,9 +61,7 @@ class TaskExecutor(QObject):
         self._wake_seq = 0
         self._started = False
         self._stopping = False
-        self._status_from_worker.connect(self._on_status_from_worker, Qt.ConnectionType.QueuedConnection)
-        self._progress_from_worker.connect(self._on_progress_from_worker, Qt.ConnectionType.QueuedConnection)
-        self._next_work_in.connect(self._on_next_work_in, Qt.ConnectionType.QueuedConnection)
+        self._channel = bridge.Channel()
         self._poll = QTimer(self)
         self._poll.setInterval(int(poll_interval_s * 1000))
         self._poll.timeout.connect(self.wake)
@@ -81,6 +76,8 @@ class TaskExecutor(QObject):
             return
         self._started = True
         self._stopping = False
+        if not self._channel.is_open:
+            self._channel = bridge.Channel()  # a restart: what the old one dropped stays dropped
         self.engine.add_listener(self._on_engine_status)
         self.engine.add_progress_listener(self._on_engine_progress)
         self._poll.start()
@@ -92,6 +89,7 @@ class TaskExecutor(QObject):
             self._stopping = True
         self._poll.stop()
         self._retry_timer.stop()
+        self._channel.close()
         finished = self._pool.waitForDone(int(wait_s * 1000))
         if self._started:
             self.engine.remove_listener(self._on_engine_status)
@@ -141,7 +139,8 @@ class TaskExecutor(QObject):
                         self._runners -= 1
                         counted = False
             if not self._stopping:
-                self._next_work_in.emit(self.engine.seconds_until_next_work())
+                seconds = self.engine.seconds_until_next_work()
+                self._channel.post(lambda: self._on_next_work_in(seconds))
         except Exception:  # noqa: BLE001 — a database error must not kill the pool thread silently
             log.exception("task runner failed")
             if counted:
@@ -152,22 +151,13 @@ class TaskExecutor(QObject):
         return not self._stopping
 
     def _on_engine_status(self, task_no: str, status: str) -> None:
-        self._status_from_worker.emit(task_no, status)
+        self._channel.post(lambda: self.task_changed.emit(task_no, status))
 
     def _on_engine_progress(self, task_no: str, fraction: float, note: str | None) -> None:
-        self._progress_from_worker.emit(task_no, fraction, note or "")
+        self._channel.post(lambda: self.task_progress.emit(task_no, fraction, note or ""))
 
     # --- on the main thread -----------------------------------------------------------------------------------
 
-    @Slot(str, str)
-    def _on_status_from_worker(self, task_no: str, status: str) -> None:
-        self.task_changed.emit(task_no, status)
-
-    @Slot(str, float, str)
-    def _on_progress_from_worker(self, task_no: str, fraction: float, note: str) -> None:
-        self.task_progress.emit(task_no, fraction, note)
-
-    @Slot(float)
     def _on_next_work_in(self, seconds: float) -> None:
         if self._stopping or not self._started:
             return

@@ -6,6 +6,8 @@ Source strings are English; zh_CN is the default kiosk language. Widgets re-read
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QCoreApplication, QTranslator
 
 from nailmirror_desktop.core.paths import resources_dir
@@ -18,7 +20,7 @@ def current_language() -> str:
     return _language
 
 
-def translations_dir():
+def translations_dir() -> Path:
     return resources_dir() / "translations"
 
 
@@ -27,6 +29,8 @@ def install_language(language: str) -> bool:
     global _installed, _language
     _language = language
     app = QCoreApplication.instance()
+    if app is None:
+        raise RuntimeError("install a language once the QApplication exists")
     if _installed is not None:
         app.removeTranslator(_installed)
         _installed = None

@@ -8,6 +8,7 @@ e.g. `--quit-after`) allow it.
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -105,8 +106,9 @@ class MainWindow(QMainWindow):
             self.pages.addWidget(QWidget())
         old = self.pages.widget(index)
         self.pages.insertWidget(index, widget)
-        self.pages.removeWidget(old)
-        old.deleteLater()
+        if old is not None:
+            self.pages.removeWidget(old)
+            old.deleteLater()
 
     def show_page(self, index: int) -> None:
         self.pages.setCurrentIndex(index)
@@ -123,21 +125,21 @@ class MainWindow(QMainWindow):
     def save_geometry(self) -> None:
         QSettings("NailMirror", "kiosk").setValue("window/geometry", self.saveGeometry())
 
-    def closeEvent(self, event) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.allow_close:
             event.ignore()  # a customer must not be able to leave the kiosk
             return
         self.save_geometry()
         super().closeEvent(event)
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Escape and not self.allow_close:
             event.accept()  # Esc does nothing in the customer's hands
             return
         super().keyPressEvent(event)
 
     # --- language -----------------------------------------------------------------------------------------
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

@@ -14,17 +14,20 @@ def generation_error_text(code: str | None, error_class: str | None = None) -> s
     if error_class == "CONTENT_REJECTED":
         return QCoreApplication.translate("Messages", "We can't make that design. Please describe it differently.")
     if code.startswith("NETWORK") or code in ("DOWNLOAD_INTERRUPTED",):
-        return QCoreApplication.translate("Messages", "The design service can't be reached right now. Try a quick-pick style, or ask our staff.")
+        return QCoreApplication.translate(
+            "Messages", "The design service can't be reached right now. Try a quick-pick style, or ask our staff.")
     if error_class == "CONFIG":
         return QCoreApplication.translate("Messages", "The design service is paused. Please ask our staff.")
     if code == "TOO_MANY_PENDING_TASKS":
-        return QCoreApplication.translate("Messages", "Lots of designs are being made right now. Please try again in a minute.")
+        return QCoreApplication.translate(
+            "Messages", "Lots of designs are being made right now. Please try again in a minute.")
     if code in ("CONTENT_REJECTED", "MODERATION_BLOCKED", "DATAINSPECTIONFAILED", "PROMPT_REJECTED") or (
         "REJECT" in code or "MODERATION" in code or "INSPECTION" in code
     ):
         return QCoreApplication.translate("Messages", "We can't make that design. Please describe it differently.")
     if code in ("NO_NETWORK", "NETWORK", "CONNECTION_ERROR", "TIMEOUT", "TRANSIENT") or "NETWORK" in code:
-        return QCoreApplication.translate("Messages", "The design service can't be reached right now. Try a quick-pick style, or ask our staff.")
+        return QCoreApplication.translate(
+            "Messages", "The design service can't be reached right now. Try a quick-pick style, or ask our staff.")
     if code in ("CIRCUIT_OPEN", "CONFIG", "INSUFFICIENT_QUOTA", "INVALID_API_KEY") or "QUOTA" in code:
         return QCoreApplication.translate("Messages", "The design service is paused. Please ask our staff.")
     if code in ("EMPTY_PROMPT",):

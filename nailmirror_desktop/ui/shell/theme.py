@@ -49,7 +49,8 @@ QProgressBar::chunk {{ background: {ACCENT}; border-radius: 8px; }}
 QSlider::groove:horizontal {{ height: 10px; background: #3a3140; border-radius: 5px; }}
 QSlider::handle:horizontal {{ background: {ACCENT}; width: 44px; margin: -17px 0; border-radius: 22px; }}
 QCheckBox {{ spacing: 12px; }}
-QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; background: #2d2733; border: 2px solid #3f3547; }}
+QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; background: #2d2733;
+    border: 2px solid #3f3547; }}
 QCheckBox::indicator:checked {{ background: {ACCENT}; border-color: {ACCENT}; }}
 QHeaderView::section {{ background: {PANEL}; color: {MUTED}; border: none; padding: 6px; }}
 QScrollBar:vertical {{ width: 10px; background: transparent; }}

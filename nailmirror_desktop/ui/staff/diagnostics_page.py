@@ -5,15 +5,20 @@ from __future__ import annotations
 import shutil
 
 from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.tasks import TaskEngine
+from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
+from nailmirror_desktop.vision.supervisor import SourceSupervisor
 
 STAGES = ("track", "smooth", "geometry", "composite", "total")
 
 
 class DiagnosticsPage(QWidget):
-    def __init__(self, mirror_loop, supervisor, engine=None, parent: QWidget | None = None) -> None:
+    def __init__(self, mirror_loop: MirrorLoop, supervisor: SourceSupervisor, engine: TaskEngine | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._loop, self._supervisor, self._engine = mirror_loop, supervisor, engine
         layout = QVBoxLayout(self)
@@ -29,12 +34,12 @@ class DiagnosticsPage(QWidget):
         self._timer.timeout.connect(self.refresh)
         self._retranslate()
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         self.refresh()
         self._timer.start()
         super().showEvent(event)
 
-    def hideEvent(self, event) -> None:  # noqa: N802
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
         self._timer.stop()
         super().hideEvent(event)
 
@@ -42,7 +47,8 @@ class DiagnosticsPage(QWidget):
         self.values["fps"].setText(f"{self._loop.fps():.1f}")
         self.values["source"].setText(self._supervisor.state)
         timings = self._loop.last_timings_ms
-        self.values["latency"].setText("  ".join(f"{s} {timings.get(s, 0):.1f} ms" for s in STAGES) if timings else "—")
+        latency = "  ".join(f"{s} {timings.get(s, 0):.1f} ms" for s in STAGES) if timings else "—"
+        self.values["latency"].setText(latency)
         self.values["mirror_queue"].setText(str(self._loop.queue_depth()))
         if self._engine is not None:
             by_status = self._engine.stats()["by_status"]
@@ -51,7 +57,7 @@ class DiagnosticsPage(QWidget):
         usage = shutil.disk_usage(data_dir())
         self.values["disk"].setText(f"{usage.free / 2**30:.1f} GiB / {usage.total / 2**30:.1f} GiB")
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
@@ -19,7 +20,8 @@ class PinDialog(QDialog):
     _failures = 0
     _locked_until = 0.0
 
-    def __init__(self, config: KioskConfig, parent: QWidget | None = None, clock=time.monotonic) -> None:
+    def __init__(self, config: KioskConfig, parent: QWidget | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(parent)
         self._config = config
         self._clock = clock
@@ -82,7 +84,7 @@ class PinDialog(QDialog):
             self.message.setText(self.tr("Wrong PIN."))
         return False
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

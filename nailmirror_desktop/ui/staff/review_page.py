@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter
+from nailmirror_desktop.core.catalog.records import StyleRecord
+from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository
 from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.ui.shell.messages import style_status_text
 from nailmirror_desktop.ui.tryon.style_browser import THUMB_SIZE, CodeRole, StyleListModel
@@ -44,13 +45,13 @@ class ReviewPage(QWidget):
     catalog_changed = Signal()
     import_requested = Signal(str)  # folder
 
-    def __init__(self, repository, parent: QWidget | None = None) -> None:
+    def __init__(self, repository: StyleRepository, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._repository = repository
         self.model = StyleListModel(repository, self)
         self.model.previewable_only = False
         self.model.status = REVIEW_STATUSES[0]
-        self._selected = None
+        self._selected: StyleRecord | None = None
         self._build()
         self._retranslate()
         self.reload()
@@ -144,7 +145,7 @@ class ReviewPage(QWidget):
             f"{e.created_at[:19]}  {e.actor}  {e.action}  {e.from_status or '-'} → {e.to_status or '-'}"
             + (f"  «{e.reason}»" if e.reason else "") for e in self._repository.audit_trail(style.id)))
 
-    def _cover(self, style) -> QPixmap:
+    def _cover(self, style: StyleRecord) -> QPixmap:
         for asset_type in (AssetType.COVER, AssetType.THUMBNAIL):
             assets = self._repository.assets(style.id, asset_type=asset_type)
             if assets and self._repository.store is not None:
@@ -201,7 +202,7 @@ class ReviewPage(QWidget):
             self.feedback.setText(self.tr("Import failed: %1").replace("%1", error or "?"))
         self.reload()
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

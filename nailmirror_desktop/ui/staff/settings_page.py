@@ -79,7 +79,7 @@ class SettingsPage(QWidget):
         self.labels = [QLabel() for _ in range(11)]
         rows = [self.camera, self.resolution, self.mirror, self.hands, self.idle, self.keep_days, self.language,
                 self.provider, self.api_key, self.key_state, self.new_pin]
-        for label, widget in zip(self.labels, rows):
+        for label, widget in zip(self.labels, rows, strict=True):
             self.form.addRow(label, widget)
         self.save_button = QPushButton()
         self.save_button.setObjectName("primary")
@@ -107,7 +107,7 @@ class SettingsPage(QWidget):
         self.provider.setCurrentText(self._providers.default_provider)
         self._show_key_state()
 
-    def _show_key_state(self, *_args) -> None:
+    def _show_key_state(self, *_args: object) -> None:
         name = self.provider.currentText()
         self.api_key.clear()
         self.api_key.setEnabled(name != "offline")
@@ -145,10 +145,11 @@ class SettingsPage(QWidget):
         new_key = self.api_key.text().strip()
         if new_key and name != "offline":
             old: RemoteProviderSettings = providers.settings_for(name)
-            providers = replace(providers, **{name: replace(old, api_key=Secret(new_key))})
+            new = replace(old, api_key=Secret(new_key))
+            providers = replace(providers, openai=new) if name == "openai" else replace(providers, dashscope=new)
         return providers
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)
@@ -158,7 +159,7 @@ class SettingsPage(QWidget):
                  self.tr("Hands tracked"), self.tr("Idle reset after"), self.tr("Delete snapshots after"),
                  self.tr("Language"), self.tr("Design provider"), self.tr("New API key"), self.tr("Current key"),
                  self.tr("New staff PIN")]
-        for label, text in zip(self.labels, texts):
+        for label, text in zip(self.labels, texts, strict=True):
             label.setText(text)
         self.api_key.setPlaceholderText(self.tr("Leave empty to keep the current key"))
         self.new_pin.setPlaceholderText(self.tr("Leave empty to keep the current PIN"))

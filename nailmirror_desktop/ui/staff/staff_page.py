@@ -38,7 +38,7 @@ class StaffPage(QWidget):
         layout.addWidget(self.tabs, 1)
         self._retranslate()
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -18,17 +18,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from nailmirror_desktop.core.tasks import Task, TaskEngine
+from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.shell.messages import task_status_text
 
 STATUSES = ("PENDING", "PROCESSING", "SUCCESS", "FAILED", "CANCELED", "DEAD")
 COLUMNS = ("task_no", "task_type", "status", "attempts", "error", "created")
+_ROOT = QModelIndex()
+ModelIndex = QModelIndex | QPersistentModelIndex
 
 
 class TaskTableModel(QAbstractTableModel):
-    def __init__(self, engine, parent=None) -> None:
+    def __init__(self, engine: TaskEngine, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._engine = engine
-        self._rows: list = []
+        self._rows: list[Task] = []
         self.status: str | None = None
         self.task_type: str | None = None
 
@@ -37,19 +41,19 @@ class TaskTableModel(QAbstractTableModel):
         self._rows = self._engine.list(self.status, self.task_type, limit=200)
         self.endResetModel()
 
-    def task_at(self, row: int):
+    def task_at(self, row: int) -> Task:
         return self._rows[row]
 
     def task_nos(self) -> list[str]:
         return [t.task_no for t in self._rows]
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent: ModelIndex = _ROOT) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent: ModelIndex = _ROOT) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
             return None
         task = self._rows[index.row()]
@@ -66,7 +70,7 @@ class TaskTableModel(QAbstractTableModel):
             return task.last_error_code or ""
         return task.created_at.strftime("%m-%d %H:%M:%S")
 
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self._headers[section]
         return None
@@ -75,7 +79,8 @@ class TaskTableModel(QAbstractTableModel):
 
 
 class TaskMonitorPage(QWidget):
-    def __init__(self, engine, executor=None, parent: QWidget | None = None) -> None:
+    def __init__(self, engine: TaskEngine, executor: TaskExecutor | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._engine = engine
         self.model = TaskTableModel(engine, self)
@@ -143,7 +148,7 @@ class TaskMonitorPage(QWidget):
         self.table.selectRow(nos.index(task_no))
         return True
 
-    def _selected_task(self):
+    def _selected_task(self) -> Task | None:
         rows = self.table.selectionModel().selectedRows()
         return self.model.task_at(rows[0].row()) if rows else None
 
@@ -168,7 +173,7 @@ class TaskMonitorPage(QWidget):
     def _on_task_change(self, _task_no: str, _status: str) -> None:
         self._refresh_soon.start()
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

@@ -14,18 +14,17 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage
 
+from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 from nailmirror_desktop.vision.supervisor import DEMO, LOST, STARTING, FramePacket, SourceSupervisor
 
 log = logging.getLogger(__name__)
-
-RunInBackground = Callable[[Callable[[], Any], Callable[[Any, BaseException | None], None]], Any]
 
 
 @dataclass(frozen=True)
@@ -163,7 +162,7 @@ class MirrorLoop(QObject):
             self.hand_seen_changed.emit(seen)
 
 
-def shown_frame_from(image_bgr, hands: int, timings_ms: dict[str, float], sequence: int,
+def shown_frame_from(image_bgr: np.ndarray, hands: int, timings_ms: dict[str, float], sequence: int,
                      target_size: tuple[int, int] | None = None) -> ShownFrame:
     """Build the worker's answer (call it on the worker: cropping, scaling and the QImage copy happen there,
     so the GUI thread only blits). target_size: the view's (width, height) in pixels, or None for as-is."""
@@ -172,7 +171,7 @@ def shown_frame_from(image_bgr, hands: int, timings_ms: dict[str, float], sequen
     return ShownFrame(bgr_to_qimage(image_bgr), hands, timings_ms, sequence)
 
 
-def fit_cover(image, target_size: tuple[int, int]):
+def fit_cover(image: np.ndarray, target_size: tuple[int, int]) -> np.ndarray:
     """Scale (H, W, 3) uint8 to fill `target_size` (width, height), cropping the overflow around the centre."""
     import cv2
 

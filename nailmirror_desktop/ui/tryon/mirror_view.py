@@ -8,7 +8,7 @@ selected style's code, large, so the customer can read it out to the technician.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPaintEvent, QPen, QTransform
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from nailmirror_desktop.ui.shell import theme
@@ -62,7 +62,7 @@ class MirrorView(QWidget):
         self.update()
 
     # --- painting ---------------------------------------------------------------------------------------------
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -91,12 +91,15 @@ class MirrorView(QWidget):
         painter.drawImage(QRectF(self.rect()), image, source)
 
     def _paint_guide(self, painter: QPainter) -> None:
-        area = QRectF(self.rect()).adjusted(self.width() * 0.3, self.height() * 0.18, -self.width() * 0.3, -self.height() * 0.14)
+        w, h = self.width(), self.height()
+        area = QRectF(self.rect()).adjusted(w * 0.3, h * 0.18, -w * 0.3, -h * 0.14)
         painter.setPen(QPen(QColor(255, 255, 255, 200), 4, Qt.PenStyle.DashLine))
         painter.setBrush(QColor(255, 255, 255, 28))
-        if self._guide_cache[0] != area:
-            self._guide_cache = (area, _hand_outline(area))
-        painter.drawPath(self._guide_cache[1])
+        cached_area, outline = self._guide_cache
+        if outline is None or cached_area != area:
+            outline = _hand_outline(area)
+            self._guide_cache = (area, outline)
+        painter.drawPath(outline)
         painter.setPen(QColor(theme.TEXT))
         font = painter.font()
         font.setPixelSize(max(22, self.height() // 22))
@@ -116,7 +119,8 @@ class MirrorView(QWidget):
         painter.setBrush(QColor(20, 16, 22, 190))
         painter.drawRoundedRect(box, 18, 18)
         painter.setPen(QColor(theme.ACCENT))
-        painter.drawText(box.adjusted(24, 8, -24, -36), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._style_code)
+        painter.drawText(box.adjusted(24, 8, -24, -36), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         self._style_code)
         small = painter.font()
         small.setPixelSize(max(16, self.height() // 40))
         small.setWeight(QFont.Weight.Normal)
@@ -139,7 +143,7 @@ class MirrorView(QWidget):
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._banner)
 
     # --- language -----------------------------------------------------------------------------------------
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)
@@ -160,7 +164,8 @@ def _hand_outline(area: QRectF) -> QPainterPath:
     tops = (0.12, 0.0, 0.05, 0.16)  # index, middle, ring, pinky: how far from the top each tip sits
     for i, top in enumerate(tops):
         x = palm.left() + i * (palm.width() - finger_w) / 3
-        path.addRoundedRect(QRectF(x, area.top() + h * top, finger_w, h * 0.5 - h * top + w * 0.1), finger_w / 2, finger_w / 2)
+        finger = QRectF(x, area.top() + h * top, finger_w, h * 0.5 - h * top + w * 0.1)
+        path.addRoundedRect(finger, finger_w / 2, finger_w / 2)
     thumb = QPainterPath()
     thumb.addRoundedRect(QRectF(-finger_w / 2, -h * 0.2, finger_w, h * 0.34), finger_w / 2, finger_w / 2)
     transform = QTransform().translate(palm.left() - w * 0.02, palm.top() + h * 0.22).rotate(-40)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
 from nailmirror_desktop.core.paths import data_dir
@@ -77,7 +77,7 @@ class BeforeAfterView(QWidget):
         self._split = min(1.0, max(0.0, fraction))
         self.update()
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor("#0d0b0f"))
         if self._before is None or self._after is None:
@@ -142,7 +142,8 @@ class SnapshotPage(QWidget):
         self.view.set_images(before, after)
         self.slider.setValue(50)
         self.saved_label.setText("")
-        self.title.setText(self.tr("Before / after · %1").replace("%1", style_code) if style_code else self.tr("Before / after"))
+        title = self.tr("Before / after · %1").replace("%1", style_code) if style_code else self.tr("Before / after")
+        self.title.setText(title)
 
     def show_saved(self, path: Path | None) -> None:
         self.saved_label.setText(self.tr("Saved on this kiosk. Ask our staff for a copy.") if path else
@@ -153,7 +154,7 @@ class SnapshotPage(QWidget):
         self.view.set_images(None, None)
         self.saved_label.setText("")
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

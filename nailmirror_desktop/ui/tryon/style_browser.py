@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QEvent, QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QAbstractListModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QButtonGroup,
     QHBoxLayout,
     QLabel,
@@ -23,22 +24,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter
+from nailmirror_desktop.core.catalog.records import Category, StyleRecord
+from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository
 from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.shell import i18n
 
 CodeRole = Qt.ItemDataRole.UserRole + 1
 THUMB_SIZE = QSize(104, 104)
+_ROOT = QModelIndex()
+ModelIndex = QModelIndex | QPersistentModelIndex
 
 
 class StyleListModel(QAbstractListModel):
     """Rows are StyleRecords of the customer's view; thumbnails are read once per style and kept."""
 
-    def __init__(self, repository: Any, parent=None) -> None:
+    def __init__(self, repository: StyleRepository | None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._repository = repository
-        self._rows: list = []
+        self._rows: list[StyleRecord] = []
         self._icons: dict[tuple[int, int], QIcon] = {}
         self.category_code: str | None = None
         self.tag_code: str | None = None
@@ -47,16 +51,17 @@ class StyleListModel(QAbstractListModel):
         self.previewable_only = True
 
     def refresh(self) -> None:
-        query = StyleFilter(status=self.status, previewable_only=self.previewable_only, category_code=self.category_code,
-                            tag_code=self.tag_code, text=self.text.strip() or None, limit=200)
+        query = StyleFilter(status=self.status, previewable_only=self.previewable_only,
+                            category_code=self.category_code, tag_code=self.tag_code,
+                            text=self.text.strip() or None, limit=200)
         self.beginResetModel()
         self._rows = self._repository.list_styles(query) if self._repository is not None else []
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent: ModelIndex = _ROOT) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self._rows)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         style = self._rows[index.row()]
@@ -70,22 +75,23 @@ class StyleListModel(QAbstractListModel):
             return style.name_en or style.name
         return None
 
-    def style_at(self, row: int):
+    def style_at(self, row: int) -> StyleRecord:
         return self._rows[row]
 
     def codes(self) -> list[str]:
         return [s.style_code for s in self._rows]
 
-    def _icon(self, style) -> QIcon:
+    def _icon(self, style: StyleRecord) -> QIcon:
         key = (style.id, style.content_version)
         if key not in self._icons:
             self._icons[key] = QIcon(self._thumbnail(style))
         return self._icons[key]
 
-    def _thumbnail(self, style) -> QPixmap:
-        store = getattr(self._repository, "store", None)
+    def _thumbnail(self, style: StyleRecord) -> QPixmap:
+        repository = self._repository
+        store = repository.store if repository is not None else None
         for asset_type in (AssetType.THUMBNAIL, AssetType.COVER):
-            assets = self._repository.assets(style.id, asset_type=asset_type)
+            assets = repository.assets(style.id, asset_type=asset_type) if repository is not None else []
             if assets and store is not None:
                 pixmap = QPixmap(str(store.path_of(assets[0].storage_path)))
                 if not pixmap.isNull():
@@ -100,11 +106,11 @@ class StyleBrowser(QWidget):
     style_chosen = Signal(str)
     accent_changed = Signal(object)  # frozenset[Finger]
 
-    def __init__(self, repository: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, repository: StyleRepository | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._repository = repository
         self.model = StyleListModel(repository, self)
-        self._categories: list = []
+        self._categories: list[Category] = []
         self._build()
         self._retranslate()
         self.reload()
@@ -206,7 +212,7 @@ class StyleBrowser(QWidget):
         while self.category_tabs.count():
             self.category_tabs.removeTab(0)
         self.category_tabs.addTab("")
-        for category in self._categories:
+        for _category in self._categories:
             self.category_tabs.addTab("")
         self.category_tabs.blockSignals(False)
         self._retranslate_categories()
@@ -230,7 +236,7 @@ class StyleBrowser(QWidget):
         self.current_code.setText(code)
         self.current_code.setVisible(bool(code))
 
-    def set_accent_options(self, available: bool, chosen: frozenset) -> None:
+    def set_accent_options(self, available: bool, chosen: frozenset[Finger]) -> None:
         for finger, button in self.accent_buttons.items():
             button.blockSignals(True)
             button.setEnabled(available)
@@ -251,7 +257,7 @@ class StyleBrowser(QWidget):
         self.model.refresh()
         self._update_empty_state()
 
-    def _on_tag_toggle(self, button, checked: bool) -> None:
+    def _on_tag_toggle(self, button: QAbstractButton, checked: bool) -> None:
         if checked:
             for other in self.tag_group.buttons():
                 if other is not button:
@@ -270,7 +276,7 @@ class StyleBrowser(QWidget):
         self.accent_changed.emit(chosen)
 
     # --- language -----------------------------------------------------------------------------------------
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)

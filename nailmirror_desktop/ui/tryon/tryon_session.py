@@ -18,12 +18,13 @@ import numpy as np
 
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
-from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.compositor import Compositor, PreparedTexture
 from nailmirror_desktop.vision.image_io import read_image
 from nailmirror_desktop.vision.supervisor import FramePacket
 
 FINGER_SLOTS = {finger.name.lower(): finger for finger in Finger}
 _CACHE_SIZE = 12
+TIMED_STAGES = ("track", "smooth", "geometry", "composite", "total")
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,7 +47,8 @@ class FramePair:
     after: np.ndarray
 
 
-def load_style_textures(code: str, name: str, textures: dict[str, Path], accent_fingers: tuple[str, ...]) -> LoadedStyle:
+def load_style_textures(code: str, name: str, textures: dict[str, Path],
+                        accent_fingers: tuple[str, ...]) -> LoadedStyle:
     """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file)."""
     decoded = {slot: read_image(path, keep_alpha=True) for slot, path in textures.items()}
     per_finger = {FINGER_SLOTS[s]: img for s, img in decoded.items() if s in FINGER_SLOTS}
@@ -115,7 +117,8 @@ class TryOnSession:
         if style is None:
             self.pipeline.compositor = Compositor()
             return
-        per_finger = {f: t for f, t in style.per_finger.items() if f not in style.default_accent}
+        per_finger: dict[Finger, np.ndarray | PreparedTexture] = {
+            f: t for f, t in style.per_finger.items() if f not in style.default_accent}
         if style.accent is not None:
             per_finger.update({f: style.accent for f in self._accent})
         default = style.nail if style.nail is not None else next(iter(style.per_finger.values()))
@@ -131,5 +134,5 @@ class TryOnSession:
         result = self.pipeline.process_video_frame(frame, packet.timestamp_ms)
         with self._lock:
             self._latest = FramePair(frame, result.frame)
-        timings = {name: float(getattr(result.timings, name)) for name in ("track", "smooth", "geometry", "composite", "total")}
+        timings = {name: float(getattr(result.timings, name)) for name in TIMED_STAGES}
         return shown_frame_from(result.frame, len(result.hands), timings, packet.sequence, target_size)

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QCoreApplication, QThread  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QThread, QThreadPool  # noqa: E402
 
 from nailmirror_desktop.core.clock import OffsetClock  # noqa: E402
 from nailmirror_desktop.core.tasks import EngineConfig, ErrorClass, TaskEngine, TaskError, TaskStatus  # noqa: E402
@@ -58,6 +58,34 @@ def test_bridge_delivers_result_and_error_on_the_main_thread(qtbot):
     assert by_result[0] == (42, None, True)
     assert by_result[1][0] is None and isinstance(by_result[1][1], ZeroDivisionError) and by_result[1][2]
     assert worker_threads[0] != threading.get_ident()
+
+
+def test_a_closed_channel_drops_what_is_still_on_its_way(qtbot):
+    """An owner that shut down gets no late answers: the bridge drops them, the owner checks nothing."""
+    channel = bridge.Channel()
+    release = threading.Event()
+    got = []
+    channel.run_in_background(lambda: release.wait(5), lambda result, error: got.append("late result"))
+    channel.post(lambda: got.append("late post"))  # queued for the main thread, not run yet
+    channel.close()
+    release.set()
+    QThreadPool.globalInstance().waitForDone(5000)
+    still_open = bridge.Channel()
+    still_open.post(lambda: got.append("open channel"))  # queued after the others: they came first, if at all
+    qtbot.waitUntil(lambda: "open channel" in got, timeout=5000)
+    assert got == ["open channel"]
+
+
+def test_a_restarted_executor_reports_again(qtbot, engine, executor):
+    engine.register_handler("T", lambda ctx: {"ok": 1})
+    ex = executor()
+    ex.start()
+    ex.shutdown(wait_s=5)
+    seen = []
+    ex.task_changed.connect(lambda no, status: seen.append((no, status)))
+    ex.start()
+    task = ex.submit("T", {})
+    qtbot.waitUntil(lambda: (task.task_no, "SUCCESS") in seen, timeout=5000)
 
 
 def test_signals_arrive_on_the_main_thread_and_handlers_run_off_it(qtbot, engine, executor):

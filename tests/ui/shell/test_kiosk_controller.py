@@ -21,18 +21,18 @@ STALL_BUDGET_MS = 50  # about one frame at 20–30 FPS on this shared 2-core mac
 @pytest.fixture
 def kiosk(qtbot):
     with started_kiosk(qtbot) as controller:
-        qtbot.waitUntil(lambda: controller.style_browser.model.rowCount() > 0, timeout=60000)
+        qtbot.waitUntil(lambda: controller.tryon.style_browser.model.rowCount() > 0, timeout=60000)
         yield controller
 
 
 def wait_for_painted_frames(qtbot, controller, count=3):
     shown = []
-    controller.mirror_loop.frame_shown.connect(lambda: shown.append(1))
+    controller.tryon.mirror_loop.frame_shown.connect(lambda: shown.append(1))
     qtbot.waitUntil(lambda: len(shown) >= count, timeout=30000)
 
 
 def test_tapping_a_style_applies_it_on_the_next_frame(qtbot, kiosk):
-    browser = kiosk.style_browser
+    browser = kiosk.tryon.style_browser
     index = browser.model.index(1, 0)
     code = browser.model.data(index, CodeRole)
     browser.list_view.clicked.emit(index)
@@ -51,9 +51,9 @@ def test_generation_completes_and_is_tried_on_without_stalling_the_screen(qtbot,
     timer.setInterval(5)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start()
-    task_no = kiosk.generate("奶白色底胶，贝壳碎片，无名指跳色")
+    task_no = kiosk.generation.generate("奶白色底胶，贝壳碎片，无名指跳色")
     assert task_no
-    panel = kiosk.generate_panel
+    panel = kiosk.generation.panel
     qtbot.waitUntil(lambda: panel.result_code.text() != "", timeout=60000)
     qtbot.wait(300)  # keep measuring while the new style is painted
     timer.stop()
@@ -61,7 +61,7 @@ def test_generation_completes_and_is_tried_on_without_stalling_the_screen(qtbot,
     assert kiosk.services.engine.get(task_no).status.value == "SUCCESS"
     assert kiosk.services.session.style.code == code
     assert kiosk.window.mirror._style_code == code
-    gaps_ms = [(b - a) * 1000 for a, b in zip(ticks, ticks[1:])]
+    gaps_ms = [(b - a) * 1000 for a, b in zip(ticks, ticks[1:], strict=False)]
     assert len(gaps_ms) > 20
     print(f"event loop: {len(gaps_ms)} ticks, longest gap {max(gaps_ms):.1f} ms")
     assert max(gaps_ms) <= STALL_BUDGET_MS, f"event loop stalled {max(gaps_ms):.0f} ms"
@@ -73,16 +73,16 @@ def test_a_busy_queue_gets_a_friendly_message(qtbot, kiosk):
     kiosk.services.executor.shutdown(0)  # nothing drains the queue: it fills up
     for i in range(limit):
         engine.submit("STYLE_GENERATION", {"prompt": f"red {i}", "provider": "offline"}, provider="offline")
-    assert kiosk.generate("粉色法式") is None
-    assert "minute" in kiosk.generate_panel.status.text() or "分钟" in kiosk.generate_panel.status.text()
+    assert kiosk.generation.generate("粉色法式") is None
+    assert "minute" in kiosk.generation.panel.status.text() or "分钟" in kiosk.generation.panel.status.text()
 
 
 def test_snapshot_is_saved_and_the_idle_reset_forgets_the_customer(qtbot, kiosk, nailmirror_home):
     wait_for_painted_frames(qtbot, kiosk)
-    kiosk.generate_panel.prompt.setText("粉色")
-    assert kiosk.take_snapshot()
+    kiosk.generation.panel.prompt.setText("粉色")
+    assert kiosk.tryon.take_snapshot()
     assert kiosk.window.current_page() == SNAPSHOT
-    assert kiosk.snapshot_page.view.has_images()
+    assert kiosk.tryon.snapshot_page.view.has_images()
     folder = nailmirror_home / "snapshots"
     qtbot.waitUntil(lambda: len(list(folder.glob("*.png"))) == 2, timeout=10000)
     before = np.asarray(Image.open(next(folder.glob("*_before.png"))))
@@ -93,7 +93,8 @@ def test_snapshot_is_saved_and_the_idle_reset_forgets_the_customer(qtbot, kiosk,
 
     def record():
         seen_at_reset.update(pair=kiosk.services.session.latest_pair(), frame=kiosk.window.mirror.has_frame(),
-                             snapshot=kiosk.snapshot_page.view.has_images(), text=kiosk.generate_panel.prompt.text(),
+                             snapshot=kiosk.tryon.snapshot_page.view.has_images(),
+                             text=kiosk.generation.panel.prompt.text(),
                              page=kiosk.window.current_page())
 
     kiosk.session_did_reset.connect(record)
@@ -138,9 +139,9 @@ def test_no_network_gets_a_friendly_message(qtbot, monkeypatch):
     with started_kiosk(qtbot) as controller:
         services = controller.services
         assert services.provider == "openai"
-        task_no = controller.generate("red french tips")
+        task_no = controller.generation.generate("red french tips")
         assert task_no
-        status = controller.generate_panel.status
+        status = controller.generation.panel.status
         qtbot.waitUntil(lambda: "can't be reached" in status.text(), timeout=30000)
         assert services.engine.get(task_no).last_error_code == "network_unreachable"
 
@@ -154,20 +155,20 @@ def test_a_rejected_prompt_gets_a_friendly_message(qtbot, monkeypatch):
         monkeypatch.setenv("NAILMIRROR_OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("NAILMIRROR_OPENAI_API_KEY", API_KEY)
         with started_kiosk(qtbot) as controller:
-            task_no = controller.generate("something the moderation refuses")
-            status = controller.generate_panel.status
+            task_no = controller.generation.generate("something the moderation refuses")
+            status = controller.generation.panel.status
             qtbot.waitUntil(lambda: "describe it differently" in status.text(), timeout=30000)
             task = controller.services.engine.get(task_no)
             assert (task.status.value, task.last_error_class) == ("DEAD", "CONTENT_REJECTED")
-            assert controller.generate_panel.generate_button.isEnabled()
+            assert controller.generation.panel.generate_button.isEnabled()
 
 
 def test_the_accent_picker_moves_the_accent_to_the_chosen_fingers(qtbot, kiosk):
     from nailmirror_desktop.vision.types import Finger
 
-    browser = kiosk.style_browser
+    browser = kiosk.tryon.style_browser
     with_accent = next(code for code in browser.model.codes()
-                       if kiosk.apply_style(code) and kiosk.services.session.style.accent is not None)
+                       if kiosk.tryon.apply_style(code) and kiosk.services.session.style.accent is not None)
     session = kiosk.services.session
     assert session.style.code == with_accent and session.accent_fingers  # the style's own accent fingers
     for finger, button in browser.accent_buttons.items():

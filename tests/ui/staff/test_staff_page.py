@@ -21,7 +21,7 @@ STYLE_FOLDER = ROOT / "resources" / "demo" / "styles" / "rose_gloss"
 def kiosk(qtbot):
     save_config(load_config())
     with started_kiosk(qtbot) as controller:
-        qtbot.waitUntil(lambda: controller.style_browser.model.rowCount() > 0, timeout=60000)
+        qtbot.waitUntil(lambda: controller.tryon.style_browser.model.rowCount() > 0, timeout=60000)
         yield controller
 
 
@@ -39,10 +39,10 @@ def test_pin_is_stored_hashed_and_checked(qtbot):
 
 
 def test_review_rejects_only_with_a_reason_and_approval_reaches_the_customer(qtbot, kiosk):
-    kiosk.enter_staff_mode()
+    kiosk.staff.enter()
     assert kiosk.window.current_page() == STAFF
-    review = kiosk.review_page
-    kiosk.import_style_folder(str(STYLE_FOLDER))
+    review = kiosk.staff.review_page
+    kiosk.staff.import_style_folder(str(STYLE_FOLDER))
     qtbot.waitUntil(lambda: review._selected is not None, timeout=20000)
     code = review._selected.style_code
     assert review._selected.status == StyleStatus.DRAFT
@@ -52,23 +52,23 @@ def test_review_rejects_only_with_a_reason_and_approval_reaches_the_customer(qtb
     assert review.decide("reject", "colour too dark for spring")
     trail = kiosk.services.repository.audit_trail(review._selected.id)
     assert trail[-1].action == "REJECT" and trail[-1].reason == "colour too dark for spring"
-    assert code not in kiosk.style_browser.model.codes()
+    assert code not in kiosk.tryon.style_browser.model.codes()
     assert review.decide("revise") and review.decide("submit") and review.decide("approve")
     assert review._selected.status == StyleStatus.PUBLISHED
-    kiosk.leave_staff_mode()
-    assert code in kiosk.style_browser.model.codes()
+    kiosk.staff.leave()
+    assert code in kiosk.tryon.style_browser.model.codes()
     review.status_tabs.setCurrentIndex(REVIEW_STATUSES.index(StyleStatus.PUBLISHED))
     assert code in review.model.codes()
     review.select_code(code)
     assert review.decide("off_shelf")
-    kiosk.style_browser.reload()
-    assert code not in kiosk.style_browser.model.codes()
+    kiosk.tryon.style_browser.reload()
+    assert code not in kiosk.tryon.style_browser.model.codes()
 
 
 def test_dead_letter_is_replayed_from_the_task_monitor(qtbot, kiosk):
     engine = kiosk.services.engine
-    kiosk.enter_staff_mode()
-    monitor = kiosk.task_monitor
+    kiosk.staff.enter()
+    monitor = kiosk.staff.task_monitor
     task = engine.submit("STYLE_GENERATION", {"prompt": "", "provider": "offline"}, provider="offline")
     qtbot.waitUntil(lambda: engine.get(task.task_no).status.value == "DEAD", timeout=20000)
     qtbot.waitUntil(lambda: task.task_no in monitor.model.task_nos(), timeout=5000)  # live update from signals
@@ -86,8 +86,8 @@ def test_dead_letter_is_replayed_from_the_task_monitor(qtbot, kiosk):
 
 
 def test_settings_save_the_key_without_showing_it(qtbot, kiosk):
-    kiosk.enter_staff_mode()
-    page = kiosk.settings_page
+    kiosk.staff.enter()
+    page = kiosk.staff.settings_page
     page.provider.setCurrentText("openai")
     page.api_key.setText("sk-test-abcdefghijklmnop1234")
     page.idle.setValue(45)

@@ -1,0 +1,98 @@
+"""The services every front end shares, built in one place (ARCHITECTURE.md §2): the database, the style
+repository and the task engine with the STYLE_GENERATION handler registered. Qt-free: the CLI uses these as
+they are, the kiosk (app.kiosk) adds its Qt parts on top.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from nailmirror_desktop.adapters.providers import create_provider
+from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.clock import Clock
+from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, GenerationServices, make_generation_handler
+from nailmirror_desktop.core.generation.provider_config import ProviderConfig, load_provider_config
+from nailmirror_desktop.core.generation.provider_port import ImageProvider
+from nailmirror_desktop.core.paths import database_path
+from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
+
+
+def generation_services(config: ProviderConfig, clock: Clock) -> GenerationServices:
+    """The STYLE_GENERATION handler's services on this machine: drivers from `config` (one per name, made on
+    first use), the artwork maker, a style repository with the Pillow-checked asset store, the engine's clock."""
+    from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe  # numpy/Pillow: only when generating
+    from nailmirror_desktop.adapters.providers.artwork import make_artwork
+    from nailmirror_desktop.core.catalog.assets import AssetStore
+
+    drivers: dict[str, ImageProvider] = {}
+
+    def provider_for(name: str) -> ImageProvider:
+        if name not in drivers:
+            drivers[name] = create_provider(name, config)
+        return drivers[name]
+
+    store = AssetStore(PillowImageProbe())
+    return GenerationServices(
+        provider_for=provider_for,
+        make_artwork=make_artwork,
+        repository_for=lambda conn: StyleRepository(conn, store),
+        clock=clock,
+        poll=config.poll,
+    )
+
+
+def register_generation(engine: TaskEngine, config: ProviderConfig | None = None, *, concurrency: int = 1) -> None:
+    """Register the STYLE_GENERATION handler on `engine` (settings from config.json / the environment)."""
+    config = config or load_provider_config()
+    handler = make_generation_handler(generation_services(config, engine.clock))
+    engine.register_handler(STYLE_GENERATION, handler, concurrency=concurrency)
+
+
+def open_task_engine(provider_config: ProviderConfig | None = None, *, db_path: Path | None = None,
+                     config: EngineConfig | None = None, generation: bool = True) -> TaskEngine:
+    """The task engine over the kiosk's database (or `db_path`), ready to run STYLE_GENERATION tasks; with
+    generation=False only to read and manage tasks (no handler, no provider settings read, no numpy/Pillow
+    imported). Close it when done (it is a context manager)."""
+    engine = TaskEngine(db_path or database_path(), config=config)
+    if not generation:
+        return engine
+    try:
+        register_generation(engine, provider_config)
+    except Exception:
+        engine.close()
+        raise
+    return engine
+
+
+def open_repository(conn: sqlite3.Connection | None = None, *, load_catalog: bool = False) -> StyleRepository:
+    """The style repository over `conn` (a new connection to the kiosk's database if None)."""
+    from nailmirror_desktop.adapters.style_store import open_style_repository
+
+    return open_style_repository(conn, load_catalog=load_catalog)
+
+
+def load_starter_catalog_in_own_connection() -> None:
+    """Import the shipped catalog on first start (seconds): meant for a worker, so it opens its own connection."""
+    conn = open_database(database_path())
+    try:
+        open_repository(conn, load_catalog=True)
+    finally:
+        conn.close()
+
+
+def import_style_folder_in_own_connection(folder: str) -> str:
+    """Import a style folder as a new DRAFT (asset store writes: seconds for big images); meant for a worker.
+    Returns the new style's code."""
+    from nailmirror_desktop.core.catalog import StyleSource, read_style_folder
+
+    conn = open_database(database_path())
+    try:
+        repo = open_repository(conn)
+        style_folder = read_style_folder(Path(folder))
+        style = repo.create_style_with_content(style_folder.name, StyleSource.MANUAL, style_folder.content,
+                                               actor="staff", design_json=style_folder.design_json())
+        return style.style_code
+    finally:
+        conn.close()

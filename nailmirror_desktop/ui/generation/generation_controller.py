@@ -1,0 +1,105 @@
+"""The AI design flow (ARCHITECTURE.md §4): the customer's prompt becomes a STYLE_GENERATION task at once (one
+small insert), the executor's task signals move the panel's progress, and a finished style is tried on.
+
+The screen never waits on a provider. Task signals arrive through the bridge; once the executor shut down its
+channel drops them, so nothing here checks for that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject
+
+from nailmirror_desktop.core.generation.flow import submit_generation
+from nailmirror_desktop.core.generation.provider_config import ConfigError
+from nailmirror_desktop.core.tasks import TaskEngine, TaskError
+from nailmirror_desktop.ui.generation.generate_panel import GeneratePanel
+from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
+from nailmirror_desktop.ui.shell.messages import generation_error_text
+
+TryOnInBackground = Callable[[str, Callable[[bool], None]], None]  # (style code, done(applied))
+
+
+class GenerationController(QObject):
+    """Owns the generate panel; follows the one task this customer asked for."""
+
+    def __init__(self, engine: TaskEngine | None, executor: TaskExecutor | None, provider: str,
+                 try_on: TryOnInBackground, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._engine = engine
+        self._executor = executor
+        self._provider = provider
+        self._try_on = try_on
+        self._task: str | None = None
+        self.panel = GeneratePanel()
+        self.panel.generate_requested.connect(self.generate)
+        if executor is not None:
+            executor.task_changed.connect(self._on_task_change)
+            executor.task_progress.connect(self._on_task_progress)
+
+    def start(self) -> None:
+        if self._executor is not None:
+            self._executor.start()
+
+    def generate(self, text: str) -> str | None:
+        """Queue a STYLE_GENERATION task and follow it; its task number, or None when refused (shown)."""
+        panel = self.panel
+        if self._engine is None:
+            panel.show_error(generation_error_text("CONFIG", "CONFIG"))
+            return None
+        try:
+            task = submit_generation(self._engine, text, self._provider)
+        except TaskError as exc:
+            panel.show_error(generation_error_text(exc.code, exc.error_class.value))
+            return None
+        except ConfigError as exc:
+            panel.show_error(generation_error_text(exc.code, "CONFIG"))
+            return None
+        self._task = task.task_no
+        panel.show_working(0.05, self.tr("Sent! Designing your nails…"))
+        return task.task_no
+
+    def forget_customer(self) -> None:
+        """The prompt, the progress and the task this customer was following."""
+        self.panel.clear()
+        self._task = None
+
+    def _on_task_change(self, task_no: str, status: str) -> None:
+        if task_no != self._task or self._engine is None:
+            return
+        if status == "SUCCESS":
+            self._task = None
+            task = self._engine.get(task_no)
+            self._on_generated((task.result or {}).get("style_code", "") if task is not None else "")
+        elif status in ("DEAD", "CANCELED"):
+            self._task = None
+            self.panel.show_error(self._error_text_of(task_no))
+        elif status == "FAILED":
+            self.panel.show_working(0.1, self._error_text_of(task_no) + "\n" + self.tr("Trying again…"))
+        elif status == "PROCESSING":
+            self.panel.show_working(0.15, self.tr("Designing your nails…"))
+
+    def _on_generated(self, code: str) -> None:
+        panel = self.panel
+        if not code:
+            panel.show_error(generation_error_text(None))
+            return
+
+        def applied(ok: bool) -> None:
+            if ok:
+                panel.show_result(code)
+            else:
+                panel.show_error(generation_error_text(None))
+
+        self._try_on(code, applied)
+
+    def _error_text_of(self, task_no: str) -> str:
+        task = self._engine.get(task_no) if self._engine is not None else None
+        if task is None:
+            return generation_error_text(None)
+        return generation_error_text(task.last_error_code, task.last_error_class)
+
+    def _on_task_progress(self, task_no: str, fraction: float, note: str) -> None:
+        if task_no == self._task:
+            self.panel.show_working(fraction, self.tr("Designing your nails…"))

@@ -1,0 +1,51 @@
+"""What the kiosk's UI is handed: the services the composition root (app.kiosk) built, typed, built once.
+
+The UI never builds a service itself. The type lives here, beside its users, because the layers run
+app > ui: app may name ui's types, not the other way round (ARCHITECTURE.md §2).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.config import KioskConfig
+from nailmirror_desktop.core.tasks import TaskEngine
+from nailmirror_desktop.ui.bridge import RunInBackground
+from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
+from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
+from nailmirror_desktop.vision.supervisor import SourceSupervisor
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class KioskServices:
+    """Everything the window needs. A part that could not be built (no database, no task engine) is None and
+    the kiosk goes on without it: the mirror needs only the session, the supervisor and the runner.
+
+    config is the configuration the kiosk started with; after staff save settings the shell holds the new one.
+    """
+
+    config: KioskConfig
+    session: TryOnSession
+    supervisor: SourceSupervisor
+    run_in_background: RunInBackground
+    repository: StyleRepository | None = None
+    engine: TaskEngine | None = None
+    executor: TaskExecutor | None = None
+    provider: str = "offline"
+    load_catalog: Callable[[], object] | None = None  # first-start catalog import, run off the GUI thread
+    import_style_folder: Callable[[str], str] | None = None  # staff import, run off the GUI thread
+    closers: list[Callable[[], object]] = field(default_factory=list)  # run last-first by close()
+
+    def close(self) -> None:
+        """Close every part, last built first; once only."""
+        while self.closers:
+            closer = self.closers.pop()
+            try:
+                closer()
+            except Exception as exc:  # closing must go on past one failing part
+                log.warning("closing %r failed: %s", closer, exc)

@@ -1,0 +1,113 @@
+"""The Qt application around the kiosk window: the QApplication, the theme and language, the event loop, and
+for a timed run (`--quit-after`) the one-line JSON report. The composition root (app.kiosk) calls
+`run_kiosk_app` with a function that builds the services once the QApplication exists.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from nailmirror_desktop.ui import bridge
+from nailmirror_desktop.ui.services import KioskServices
+from nailmirror_desktop.ui.shell import i18n, theme
+from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
+
+
+@dataclass(frozen=True)
+class WindowOptions:
+    fullscreen: bool = True
+    screenshot: Path | None = None  # save the window to this PNG when the timed run ends
+    quit_after_s: float | None = None
+
+
+class RunReport:
+    """What a timed run did, printed as one JSON line: the smoke test and the startup benchmark read it.
+    first_frame_epoch_s: wall-clock time of the first frame painted with the pipeline."""
+
+    def __init__(self, controller: KioskController) -> None:
+        self._controller = controller
+        self.first_frame_epoch_s: float | None = None
+        self.frames = 0
+        self.frames_with_hands = 0
+        self._hand = False
+        controller.tryon.mirror_loop.frame_shown.connect(self._on_frame)
+        controller.tryon.mirror_loop.hand_seen_changed.connect(self._on_hand_change)
+
+    def _on_frame(self) -> None:
+        if self.first_frame_epoch_s is None:
+            self.first_frame_epoch_s = time.time()
+        self.frames += 1
+        self.frames_with_hands += int(self._hand)
+
+    def _on_hand_change(self, seen: bool) -> None:
+        self._hand = seen
+
+    def summary(self, screenshot: Path | None) -> dict[str, Any]:
+        loop = self._controller.tryon.mirror_loop
+        services = self._controller.services
+        style = services.session.style
+        return {
+            "frames_painted": self.frames,
+            "frames_with_hands": self.frames_with_hands,
+            "first_frame_epoch_s": self.first_frame_epoch_s,
+            "fps": round(loop.fps(), 2),
+            "stage_ms": {k: round(v, 2) for k, v in loop.last_timings_ms.items()},
+            "style_code": style.code if style is not None else None,
+            "source": services.supervisor.state,
+            "frozen": bool(getattr(sys, "frozen", False)),
+            "screenshot": str(screenshot) if screenshot else None,
+        }
+
+
+def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], options: WindowOptions) -> int:
+    """Create the QApplication, build the services, show the kiosk and run the event loop; the exit status."""
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(["nailmirror"])
+    theme.apply_theme(app)
+    i18n.install_language(language)
+    bridge.install()
+    controller = KioskController(build_services())
+    _show(controller, options)
+    controller.start()
+    report = RunReport(controller)
+    exit_code = 0
+
+    def finish() -> None:
+        nonlocal exit_code
+        if options.screenshot is not None:
+            exit_code = 0 if controller.save_screenshot(options.screenshot) else 1
+        print(json.dumps(report.summary(options.screenshot)), flush=True)
+        controller.shutdown()
+        app.quit()
+
+    if options.quit_after_s is not None:
+        QTimer.singleShot(int(options.quit_after_s * 1000), finish)
+
+    def on_quit() -> None:
+        if not options.fullscreen and options.screenshot is None:
+            controller.window.save_geometry()
+        controller.shutdown()
+
+    app.aboutToQuit.connect(on_quit)
+    app.exec()
+    return exit_code
+
+
+def _show(controller: KioskController, options: WindowOptions) -> None:
+    window = controller.window
+    if options.fullscreen:
+        window.showFullScreen()
+        return
+    window.resize(1280, 800)
+    if options.screenshot is None:  # screenshots keep a known size; otherwise staff's last window placement
+        window.restore_geometry()
+    window.show()

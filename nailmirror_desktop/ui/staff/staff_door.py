@@ -1,0 +1,95 @@
+"""The staff door: the PIN, and behind it the staff pages (review, tasks, settings, diagnostics).
+
+The pages are built on the first entry. What staff change that the customer screen must follow is told
+through the door's signals; the shell connects them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
+
+from nailmirror_desktop.core.config import KioskConfig
+from nailmirror_desktop.ui.services import KioskServices
+from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
+from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
+from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
+from nailmirror_desktop.ui.staff.review_page import ReviewPage
+from nailmirror_desktop.ui.staff.settings_page import SettingsPage
+from nailmirror_desktop.ui.staff.staff_page import StaffPage
+from nailmirror_desktop.ui.staff.task_monitor import TaskMonitorPage
+from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
+
+
+class StaffDoor(QObject):
+    catalog_did_change = Signal()  # a style was published, taken off the shelf, … or staff left the pages
+    config_did_save = Signal(object)  # KioskConfig
+    quit_was_requested = Signal()
+
+    def __init__(self, window: MainWindow, services: KioskServices, mirror_loop: MirrorLoop,
+                 config: Callable[[], KioskConfig], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._window = window
+        self._services = services
+        self._mirror_loop = mirror_loop
+        self._config = config
+        self.staff_page: StaffPage | None = None
+        self.review_page: ReviewPage | None = None
+        self.task_monitor: TaskMonitorPage | None = None
+        self.settings_page: SettingsPage | None = None
+        window.staff_requested.connect(self.ask_for_pin)
+
+    def ask_for_pin(self) -> None:
+        dialog = PinDialog(self._config(), self._window)
+        if dialog.exec() == PinDialog.DialogCode.Accepted:
+            self.enter()
+
+    def enter(self) -> None:
+        """Only after the PIN: the customer has no other way to reach these pages."""
+        if self.staff_page is None:
+            self.staff_page = self._build_staff_page()
+            self._window.set_page_widget(STAFF, self.staff_page)
+        if self.review_page is not None:
+            self.review_page.reload()
+        if self.task_monitor is not None:
+            self.task_monitor.reload()
+        self._window.show_page(STAFF)
+
+    def leave(self) -> None:
+        if self._window.current_page() == STAFF:
+            self._window.show_page(CUSTOMER)
+            self.catalog_did_change.emit()
+
+    def import_style_folder(self, folder: str) -> None:
+        """Import a style folder as a new draft, on a worker; the review page shows the outcome."""
+        import_folder = self._services.import_style_folder
+        if import_folder is None:
+            self._on_style_imported(None, LookupError("NO_CATALOG"))
+            return
+        self._services.run_in_background(lambda: import_folder(folder), self._on_style_imported)
+
+    def _build_staff_page(self) -> StaffPage:
+        services = self._services
+        pages: list[tuple[str, QWidget]] = []
+        if services.repository is not None:
+            self.review_page = ReviewPage(services.repository)
+            self.review_page.catalog_changed.connect(self.catalog_did_change)
+            self.review_page.import_requested.connect(self.import_style_folder)
+            pages.append(("review", self.review_page))
+        if services.engine is not None:
+            self.task_monitor = TaskMonitorPage(services.engine, services.executor)
+            pages.append(("tasks", self.task_monitor))
+        self.settings_page = SettingsPage(self._config())
+        self.settings_page.config_saved.connect(self.config_did_save)
+        pages.append(("settings", self.settings_page))
+        pages.append(("diagnostics", DiagnosticsPage(self._mirror_loop, services.supervisor, services.engine)))
+        page = StaffPage(pages)
+        page.leave_requested.connect(self.leave)
+        page.quit_requested.connect(self.quit_was_requested)
+        return page
+
+    def _on_style_imported(self, code: str | None, error: BaseException | None) -> None:
+        if self.review_page is not None:
+            self.review_page.show_import_result(code, None if error is None else getattr(error, "code", str(error)))

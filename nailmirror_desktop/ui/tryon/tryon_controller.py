@@ -1,0 +1,193 @@
+"""The try-on flow (ARCHITECTURE.md §3): the mirror loop, the style browser and its accent picker, and the
+before/after snapshot. Thin: each handler is a few lines; the session holds the state, the widgets show it.
+
+Work goes through the runner the shell hands in (the bridge); an answer that comes back after the kiosk shut
+down is dropped there, so nothing here checks for it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+
+from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
+from nailmirror_desktop.core.fingers import Finger
+from nailmirror_desktop.ui.bridge import RunInBackground
+from nailmirror_desktop.ui.shell.main_window import CUSTOMER, SNAPSHOT, MainWindow
+from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
+from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
+from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_snapshot
+from nailmirror_desktop.ui.tryon.style_browser import StyleBrowser
+from nailmirror_desktop.ui.tryon.tryon_session import LoadedStyle, TryOnSession, load_style_textures
+from nailmirror_desktop.vision.supervisor import DEMO, SourceSupervisor
+
+log = logging.getLogger(__name__)
+
+
+class TryOnController(QObject):
+    """Builds the mirror loop, the style browser (when there is a catalog) and the snapshot page."""
+
+    def __init__(self, window: MainWindow, session: TryOnSession, supervisor: SourceSupervisor,
+                 repository: StyleRepository | None, run_in_background: RunInBackground,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._window = window
+        self.session = session
+        self._repository = repository
+        self._run = run_in_background
+        self.mirror_loop = MirrorLoop(window.mirror, supervisor, session.process, run_in_background, parent=self)
+        self.mirror_loop.source_state_changed.connect(self._on_source_state_change)
+        self.style_browser = self._build_style_browser(repository)
+        self.snapshot_page = SnapshotPage()
+        self.snapshot_page.back_requested.connect(self.back_to_mirror)
+        window.set_page_widget(SNAPSHOT, self.snapshot_page)
+        window.snapshot_requested.connect(self.take_snapshot)
+        self.last_snapshot: Path | None = None
+
+    def _build_style_browser(self, repository: StyleRepository | None) -> StyleBrowser | None:
+        if repository is None:
+            return None
+        browser = StyleBrowser(repository)
+        browser.style_chosen.connect(self.apply_style)
+        browser.accent_changed.connect(self._on_accent_change)
+        return browser
+
+    def start(self) -> None:
+        self.mirror_loop.start()
+
+    def stop(self) -> None:
+        self.mirror_loop.stop()
+
+    # --- styles -------------------------------------------------------------------------------------------
+    def apply_style(self, code: str) -> bool:
+        """Put a style on the customer's nails; the next frame the pipeline starts is painted with it."""
+        try:
+            loaded = self.session.cached(code) or self._load_style(code)
+        except Exception as exc:
+            self._on_style_unusable(code, exc)
+            return False
+        self._show_style(loaded)
+        return True
+
+    def apply_style_in_background(self, code: str, done: Callable[[bool], None]) -> None:
+        """apply_style with the textures decoded on a worker (a new style is not cached yet): the asset lookup
+        stays on this thread with its database connection; `done(applied)` is called back on this thread."""
+        cached = self.session.cached(code)
+        if cached is not None:
+            self._show_style(cached)
+            done(True)
+            return
+        try:
+            assets = try_on_assets(self._require_repository(), code)
+        except Exception as exc:
+            self._on_style_unusable(code, exc)
+            done(False)
+            return
+
+        def decoded(loaded: LoadedStyle | None, error: BaseException | None) -> None:
+            if error is not None or loaded is None:
+                self._on_style_unusable(code, error or RuntimeError("no textures"))
+                done(False)
+                return
+            self._show_style(loaded)
+            done(True)
+
+        self._run(lambda: load_style_textures(assets.style_code, assets.name, assets.textures,
+                                              assets.accent_fingers), decoded)
+
+    def put_on_a_first_style(self) -> None:
+        """The mirror opens with the catalog's newest style on, so a passer-by sees what it does at once."""
+        if self.session.style is None and self.style_browser is not None:
+            code = self.style_browser.first_code()
+            if code:
+                self.apply_style(code)
+
+    def load_catalog(self, load: Callable[[], object]) -> None:
+        """Run the first-start catalog import on a worker, then show the catalog with a first style on."""
+        self._run(load, self._on_catalog_loaded)
+
+    def reload_catalog(self) -> None:
+        if self.style_browser is not None:
+            self.style_browser.reload()
+
+    def _on_catalog_loaded(self, _report: object, error: BaseException | None) -> None:
+        if error is not None:
+            log.error("starter catalog could not be loaded: %s", error)
+        self.reload_catalog()
+        self.put_on_a_first_style()
+
+    def _require_repository(self) -> StyleRepository:
+        if self._repository is None:
+            raise LookupError("no style catalog")
+        return self._repository
+
+    def _load_style(self, code: str) -> LoadedStyle:
+        assets = try_on_assets(self._require_repository(), code)
+        return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers)
+
+    def _on_style_unusable(self, code: str, error: BaseException) -> None:
+        log.warning("style %s cannot be tried on: %s", code, error)
+        self._window.mirror.set_banner(self.tr("This style can't be tried on right now."))
+
+    def _show_style(self, loaded: LoadedStyle) -> None:
+        self.session.apply(loaded)
+        self._window.mirror.set_banner("")
+        self._window.mirror.set_style(loaded.code, loaded.name)
+        if self.style_browser is not None:
+            self.style_browser.show_current(loaded.code)
+            self.style_browser.set_accent_options(loaded.accent is not None, self.session.accent_fingers)
+
+    def _on_accent_change(self, fingers: frozenset[Finger]) -> None:
+        self.session.set_accent_fingers(fingers)
+
+    # --- snapshots ----------------------------------------------------------------------------------------
+    def take_snapshot(self) -> bool:
+        """Freeze the newest before/after pair on the snapshot page and save it (on a worker)."""
+        pair = self.session.latest_pair()
+        if pair is None:
+            return False
+        style = self.session.style
+        code = style.code if style is not None else ""
+        self.mirror_loop.set_paused(True)
+        self.snapshot_page.show_pair(bgr_to_qimage(pair.before), bgr_to_qimage(pair.after), code)
+        self._window.show_page(SNAPSHOT)
+        self._run(lambda: save_snapshot(pair.before, pair.after, code), self._on_snapshot_saved)
+        return True
+
+    def _on_snapshot_saved(self, path: Path | None, error: BaseException | None) -> None:
+        if error is not None:
+            log.error("snapshot not saved: %s", error)
+        self.snapshot_page.show_saved(None if error else path)
+        self.last_snapshot = path
+
+    def back_to_mirror(self) -> None:
+        self.snapshot_page.clear()
+        self._window.show_page(CUSTOMER)
+        self.mirror_loop.set_paused(False)
+
+    def purge_expired_snapshots(self, keep_days: int) -> None:
+        """Customers' photos older than `keep_days` go (on a worker)."""
+        self._run(lambda: purge_expired_snapshots(keep_days), self._on_snapshots_purged)
+
+    def _on_snapshots_purged(self, _deleted: object, error: BaseException | None) -> None:
+        if error is not None:
+            log.error("expired snapshots not deleted: %s", error)
+
+    # --- the customer leaves ------------------------------------------------------------------------------
+    def forget_customer(self) -> None:
+        """No style, no images of the customer on screen or in memory; the browser back to its first view."""
+        self.session.clear()
+        self.snapshot_page.clear()
+        self._window.mirror.clear_frame()
+        self._window.mirror.set_style("", "")
+        if self.style_browser is not None:
+            self.style_browser.reset_filters()
+            self.style_browser.show_current("")
+
+    def _on_source_state_change(self, state: str) -> None:
+        self._window.set_demo_badge(state == DEMO)
+        log.info("frame source: %s", state)
