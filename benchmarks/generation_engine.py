@@ -53,7 +53,7 @@ def measure_engine_throughput(n: int = 100, workers: int = 1) -> dict:
 
 
 def _measure_in_home(n: int, workers: int) -> dict:
-    from nailmirror_desktop.adapters.providers import register_generation
+    from nailmirror_desktop.app.services import register_generation
     from nailmirror_desktop.core.generation.flow import submit_generation
     from nailmirror_desktop.core.generation.provider_config import ProviderConfig
     from nailmirror_desktop.core.paths import database_path

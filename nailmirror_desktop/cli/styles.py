@@ -74,9 +74,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _repository() -> StyleRepository:
-    from nailmirror_desktop.adapters.style_store import open_style_repository
+    from nailmirror_desktop.app.services import open_repository
 
-    return open_style_repository()
+    return open_repository(load_catalog=True)
 
 
 def _refused(exc: StyleError) -> int:

@@ -57,13 +57,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from nailmirror_desktop.core.paths import database_path
-    from nailmirror_desktop.core.tasks import InvalidTransition, TaskEngine, TaskNotFound
+    from nailmirror_desktop.app.services import open_task_engine
+    from nailmirror_desktop.core.tasks import InvalidTransition, TaskNotFound
 
     if not args.tasks_action:
         print("usage: nailmirror tasks {list,show,stats,replay,ignore,resolve,cancel} …", file=sys.stderr)
         return 2
-    with TaskEngine(args.db or database_path()) as engine:
+    with open_task_engine(db_path=args.db, generation=False) as engine:
         try:
             return _ACTIONS[args.tasks_action](engine, args)
         except TaskNotFound as exc:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from nailmirror_desktop.adapters.providers import generation_services, register_generation
+from nailmirror_desktop.app.services import generation_services, register_generation
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, make_generation_handler, submit_generation
@@ -406,7 +406,7 @@ def first_status(task_no: str) -> str:
 
 
 _WORKER = """
-from nailmirror_desktop.adapters.providers import register_generation
+from nailmirror_desktop.app.services import register_generation
 from nailmirror_desktop.core.paths import database_path
 from nailmirror_desktop.core.tasks import TaskEngine
 engine = TaskEngine(database_path())

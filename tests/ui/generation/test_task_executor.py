@@ -201,8 +201,8 @@ def test_shutdown_stops_claiming_and_leaves_running_work_recoverable(qtbot, engi
 
 
 def test_hundreds_of_tasks_through_the_pool(qtbot, engine, executor):
-    """Hundreds of signals: also guards the PySide6 6.12 reference leak on True (see ui/shell/qt_runtime.py),
-    which without the executor's protection kills the process after about 150 emits."""
+    """Hundreds of hand-overs to the GUI thread; under Python 3.11 + PySide6 6.12 each one leaked a reference
+    to True and the process died after about 150 (Python 3.12's immortal objects: tests/ui/shell/test_qt_runtime.py)."""
     engine.register_handler("T", lambda ctx: None, concurrency=2)
     ex = executor(max_threads=2)
     finished = []
