@@ -3,15 +3,13 @@
 Run: .venv/bin/python benchmarks/tasks.py [--tasks 20000] [--rounds 3] [--latency-samples 200]   (defaults shown)
 
 Everything is file-backed with the same durability pragmas on both sides (WAL, synchronous=NORMAL; both with an
-8 MB page cache and SQLite's default autocheckpoint) and every submit / claim / outcome is committed before anything
-depends on it. Page sizes differ: the kiosk database is created with 1 KiB pages (core/db.py PAGE_SIZE, its real
-setting), huey keeps SQLite's default 4 KiB (its SqliteStorage sets none). That difference is worth a lot: with
-`--huey-page-size 1024` huey runs faster and the engine's ratios drop to about 0.93x (claim+complete) and 0.83x
-(submit) on this machine — the engine's rows and statements carry more (leases, history, backpressure) and its
-small pages are how it makes up for that. huey is used
-exactly as its SqliteStorage is meant to be used — storage.enqueue(data) and storage.dequeue() — with only
-synchronous=NORMAL added (its own choices are FULL or OFF). huey's dequeue deletes the row, so a crash loses the
-task; the engine keeps leases, retries, history and backpressure.
+8 MB page cache, SQLite's default 4 KiB pages and its default autocheckpoint) and every submit / claim / outcome
+is committed before anything depends on it. huey is used exactly as its SqliteStorage is meant to be used —
+storage.enqueue(data) and storage.dequeue() — with only synchronous=NORMAL added (its own choices are FULL or OFF).
+huey's dequeue deletes the row, so a crash loses the task; the engine keeps leases, retries, history and
+backpressure, and its rows and statements carry them. The budgets read from this run are floors against
+regressions, not a race: submit and claim+complete each at least half of huey's rate, the claim's cost flat as
+finished rows pile up, and an idle submit→start under 5 ms (median).
 
 What is measured (rates are wall-clock; CPU µs per op are printed too, because the machine is shared):
 Engine and huey take turns throughout, in slices of tens of milliseconds (engine, huey, huey, engine, …; see
@@ -24,6 +22,8 @@ _in_turns): load on a shared machine drifts over seconds, and taking turns lets 
   worker records one task's outcome and claims the next in the same transaction: each is committed before the
   next handler starts and before anyone could depend on it, so every task is still individually durable — one
   commit per task, as huey's dequeue is one commit per task. Nothing is batched across tasks.
+- claim cost: claim+complete on a table with 100,000 finished rows, in turns with the same on an empty table
+  (`claim_cost_ratio_100k`: the first's time per task over the second's; flat means about 1).
 - idle submit→start latency through the Qt executor.
 
 Compare numbers only within one run; the last line is JSON.
@@ -242,13 +242,58 @@ def bench_idle_latency(folder: Path, samples: int) -> list[float]:
     return latencies
 
 
+FINISHED_ROWS = 100_000  # bench_claim_cost_flat
+
+
+def _add_finished_rows(db: Path, count: int) -> None:
+    """`count` finished rows (SUCCESS, every tenth an open dead letter) older than anything queued later."""
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(
+            """WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+               INSERT INTO task (task_type, status, scheduled_time, available_at, max_attempts, request_payload,
+                                 created_at, updated_at, finished_at, attempt_count, dead_letter_state)
+               SELECT 'NOOP', CASE WHEN i % 10 = 0 THEN 'DEAD' ELSE 'SUCCESS' END, i, i, 5, '{}', i, i, i, 1,
+                      CASE WHEN i % 10 = 0 THEN 'OPEN' END
+               FROM n""", (count,))
+    conn.close()
+
+
+def bench_claim_cost_flat(folder: Path, n: int) -> dict[str, float]:
+    """Claim+complete on a table holding FINISHED_ROWS finished rows and on an empty one, n tasks each, in turns
+    (_in_turns): the claim reads the partial index of unfinished rows only, so the cost should not grow."""
+    empty = _engine(folder / "claim_empty.db", EngineConfig())
+    full_db = folder / "claim_full.db"
+    _engine(full_db, EngineConfig()).close()  # create the schema
+    _add_finished_rows(full_db, FINISHED_ROWS)
+    full = _engine(full_db, EngineConfig())
+    for engine in (empty, full):
+        filler = _engine(engine.db_path, EngineConfig(pending_limit_per_source=None))
+        _submit_range(filler, 0, n)
+        filler.close()
+    on_empty, on_full = Timed(), Timed()
+    def drain_slice(engine: TaskEngine) -> Callable[[int, int], None]:
+        def run(start: int, stop: int) -> None:
+            engine.run_due(max_tasks=stop - start)
+        return run
+
+    _in_turns(n, DRAIN_SLICE, drain_slice(empty), drain_slice(full), on_empty, on_full)
+    if empty.count("SUCCESS") != n or full.count("SUCCESS") != n + FINISHED_ROWS * 9 // 10:
+        raise SystemExit("claim cost benchmark lost work")
+    empty.close()
+    full.close()
+    return {**on_empty.rates(n, "claim_complete_empty"), **on_full.rates(n, "claim_complete_100k")}
+
+
 def one_round(folder: Path, n: int) -> dict[str, float]:
-    """Every engine measurement taken in turns with its huey counterpart (see _in_turns and bench_drains)."""
+    """Every engine measurement taken in turns with its huey counterpart (see _in_turns and bench_drains), and
+    the claim on a table with many finished rows in turns with one on an empty table."""
     results: dict[str, float] = {}
     results.update(bench_submits(folder, n))
     results.update(bench_submits_deep(folder, n))
     for workers in (1, 4):
         results.update(bench_drains(folder, n, workers))
+    results.update(bench_claim_cost_flat(folder, min(n, 4000)))
     for path in folder.iterdir():
         path.unlink()
     return results
@@ -263,12 +308,14 @@ RATIOS = {  # ours / huey's, per round; the median over rounds is reported
     "submit_cpu_ratio_vs_huey": ("huey_enqueue_cpu_us", "submit_cpu_us"),
     "claim_complete_cpu_ratio_vs_huey": ("huey_dequeue_1_cpu_us", "claim_complete_1_cpu_us"),
 }
+# The flat-cost check: time per claim+complete with FINISHED_ROWS finished rows over an empty table's (about 1).
+COST_RATIOS = {"claim_cost_ratio_100k": ("claim_complete_empty_per_s", "claim_complete_100k_per_s")}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=20_000)
-    parser.add_argument("--rounds", type=int, default=3, help="repeat and report medians (default 3: ~45 s)")
+    parser.add_argument("--rounds", type=int, default=3, help="repeat and report medians (default 3: about a minute)")
     parser.add_argument("--latency-samples", type=int, default=200)
     parser.add_argument("--skip-latency", action="store_true")
     parser.add_argument("--huey-page-size", type=int, choices=(1024, 4096), default=None,
@@ -286,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
         latencies = [] if args.skip_latency else bench_idle_latency(folder, args.latency_samples)
     for key, value in results.items():
         print(f"{key:>30}: {value:10.1f}")
-    ratios = {name: statistics.median(r[ours] / r[theirs] for r in rounds) for name, (ours, theirs) in RATIOS.items()}
+    ratios = {name: statistics.median(r[ours] / r[theirs] for r in rounds)
+              for name, (ours, theirs) in (RATIOS | COST_RATIOS).items()}
     for key, value in ratios.items():
         print(f"{key:>34}: {value:.2f}x")
     print("claim+complete: each task's outcome and the next claim share one commit, so every task is committed "

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(engine: TaskEngine, args: argparse.Namespace) -> int:
-    tasks = engine.list(args.status, args.task_type, limit=args.limit, request_source=args.request_source,
+    tasks = engine.list_tasks(args.status, args.task_type, limit=args.limit, request_source=args.request_source,
                         dead_letter_state=args.dead_letter_state, last_error_code=args.last_error_code)
     if args.json:
         print(json.dumps([t.to_json() for t in tasks], ensure_ascii=False, indent=2))

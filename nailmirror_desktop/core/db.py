@@ -1,7 +1,8 @@
 """SQLite connections and forward-only migrations.
 
-Every connection gets the same durability settings (WAL, synchronous=NORMAL, a busy timeout, foreign keys); a new
-database file is created with 1 KiB pages (see PAGE_SIZE).
+Every connection gets the same durability settings (WAL, synchronous=NORMAL, a busy timeout, foreign keys). Pages
+are SQLite's default size (4 KiB); a database created by an older build with 1 KiB pages keeps them (a WAL
+database cannot change its page size without a VACUUM, and nothing visible depends on it).
 Migrations are numbered SQL files (`migrations/0001_name.sql` …) applied in order inside one transaction each;
 the applied version is kept in `PRAGMA user_version`, so a database created by an older build is brought
 forward at start-up and never backwards.
@@ -20,15 +21,6 @@ from pathlib import Path
 from nailmirror_desktop.core.paths import migrations_dir
 
 BUSY_TIMEOUT_MS = 5000
-# Small pages: every commit writes each page it touched to the WAL in full (copied, checksummed, written), and the
-# hot writes — a task's submit, claim and outcome — touch one table page and one index page each. With 1 KiB
-# pages a commit writes a little more often a neighbour page (a grown row no longer fits its page: 2.6 instead of
-# 2.1 frames per submit, 2.8 instead of 2.3 per claim+complete) but a third of the bytes, and costs less CPU
-# (task engine, CPU time per op as a multiple of huey's in the same rounds: submit 1.33 -> 1.26, claim+complete
-# 1.57 -> 1.35; raw single-row insert 24.8 -> 21.5 us). The kiosk's rows are small. SQLite only
-# honours it before the file has content, so it must come before journal_mode (switching to WAL writes the
-# header); an existing database keeps its page size.
-PAGE_SIZE = 1024
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -63,7 +55,6 @@ def connect(path: Path | str, *, check_same_thread: bool = True) -> sqlite3.Conn
     )
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")

@@ -25,7 +25,7 @@ def test_the_task_benchmark_prints_its_ratios_and_latency(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     for key in ("claim_complete_ratio_vs_huey", "claim_complete_4_ratio_vs_huey", "submit_ratio_vs_huey",
-                "submit_deep_ratio_vs_huey", "idle_latency_ms_median", "idle_latency_ms_p95"):
+                "submit_deep_ratio_vs_huey", "claim_cost_ratio_100k", "idle_latency_ms_median", "idle_latency_ms_p95"):
         assert isinstance(summary[key], float) and summary[key] > 0, key
     assert summary["tasks"] == 400 and summary["idle_latency_samples"] == 5
     assert not list(tmp_path.glob("nm-bench-tasks-*")), "the benchmark left its databases behind"

@@ -3,6 +3,8 @@ data intact; a newer database is refused; every connection runs in WAL with a bu
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from nailmirror_desktop.core.db import (
@@ -69,3 +71,23 @@ def test_connections_use_wal_and_a_busy_timeout(tmp_path):
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
     conn.close()
+
+
+def test_new_databases_get_sqlites_default_pages_and_old_ones_keep_theirs(tmp_path):
+    fresh = open_database(tmp_path / "fresh.db")
+    assert fresh.execute("PRAGMA page_size").fetchone()[0] == 4096
+    fresh.close()
+
+    old = sqlite3.connect(tmp_path / "old.db")  # as an older build made it: 1 KiB pages, then WAL
+    old.execute("PRAGMA page_size = 1024")
+    old.execute("PRAGMA journal_mode = WAL")
+    old.close()
+    reopened = open_database(tmp_path / "old.db")
+    assert reopened.execute("PRAGMA page_size").fetchone()[0] == 1024
+    reopened.close()
+    with TaskEngine(tmp_path / "old.db") as engine:
+        assert engine.connection().execute("PRAGMA page_size").fetchone()[0] == 1024
+        engine.register_handler("T", lambda ctx: None)
+        task = engine.submit("T", {})
+        engine.run_due()
+        assert engine.get(task.task_no).status is TaskStatus.SUCCESS

@@ -48,7 +48,7 @@ def main() -> int:
 
     rng = random.Random(args.seed)
     engine = TaskEngine(args.db, config=EngineConfig(pending_limit_per_source=None, lease_s=60.0, idle_poll_s=0.02))
-    ensure_business_tables(engine._conn())
+    ensure_business_tables(engine.connection())
 
     def crash_maybe() -> None:
         if args.crash_prob and rng.random() < args.crash_prob:

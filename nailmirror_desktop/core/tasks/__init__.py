@@ -1,6 +1,7 @@
-"""The durable task engine (DESIGN.md §6): SQLite-backed, Qt-free. See engine.py for the threading model."""
+"""The durable task engine (ARCHITECTURE.md §7): SQLite-backed, Qt-free. See engine.py for the threading model."""
 
-from nailmirror_desktop.core.tasks.engine import TaskContext, TaskEngine
+from nailmirror_desktop.core.tasks.context import LeaseWriter, TaskContext
+from nailmirror_desktop.core.tasks.engine import TaskEngine
 from nailmirror_desktop.core.tasks.errors import (
     ErrorClass,
     InvalidTransition,
@@ -12,6 +13,7 @@ from nailmirror_desktop.core.tasks.errors import (
 from nailmirror_desktop.core.tasks.models import (
     TERMINAL_STATUSES,
     UNFINISHED_STATUSES,
+    Claim,
     DeadLetterState,
     EngineConfig,
     Task,
@@ -20,7 +22,7 @@ from nailmirror_desktop.core.tasks.models import (
 )
 
 __all__ = [
-    "DeadLetterState", "EngineConfig", "ErrorClass", "InvalidTransition", "TERMINAL_STATUSES", "Task",
-    "TaskCancelled", "TaskContext", "TaskEngine", "TaskError", "TaskEventRecord", "TaskNotFound", "TaskStatus",
-    "TooManyPendingTasks", "UNFINISHED_STATUSES",
+    "Claim", "DeadLetterState", "EngineConfig", "ErrorClass", "InvalidTransition", "LeaseWriter",
+    "TERMINAL_STATUSES", "Task", "TaskCancelled", "TaskContext", "TaskEngine", "TaskError", "TaskEventRecord",
+    "TaskNotFound", "TaskStatus", "TooManyPendingTasks", "UNFINISHED_STATUSES",
 ]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
+from typing import Any
 
 
-class BreakerState(str, Enum):
+class BreakerState(StrEnum):
     CLOSED = "CLOSED"
     OPEN = "OPEN"
     HALF_OPEN = "HALF_OPEN"  # cool-down over; one probe allowed
@@ -42,6 +43,8 @@ class BreakerBoard:
         """Providers none of whose tasks may be claimed now (open, or half-open with its probe running)."""
         with self._lock:
             names = list(self._breakers)
+        if not names:
+            return []
         return sorted(name for name in names if not self.may_claim(name, now_s))
 
     def may_claim(self, provider: str, now_s: float) -> bool:
@@ -90,7 +93,7 @@ class BreakerBoard:
             breaker = self._breakers.get(provider)
             return breaker.open_until_s if breaker and breaker.state is BreakerState.OPEN else None
 
-    def snapshot(self) -> dict[str, dict]:
+    def snapshot(self) -> dict[str, dict[str, Any]]:
         with self._lock:
             return {
                 name: {"state": b.state.value, "open_until_s": b.open_until_s, "trips": b.trips,

@@ -5,10 +5,10 @@ Codes are machine strings (the UI translates them); messages are for logs and th
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class ErrorClass(str, Enum):
+class ErrorClass(StrEnum):
     TRANSIENT = "TRANSIENT"  # network blip, 5xx: retried with backoff
     RATE_LIMITED = "RATE_LIMITED"  # 429: wait Retry-After, no attempt burnt
     CONTENT_REJECTED = "CONTENT_REJECTED"  # moderation: permanent → DEAD

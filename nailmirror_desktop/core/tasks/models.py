@@ -1,15 +1,13 @@
-"""Rows of the task engine as frozen dataclasses, and the engine's settings."""
+"""Rows of the task engine as frozen dataclasses, the status enum, and the engine's settings."""
 
 from __future__ import annotations
 
 import json
-import json.scanner
 import os
 import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from nailmirror_desktop.core.clock import from_ms, iso_utc
@@ -17,7 +15,7 @@ from nailmirror_desktop.core.clock import from_ms, iso_utc
 RETRY_BASE_ENV = "NAILMIRROR_RETRY_BASE_S"
 
 
-class TaskStatus(str, Enum):
+class TaskStatus(StrEnum):
     PENDING = "PENDING"
     PROCESSING = "PROCESSING"
     SUCCESS = "SUCCESS"
@@ -34,10 +32,15 @@ TERMINAL_STATUSES = frozenset({TaskStatus.SUCCESS, TaskStatus.CANCELED, TaskStat
 UNFINISHED_STATUSES = frozenset({TaskStatus.PENDING, TaskStatus.FAILED, TaskStatus.PROCESSING})
 
 
-class DeadLetterState(str, Enum):
+class DeadLetterState(StrEnum):
     OPEN = "OPEN"
     IGNORED = "IGNORED"
     RESOLVED = "RESOLVED"
+
+
+def task_no_from_id(task_id: int) -> str:
+    """The public id: 'T' + the row id in 16 hex digits, so a lookup by task_no is a primary-key lookup."""
+    return f"T{task_id:016x}"
 
 
 @dataclass(frozen=True)
@@ -82,66 +85,49 @@ class Task:
     payload_error: str | None = None  # why `payload` could not be read, if it could not
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Task:
-        payload, payload_error = _decode_payload(row["request_payload"])
-        result_raw = row["result_payload"]
+    def from_row(cls, columns: sqlite3.Row) -> Task:
+        """A `SELECT *` (or `RETURNING *`) row of the task table."""
+        # sqlite3.Row finds a column by name by comparing it with each name in turn: a dict is 10x cheaper here.
+        row = dict(zip(columns.keys(), columns, strict=True))
+        payload, payload_error = decode_payload(row["request_payload"])
         return cls(
-            id=row["id"],
-            task_no=f"T{row['id']:016x}",
-            task_type=row["task_type"],
-            biz_type=row["biz_type"],
-            biz_id=row["biz_id"],
-            status=TaskStatus(row["status"]),
-            priority=row["priority"],
-            scheduled_time=from_ms(row["scheduled_time"]),
-            next_retry_time=from_ms(row["next_retry_time"]),
-            available_at=from_ms(row["available_at"]),
-            attempt_count=row["attempt_count"],
-            max_attempts=row["max_attempts"],
-            rate_limited_count=row["rate_limited_count"],
-            heartbeat_at=from_ms(row["heartbeat_at"]),
-            worker_id=row["worker_id"],
-            version=row["version"],
-            payload=payload,
-            result=_decode_result(result_raw),
-            progress=row["progress"],
-            progress_note=row["progress_note"],
-            last_error_class=row["last_error_class"],
-            last_error_code=row["last_error_code"],
-            last_error_message=row["last_error_message"],
-            provider=row["provider"],
-            provider_task_id=row["provider_task_id"],
-            request_source=row["request_source"],
-            request_source_id=row["request_source_id"],
-            cancel_requested=bool(row["cancel_requested"]),
-            dead_letter_state=row["dead_letter_state"],
-            replay_count=row["replay_count"],
-            created_at=from_ms(row["created_at"]),
-            updated_at=from_ms(row["updated_at"]),
-            started_at=from_ms(row["started_at"]),
-            finished_at=from_ms(row["finished_at"]),
-            expires_at=from_ms(row["expires_at"]),
+            id=row["id"], task_no=task_no_from_id(row["id"]), task_type=row["task_type"],
+            biz_type=row["biz_type"], biz_id=row["biz_id"], status=TaskStatus(row["status"]),
+            priority=row["priority"], scheduled_time=_time(row["scheduled_time"]),
+            next_retry_time=from_ms(row["next_retry_time"]), available_at=_time(row["available_at"]),
+            attempt_count=row["attempt_count"], max_attempts=row["max_attempts"],
+            rate_limited_count=row["rate_limited_count"], heartbeat_at=from_ms(row["heartbeat_at"]),
+            worker_id=row["worker_id"], version=row["version"], payload=payload,
+            result=decode_result(row["result_payload"]), progress=row["progress"],
+            progress_note=row["progress_note"], last_error_class=row["last_error_class"],
+            last_error_code=row["last_error_code"], last_error_message=row["last_error_message"],
+            provider=row["provider"], provider_task_id=row["provider_task_id"],
+            request_source=row["request_source"], request_source_id=row["request_source_id"],
+            cancel_requested=bool(row["cancel_requested"]), dead_letter_state=row["dead_letter_state"],
+            replay_count=row["replay_count"], created_at=_time(row["created_at"]),
+            updated_at=_time(row["updated_at"]), started_at=from_ms(row["started_at"]),
+            finished_at=from_ms(row["finished_at"]), expires_at=from_ms(row["expires_at"]),
             payload_error=payload_error,
         )
 
     @classmethod
-    def just_submitted(cls, task_id: int, params: tuple) -> Task:
-        """The row a submit has just inserted, from the insert's parameters (store.submit_params), without reading
-        it back. Submit is a hot path and most callers only keep the task_no, so the fields are filled in on first
-        use (__getattr__): building all 36 at once — datetimes, the payload decoded from its JSON — cost ~5 µs
-        per submit. Once filled it is an ordinary Task, equal to what get() returns for the fresh row."""
-        task = object.__new__(cls)
-        task.__dict__.update(id=task_id, _submitted=params)
-        return task
-
-    def __getattr__(self, name: str) -> Any:
-        # Reached only for a name missing from the instance: a just_submitted Task's not-yet-filled fields. Fill
-        # first, then drop the marker, so a thread racing here finds the fields (or fills them again, the same).
-        params = self.__dict__.get("_submitted")
-        if params is not None:
-            self.__dict__.update(_fresh_row_fields(self.__dict__["id"], params))
-            self.__dict__.pop("_submitted", None)
-        return object.__getattribute__(self, name)  # the field, or the usual AttributeError
+    def submitted(cls, task_id: int, values: dict[str, Any]) -> Task:
+        """The row store.submit has just inserted, from its values (store.INSERT_TASK's parameters) and the
+        schema's defaults for the rest: equal to what get() reads back, without reading it back."""
+        payload, payload_error = decode_payload(values["request_payload"])
+        created, scheduled = _time(values["now"]), _time(values["scheduled_time"])
+        return cls(
+            id=task_id, task_no=task_no_from_id(task_id), task_type=values["task_type"],
+            biz_type=values["biz_type"], biz_id=values["biz_id"], status=TaskStatus.PENDING,
+            priority=values["priority"], scheduled_time=scheduled, next_retry_time=None, available_at=scheduled,
+            attempt_count=0, max_attempts=values["max_attempts"], rate_limited_count=0, heartbeat_at=None,
+            worker_id=None, version=0, payload=payload, result=None, progress=0.0, progress_note=None,
+            last_error_class=None, last_error_code=None, last_error_message=None, provider=values["provider"],
+            provider_task_id=None, request_source=values["request_source"],
+            request_source_id=values["request_source_id"], cancel_requested=False, dead_letter_state=None,
+            replay_count=0, created_at=created, updated_at=created, started_at=None, finished_at=None,
+            expires_at=None, payload_error=payload_error,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object the CLI prints (times as ISO-8601 UTC strings)."""
@@ -156,33 +142,7 @@ class Task:
         return out
 
 
-def _fresh_row_fields(task_id: int, params: tuple) -> dict[str, Any]:
-    """All fields of the row store.insert_task just wrote with `params` (as Task.from_row would read them)."""
-    (task_type, biz_type, biz_id, priority, scheduled_ms, max_attempts, payload_json, provider, request_source,
-     request_source_id, now_ms, _) = params
-    created = from_ms(now_ms)
-    scheduled = created if scheduled_ms == now_ms else from_ms(scheduled_ms)
-    fields = dict(_FRESH_ROW)
-    # The payload as get() would return it: decoded from the stored JSON, never the caller's own dict.
-    fields.update(
-        task_no=f"T{task_id:016x}", task_type=task_type, biz_type=biz_type, biz_id=biz_id, priority=priority,
-        scheduled_time=scheduled, available_at=scheduled, max_attempts=max_attempts, payload=json.loads(payload_json),
-        provider=provider, request_source=request_source, request_source_id=request_source_id, created_at=created,
-        updated_at=created,
-    )
-    return fields
-
-
-# A fresh row's values for the columns a submit leaves at their defaults (see the schema).
-_FRESH_ROW: dict[str, Any] = {
-    "status": TaskStatus.PENDING, "next_retry_time": None, "attempt_count": 0, "rate_limited_count": 0,
-    "heartbeat_at": None, "worker_id": None, "version": 0, "result": None, "progress": 0.0, "progress_note": None,
-    "last_error_class": None, "last_error_code": None, "last_error_message": None, "provider_task_id": None,
-    "cancel_requested": False, "dead_letter_state": None, "replay_count": 0, "started_at": None,
-    "finished_at": None, "expires_at": None, "payload_error": None,
-}
-
-_JSON_FIELDS = (
+_JSON_FIELDS = (  # the CLI's order
     "task_no", "task_type", "status", "priority", "attempt_count", "max_attempts", "next_retry_time",
     "last_error_class", "last_error_code", "last_error_message", "biz_type", "biz_id", "provider",
     "provider_task_id", "request_source", "request_source_id", "scheduled_time", "progress", "progress_note",
@@ -192,21 +152,39 @@ _JSON_FIELDS = (
 )
 
 
-# json.loads walks three Python frames (loads, decode, raw_decode) around the C scanner; a claim decodes every
-# payload, so it calls the scanner directly and falls back to json.loads for anything unusual (whitespace around
-# the object, trailing data, errors) — same results, ~1 µs less per claim.
-_scan_once = json.scanner.make_scanner(json.JSONDecoder())
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A task this worker has just claimed: what running it and guarding its writes need, straight from the
+    claim's RETURNING (store.CLAIM). The full row is TaskEngine.get(claim.task_no)."""
+
+    id: int
+    task_type: str
+    version: int  # as claimed: every later write is guarded by it
+    attempt_count: int  # counting this attempt
+    provider: str | None
+    payload: dict[str, Any] | None
+    payload_error: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Claim:
+        task_id, task_type, version, attempt_count, provider, raw_payload = row
+        payload, payload_error = decode_payload(raw_payload)
+        return cls(task_id, task_type, version, attempt_count, provider, payload, payload_error)
+
+    @property
+    def task_no(self) -> str:
+        return task_no_from_id(self.id)
 
 
-def _decode_payload(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
-    if type(raw) is str and raw[:1] == "{":
-        try:
-            value, end = _scan_once(raw, 0)
-        except (StopIteration, ValueError):
-            pass
-        else:
-            if end == len(raw):
-                return value, None
+def _time(ms: int) -> datetime:
+    """A NOT NULL time column."""
+    moment = from_ms(ms)
+    assert moment is not None
+    return moment
+
+
+def decode_payload(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """(the payload, None), or (None, why it cannot be read)."""
     try:
         value = json.loads(raw) if raw is not None else None
     except (TypeError, ValueError) as exc:
@@ -216,7 +194,7 @@ def _decode_payload(raw: str | None) -> tuple[dict[str, Any] | None, str | None]
     return value, None
 
 
-def _decode_result(raw: str | None) -> dict[str, Any] | None:
+def decode_result(raw: str | None) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
@@ -238,6 +216,11 @@ class TaskEventRecord:
     error_code: str | None
     error_message: str | None
     worker_id: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> TaskEventRecord:
+        return cls(task_no_from_id(row["task_id"]), _time(row["at"]), row["kind"], row["attempt"],
+                   row["error_class"], row["error_code"], row["error_message"], row["worker_id"])
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -272,34 +255,3 @@ class EngineConfig:
     breaker_cooldown_max_s: float = 600.0
     idle_poll_s: float = 1.0  # how often run_until_idle looks for work submitted by other processes
     cache_kib: int = 8000  # SQLite page cache per engine connection
-
-
-class Claim:
-    """A task this worker has just claimed: the few fields the run needs, straight off the claim's RETURNING.
-    The full `Task` is read only if someone asks for it (quick handlers usually don't)."""
-
-    __slots__ = ("_load", "_task", "id", "task_type", "version", "attempt_count", "provider", "payload",
-                 "payload_error")
-
-    def __init__(self, row: sqlite3.Row, load: Callable[[int], Task]) -> None:
-        """`row`: the claim's RETURNING (id, task_type, version, attempt_count, provider, request_payload)."""
-        self._load = load
-        self._task: Task | None = None
-        self.id: int
-        self.task_type: str
-        self.version: int
-        self.attempt_count: int
-        self.provider: str | None
-        self.id, self.task_type, self.version, self.attempt_count, self.provider, raw_payload = row
-        self.payload, self.payload_error = _decode_payload(raw_payload)
-
-    @property
-    def task_no(self) -> str:
-        return f"T{self.id:016x}"
-
-    @property
-    def task(self) -> Task:
-        """The row as it is now (this worker holds the lease, so as claimed, plus its own progress writes)."""
-        if self._task is None:
-            self._task = self._load(self.id)
-        return self._task

@@ -24,7 +24,7 @@ class Outcome:
 
 def backoff_delay_s(attempt: int, base_s: float, max_s: float, rng: random.Random) -> float:
     """Exponential backoff with equal jitter: half the step fixed, half random (never zero, never in lockstep)."""
-    step = min(max_s, base_s * (2 ** max(0, attempt - 1)))
+    step = min(max_s, base_s * 2.0 ** max(0, attempt - 1))
     return step / 2 + rng.uniform(0, step / 2)
 
 

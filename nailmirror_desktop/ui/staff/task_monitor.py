@@ -38,7 +38,7 @@ class TaskTableModel(QAbstractTableModel):
 
     def refresh(self) -> None:
         self.beginResetModel()
-        self._rows = self._engine.list(self.status, self.task_type, limit=200)
+        self._rows = self._engine.list_tasks(self.status, self.task_type, limit=200)
         self.endResetModel()
 
     def task_at(self, row: int) -> Task:

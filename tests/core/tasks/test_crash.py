@@ -23,7 +23,7 @@ LEASE_S = 60.0
 
 def queue_work(db: Path, count: int, max_attempts: int) -> list[str]:
     with TaskEngine(db, config=EngineConfig(pending_limit_per_source=None)) as engine:
-        ensure_business_tables(engine._conn())
+        ensure_business_tables(engine.connection())
         return [engine.submit("WORK", {"value": f"v{i}"}, max_attempts=max_attempts).task_no for i in range(count)]
 
 
@@ -114,7 +114,7 @@ def test_a_killed_worker_mid_handler_is_recovered_by_the_next_start(tmp_path):
         assert running.status is TaskStatus.PROCESSING
         assert engine.recover_expired_leases() == 0  # its lease has not run out yet
     with TaskEngine(db, clock=OffsetClock(LEASE_S + 1)) as later:
-        ensure_business_tables(later._conn())
+        ensure_business_tables(later.connection())
         later.register_handler("WORK", lambda ctx: {"recovered": True})
         later.run_until_idle(timeout_s=10)
         done = later.get(task_no)

@@ -81,9 +81,9 @@ def test_claim_order_priority_then_due_time_then_age(engine, clock):
     assert order[-1] == "future"
 
 
-def test_submit_returns_the_stored_row_for_every_shape_of_insert(engine, clock):
-    """The insert is compiled per shape (which optional values are given; absent ones are NULL literals), and the
-    returned Task is filled lazily from the insert's parameters: each must equal the row as stored."""
+def test_submit_returns_the_stored_row_for_every_mix_of_options(engine, clock):
+    """The returned Task is built from the insert's values and the schema's defaults (Task.submitted): whichever
+    options are given, it must equal the row as stored."""
     engine.register_handler("T", lambda ctx: None, provider="vendor")
     later = clock.now() + 60
     shapes = [{}, {"biz_type": "STYLE", "biz_id": 7, "request_source_id": "k1", "priority": 2},
@@ -163,7 +163,7 @@ def test_transient_failures_back_off_then_succeed(engine, clock):
     done = engine.get(task.task_no)
     assert done.status is TaskStatus.SUCCESS and done.attempt_count == 3
     assert [h.kind for h in engine.history(task.task_no)] == ["FAILED", "FAILED"]
-    gaps = [b - a for a, b in zip(calls, calls[1:])]
+    gaps = [b - a for a, b in zip(calls, calls[1:], strict=False)]
     assert gaps[1] > gaps[0] * 0.9  # exponential: the second wait is not shorter than the first (jitter ≤ 50 %)
 
 
@@ -292,7 +292,7 @@ def test_clear_provider_task_id_is_committed_at_once_and_the_retry_resubmits(eng
             ctx.clear_provider_task_id()
             other = connect(db_path)  # another connection sees NULL: the clearing is committed
             observed.append(other.execute("SELECT provider_task_id FROM task WHERE id = ?",
-                                          (ctx._claim.id,)).fetchone()[0])
+                                          (ctx.task.id,)).fetchone()[0])
             other.close()
             assert ctx.task.provider_task_id is None
             raise TaskError("JOB_FAILED", "provider task failed", ErrorClass.TRANSIENT)
@@ -429,7 +429,8 @@ def test_dead_letter_replay_ignore_resolve(engine):
     c = engine.submit("GEN", {"p": "c"})
     engine.run_until_idle(timeout_s=5)
     assert {t.task_no for t in engine.dead_letters()} == {a.task_no, b.task_no, c.task_no}
-    assert {t.task_no for t in engine.dead_letters(error_code="MODERATION_BLOCKED")} == {a.task_no, b.task_no, c.task_no}
+    blocked = engine.dead_letters(error_code="MODERATION_BLOCKED")
+    assert {t.task_no for t in blocked} == {a.task_no, b.task_no, c.task_no}
     assert engine.dead_letters(error_code="OTHER") == []
 
     fail["on"] = False
@@ -572,7 +573,7 @@ def test_a_locked_database_makes_writers_wait_not_fail(engine, db_path):
 
 
 def test_a_database_locked_past_the_busy_timeout_refuses_submit_retryably(engine, db_path):
-    engine._conn().execute("PRAGMA busy_timeout = 50")  # the kiosk waits 5 s; the test need not
+    engine.connection().execute("PRAGMA busy_timeout = 50")  # the kiosk waits 5 s; the test need not
     holder = connect(db_path)
     holder.execute("BEGIN IMMEDIATE")
     with pytest.raises(TaskError) as refused:
@@ -591,15 +592,15 @@ def test_list_filters_and_counts(engine):
     engine.submit("B", {}, request_source="staff")
     engine.run_due()
     assert engine.count("SUCCESS") == 3 and engine.count("PENDING") == 1
-    assert [t.task_type for t in engine.list(status="PENDING")] == ["B"]
-    assert len(engine.list(task_type="A", limit=2)) == 2
-    assert engine.list(biz_type="style", biz_id="1")[0].biz_id == "1"
-    assert engine.list(request_source="staff")[0].task_type == "B"
+    assert [t.task_type for t in engine.list_tasks(status="PENDING")] == ["B"]
+    assert len(engine.list_tasks(task_type="A", limit=2)) == 2
+    assert engine.list_tasks(biz_type="style", biz_id="1")[0].biz_id == "1"
+    assert engine.list_tasks(request_source="staff")[0].task_type == "B"
     assert engine.count(["SUCCESS", "PENDING"]) == 4
     stats = engine.stats()
     assert stats["by_status"]["SUCCESS"] == 3 and stats["by_type"]["B"] == {"PENDING": 1}
     with pytest.raises(ValueError):
-        engine.list(payload="x")
+        engine.list_tasks(payload="x")
 
 
 def test_run_until_idle_waits_for_retries_on_the_engine_clock(engine, clock):

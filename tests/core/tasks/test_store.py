@@ -36,13 +36,13 @@ def wal_page_numbers(wal_path) -> list[int]:
 
 def test_the_claim_rewrites_only_the_table(tmp_path):
     """A claim changes no indexed column, so its commits write pages of the task table only — the row's leaf
-    (and, when the grown row no longer fits its 1 KiB page, the neighbours the b-tree rebalances with) — and no
+    (and, when the grown row no longer fits its page, the neighbours the b-tree rebalances with) — and no
     index page. Checked on the WAL itself: which b-tree owns each page the 20 claims wrote."""
     with TaskEngine(tmp_path / "pages.db", config=EngineConfig(pending_limit_per_source=None)) as engine:
         engine.register_handler("GEN", lambda ctx: None, concurrency=50)
         for i in range(50):
             engine.submit("GEN", {"i": i})
-        conn = engine._conn()
+        conn = engine.connection()
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         for _ in range(20):
             assert engine.claim_next() is not None
@@ -54,21 +54,13 @@ def test_the_claim_rewrites_only_the_table(tmp_path):
         assert 20 <= len(pages) <= 20 * 2.5, len(pages)
 
 
-@pytest.mark.parametrize("captured", [False, True])
-@pytest.mark.parametrize("types,blocked", [(("GEN",), ()), (("GEN", "SYNC", "UPLOAD"), ()), (("GEN", "SYNC"), ("openai",))])
-def test_claim_walks_the_partial_index_without_a_temp_sort(conn, types, blocked, captured):
-    if captured:
-        store.install_claim_capture(conn)
-    sql = store.claim_sql(tuple(sorted(types)), len(blocked), captured)
-    params = store.claim_params("w", NOW, tuple(sorted(types)), blocked)
-    plan = query_plan(conn, sql, params)
+@pytest.mark.parametrize("types,blocked",
+                         [(("GEN",), ()), (("GEN", "SYNC", "UPLOAD"), ()), (("GEN", "SYNC"), ("openai",))])
+def test_claim_walks_the_partial_index_without_a_temp_sort(conn, types, blocked):
+    plan = query_plan(conn, *store.claim_statement("w", NOW, types, blocked))
     assert "USING INDEX task_active" in plan, plan
     assert "TEMP B-TREE" not in plan, plan
     assert "SCAN task |" not in plan + " |" and not plan.endswith("SCAN task"), plan
-    # No temporary table per run either (SQLite builds one for `task_type IN (a, b, c)`: ~35k CPU instructions),
-    # beyond the one RETURNING itself needs.
-    program = [op[1] for op in conn.execute(f"EXPLAIN {sql}", params)]
-    assert program.count("OpenEphemeral") == (0 if captured else 1), program
 
 
 def test_other_hot_queries_use_their_indexes(conn):
@@ -78,9 +70,9 @@ def test_other_hot_queries_use_their_indexes(conn):
     assert "task_idempotency" in dup, dup
     backlog = query_plan(conn, store.BACKLOG, ("kiosk",))
     assert "COVERING INDEX task_active" in backlog, backlog
-    insert = query_plan(conn, store.INSERT_KEYED_TASK,
-                        store.submit_params("GEN", None, None, 0, 0, 5, "{}", None, "kiosk", "r1", 0, 200))
-    assert "COVERING INDEX task_active" in insert and "task_idempotency" in insert, insert
+    for count_sql, params in ((store.NTH_UNFINISHED, (199,)), (store.NTH_UNFINISHED_OF_SOURCE, ("kiosk", 199))):
+        limited = query_plan(conn, count_sql, params)
+        assert "COVERING INDEX task_active" in limited, limited
     by_no = query_plan(conn, "SELECT * FROM task WHERE id = ?", (store.task_id_from_no("T0000000000000001"),))
     assert "PRIMARY KEY" in by_no, by_no
     dead = query_plan(conn, "SELECT * FROM task WHERE dead_letter_state IS NOT NULL AND task_type = ?"
@@ -144,11 +136,14 @@ def test_claim_cost_stays_flat_with_100k_finished_rows(tmp_path):
 
 
 def test_the_keyed_insert_allows_one_unfinished_row_per_key(conn):
-    """The idempotency rule lives in the insert (NOT EXISTS under the write lock): a key may be requested again
-    only once its earlier task finished, whatever that task's terminal state."""
+    """The idempotency rule lives in the submit's transaction (checked under the write lock): a key may be
+    requested again only once its earlier task finished, whatever that task's terminal state."""
     def submit(source_id="r1", source="kiosk", task_type="GEN"):
-        return store.insert_task(conn, store.submit_params(task_type, None, None, 0, 0, 5, "{}", None, source,
-                                                           source_id, 0, None))
+        inserted = store.submit(conn, {
+            "task_type": task_type, "biz_type": None, "biz_id": None, "priority": 0, "scheduled_time": 0,
+            "max_attempts": 5, "request_payload": "{}", "provider": None, "request_source": source,
+            "request_source_id": source_id, "now": 0}, None)
+        return inserted if isinstance(inserted, int) else None
 
     first = submit()
     assert first is not None
@@ -181,11 +176,13 @@ def test_completions_and_claims_leave_the_secondary_indexes_alone(conn):
         roots = {row[0] for row in conn.execute("SELECT rootpage FROM sqlite_schema WHERE name = ?", (index,))}
         return any(op[1] in ("OpenWrite", "OpenRead") and op[3] in roots for op in opcodes)
 
+    submit = {"task_type": "GEN", "biz_type": None, "biz_id": None, "priority": 0, "scheduled_time": 0,
+              "max_attempts": 5, "request_payload": "{}", "provider": None, "request_source": "kiosk",
+              "request_source_id": "r1", "now": 0}
     for index in ("task_idempotency", "task_dead", "task_biz", "task_provider_task"):
         assert not touches_index(store.COMPLETE, (None, NOW, NOW, 1, 1), index), index
-        assert not touches_index(store.claim_sql(("GEN",), 0), store.claim_params("w", NOW, ("GEN",), ()), index), index
-    assert touches_index(store.INSERT_KEYED_TASK, store.submit_params("GEN", None, None, 0, 0, 5, "{}", None,
-                                                                      "kiosk", "r1", 0, None), "task_idempotency")
+        assert not touches_index(*store.claim_statement("w", NOW, ("GEN",)), index), index
+    assert touches_index(store.INSERT_TASK, submit, "task_idempotency")
 
 
 def test_backlog_counts_unfinished_rows_per_source(tmp_path):
@@ -194,35 +191,13 @@ def test_backlog_counts_unfinished_rows_per_source(tmp_path):
         for _ in range(3):
             engine.submit("T", {}, request_source="kiosk")
         engine.submit("T", {}, request_source="staff")
-        conn = engine._conn()
+        conn = engine.connection()
         assert store.backlog(conn, "kiosk") == 3
         engine.run_due(max_tasks=2)
-        engine.cancel(engine.list(status="PENDING", request_source="kiosk")[0].task_no)
+        engine.cancel(engine.list_tasks(status="PENDING", request_source="kiosk")[0].task_no)
         assert store.backlog(conn, "kiosk") == 0
         assert store.backlog(conn, "staff") == 1
         recount = conn.execute(
             "SELECT count(*) FROM task WHERE request_source = 'staff' AND status IN ('PENDING','FAILED','PROCESSING')"
         ).fetchone()[0]
         assert recount == 1
-
-
-def test_the_captured_claim_returns_what_the_returning_claim_returns(tmp_path):
-    """The engine's claim gets the claimed row through a function in the UPDATE's SET instead of RETURNING: the same
-    row, with version and attempt_count as written, and nothing when no row is due."""
-    rows = {}
-    for captured in (False, True):
-        conn = open_database(tmp_path / f"c{captured}.db")
-        conn.row_factory = None
-        add_pending(conn, 3)
-        conn.execute("UPDATE task SET attempt_count = 2, version = 7, provider = 'p' WHERE id = 2")
-        conn.execute("UPDATE task SET priority = 5 WHERE id = 2")
-        capture = store.install_claim_capture(conn)
-        claim = (lambda *a: store.claim_captured(conn, capture, *a)) if captured else (lambda *a: store.claim(conn, *a))
-        rows[captured] = [claim("w", NOW, ("GEN",)) for _ in range(4)]
-        stored = conn.execute("SELECT id, task_type, version, attempt_count, provider, request_payload, worker_id"
-                              " FROM task WHERE id = 2").fetchone()
-        assert rows[captured][0] == stored[:6] and stored[6] == "w", (rows[captured][0], stored)
-        assert rows[captured][0][2:4] == (8, 3)
-        assert rows[captured][3] is None
-        conn.close()
-    assert [tuple(r) if r else None for r in rows[False]] == rows[True]
