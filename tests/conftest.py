@@ -17,6 +17,23 @@ os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
 os.environ.setdefault("NAILMIRROR_RETRY_BASE_S", "0.01")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--fuzz", action="store_true", default=False,
+                     help="run the property-based tests (tests/fuzz) long: many more examples, no time cap")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Property-based tests (tests/fuzz/) run a bounded number of examples in the normal suite so CI stays fast;
+    # `--fuzz` runs them long. The quick profile is derandomized so a CI run is repeatable; the long one explores.
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("quick", max_examples=60, deadline=None, derandomize=True,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("fuzz", max_examples=5000, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("fuzz" if config.getoption("--fuzz") else "quick")
+
+
 @pytest.fixture(autouse=True)
 def nailmirror_home(tmp_path, monkeypatch) -> Path:
     home = tmp_path / "nailmirror-home"
