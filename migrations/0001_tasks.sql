@@ -1,4 +1,4 @@
--- Task engine (DESIGN.md §6). All times are INTEGER milliseconds since the Unix epoch, UTC.
+-- Task engine (ARCHITECTURE.md §7). All times are INTEGER milliseconds since the Unix epoch, UTC.
 -- Anything the engine filters or sorts on is a column; JSON only carries what changes fast (payload, result).
 --
 -- States: PENDING → PROCESSING → SUCCESS | FAILED | CANCELED | DEAD.
@@ -6,17 +6,10 @@
 -- claimed like a PENDING one. Terminal states: SUCCESS, CANCELED, DEAD (DEAD = dead letter); a row is
 -- terminal exactly when finished_at is set (the CHECK at the end of the table holds the two together).
 --
--- Why the hot path is cheap: each claim and each completion is its own committed transaction, so every page
--- it touches is written to the WAL on every commit. Indexes on the claim path are therefore partial on
--- `finished_at IS NULL`, a column a claim does not change — claiming a row rewrites only the row itself.
--- An index whose columns and WHERE a claim or a completion does not change is not even opened by them; one
--- that mentions finished_at or status is opened and re-checked on every one — which is why the idempotency
--- and dead-letter indexes below are keyed and partial on columns those statements never write. In the common
--- case a submit, and a completion with the next claim, each write two pages — the row's and the claim index's —
--- plus, now and then, a neighbour when a grown row rebalances its 1 KiB leaf (core/db.py PAGE_SIZE): 2.6 and
--- 2.8 WAL frames per commit on average (huey's SqliteStorage: 2.1 and 2.3, at 4 KiB).
--- Status tests are OR chains, not IN lists: outside an index lookup SQLite builds a temporary table for every
--- evaluation of `x IN (a, b, c)`, which tripled the cost of an insert.
+-- Indexes on the claim path are partial on `finished_at IS NULL`, a column a claim does not change, so finished
+-- rows are in no index a claim reads and claiming a row rewrites only the row and the claim index. The
+-- idempotency and dead-letter indexes below are keyed and partial on columns claims and completions never write,
+-- so those statements never open them.
 
 CREATE TABLE task (
     -- Assigned by SQLite on insert (one above the largest id, under the write lock): increasing, no extra index.
@@ -88,9 +81,8 @@ CREATE INDEX task_active ON task (priority DESC, available_at, id, request_sourc
     WHERE finished_at IS NULL;
 
 -- Idempotency: one unfinished task per (source, source id, type); a finished one may be requested again.
--- The rule is kept by the only two writes that can break it — the insert (store.INSERT_KEYED_TASK: NOT EXISTS
--- in the same statement, which holds the write lock) and a dead letter's replay (store.replay, same check in
--- its transaction). The index lists every row with a key, finished or not, so no claim or completion ever
+-- The rule is kept by the only two writes that can break it — the insert (store.submit: the look-up and the
+-- insert in one write transaction) and a dead letter's replay (store.replay, same check in its transaction). The index lists every row with a key, finished or not, so no claim or completion ever
 -- touches it; a key has one row per request (a replay reuses the row), so the lookup reads a handful at most.
 CREATE INDEX task_idempotency ON task (request_source, request_source_id, task_type)
     WHERE request_source_id IS NOT NULL;

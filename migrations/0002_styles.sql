@@ -1,4 +1,4 @@
--- Style domain (DESIGN.md §5): what a style is, which assets it has, who may see it.
+-- Style domain (ARCHITECTURE.md §8): what a style is, which assets it has, who may see it.
 -- No task state lives here (no generate_status); an AI style only remembers which task made it.
 -- Times are UTC text 'YYYY-MM-DDTHH:MM:SS.fffZ' (sortable, unambiguous).
 
@@ -39,7 +39,7 @@ CREATE TABLE style (
     design_json     TEXT,                         -- the parsed design, opaque to this domain
     -- Idempotency of AI creation: a retried STYLE_GENERATION task finds its style instead of making another.
     origin_task_no  TEXT,
-    -- Sync (reference/providers_and_sync.md §4): the id this kiosk made (drafts are pushed with PUT /v1/drafts/{id}),
+    -- Sync (kept for the catalog sync, not yet used): the id this kiosk made (drafts are pushed with PUT /v1/drafts/{id}),
     -- the central catalog's id and version (published styles are pulled), and the draft this one was edited from.
     client_uid      TEXT    NOT NULL UNIQUE,
     remote_id       TEXT,
