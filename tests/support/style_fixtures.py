@@ -1,4 +1,5 @@
-"""Helpers shared by the style-domain tests: real images, style folders and small catalogs on disk."""
+"""Helpers shared by the style-domain tests: real images, style folders and small catalogs on disk, and the small
+texture size the rendering tests paint at."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from PIL import Image
 
 from nailmirror_desktop.adapters.style_store import open_style_repository
 from nailmirror_desktop.core.catalog import StyleRepository
+
+SMALL_TEXTURE = (64, 96)  # (width, height): small textures keep the rendering tests fast
 
 
 def image_bytes(size=(48, 72), color=(240, 220, 210, 255), fmt="PNG") -> bytes:

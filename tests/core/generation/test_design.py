@@ -8,7 +8,7 @@ import pytest
 
 from nailmirror_desktop.core.generation.design import Design, make_color
 from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
-from tests.core.generation.test_prompt_parser import CASES
+from tests.support.prompt_cases import CASES
 
 
 def test_accent_finger_resolves_to_its_own_design_and_inherits_the_rest() -> None:
