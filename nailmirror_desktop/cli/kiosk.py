@@ -32,8 +32,6 @@ def run(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("MPLCONFIGDIR", str(Path.home() / ".cache" / "nailmirror-mpl"))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from nailmirror_desktop.app.kiosk import KioskOptions, run_kiosk
-
     quit_after = args.quit_after
     if args.screenshot is not None and quit_after is None:
         quit_after = 5.0
@@ -44,6 +42,15 @@ def run(args: argparse.Namespace) -> int:
             return 2
         # a timed or screenshot run needs no screen: render offscreen rather than abort inside Qt
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    # Imported only now: the checks above need no Qt, and an install without the binding gets a sentence.
+    try:
+        from nailmirror_desktop.app.kiosk import KioskOptions, run_kiosk
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("PySide6", "shiboken6"):
+            raise
+        print(f"nailmirror kiosk: the Qt binding is not installed ({exc.name}); ./dev setup installs it.",
+              file=sys.stderr)
+        return 2
     options = KioskOptions(demo=args.demo, demo_if_no_camera=args.demo_if_no_camera, fullscreen=args.fullscreen,
                            screenshot=args.screenshot, quit_after_s=quit_after)
     return run_kiosk(options)

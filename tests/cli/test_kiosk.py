@@ -1,5 +1,6 @@
 """`nailmirror kiosk` on a machine without a screen: a clear message, not a Qt abort."""
 
+import importlib.util
 import sys
 
 import pytest
@@ -14,3 +15,12 @@ def test_no_display_gives_a_clear_message_and_exit_2(monkeypatch, capsys):
     assert main(["kiosk"]) == 2
     err = capsys.readouterr().err
     assert "no display" in err and "--screenshot" in err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("PySide6") is not None,
+                    reason="PySide6 is installed here: the Qt-less run (./dev test-noqt) checks this")
+def test_without_the_qt_binding_the_kiosk_says_so(monkeypatch, capsys):
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    assert main(["kiosk", "--demo", "--quit-after", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Qt binding is not installed" in err and "./dev setup" in err
