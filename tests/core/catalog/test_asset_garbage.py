@@ -133,3 +133,16 @@ def test_imports_racing_a_collector_without_age_guard_never_leave_a_row_without_
 
 def test_the_age_guard_is_an_hour():
     assert ASSET_GARBAGE_MIN_AGE_S == HOUR_S
+
+
+def test_the_kiosks_start_up_job_collects_then_loads_the_catalog():
+    from nailmirror_desktop.app.services import prepare_catalog_in_own_connection
+
+    repo = repository()
+    store = repo.require_store()
+    orphan = store.put(image_bytes(color=(1, 2, 3, 255)))
+    _age(store.path_of(orphan.relative_path), 2 * HOUR_S)
+    collected = prepare_catalog_in_own_connection()
+    assert collected is not None and (collected.blobs, collected.blob_bytes) == (1, orphan.size)
+    assert not store.path_of(orphan.relative_path).exists()
+    assert len(repo.list_for_customers(limit=100)) == 30
