@@ -508,7 +508,8 @@ class TaskEngine:
                 self._keep_outcome(WaitingOutcome(claim, outcome.status,
                                                   lambda c: store.record_failure(c, values, event)), exc)
                 return None
-        log.info("task %s %s: %s %s", claim.task_no, outcome.status.value, error.code, error.message)
+        if done:
+            log.info("task %s %s: %s %s", claim.task_no, outcome.status.value, error.code, error.message)
         self._outcome_written(claim, outcome.status if done else None)
         return outcome.status if done else None
 
@@ -548,7 +549,8 @@ class TaskEngine:
                 self._release(outcome.claim)
                 written.append((outcome.claim, outcome.status if done else None))
             else:
-                self._space_is_back(len(written))
+                if written:  # a write went through: there is space again
+                    self._space_is_back(len(written))
         for claim, status in written:
             self._outcome_written(claim, status)
         return not self._waiting
@@ -621,8 +623,11 @@ class TaskEngine:
             try:
                 with self._write_lock:
                     store.heartbeat_many(self._conn(), leases, self._now_ms())
-            except Exception:  # noqa: BLE001 — the keeper must outlive a failed heartbeat
-                log.exception("heartbeat failed; will retry")
+            except Exception as exc:  # noqa: BLE001 — the keeper must outlive a failed heartbeat
+                if is_storage_full(exc):
+                    log.warning("heartbeat failed, no space left; will retry")
+                else:
+                    log.exception("heartbeat failed; will retry")
 
     # --- what a TaskContext calls (context.LeaseWriter) -------------------------------------------------------
 

@@ -166,3 +166,22 @@ def test_a_real_full_filesystem_keeps_the_worker_and_the_task(tmp_path, clock):
             assert not engine.storage_full
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_claim_on_a_real_full_filesystem_waits_and_runs_once_space_returns(tmp_path, clock):
+    mount = tmp_path / f"small-{uuid.uuid4().hex[:6]}"
+    _mount_small_tmpfs(mount)
+    try:
+        runs = []
+        with TaskEngine(mount / "tasks.db", clock=clock) as engine:
+            engine.register_handler("SMALL", lambda ctx: runs.append(1) or {"ok": True})
+            task = engine.submit("SMALL", {})
+            _fill(mount)
+            assert engine.run_due() == 0  # no room to claim: nothing runs, nothing is raised
+            assert engine.storage_full and engine.get(task.task_no).status is TaskStatus.PENDING
+            (mount / "filler").unlink()
+            engine.run_until_idle(timeout_s=10)
+            assert engine.get(task.task_no).status is TaskStatus.SUCCESS and runs == [1]
+            assert not engine.storage_full
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
