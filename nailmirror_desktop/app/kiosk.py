@@ -124,7 +124,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     return KioskServices(
         config, session, supervisor, runner, repository=repository, engine=engine, executor=executor,
         provider=provider,
-        load_catalog=shared.load_starter_catalog_in_own_connection if with_db else None,
+        load_catalog=shared.prepare_catalog_in_own_connection if with_db else None,
         import_style_folder=shared.import_style_folder_in_own_connection if with_db else None,
         closers=closers,
     )

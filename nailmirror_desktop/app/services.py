@@ -5,10 +5,13 @@ they are, the kiosk (app.kiosk) adds its Qt parts on top.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import time
 from pathlib import Path
 
 from nailmirror_desktop.adapters.providers import create_provider
+from nailmirror_desktop.core.catalog.assets import AssetCollection
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
 from nailmirror_desktop.core.db import open_database
@@ -17,6 +20,8 @@ from nailmirror_desktop.core.generation.provider_config import ProviderConfig, l
 from nailmirror_desktop.core.generation.provider_port import ImageProvider
 from nailmirror_desktop.core.paths import database_path
 from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
+
+log = logging.getLogger(__name__)
 
 
 def generation_services(config: ProviderConfig, clock: Clock) -> GenerationServices:
@@ -80,6 +85,28 @@ def load_starter_catalog_in_own_connection() -> None:
         open_repository(conn, load_catalog=True)
     finally:
         conn.close()
+
+
+def collect_asset_garbage_in_own_connection(now_s: float | None = None) -> AssetCollection:
+    """Delete the asset store's leftovers older than an hour (temporaries of interrupted writes, blobs of failed
+    imports); logs and returns what was collected. Meant for a worker: it opens its own connection."""
+    conn = open_database(database_path())
+    try:
+        return open_repository(conn).collect_garbage(time.time() if now_s is None else now_s)
+    finally:
+        conn.close()
+
+
+def prepare_catalog_in_own_connection() -> AssetCollection | None:
+    """The kiosk's start-up job for the style catalog, on a worker: collect the asset store's garbage, then import
+    the shipped catalog if not done yet. A failed collection is logged and does not keep the catalog from loading."""
+    collected = None
+    try:
+        collected = collect_asset_garbage_in_own_connection()
+    except Exception as exc:  # noqa: BLE001 — housekeeping; the catalog matters more
+        log.error("asset store garbage could not be collected: %s", exc)
+    load_starter_catalog_in_own_connection()
+    return collected
 
 
 def import_style_folder_in_own_connection(folder: str) -> str:

@@ -4,34 +4,49 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="66"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <source>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</source>
+        <translation>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="71"/>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
         <source>Frames per second</source>
         <translation>Frames per second</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="66"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
         <source>Frame source</source>
         <translation>Frame source</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
         <source>Latency per stage</source>
         <translation>Latency per stage</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
         <source>Frames waiting (mirror)</source>
         <translation>Frames waiting (mirror)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="68"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
         <source>Task queue</source>
         <translation>Task queue</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="68"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
         <source>Free disk space</source>
         <translation>Free disk space</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <source>Saving results</source>
+        <translation>Saving results</translation>
     </message>
 </context>
 <context>
@@ -204,12 +219,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="153"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>The camera is not responding. Reconnecting…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
         <source>Looking for a camera…</source>
         <translation>Looking for a camera…</translation>
     </message>

@@ -4,34 +4,49 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="66"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <source>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</source>
+        <translation>磁盘已满：%1 个任务结果等待保存。请清理磁盘空间，腾出空间后会自动保存。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="71"/>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
         <source>Frames per second</source>
         <translation>帧率（FPS）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="66"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
         <source>Frame source</source>
         <translation>画面来源</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
         <source>Latency per stage</source>
         <translation>各阶段耗时</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
         <source>Frames waiting (mirror)</source>
         <translation>待处理帧（魔镜）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="68"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
         <source>Task queue</source>
         <translation>任务队列</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="68"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
         <source>Free disk space</source>
         <translation>可用磁盘空间</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <source>Saving results</source>
+        <translation>结果保存</translation>
     </message>
 </context>
 <context>
@@ -204,12 +219,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="153"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>摄像头没有响应，正在重新连接…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
         <source>Looking for a camera…</source>
         <translation>正在寻找摄像头…</translation>
     </message>

@@ -9,13 +9,22 @@ Images are checked before they are accepted by an injected `ImageProbe` (core ha
 `adapters.pillow_probe.PillowImageProbe`). Writes are atomic: bytes go to a temporary file in the same folder,
 are fsynced, then `os.replace`d into place, so a crash leaves either no file or the whole file, never half of one.
 Thumbnails are made once per (source, size) and remembered in a small reference file.
+
+Garbage: an interrupted write leaves a temporary (`.tmp-*.part`), and an import that failed after storing its
+images leaves blobs no style_asset row points at. Both are collected at start-up once older than
+ASSET_GARBAGE_MIN_AGE_S, which spares a write in progress in another process (StyleRepository.collect_garbage
+decides which blobs are unreferenced, under the database's write lock; see there). `put` of an image already
+stored makes the file young again, so an import reusing an old leftover is covered by the age guard too.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
+import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -23,8 +32,13 @@ from typing import Protocol
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.paths import data_dir
 
+log = logging.getLogger(__name__)
+
 EXTENSIONS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
 DEFAULT_THUMBNAIL_SIDE = 256
+ASSET_GARBAGE_MIN_AGE_S = 3_600  # garbage younger than this may be a write or an import still in progress
+_TEMPORARY_PREFIX, _TEMPORARY_SUFFIX = ".tmp-", ".part"
+_BLOB_PATH = re.compile(r"^([0-9a-f]{2})/([0-9a-f]{2})/(\1\2[0-9a-f]{60})\.(png|jpg|webp)$")
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,27 @@ class StoredBlob:
     format: str
 
 
+@dataclass(frozen=True)
+class AssetCollection:
+    """What one collection deleted: temporaries of interrupted writes and unreferenced blobs (counts, bytes);
+    `failed` counts files that could not be deleted (logged, left for the next start)."""
+
+    temporaries: int = 0
+    temporary_bytes: int = 0
+    blobs: int = 0
+    blob_bytes: int = 0
+    failed: int = 0
+
+
+@dataclass(frozen=True)
+class GarbageCandidates:
+    """Files old enough to collect, as paths relative to the store root: temporaries, and blobs (which are
+    garbage only if no row points at them)."""
+
+    temporaries: tuple[str, ...]
+    blobs: tuple[str, ...]
+
+
 class AssetStore:
     def __init__(self, probe: ImageProbe, root: Path | None = None) -> None:
         self.probe = probe
@@ -72,7 +107,9 @@ class AssetStore:
         sha256 = hashlib.sha256(data).hexdigest()
         relative = blob_relative_path(sha256, info.format)
         target = self.root / relative
-        if not _has_bytes(target, len(data)):
+        if _has_bytes(target, len(data)):
+            _touch(target)  # young again: the collector's age guard now covers the import about to record it
+        else:
             _atomic_write(target, data)
         return StoredBlob(
             sha256=sha256,
@@ -98,17 +135,59 @@ class AssetStore:
         path = self.path_of(blob_relative_path)
         return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256
 
-    def thumbnail(self, source: StoredBlob, max_side: int = DEFAULT_THUMBNAIL_SIDE) -> StoredBlob:
-        """The thumbnail of a stored image, made the first time and read back afterwards."""
+    def thumbnail(self, source: StoredBlob, max_side: int = DEFAULT_THUMBNAIL_SIDE, *,
+                  source_bytes: bytes | None = None) -> StoredBlob:
+        """The thumbnail of a stored image, made the first time and read back afterwards. `source_bytes`: the
+        image's bytes when the caller has them (no read back from disk)."""
         reference = self.root / "thumbs" / f"{source.sha256}-{max_side}.ref"
         if reference.is_file():
             cached = self._blob_from_reference(reference.read_text(encoding="ascii").strip())
             if cached is not None:
                 return cached
-        thumb = self.put(self.probe.make_thumbnail(self.read(source.relative_path), max_side))
+        data = self.read(source.relative_path) if source_bytes is None else source_bytes
+        thumb = self.put(self.probe.make_thumbnail(data, max_side))
         # A cache entry: atomic, but not worth two fsyncs (a lost one only means the thumbnail is made again).
         _atomic_write(reference, thumb.relative_path.encode("ascii"), durable=False)
         return thumb
+
+    def garbage_candidates(self, now_s: float, min_age_s: float = ASSET_GARBAGE_MIN_AGE_S) -> GarbageCandidates:
+        """Temporaries and blob files last written more than `min_age_s` before `now_s` (epoch seconds). Files
+        the store did not name (anything else under its root) are never candidates."""
+        temporaries, blobs = [], []
+        for relative, mtime_s in self._files():
+            if now_s - mtime_s < min_age_s:
+                continue
+            name = relative.rsplit("/", 1)[-1]
+            if name.startswith(_TEMPORARY_PREFIX) and name.endswith(_TEMPORARY_SUFFIX):
+                temporaries.append(relative)
+            elif _BLOB_PATH.match(relative):
+                blobs.append(relative)
+        return GarbageCandidates(tuple(temporaries), tuple(blobs))
+
+    def remove_if_old(self, relative_path: str, cutoff_s: float) -> int | None:
+        """Delete the file if it was last written before `cutoff_s` (looked at again now: it may have been
+        reused since it was listed). Its size, or None if it was kept or is gone; OSError if it cannot be."""
+        path = self.path_of(relative_path)
+        try:
+            stat = path.stat()
+            if stat.st_mtime >= cutoff_s:
+                return None
+            path.unlink()
+        except FileNotFoundError:
+            return None
+        return stat.st_size
+
+    def _files(self) -> Iterator[tuple[str, float]]:
+        for folder, _, names in os.walk(self.root):
+            for name in names:
+                path = Path(folder) / name
+                try:
+                    stat = path.lstat()
+                except FileNotFoundError:
+                    continue
+                if path.is_symlink():
+                    continue
+                yield path.relative_to(self.root).as_posix(), stat.st_mtime
 
     def _blob_from_reference(self, relative_path: str) -> StoredBlob | None:
         path = self.path_of(relative_path)
@@ -139,9 +218,16 @@ def _has_bytes(path: Path, size: int) -> bool:
         return False
 
 
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError as exc:  # a read-only store still serves its blobs
+        log.debug("could not touch %s: %s", path, exc)
+
+
 def _atomic_write(target: Path, data: bytes, *, durable: bool = True) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".part")
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=_TEMPORARY_PREFIX, suffix=_TEMPORARY_SUFFIX)
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)

@@ -4,10 +4,17 @@ Image bytes go into the AssetStore before the database transaction that records 
 content-addressed, so a crash between the two leaves at most an unreferenced file (collectable later), never a
 row pointing at nothing. Every write method runs in `write_transaction`, which nests, so a caller (the generation
 flow) can put a repository call and its own writes in one transaction.
+
+Collecting unreferenced blobs (`collect_garbage`) is safe against imports running in any process: the collector
+reads which blobs rows point at and deletes the others inside one write transaction (BEGIN IMMEDIATE), and an
+import checks that its blobs are still there inside the transaction that records them, writing again any the
+collector took. Both hold the database's write lock while they look, so either the rows are committed before
+the collector looks, or the files are back before the rows are written.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import uuid
 from collections.abc import Iterable, Sequence
@@ -16,12 +23,14 @@ from enum import StrEnum
 from typing import TypedDict, Unpack
 
 from nailmirror_desktop.core.catalog import codes
-from nailmirror_desktop.core.catalog.assets import AssetStore, StoredBlob
+from nailmirror_desktop.core.catalog.assets import ASSET_GARBAGE_MIN_AGE_S, AssetCollection, AssetStore, StoredBlob
 from nailmirror_desktop.core.catalog.content import ACCENT_SLOT, StyleContent, textures_cover_hand
 from nailmirror_desktop.core.catalog.errors import StyleError, StyleNotFound
 from nailmirror_desktop.core.catalog.records import AssetRecord, AuditEntry, Category, StyleRecord, Tag
 from nailmirror_desktop.core.catalog.status import AuditAction, StyleStatus, transit, write_audit
 from nailmirror_desktop.core.db import write_transaction
+
+log = logging.getLogger(__name__)
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -86,6 +95,10 @@ class StoredContent:
     thumbnail: StoredBlob | None
     accent_fingers: tuple[str, ...]
     covers_every_finger: bool
+    source: StyleContent | None = None  # the images, to store again if a blob was collected before its rows
+
+    def blobs(self) -> list[StoredBlob]:
+        return [*self.textures.values(), *(b for b in (self.cover, self.thumbnail) if b is not None)]
 
 
 class StyleRepository:
@@ -346,12 +359,14 @@ class StyleRepository:
         store = self.require_store()
         textures = {slot: store.put(data) for slot, data in content.nail_textures.items()}
         cover = store.put(content.preview) if content.preview is not None else None
-        thumbnail = store.thumbnail(cover) if cover is not None else None
-        return StoredContent(textures, cover, thumbnail, content.accent_fingers, content.covers_every_finger())
+        thumbnail = store.thumbnail(cover, source_bytes=content.preview) if cover is not None else None
+        return StoredContent(textures, cover, thumbnail, content.accent_fingers, content.covers_every_finger(),
+                             content)
 
     def attach_content(self, style_id: int, stored: StoredContent, version: int) -> None:
         """Record stored content as the assets of `version` (NAIL_TEXTURE per slot, COVER as primary, THUMBNAIL)."""
         with write_transaction(self.conn):
+            stored = self._with_blobs_present(stored)
             for slot, blob in stored.textures.items():
                 self.add_asset(style_id, blob, AssetType.NAIL_TEXTURE, slot=slot, version=version)
             if stored.cover is not None:
@@ -432,6 +447,51 @@ class StyleRepository:
             self.conn.execute("UPDATE style SET is_previewable = ? WHERE id = ?", (int(covered), style.id))
         return self.get(style.id)
 
+    # ---- garbage ------------------------------------------------------------------------------------------
+
+    def collect_garbage(self, now_s: float, *, min_age_s: float = ASSET_GARBAGE_MIN_AGE_S) -> AssetCollection:
+        """Delete the asset store's temporaries older than an hour and the blobs no style_asset row points at
+        older than `min_age_s` (default an hour; the lock makes any guard safe, the guard saves an import from
+        writing again); log and return what was deleted. A file that cannot be deleted is logged and left."""
+        store = self.require_store()
+        cutoff_s = now_s - min_age_s
+        candidates = store.garbage_candidates(now_s, min_age_s)
+        temporaries, blobs, failed = [0, 0], [0, 0], 0
+        # A temporary's writer holds no lock: only its age says it is gone, so its guard is never shortened.
+        temporary_cutoff_s = now_s - max(min_age_s, ASSET_GARBAGE_MIN_AGE_S)
+        for relative in candidates.temporaries:
+            failed += _remove(store, relative, temporary_cutoff_s, temporaries)
+        for start in range(0, len(candidates.blobs), _GARBAGE_BATCH):
+            batch = candidates.blobs[start:start + _GARBAGE_BATCH]
+            with write_transaction(self.conn):  # no import can record a row for these while we look and delete
+                referenced = self._referenced(batch)
+                for relative in batch:
+                    if relative not in referenced:
+                        failed += _remove(store, relative, cutoff_s, blobs)
+        result = AssetCollection(temporaries[0], temporaries[1], blobs[0], blobs[1], failed)
+        log.info("asset store %s: collected %d temporary file(s) (%d bytes) and %d unreferenced blob(s) (%d bytes)%s",
+                 store.root, result.temporaries, result.temporary_bytes, result.blobs, result.blob_bytes,
+                 f"; {failed} could not be deleted" if failed else "")
+        return result
+
+    def _referenced(self, relative_paths: Sequence[str]) -> set[str]:
+        marks = ", ".join("?" * len(relative_paths))
+        rows = self.conn.execute(f"SELECT DISTINCT storage_path FROM style_asset WHERE storage_path IN ({marks})",
+                                 tuple(relative_paths))
+        return {row[0] for row in rows}
+
+    def _with_blobs_present(self, stored: StoredContent) -> StoredContent:
+        """`stored`, its files checked under the caller's write lock: if the collector deleted one since it was
+        stored (an import slower than the age guard, or a collector run without one), store the images again."""
+        store = self.require_store()
+        if all(store.path_of(blob.relative_path).is_file() for blob in stored.blobs()):
+            return stored
+        if stored.source is None:
+            missing = next(b for b in stored.blobs() if not store.path_of(b.relative_path).is_file())
+            raise StyleError("ASSET_MISSING", missing.relative_path)
+        log.warning("asset blobs were collected before their rows were written; storing them again")
+        return self.store_content(stored.source)
+
     # ---- helpers --------------------------------------------------------------------------------------------
 
     def _carry_over(self, style_id: int, old: int, new: int, stored: StoredContent) -> None:
@@ -461,6 +521,22 @@ class StyleRepository:
         if self.store is None:
             raise StyleError("NO_ASSET_STORE", "StyleRepository was made without an AssetStore")
         return self.store
+
+
+_GARBAGE_BATCH = 200  # blobs looked at per write transaction, so an import never waits long on the collector
+
+
+def _remove(store: AssetStore, relative_path: str, cutoff_s: float, tally: list[int]) -> int:
+    """Delete one collectable file, adding (1, its size) to `tally`; 1 if it could not be deleted, else 0."""
+    try:
+        size = store.remove_if_old(relative_path, cutoff_s)
+    except OSError as exc:
+        log.warning("could not delete %s from the asset store: %s", relative_path, exc)
+        return 1
+    if size is not None:
+        tally[0] += 1
+        tally[1] += size
+    return 0
 
 
 def _list_sql(query: StyleFilter) -> tuple[str, list[str | int]]:

@@ -8,6 +8,12 @@ preview.png.
 Idempotent per style: each catalog entry gets a stable client_uid (uuid5 of its catalog code), so a second start
 adds nothing and a start interrupted half-way finishes the rest next time. Its style_code is stable across kiosks
 too (derived from the catalog code), unless that code is taken.
+
+Safe across processes: two kiosk processes starting together on a fresh data directory both load the catalog.
+Whether an entry is loaded is decided again inside the transaction that inserts it, which holds the database's
+write lock from its first statement (BEGIN IMMEDIATE), so of two loaders one inserts the entry and the other
+finds it there and skips it. The check outside the transaction only saves the file work for entries loaded
+long ago; it decides nothing. The images both may have written are the same content-addressed files.
 """
 
 from __future__ import annotations
@@ -65,10 +71,11 @@ def load_starter_catalog(repo: StyleRepository, folder: Path | None = None) -> L
     entries = read_catalog(folder)
     added, present = [], 0
     for entry in entries:
-        if _already_loaded(repo, entry):
+        code = None if _already_loaded(repo, entry) else _import_entry(repo, entry)
+        if code is None:
             present += 1
-            continue
-        added.append(_import_entry(repo, entry))
+        else:
+            added.append(code)
     return LoadReport(tuple(added), present)
 
 
@@ -122,7 +129,8 @@ def _already_loaded(repo: StyleRepository, entry: CatalogEntry) -> bool:
     return row is not None
 
 
-def _import_entry(repo: StyleRepository, entry: CatalogEntry) -> str:
+def _import_entry(repo: StyleRepository, entry: CatalogEntry) -> str | None:
+    """Import one entry; its style code, or None when another process loaded it first."""
     style_folder = read_style_folder(entry.folder)
     stored_design = json.dumps({"catalog_code": entry.code, "design": style_folder.design,
                                 "seed": entry.seed if entry.seed is not None else style_folder.seed},
@@ -133,6 +141,8 @@ def _import_entry(repo: StyleRepository, entry: CatalogEntry) -> str:
         repo.ensure_tag(code, name_zh, name_en)
     prefix = codes.code_prefix(category.code, StyleSource.CATALOG)
     with write_transaction(repo.conn):  # the style, its assets and its way to PUBLISHED: all or nothing
+        if _already_loaded(repo, entry):  # under the write lock: no other loader can insert it from here on
+            return None
         style = repo.create_style_from_stored(
             entry.name_zh or style_folder.name,
             StyleSource.CATALOG,

@@ -19,6 +19,10 @@ Commits: a submit, a claim and an outcome are each committed before anything dep
 stays busy records one task's outcome and claims the next in one transaction (execute_and_claim_next): both are
 committed before the next handler starts, and nothing is batched across tasks.
 
+A full disk (outcomes.py): an outcome the disk has no room for is kept in memory, its task still held (slot
+taken, lease renewed), and written with backoff until space returns; meanwhile nothing new is claimed and
+`storage_full` says so. A submit on a full disk raises TaskError STORAGE_FULL (retryable, nothing written).
+
 Idempotent business writes (the pattern handlers follow): key business rows by `ctx.task.task_no` with a
 UNIQUE constraint and insert them with `ON CONFLICT DO NOTHING` (or look them up first). A handler killed
 after its side effect runs again after recovery, finds its row, and returns the same result.
@@ -56,6 +60,7 @@ from nailmirror_desktop.core.tasks.errors import (
     TooManyPendingTasks,
 )
 from nailmirror_desktop.core.tasks.models import Claim, DeadLetterState, EngineConfig, Task, TaskEventRecord, TaskStatus
+from nailmirror_desktop.core.tasks.outcomes import STORAGE_FULL, WaitingOutcome, WriteBackoff, is_storage_full
 from nailmirror_desktop.core.tasks.retry import decide
 
 log = logging.getLogger(__name__)
@@ -98,6 +103,9 @@ class TaskEngine:
         self._last_sweep_s = float("-inf")
         self._closed = threading.Event()
         self._lease_keeper: threading.Thread | None = None
+        # Outcomes the disk refused, oldest first, and when to try them again (under _write_lock).
+        self._waiting: list[WaitingOutcome] = []
+        self._backoff = WriteBackoff(self.config.storage_retry_base_s, self.config.storage_retry_max_s)
         self._conn()  # create / migrate the database now, not inside the first worker thread
         self._hot_conn = self._open_connection()  # claims and successes from every worker, under _write_lock
 
@@ -132,7 +140,19 @@ class TaskEngine:
     def remove_progress_listener(self, listener: ProgressListener) -> None:
         self._progress_listeners.remove(listener)
 
+    @property
+    def storage_full(self) -> bool:
+        """True from a write this engine could not make for lack of space (disk full, or SQLite's page cap)
+        until one goes through again; meanwhile finished tasks' outcomes wait in memory (`stats()`)."""
+        return self._backoff.storage_full
+
     def close(self) -> None:
+        if self._waiting:
+            with suppress(sqlite3.Error):
+                self._write_waiting_outcomes()
+            if self._waiting:
+                log.warning("closing with %d task outcome(s) not written (no space); those tasks run again once "
+                            "their leases expire", len(self._waiting))
         self._closed.set()
         keeper = self._lease_keeper
         if keeper is not None and keeper is not threading.current_thread():
@@ -183,10 +203,17 @@ class TaskEngine:
         except store.Backlogged:
             raise TooManyPendingTasks(request_source, limit or 0) from None
         except sqlite3.OperationalError as exc:
+            if is_storage_full(exc):
+                with self._write_lock:
+                    self._backoff.failed(self.clock.now(), storage_full=True)
+                raise TaskError(STORAGE_FULL, "the disk is full; nothing was written", ErrorClass.TRANSIENT) from exc
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
             # Another process held the write lock past the busy timeout: retryable, nothing was written.
             raise TaskError("DATABASE_BUSY", str(exc), ErrorClass.TRANSIENT) from exc
+        if self._backoff.failing and not self._waiting:
+            with self._write_lock:
+                self._space_is_back()
         if not isinstance(inserted, int):
             return Task.from_row(inserted)  # the unfinished task with the same key
         task = Task.submitted(inserted, values)
@@ -237,6 +264,8 @@ class TaskEngine:
             "oldest_waiting_age_s": None if oldest is None else max(0.0, (now_ms - oldest) / 1000),
             "backlog_by_source": store.backlog_by_source(conn),
             "breakers": self._breakers.snapshot(),
+            "storage_full": self.storage_full,
+            "outcomes_waiting": len(self._waiting),
         }
 
     def breaker_states(self) -> dict[str, dict[str, Any]]:
@@ -331,6 +360,8 @@ class TaskEngine:
         next_due = store.next_due_ms(self._conn(), self.task_types)
         if next_due is not None and next_due / 1000 > now_s:
             wait = min(wait, next_due / 1000 - now_s)
+        if self._backoff.failing:
+            wait = min(wait, self._backoff.retry_at_s - now_s)
         for registration in self._handlers.values():
             reopens = self._breakers.reopens_at(registration.provider) if registration.provider else None
             if reopens is not None and reopens > now_s:
@@ -343,10 +374,23 @@ class TaskEngine:
         """Claim the best due task this engine can run now (priority, due time, age), or None."""
         if self._closed.is_set():
             return None
-        now_s = self._sweep_if_due()
-        with self._write_lock:
-            row = self._claim_row(self._hot_conn, now_s)
-            claim = None if row is None else self._hold(row, now_s)
+        # After a failed write: the outcomes owed first, and nothing new until they are in.
+        if self._backoff.failing and (self._backoff.blocks(self.clock.now()) or not self._write_waiting_outcomes()):
+            return None
+        try:
+            now_s = self._sweep_if_due()
+            with self._write_lock:
+                row = self._claim_row(self._hot_conn, now_s)
+                claim = None if row is None else self._hold(row, now_s)
+                if claim is not None and self._backoff.failing:
+                    self._space_is_back()
+        except sqlite3.OperationalError as exc:
+            if not is_storage_full(exc):
+                raise
+            with self._write_lock:
+                delay_s = self._backoff.failed(self.clock.now(), storage_full=True)
+            log.warning("no space to claim tasks; trying again in %.1f s", delay_s)
+            return None
         if claim is not None:
             self._announce_claim(claim)
         return claim
@@ -390,6 +434,10 @@ class TaskEngine:
         except TaskCancelled:
             return None, TaskError("CANCELED", "stopped after a cancel request", ErrorClass.TRANSIENT), True
         except Exception as exc:  # noqa: BLE001 — any handler bug becomes a classified, retried failure
+            if is_storage_full(exc):  # the handler's own writes met the full disk: retried like any transient
+                log.warning("handler for %s: no space left: %s", claim.task_no, exc)
+                return None, TaskError(STORAGE_FULL, f"{type(exc).__name__}: {exc}"[:1000],
+                                       ErrorClass.TRANSIENT), False
             log.exception("handler for %s failed", claim.task_no)
             return None, TaskError("HANDLER_EXCEPTION", f"{type(exc).__name__}: {exc}"[:1000],
                                    ErrorClass.TRANSIENT), False
@@ -407,15 +455,19 @@ class TaskEngine:
             # a fresh connection of its own thread, and claims nothing.
             closed = self._closed.is_set()
             conn = self._conn() if closed else self._hot_conn
-            with write_transaction(conn):
-                done = store.complete(conn, claim.id, claim.version, result_json, to_ms(now_s))
-                if claim_next and not closed:
-                    row = self._claim_row(conn, now_s)
+            finished_ms = to_ms(now_s)
+            try:
+                with write_transaction(conn):
+                    done = store.complete(conn, claim.id, claim.version, result_json, finished_ms)
+                    if claim_next and not closed:
+                        row = self._claim_row(conn, now_s)
+            except sqlite3.OperationalError as exc:
+                self._keep_outcome(WaitingOutcome(
+                    claim, TaskStatus.SUCCESS,
+                    lambda c: store.complete(c, claim.id, claim.version, result_json, finished_ms)), exc)
+                return None, None
             next_claim = None if row is None else self._hold(row, now_s)
-        if done:
-            self._notify(claim.task_no, TaskStatus.SUCCESS.value)
-        else:
-            self._lease_lost(claim)
+        self._outcome_written(claim, TaskStatus.SUCCESS if done else None)
         if next_claim is not None:
             self._announce_claim(next_claim)
         return (TaskStatus.SUCCESS if done else None), next_claim
@@ -450,21 +502,79 @@ class TaskEngine:
                  error.message, self.worker_id)
         with self._write_lock:
             self._release(claim)
-            done = store.record_failure(conn, values, event)
-        if not done:
+            try:
+                done = store.record_failure(conn, values, event)
+            except sqlite3.OperationalError as exc:
+                self._keep_outcome(WaitingOutcome(claim, outcome.status,
+                                                  lambda c: store.record_failure(c, values, event)), exc)
+                return None
+        if done:
+            log.info("task %s %s: %s %s", claim.task_no, outcome.status.value, error.code, error.message)
+        self._outcome_written(claim, outcome.status if done else None)
+        return outcome.status if done else None
+
+    # --- outcomes the disk had no room for (outcomes.py) ----------------------------------------------------------
+
+    def _keep_outcome(self, outcome: WaitingOutcome, exc: sqlite3.OperationalError) -> None:
+        """Under _write_lock, after the outcome's write failed: hold the task again and keep the outcome, to be
+        written with backoff (claim_next). Errors other than a full disk or a busy database are re-raised."""
+        full = is_storage_full(exc)
+        if not full and "locked" not in str(exc) and "busy" not in str(exc):
+            raise exc
+        self._running[outcome.claim.id] = outcome.claim  # the lease keeper renews it while the outcome waits
+        self._running_by_type[outcome.claim.task_type] += 1
+        self._waiting.append(outcome)
+        delay_s = self._backoff.failed(self.clock.now(), storage_full=full)
+        log.warning("task %s: its %s outcome could not be written (%s); kept, trying again in %.1f s",
+                    outcome.claim.task_no, outcome.status.value, exc, delay_s)
+
+    def _write_waiting_outcomes(self) -> bool:
+        """Write the outcomes kept for lack of space, oldest first; True when none is left waiting."""
+        written: list[tuple[Claim, TaskStatus | None]] = []
+        with self._write_lock:
+            conn = self._conn() if self._closed.is_set() else self._hot_conn
+            while self._waiting:
+                outcome = self._waiting[0]
+                try:
+                    with write_transaction(conn):
+                        done = outcome.write(conn)
+                except sqlite3.OperationalError as exc:
+                    if not is_storage_full(exc) and "locked" not in str(exc) and "busy" not in str(exc):
+                        raise
+                    delay_s = self._backoff.failed(self.clock.now(), storage_full=is_storage_full(exc))
+                    log.info("%d task outcome(s) still waiting for space; trying again in %.1f s",
+                             len(self._waiting), delay_s)
+                    break
+                self._waiting.pop(0)
+                self._release(outcome.claim)
+                written.append((outcome.claim, outcome.status if done else None))
+            else:
+                if written:  # a write went through: there is space again
+                    self._space_is_back(len(written))
+        for claim, status in written:
+            self._outcome_written(claim, status)
+        return not self._waiting
+
+    def _space_is_back(self, written: int = 0) -> None:
+        if self._backoff.succeeded():
+            log.warning("storage has space again; %d waiting task outcome(s) written", written)
+
+    def _outcome_written(self, claim: Claim, status: TaskStatus | None) -> None:
+        if status is None:
             self._lease_lost(claim)
-            return None
-        log.info("task %s %s: %s %s", claim.task_no, outcome.status.value, error.code, error.message)
-        self._notify(claim.task_no, outcome.status.value)
-        return outcome.status
+        else:
+            self._notify(claim.task_no, status.value)
 
     def _lease_lost(self, claim: Claim) -> None:
         # Someone recovered the row while we ran: our outcome is dropped; the new owner's run counts.
         log.warning("task %s: lease lost before the outcome was recorded", claim.task_no)
-        with self._write_lock:
-            store.add_event(self._conn(), (claim.id, self._now_ms(), "LEASE_LOST", claim.attempt_count, None,
-                                           "LEASE_LOST", "outcome dropped: the lease had been recovered",
-                                           self.worker_id))
+        try:
+            with self._write_lock:
+                store.add_event(self._conn(), (claim.id, self._now_ms(), "LEASE_LOST", claim.attempt_count, None,
+                                               "LEASE_LOST", "outcome dropped: the lease had been recovered",
+                                               self.worker_id))
+        except sqlite3.OperationalError as exc:  # history only: the outcome itself was settled by the guard
+            log.warning("task %s: the LEASE_LOST event could not be written: %s", claim.task_no, exc)
 
     # --- running tasks: slots, breakers, leases (under self._write_lock) ----------------------------------------
 
@@ -513,8 +623,11 @@ class TaskEngine:
             try:
                 with self._write_lock:
                     store.heartbeat_many(self._conn(), leases, self._now_ms())
-            except Exception:  # noqa: BLE001 — the keeper must outlive a failed heartbeat
-                log.exception("heartbeat failed; will retry")
+            except Exception as exc:  # noqa: BLE001 — the keeper must outlive a failed heartbeat
+                if is_storage_full(exc):
+                    log.warning("heartbeat failed, no space left; will retry")
+                else:
+                    log.exception("heartbeat failed; will retry")
 
     # --- what a TaskContext calls (context.LeaseWriter) -------------------------------------------------------
 

@@ -255,3 +255,5 @@ class EngineConfig:
     breaker_cooldown_max_s: float = 600.0
     idle_poll_s: float = 1.0  # how often run_until_idle looks for work submitted by other processes
     cache_kib: int = 8000  # SQLite page cache per engine connection
+    storage_retry_base_s: float = 0.5  # an outcome the full disk refused is written again after this, doubling
+    storage_retry_max_s: float = 30.0

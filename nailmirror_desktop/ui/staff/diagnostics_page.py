@@ -1,4 +1,5 @@
-"""Diagnostics, refreshed once a second: frame rate, per-stage latency, queue depths, disk space."""
+"""Diagnostics, refreshed once a second: frame rate, per-stage latency, queue depths, disk space, and whether the
+task engine has found the disk full (its finished tasks' results then wait in memory until space returns)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ class DiagnosticsPage(QWidget):
         self._loop, self._supervisor, self._engine = mirror_loop, supervisor, engine
         layout = QVBoxLayout(self)
         self.form = QFormLayout()
-        self.values = {key: QLabel("—") for key in ("fps", "source", "latency", "mirror_queue", "tasks", "disk")}
+        self.values = {key: QLabel("—") for key in ("fps", "source", "latency", "mirror_queue", "tasks", "disk",
+                                                 "storage")}
         self.labels = {key: QLabel() for key in self.values}
         for key, value in self.values.items():
             self.form.addRow(self.labels[key], value)
@@ -51,11 +53,23 @@ class DiagnosticsPage(QWidget):
         self.values["latency"].setText(latency)
         self.values["mirror_queue"].setText(str(self._loop.queue_depth()))
         if self._engine is not None:
-            by_status = self._engine.stats()["by_status"]
+            stats = self._engine.stats()
+            by_status = stats["by_status"]
             self.values["tasks"].setText(f"PENDING {by_status.get('PENDING', 0)}  PROCESSING "
                                          f"{by_status.get('PROCESSING', 0)}  FAILED {by_status.get('FAILED', 0)}")
+            self._show_storage(bool(stats["storage_full"]), int(stats["outcomes_waiting"]))
         usage = shutil.disk_usage(data_dir())
         self.values["disk"].setText(f"{usage.free / 2**30:.1f} GiB / {usage.total / 2**30:.1f} GiB")
+
+    def _show_storage(self, full: bool, waiting: int) -> None:
+        label = self.values["storage"]
+        if full:
+            text = self.tr("DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.")
+            label.setText(text.replace("%1", str(waiting)))
+            label.setStyleSheet("color: #c62828; font-weight: bold;")
+        else:
+            label.setText(self.tr("OK"))
+            label.setStyleSheet("")
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
@@ -65,6 +79,7 @@ class DiagnosticsPage(QWidget):
     def _retranslate(self) -> None:
         texts = {"fps": self.tr("Frames per second"), "source": self.tr("Frame source"),
                  "latency": self.tr("Latency per stage"), "mirror_queue": self.tr("Frames waiting (mirror)"),
-                 "tasks": self.tr("Task queue"), "disk": self.tr("Free disk space")}
+                 "tasks": self.tr("Task queue"), "disk": self.tr("Free disk space"),
+                 "storage": self.tr("Saving results")}
         for key, label in self.labels.items():
             label.setText(texts[key])

@@ -212,3 +212,37 @@ def test_hundreds_of_tasks_through_the_pool(qtbot, engine, executor):
     qtbot.waitUntil(lambda: len(finished) == 300, timeout=60000)
     assert set(finished) == submitted
     assert engine.count("SUCCESS") == 300
+
+
+def test_a_full_disk_at_the_outcome_keeps_the_pool_and_the_task_and_it_finishes_when_space_returns(qtbot, tmp_path):
+    """Issue #12 point 12 on the real pool: SQLite's page cap refuses the outcome (SQLITE_FULL, as a full disk).
+    The pool thread survives, the lease stays renewed (another engine's sweep, with a lease shorter than the
+    full spell, takes nothing), and once the cap is lifted the kept outcome is written: SUCCESS, one run."""
+    config = EngineConfig(heartbeat_interval_s=0.05, lease_s=0.5, sweep_interval_s=0.1,
+                          storage_retry_base_s=0.05, storage_retry_max_s=0.2)
+    runs = []
+    with TaskEngine(tmp_path / "full.db", config=config) as engine, \
+            TaskEngine(tmp_path / "full.db", config=config) as other_process:
+        engine.register_handler("BIG", lambda ctx: runs.append(ctx.task_no) or {"blob": "x" * 200_000})
+        ex = TaskExecutor(engine, poll_interval_s=HOUR_POLL)
+        try:
+            pages = engine._hot_conn.execute("PRAGMA page_count").fetchone()[0]
+            engine._hot_conn.execute(f"PRAGMA max_page_count = {pages}")
+            changes = []
+            ex.task_changed.connect(lambda task_no, status: changes.append(status))
+            ex.start()
+            task = ex.submit("BIG", {})
+            qtbot.waitUntil(lambda: engine.storage_full, timeout=5000)
+            qtbot.wait(1500)  # three leases long
+            assert other_process.recover_expired_leases() == 0
+            assert engine.get(task.task_no).status is TaskStatus.PROCESSING
+            assert engine.stats()["storage_full"] and runs == [task.task_no]
+            engine._hot_conn.execute("PRAGMA max_page_count = 1073741823")  # space returns
+            qtbot.waitUntil(lambda: "SUCCESS" in changes, timeout=5000)
+            done = engine.get(task.task_no)
+            assert done.status is TaskStatus.SUCCESS and done.attempt_count == 1 and runs == [task.task_no]
+            assert not engine.storage_full
+            second = ex.submit("BIG", {})  # the pool still runs tasks
+            qtbot.waitUntil(lambda: engine.get(second.task_no).status is TaskStatus.SUCCESS, timeout=5000)
+        finally:
+            ex.shutdown(wait_s=5)

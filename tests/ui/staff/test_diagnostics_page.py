@@ -1,0 +1,42 @@
+"""The diagnostics page tells staff when the disk is full (issue #12, point 12), in both languages, and clears
+once the results waiting in memory are saved."""
+
+from __future__ import annotations
+
+from nailmirror_desktop.core.config import load_config, save_config
+from nailmirror_desktop.core.tasks import TaskStatus
+from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
+from tests.support.ui_support import started_kiosk
+
+
+def test_staff_see_disk_full_while_a_result_waits_and_ok_once_it_is_saved(qtbot):
+    save_config(load_config())
+    with started_kiosk(qtbot) as kiosk:
+        engine, executor = kiosk.services.engine, kiosk.services.executor
+        engine.register_handler("BIG", lambda ctx: {"blob": "x" * 200_000})
+        kiosk.staff.enter()
+        page = kiosk.staff.staff_page.findChild(DiagnosticsPage)
+        page.refresh()
+        assert page.values["storage"].text() == page.tr("OK")
+        # SQLite's page cap on the connection outcomes are written on: SQLITE_FULL, as on a full disk.
+        pages = engine._hot_conn.execute("PRAGMA page_count").fetchone()[0]
+        engine._hot_conn.execute(f"PRAGMA max_page_count = {pages}")
+        task = executor.submit("BIG", {})
+        qtbot.waitUntil(lambda: engine.storage_full, timeout=10000)
+
+        i18n.install_language("en")
+        page.refresh()
+        assert page.values["storage"].text().startswith("DISK FULL: 1 task result(s)")
+        i18n.install_language("zh_CN")
+        page.refresh()
+        assert "磁盘已满" in page.values["storage"].text() and "1" in page.values["storage"].text()
+        qtbot.waitUntil(lambda: page.labels["storage"].text() == "结果保存", timeout=5000)  # LanguageChange
+
+        engine._hot_conn.execute("PRAGMA max_page_count = 1073741823")  # space returns
+        qtbot.waitUntil(lambda: engine.get(task.task_no).status is TaskStatus.SUCCESS, timeout=10000)
+        page.refresh()
+        assert page.values["storage"].text() == "正常"
+        i18n.install_language("en")
+        page.refresh()
+        assert page.values["storage"].text() == "OK"
