@@ -98,6 +98,31 @@ def output_paths(images: list[Path], out: Path, coverage: Path | None, batch: bo
     return targets
 
 
+def overwritten_input(inputs: list[Path], outputs: list[Path]) -> str | None:
+    """A one-line refusal when an output (or coverage) path is an input, or would overwrite one: the same path
+    after resolving links and `..`, or a hard link to the same file; or when two outputs are one file."""
+    def identity(path: Path) -> tuple[int, int] | None:
+        try:
+            info = path.stat()
+        except OSError:
+            return None
+        return (info.st_dev, info.st_ino)
+
+    by_path = {p.resolve(): p for p in inputs}
+    by_file = {key: p for p in inputs if (key := identity(p)) is not None}
+    seen: dict[Path, Path] = {}
+    for out in outputs:
+        resolved = out.resolve()
+        key = identity(out)
+        source = by_path.get(resolved) or (by_file.get(key) if key is not None else None)
+        if source is not None:
+            return f"{out}: would overwrite the input {source}; choose another --out / --coverage-out"
+        if resolved in seen:
+            return f"{out}: given twice as an output (also for {seen[resolved]}); choose another path"
+        seen[resolved] = out
+    return None
+
+
 def _run_images(args: argparse.Namespace, style: StyleTextures) -> int:
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
@@ -110,6 +135,10 @@ def _run_images(args: argparse.Namespace, style: StyleTextures) -> int:
         return EXIT_USAGE
     failures = len(errors)
     targets = output_paths(images, args.out, args.coverage_out, batch)
+    clash = overwritten_input(images, [p for pair in targets for p in pair if p is not None])
+    if clash:
+        _error(clash)
+        return EXIT_USAGE
     with TryOnPipeline(style.compositor(), mirrored=args.mirrored) as pipeline:
         # not strict: with one input path that does not exist there is a target but no image
         for index, (image_path, (out_path, coverage_path)) in enumerate(zip(images, targets, strict=False), 1):
@@ -168,6 +197,10 @@ def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
     from nailmirror_desktop.vision.sources import FrameSourceError, VideoFileSource
 
+    clash = overwritten_input([args.video], [args.out])
+    if clash:
+        _error(clash)
+        return EXIT_USAGE
     source = VideoFileSource(args.video)
     try:
         source.open()

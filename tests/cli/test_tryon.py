@@ -231,3 +231,44 @@ def test_style_may_be_a_catalog_code(capsys, photos, tmp_path):
     assert (coverage == 255).sum() > 100
     status, err = _run(capsys, "--image", str(photos[0]), "--style", "AB-ZZZZZZ", "--out", str(out))
     assert status == 2 and "AB-ZZZZZZ" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("how", ["same-path", "dotdot", "symlink", "hard-link", "folder-of-pngs", "coverage"])
+def test_an_output_that_would_overwrite_an_input_is_refused_before_anything_is_written(capsys, tmp_path, how):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    photo = _no_hand_image(folder / "cup.png")
+    other = _no_hand_image(folder / "mug.png")
+    before = {p.name: p.read_bytes() for p in (photo, other)}
+    args = ["--image", str(photo), "--style", str(STYLE), "--out", str(tmp_path / "fresh.png")]
+    if how == "same-path":
+        args[-1] = str(photo)
+    elif how == "dotdot":
+        args[-1] = str(folder / ".." / "in" / "cup.png")
+    elif how == "symlink":
+        (tmp_path / "link.png").symlink_to(photo)
+        args[-1] = str(tmp_path / "link.png")
+    elif how == "hard-link":
+        os.link(photo, tmp_path / "hard.png")
+        args[-1] = str(tmp_path / "hard.png")
+    elif how == "folder-of-pngs":  # batch: OUT is the input folder, <stem>.png is each input itself
+        args = ["--image", str(folder), "--style", str(STYLE), "--out", str(folder)]
+    else:
+        args += ["--coverage-out", str(photo)]
+    status, err = _run(capsys, *args)
+    assert status == 2, err
+    assert [line for line in err.splitlines() if line.startswith("error:")] == [line for line in err.splitlines()]
+    assert len(err.strip().splitlines()) == 1 and "would overwrite the input" in err
+    assert {p.name: p.read_bytes() for p in (photo, other)} == before
+    assert not (tmp_path / "fresh.png").exists()
+
+
+def test_a_video_output_onto_its_input_is_refused(capsys, tmp_path):
+    clip = tmp_path / "clip.mp4"
+    shutil.copy(DEMO_VIDEO, clip)
+    before = clip.read_bytes()
+    (tmp_path / "alias.mp4").symlink_to(clip)
+    for out in (clip, tmp_path / "alias.mp4"):
+        status, err = _run(capsys, "--video", str(clip), "--style", str(STYLE), "--out", str(out))
+        assert status == 2 and "would overwrite the input" in err
+        assert clip.read_bytes() == before
