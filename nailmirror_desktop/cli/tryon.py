@@ -8,6 +8,9 @@ suffix picks the format, PNG by default); with several they are directories and 
 `<input stem>.png`. Coverage is an 8-bit PNG the size of
 the input: 255 where a nail was painted, 0 elsewhere. A bad input gets a one-line error, the batch goes on, and
 the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning.
+Formats are told by content (JPEG, PNG, WebP, BMP, TIFF, GIF's first frame); a photo over 4096 px on its long
+side is painted at a reduced size and its outputs written at its own size. An OUT or COV that is, or would
+overwrite, an input is refused before anything is written (exit 2). Exit 4: data directory unusable (cli).
 """
 
 from __future__ import annotations

@@ -100,3 +100,12 @@ def test_an_existing_database_file_is_made_private_before_sqlite_opens_it(tmp_pa
     assert {p.name: mode(p) for p in tmp_path.glob("old.db*")} == {
         "old.db": 0o600, "old.db-wal": 0o600, "old.db-shm": 0o600}
     conn.close()
+
+
+def test_config_is_owner_only_even_over_a_leftover_temporary_file(tmp_path):
+    path = tmp_path / "config.json"
+    leftover = tmp_path / "config.json.tmp"
+    leftover.write_text("{}")
+    os.chmod(leftover, 0o644)
+    save_config(KioskConfig(), path)
+    assert mode(path) == 0o600
