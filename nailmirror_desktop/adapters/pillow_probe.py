@@ -74,7 +74,8 @@ def sniff_format(data: bytes) -> str:
         return "JPEG"
     if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "WEBP"
-    raise ImageRejected("IMAGE_FORMAT_NOT_ALLOWED", repr(data[:12]))
+    # never quote the bytes: a link or a mistaken path may point at a private file
+    raise ImageRejected("IMAGE_FORMAT_NOT_ALLOWED", "not a PNG, JPEG or WebP file")
 
 
 def read_header_size(data: bytes, image_format: str) -> tuple[int, int]:

@@ -3,15 +3,33 @@
 Each subcommand module exposes `register(subparsers)`, which adds its parser and sets `handler` to a function
 taking the parsed arguments and returning an exit status. Subcommand modules import their heavy dependencies
 (cv2, mediapipe, Qt) inside the handler so that `nailmirror tasks …` never pays for them.
+
+Exit statuses every subcommand shares (each subcommand documents its own 0–3):
+    4  the data directory is unusable (not a folder, read-only, full, a database that is garbage, damaged or
+       from a newer build): one line on stderr names the path, the problem and the fix;
+    5  internal error: one line on stderr, the traceback in the log file it names.
+No traceback ever reaches the user's terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import importlib
+import os
+import sqlite3
 import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
 
 SUBCOMMAND_MODULES = ("kiosk", "tryon", "evaluate", "tasks", "styles", "generate")
+EXIT_DATA_DIR_UNUSABLE = 4
+EXIT_INTERNAL_ERROR = 5
+ERROR_LOG_NAME = "nailmirror-cli-errors.log"
+_STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,4 +56,71 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
-    return int(handler(args) or 0)
+    return run_guarded(handler, args)
+
+
+def run_guarded(handler: object, args: argparse.Namespace) -> int:
+    """Run a subcommand's handler; an unusable data directory or any unexpected error becomes one line."""
+    from nailmirror_desktop.core.db import database_unusable
+    from nailmirror_desktop.core.paths import DataDirUnusable, reason_for_os_error
+
+    try:
+        return int(handler(args) or 0)  # type: ignore[operator]
+    except DataDirUnusable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_DATA_DIR_UNUSABLE
+    except sqlite3.DatabaseError as exc:  # a database that fails after it was opened (disk full mid-write …)
+        print(f"error: {database_unusable(exc, getattr(args, 'db', None) or _database_path())}", file=sys.stderr)
+        return EXIT_DATA_DIR_UNUSABLE
+    except OSError as exc:
+        if exc.errno not in _STORAGE_ERRNOS:
+            return _internal_error(exc)
+        where = Path(exc.filename).parent if exc.filename else _database_path().parent
+        print(f"error: {DataDirUnusable(where, reason_for_os_error(exc), exc.strerror or str(exc))}",
+              file=sys.stderr)
+        return EXIT_DATA_DIR_UNUSABLE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the last resort: details to the log, one line to the user
+        return _internal_error(exc)
+
+
+def _internal_error(exc: BaseException) -> int:
+    log = _log_internal_error(exc)
+    print(f"internal error ({type(exc).__name__}); details in {log}", file=sys.stderr)
+    return EXIT_INTERNAL_ERROR
+
+
+def _database_path() -> Path:
+    from nailmirror_desktop.core.paths import DATABASE_NAME, data_dir
+
+    try:
+        return data_dir() / DATABASE_NAME
+    except Exception:  # noqa: BLE001 - only for naming it in a message
+        return Path(DATABASE_NAME)
+
+
+def _log_internal_error(exc: BaseException) -> Path | str:
+    """Append the traceback to the data directory's error log (or the temp folder's, if that is unusable)."""
+    text = f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} {' '.join(sys.argv)}\n" + "".join(
+        traceback.format_exception(exc))
+    for folder in _log_folders():
+        path = folder / ERROR_LOG_NAME
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # owner-only, as the data it names
+            with os.fdopen(fd, "a", encoding="utf-8") as handle:
+                handle.write(text)
+            return path
+        except OSError:
+            continue
+    return "nowhere (no writable log folder)"
+
+
+def _log_folders() -> list[Path]:
+    from nailmirror_desktop.core.paths import data_dir
+
+    folders = [Path(tempfile.gettempdir())]
+    with contextlib.suppress(Exception):  # the data directory may be the very thing that is broken
+        folders.insert(0, data_dir())
+    return folders

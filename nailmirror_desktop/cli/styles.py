@@ -1,20 +1,24 @@
 """`nailmirror styles …`: list, show and import styles, and move them through review.
 
+The audit log records who acted as `cli:<operating-system user>` (the account running the command, from the
+system's user database, not a name anyone can type).
+
 Exit status: 0 done; 1 the style domain refused (unknown style, illegal transition, bad image …), with the
-refusal's code on stderr; 2 bad command line (argparse).
+refusal's code on stderr; 2 bad command line (argparse); 4 data directory unusable, 5 internal error (cli).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from nailmirror_desktop.core.catalog import StyleError, StyleRepository
 
-ACTOR = "cli"
+ACTOR_PREFIX = "cli"
 
 # command → (target status, the only status it starts from, or None for any the machine allows)
 TRANSITION_COMMANDS = {
@@ -69,8 +73,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         command = commands.add_parser(name, help=help_text)
         command.add_argument("code")
         command.add_argument("--reason", required=name == "reject")
-        command.add_argument("--actor", default=ACTOR)
         command.set_defaults(handler=_transition, transition=name)
+
+
+def cli_actor() -> str:
+    """`cli:<user>` for the account this process runs as; `cli:uid-<n>` when the system cannot name it."""
+    return f"{ACTOR_PREFIX}:{_os_user()}"
+
+
+def _os_user() -> str:
+    name = ""
+    try:
+        import pwd  # POSIX: the account of the effective uid, not $USER / $LOGNAME (anyone can set those)
+
+        name = pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError, OSError):
+        try:
+            import getpass
+
+            name = getpass.getuser()  # Windows: the logged-on account
+        except Exception:  # noqa: BLE001 - getuser raises OSError, KeyError or ImportError by platform
+            name = ""
+    name = "".join(ch for ch in name if ch.isprintable() and not ch.isspace())[:64]
+    if not name:
+        uid = getattr(os, "geteuid", lambda: None)()
+        name = f"uid-{uid}" if uid is not None else "unknown"
+    return name
 
 
 def _repository() -> StyleRepository:
@@ -137,7 +165,7 @@ def _import(args: argparse.Namespace) -> int:
         repo = _repository()
         folder = read_style_folder(args.folder)
         style = repo.create_style_with_content(args.name or folder.name, StyleSource.MANUAL, folder.content,
-                                               actor=ACTOR, category_code=args.category, tags=args.tag,
+                                               actor=cli_actor(), category_code=args.category, tags=args.tag,
                                                design_json=folder.design_json())
     except StyleError as exc:
         return _refused(exc)
@@ -150,7 +178,8 @@ def _edit(args: argparse.Namespace) -> int:
 
     try:
         repo = _repository()
-        style = repo.edit_content(args.code, read_style_folder(args.folder).content, actor=ACTOR, reason=args.reason)
+        style = repo.edit_content(args.code, read_style_folder(args.folder).content, actor=cli_actor(),
+                                  reason=args.reason)
     except StyleError as exc:
         return _refused(exc)
     print(f"{style.style_code} {style.status.value} v{style.content_version}")
@@ -174,7 +203,7 @@ def _transition(args: argparse.Namespace) -> int:
 
     to_status, expect_from, _ = TRANSITION_COMMANDS[args.transition]
     try:
-        style = _repository().transit(args.code, to_status, actor=args.actor, reason=args.reason,
+        style = _repository().transit(args.code, to_status, actor=cli_actor(), reason=args.reason,
                                       expect_from=expect_from)
     except StyleError as exc:
         return _refused(exc)

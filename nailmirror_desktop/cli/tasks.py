@@ -1,7 +1,8 @@
 """`nailmirror tasks …`: look at and act on the task queue (list, show, stats, replay, ignore, resolve, cancel).
 
 With --json every command prints machine-readable JSON (times are ISO-8601 UTC). Exit status: 0 done,
-1 not found or not allowed in the task's state (the code is printed on stderr), 2 usage.
+1 not found or not allowed in the task's state (the code is printed on stderr), 2 usage, 4 the database (or data
+directory) is unusable — one line naming it, the problem and the fix (see nailmirror_desktop/cli/__init__.py).
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ suffix picks the format, PNG by default); with several they are directories and 
 `<input stem>.png`. Coverage is an 8-bit PNG the size of
 the input: 255 where a nail was painted, 0 elsewhere. A bad input gets a one-line error, the batch goes on, and
 the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning.
+Formats are told by content (JPEG, PNG, WebP, BMP, TIFF, GIF's first frame); a photo over 4096 px on its long
+side is painted at a reduced size and its outputs written at its own size. An OUT or COV that is, or would
+overwrite, an input is refused before anything is written (exit 2). Exit 4: data directory unusable (cli).
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     import cv2
+    import numpy as np
 
     from nailmirror_desktop.vision.pipeline import TryOnPipeline, TryOnResult
     from nailmirror_desktop.vision.style_textures import StyleTextures
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
+# = vision.image_io.READABLE_SUFFIXES (not imported here: that loads cv2); a file's format is decided by content
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".gif"}
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -68,15 +73,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def collect_images(paths: list[Path]) -> tuple[list[Path], list[str]]:
-    """Expand directories (their image files, sorted); return (images, errors for paths that do not exist)."""
+    """Expand directories (their entries named like images, sorted); return (images, errors for paths that do
+    not exist). An entry that is not a regular file (a broken link, a FIFO, a folder named x.jpg) is kept, so
+    reading it reports it and the exit status counts it."""
     images, errors = [], []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not found:
                 errors.append(f"{path}: no images in this directory")
             images.extend(found)
-        elif path.exists():
+        elif path.exists() or path.is_symlink():
             images.append(path)
         else:
             errors.append(f"{path}: no such file")
@@ -98,6 +105,31 @@ def output_paths(images: list[Path], out: Path, coverage: Path | None, batch: bo
     return targets
 
 
+def overwritten_input(inputs: list[Path], outputs: list[Path]) -> str | None:
+    """A one-line refusal when an output (or coverage) path is an input, or would overwrite one: the same path
+    after resolving links and `..`, or a hard link to the same file; or when two outputs are one file."""
+    def identity(path: Path) -> tuple[int, int] | None:
+        try:
+            info = path.stat()
+        except OSError:
+            return None
+        return (info.st_dev, info.st_ino)
+
+    by_path = {p.resolve(): p for p in inputs}
+    by_file = {key: p for p in inputs if (key := identity(p)) is not None}
+    seen: dict[Path, Path] = {}
+    for out in outputs:
+        resolved = out.resolve()
+        key = identity(out)
+        source = by_path.get(resolved) or (by_file.get(key) if key is not None else None)
+        if source is not None:
+            return f"{out}: would overwrite the input {source}; choose another --out / --coverage-out"
+        if resolved in seen:
+            return f"{out}: given twice as an output (also for {seen[resolved]}); choose another path"
+        seen[resolved] = out
+    return None
+
+
 def _run_images(args: argparse.Namespace, style: StyleTextures) -> int:
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
@@ -110,6 +142,10 @@ def _run_images(args: argparse.Namespace, style: StyleTextures) -> int:
         return EXIT_USAGE
     failures = len(errors)
     targets = output_paths(images, args.out, args.coverage_out, batch)
+    clash = overwritten_input(images, [p for pair in targets for p in pair if p is not None])
+    if clash:
+        _error(clash)
+        return EXIT_USAGE
     with TryOnPipeline(style.compositor(), mirrored=args.mirrored) as pipeline:
         # not strict: with one input path that does not exist there is a target but no image
         for index, (image_path, (out_path, coverage_path)) in enumerate(zip(images, targets, strict=False), 1):
@@ -136,29 +172,72 @@ def _are_directories(*paths: Path | None) -> bool:
 
 def _try_on_image(pipeline: TryOnPipeline, image_path: Path, out_path: Path,
                   coverage_path: Path | None) -> TryOnResult | None:
-    """Read, paint and write one image; None (with an error printed) when any step fails."""
-    from nailmirror_desktop.vision.image_io import ImageReadError, read_image, write_image, write_png
+    """Read, paint and write one image; None (with an error printed) when any step fails. A large photo is
+    painted at a reduced size (vision.image_io.read_photo) and its outputs written at the photo's own size."""
+    from nailmirror_desktop.vision.image_io import ImageReadError, read_full_size, read_photo, write_image, write_png
 
     try:
-        image = read_image(image_path)
+        photo = read_photo(image_path)
     except ImageReadError as exc:
         _error(str(exc))
         return None
     try:
-        result = pipeline.process_still(image, want_coverage=True)
+        result = pipeline.process_still(photo.image, want_coverage=True)
     except (ValueError, MemoryError, cv2_error()) as exc:  # an image the detector cannot take
         _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc})")
         return None
     if not result.hands:
         _warn(f"{image_path}: no hand found; written unchanged")
+    frame, coverage = result.frame, result.coverage
     try:
-        write_image(out_path, result.frame)
-        if coverage_path is not None and result.coverage is not None:
-            write_png(coverage_path, result.coverage)
+        if photo.reduced:
+            frame = paint_at_full_size(read_full_size(image_path, photo), photo.image, result.frame)
+            coverage = None if coverage is None else coverage_at_full_size(coverage, photo.full_size)
+        write_image(out_path, frame)
+        if coverage_path is not None and coverage is not None:
+            write_png(coverage_path, coverage)
+    except ImageReadError as exc:
+        _error(str(exc))
+        return None
     except OSError as exc:
         _error(f"{out_path}: cannot write ({exc})")
         return None
     return result
+
+
+def paint_at_full_size(full: np.ndarray, small: np.ndarray, painted: np.ndarray) -> np.ndarray:
+    """Carry what try-on changed on the reduced photo `small` ((h, w, 3) BGR) over to the photo itself `full`
+    ((H, W, 3)), in place and only where it changed: each changed patch is scaled up and blended in with a
+    soft edge; every other pixel keeps its full-resolution value."""
+    import cv2
+    import numpy as np
+
+    changed = np.any(painted != small, axis=2).astype(np.uint8)
+    if not changed.any():
+        return full
+    scale_y, scale_x = full.shape[0] / small.shape[0], full.shape[1] / small.shape[1]
+    grown = cv2.dilate(changed, np.ones((5, 5), np.uint8))
+    count, _, boxes, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    for x, y, w, h, _ in boxes[1:count]:  # one nail (or a touching group) at a time: memory stays small
+        fx0, fy0 = int(x * scale_x), int(y * scale_y)
+        fx1 = min(full.shape[1], int(np.ceil((x + w) * scale_x)))
+        fy1 = min(full.shape[0], int(np.ceil((y + h) * scale_y)))
+        size = (fx1 - fx0, fy1 - fy0)
+        patch = cv2.resize(painted[y:y + h, x:x + w], size, interpolation=cv2.INTER_LINEAR)
+        alpha = cv2.resize(changed[y:y + h, x:x + w].astype(np.float32), size, interpolation=cv2.INTER_LINEAR)
+        region = full[fy0:fy1, fx0:fx1]
+        blended = region * (1.0 - alpha[..., None]) + patch * alpha[..., None]
+        region[:] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
+    return full
+
+
+def coverage_at_full_size(coverage: np.ndarray, full_size: tuple[int, int]) -> np.ndarray:
+    """The (h, w) 0/255 coverage scaled to (H, W), still 0/255 (edges decided at half coverage)."""
+    import cv2
+
+    scaled = cv2.resize(coverage, full_size, interpolation=cv2.INTER_LINEAR)
+    cv2.threshold(scaled, 127, 255, cv2.THRESH_BINARY, dst=scaled)  # in place: no full-size temporaries
+    return scaled
 
 
 # ---------------------------------------------------------------- video
@@ -168,6 +247,10 @@ def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
     from nailmirror_desktop.vision.sources import FrameSourceError, VideoFileSource
 
+    clash = overwritten_input([args.video], [args.out])
+    if clash:
+        _error(clash)
+        return EXIT_USAGE
     source = VideoFileSource(args.video)
     try:
         source.open()
@@ -247,8 +330,13 @@ def cv2_error() -> type[Exception]:
 
 
 def _error(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {_one_line(message)}", file=sys.stderr)
 
 
 def _warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr)
+    print(f"warning: {_one_line(message)}", file=sys.stderr)
+
+
+def _one_line(message: str) -> str:
+    """OpenCV's messages (and some OS ones) span lines; a line per problem keeps the output greppable."""
+    return " ".join(message.split())

@@ -104,6 +104,7 @@ def _write_document(path: Path, document: dict[str, Any]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # a temporary file left by a crash keeps its old mode through O_CREAT
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(json.dumps(document, indent=2, ensure_ascii=False))
     os.replace(tmp, path)

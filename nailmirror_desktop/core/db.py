@@ -6,11 +6,16 @@ database cannot change its page size without a VACUUM, and nothing visible depen
 Migrations are numbered SQL files (`migrations/0001_name.sql` …) applied in order inside one transaction each;
 the applied version is kept in `PRAGMA user_version`, so a database created by an older build is brought
 forward at start-up and never backwards.
+
+The database file and its -wal/-shm files are owner-only (0600): SQLite gives the -wal and -shm files the
+database file's mode, so the file is made 0600 before SQLite opens it. A database that cannot be used (garbage,
+cut short, from a newer build, read-only, on a full disk) raises `DataDirUnusable` from `open_database`.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -18,7 +23,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from nailmirror_desktop.core.paths import migrations_dir
+from nailmirror_desktop.core.paths import (
+    DataDirUnusable,
+    make_private_file,
+    migrations_dir,
+    reason_for_os_error,
+    write_failure,
+)
 
 BUSY_TIMEOUT_MS = 5000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -26,6 +37,15 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 class MigrationError(RuntimeError):
     pass
+
+
+class NewerSchema(MigrationError):
+    """The database was written by a newer build; it is never run backwards."""
+
+
+# SQLite primary result codes (sqlite3.h) → DataDirUnusable reasons
+_SQLITE_REASONS = {8: "READ_ONLY", 10: "UNREADABLE", 11: "DATABASE_CORRUPT", 13: "DISK_FULL", 14: "NO_PERMISSION",
+                   23: "NO_PERMISSION", 26: "NOT_A_DATABASE"}
 
 
 @dataclass(frozen=True)
@@ -103,7 +123,7 @@ def migrate(conn: sqlite3.Connection, migrations: list[Migration] | None = None,
     current = schema_version(conn)
     latest = migrations[-1].version if migrations else 0
     if current > latest:
-        raise MigrationError(f"database is at version {current}, newer than this build ({latest}); refusing to run")
+        raise NewerSchema(f"database is at version {current}, newer than this build ({latest}); refusing to run")
     for migration in migrations:
         if migration.version <= current or (target is not None and migration.version > target):
             continue
@@ -140,7 +160,38 @@ def _split_statements(script: str) -> list[str]:
 
 
 def open_database(path: Path | str, *, check_same_thread: bool = True) -> sqlite3.Connection:
-    """Connect and bring the schema up to date."""
-    conn = connect(path, check_same_thread=check_same_thread)
-    migrate(conn)
-    return conn
+    """Connect and bring the schema up to date. Raises DataDirUnusable when the database cannot be used."""
+    path = Path(path)
+    conn: sqlite3.Connection | None = None
+    try:
+        _make_database_files_private(path)
+        conn = connect(path, check_same_thread=check_same_thread)
+        migrate(conn)
+        return conn
+    except (sqlite3.Error, OSError, NewerSchema) as exc:
+        if conn is not None:
+            conn.close()
+        raise database_unusable(exc, path) from exc
+
+
+def database_unusable(exc: BaseException, path: Path | str) -> DataDirUnusable:
+    """What a failed database operation means for the data directory (the CLI reports it in one line)."""
+    if isinstance(exc, NewerSchema):
+        return DataDirUnusable(path, "NEWER_SCHEMA", str(exc))
+    if isinstance(exc, OSError):
+        return DataDirUnusable(path, reason_for_os_error(exc), exc.strerror or str(exc))
+    code = getattr(exc, "sqlite_errorcode", None)
+    reason = _SQLITE_REASONS.get(code & 0xFF, "UNREADABLE") if isinstance(code, int) else "UNREADABLE"
+    if reason in ("UNREADABLE", "READ_ONLY", "NO_PERMISSION"):  # a full disk or read-only mount looks like these
+        reason = write_failure(Path(path).parent) or reason
+    return DataDirUnusable(path, reason, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
+def _make_database_files_private(path: Path) -> None:
+    if path.is_dir():
+        raise IsADirectoryError(21, "is a folder, not a database file", str(path))
+    make_private_file(path)
+    for suffix in ("-wal", "-shm", "-journal"):
+        side = path.with_name(path.name + suffix)
+        if side.is_file() and not side.is_symlink():
+            os.chmod(side, 0o600)

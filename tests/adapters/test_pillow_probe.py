@@ -163,3 +163,11 @@ def test_thumbnail_keeps_aspect_and_alpha_and_is_deterministic():
 def test_thumbnail_of_a_bad_image_is_refused():
     with pytest.raises(ImageRejected):
         PillowImageProbe().make_thumbnail(b"junk", 64)
+
+
+def test_a_refusal_never_quotes_the_files_bytes():
+    # a style folder's nail.png may be a link to a private file: the error must not show what it holds
+    with pytest.raises(ImageRejected) as info:
+        PillowImageProbe().probe(b"PASSWORD=hunter2\nmore private text")
+    assert info.value.code == "IMAGE_FORMAT_NOT_ALLOWED"
+    assert "hunter2" not in str(info.value) and "PASSWORD" not in str(info.value)

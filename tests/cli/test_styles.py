@@ -123,3 +123,35 @@ def test_exit_status_from_the_installed_command(tmp_path, nailmirror_home):
         capture_output=True, text=True, env={**os.environ, "NAILMIRROR_HOME": str(nailmirror_home)},
     )
     assert missing.returncode == 1 and "STYLE_NOT_FOUND" in missing.stderr
+
+
+def test_the_audit_log_names_the_operating_system_user_and_no_free_actor_text(capsys, tmp_path, monkeypatch):
+    import pwd
+
+    monkeypatch.setenv("USER", "someone-else")  # an environment variable is not who ran the command
+    monkeypatch.setenv("LOGNAME", "someone-else")
+    account = pwd.getpwuid(os.geteuid()).pw_name
+    code, out, _ = run(capsys, "import", str(make_style_folder(tmp_path / "who")))
+    style_code = out.strip()
+    assert run(capsys, "submit", style_code)[0] == 0
+    with pytest.raises(SystemExit):
+        main(["styles", "approve", style_code, "--actor", "the boss"])
+    assert "--actor" in capsys.readouterr().err
+    code, out, _ = run(capsys, "show", style_code, "--json")
+    assert {e["actor"] for e in json.loads(out)["audit"]} == {f"cli:{account}"}
+
+
+def test_an_account_the_system_cannot_name_is_recorded_by_uid(monkeypatch):
+    import pwd
+
+    from nailmirror_desktop.cli import styles
+
+    def unknown(uid):
+        raise KeyError(uid)
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    monkeypatch.delenv("USER", raising=False)
+    monkeypatch.delenv("LOGNAME", raising=False)
+    monkeypatch.delenv("LNAME", raising=False)
+    monkeypatch.delenv("USERNAME", raising=False)
+    assert styles.cli_actor() == f"cli:uid-{os.geteuid()}"

@@ -102,3 +102,12 @@ def test_ignore_a_dead_letter_through_the_real_entry_point(seeded):
     proc = subprocess.run([sys.executable, "-m", "nailmirror_desktop", "tasks", "list", "--status", "DEAD", "--json"],
                           capture_output=True, text=True, env=env, timeout=60)
     assert json.loads(proc.stdout)[0]["dead_letter_state"] == "IGNORED"
+
+
+def test_a_db_option_naming_garbage_or_a_folder_is_one_line_and_exit_4(capsys, tmp_path):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"SQLite format 2\0" + os.urandom(4000))
+    for path, reason in ((garbage, "NOT_A_DATABASE"), (tmp_path, "NOT_A_DATABASE")):
+        code = main(["tasks", "--db", str(path), "list"])
+        err = capsys.readouterr().err
+        assert code == 4 and len(err.strip().splitlines()) == 1 and reason in err and "Traceback" not in err, err

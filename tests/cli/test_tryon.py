@@ -231,3 +231,96 @@ def test_style_may_be_a_catalog_code(capsys, photos, tmp_path):
     assert (coverage == 255).sum() > 100
     status, err = _run(capsys, "--image", str(photos[0]), "--style", "AB-ZZZZZZ", "--out", str(out))
     assert status == 2 and "AB-ZZZZZZ" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("how", ["same-path", "dotdot", "symlink", "hard-link", "folder-of-pngs", "coverage"])
+def test_an_output_that_would_overwrite_an_input_is_refused_before_anything_is_written(capsys, tmp_path, how):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    photo = _no_hand_image(folder / "cup.png")
+    other = _no_hand_image(folder / "mug.png")
+    before = {p.name: p.read_bytes() for p in (photo, other)}
+    args = ["--image", str(photo), "--style", str(STYLE), "--out", str(tmp_path / "fresh.png")]
+    if how == "same-path":
+        args[-1] = str(photo)
+    elif how == "dotdot":
+        args[-1] = str(folder / ".." / "in" / "cup.png")
+    elif how == "symlink":
+        (tmp_path / "link.png").symlink_to(photo)
+        args[-1] = str(tmp_path / "link.png")
+    elif how == "hard-link":
+        os.link(photo, tmp_path / "hard.png")
+        args[-1] = str(tmp_path / "hard.png")
+    elif how == "folder-of-pngs":  # batch: OUT is the input folder, <stem>.png is each input itself
+        args = ["--image", str(folder), "--style", str(STYLE), "--out", str(folder)]
+    else:
+        args += ["--coverage-out", str(photo)]
+    status, err = _run(capsys, *args)
+    assert status == 2, err
+    assert [line for line in err.splitlines() if line.startswith("error:")] == [line for line in err.splitlines()]
+    assert len(err.strip().splitlines()) == 1 and "would overwrite the input" in err
+    assert {p.name: p.read_bytes() for p in (photo, other)} == before
+    assert not (tmp_path / "fresh.png").exists()
+
+
+def test_a_video_output_onto_its_input_is_refused(capsys, tmp_path):
+    clip = tmp_path / "clip.mp4"
+    shutil.copy(DEMO_VIDEO, clip)
+    before = clip.read_bytes()
+    (tmp_path / "alias.mp4").symlink_to(clip)
+    for out in (clip, tmp_path / "alias.mp4"):
+        status, err = _run(capsys, "--video", str(clip), "--style", str(STYLE), "--out", str(out))
+        assert status == 2 and "would overwrite the input" in err
+        assert clip.read_bytes() == before
+
+
+def test_folder_entries_that_are_not_files_are_each_reported_and_counted(capsys, photos, tmp_path):
+    from PIL import Image
+
+    folder = photos[0].parent
+    (folder / "gone.jpg").symlink_to(folder / "nowhere.jpg")
+    os.mkfifo(folder / "pipe.png")  # opening it for reading would block the batch forever
+    (folder / "album.jpg").mkdir()
+    cup = cv2.cvtColor(cv2.imread(str(_no_hand_image(tmp_path / "cup.png"))), cv2.COLOR_BGR2RGB)
+    Image.fromarray(cup).save(folder / "cup_gif_named.png", format="GIF")
+    Image.fromarray(cup).save(folder / "cup.gif", format="GIF")
+    out = tmp_path / "out"
+    status, err = _run(capsys, "--image", str(folder), "--style", str(STYLE), "--out", str(out))
+    assert status == 1
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    for name, words in (("gone.jpg", "broken link"), ("pipe.png", "not a regular file"), ("album.jpg", "folder")):
+        assert [line for line in errors if name in line and words in line], (name, err)
+    assert errors[-1] == "error: 3 input(s) failed"
+    # GIF is read by content, whatever the name: both are done (no hand: written unchanged)
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        [f"{p.stem}.png" for p in photos] + ["cup.png", "cup_gif_named.png"])
+
+
+def test_a_large_photo_is_painted_reduced_and_written_at_its_own_size(capsys, photos, tmp_path):
+    original = cv2.imread(str(photos[0]))
+    big = cv2.resize(original, (original.shape[1] * 7, original.shape[0] * 7), interpolation=cv2.INTER_CUBIC)
+    assert max(big.shape[:2]) > 4096
+    path = tmp_path / "big.png"
+    cv2.imwrite(str(path), big, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    out, cov = tmp_path / "big_out.png", tmp_path / "big_cov.png"
+    status, err = _run(capsys, "--image", str(path), "--style", str(STYLE), "--out", str(out),
+                       "--coverage-out", str(cov))
+    assert status == 0, err
+    painted = cv2.imread(str(out))
+    assert painted.shape == big.shape
+    nails = _assert_coverage(cov, big.shape[:2]) == 255
+    assert nails.sum() > 100 * 49
+    assert np.abs(painted.astype(int) - big)[nails].mean() > 20
+    far = cv2.dilate(nails.astype(np.uint8), np.ones((41, 41), np.uint8)) == 0
+    np.testing.assert_array_equal(painted[far], big[far])  # untouched pixels keep full resolution
+
+
+def test_an_opencv_message_is_one_line(capsys):
+    from nailmirror_desktop.cli import tryon
+
+    with pytest.raises(cv2.error) as caught:
+        cv2.resize(np.zeros((0, 0), np.uint8), (4, 4))
+    assert "\n" in str(caught.value)  # OpenCV ends its message with a line break
+    tryon._error(f"x.png: cannot process (error: {caught.value})")
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith("error: x.png: cannot process")

@@ -8,11 +8,20 @@ Style folder (what artwork.render writes and vision.style_textures.load_style / 
                                   "accent_fingers" only together with accent.png (the loader refuses it otherwise)
     preview.png                   optional preview card (becomes the style's COVER and THUMBNAIL)
 Each texture file is one NAIL_TEXTURE asset whose slot is the file's stem.
+
+Reading one is bounded, since a folder comes from a USB stick or a download: each file must be a regular file
+(links, FIFOs and folders are refused — a link could point anywhere), its size is checked before a byte is read
+(images ≤ MAX_TEXTURE_BYTES, style.json ≤ MAX_STYLE_JSON_BYTES), style.json's nesting depth and integers are
+bounded before and while it is parsed, and every field has a type and a size limit. Errors name the file and
+the rule, never its contents.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +36,13 @@ TEXTURE_SLOTS = (GENERIC_SLOT, ACCENT_SLOT, *FINGER_SLOTS)
 DEFAULT_ACCENT_FINGERS = ("ring",)
 STYLE_JSON = "style.json"
 PREVIEW_FILE = "preview.png"
+MAX_TEXTURE_BYTES = 20 * 1024 * 1024  # the asset store's own image limit (adapters/pillow_probe.py)
+MAX_STYLE_JSON_BYTES = 64 * 1024
+MAX_JSON_DEPTH = 32
+MAX_INT_DIGITS = 20  # a seed is a 64-bit integer
+MAX_NAME_CHARS = 80
+MAX_DESIGN_CHARS = 16 * 1024
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -92,30 +108,92 @@ def normalise_fingers(fingers: Iterable[str | int] | None) -> tuple[str, ...]:
 
 
 def read_style_folder(folder: Path) -> StyleFolder:
-    """Read a style folder; raises StyleError(STYLE_FOLDER_INVALID) when it is not one."""
+    """Read a style folder; raises StyleError(STYLE_FOLDER_INVALID) when it is not one (see the module doc)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise StyleError("STYLE_FOLDER_INVALID", f"not a folder: {folder}")
-    pngs = {slot: folder / f"{slot}.png" for slot in TEXTURE_SLOTS}
-    textures = {slot: png.read_bytes() for slot, png in pngs.items() if png.is_file()}
+    textures = {slot: data for slot in TEXTURE_SLOTS
+                if (data := _read_bounded(folder / f"{slot}.png", MAX_TEXTURE_BYTES)) is not None}
     if not textures:
         raise StyleError("STYLE_FOLDER_INVALID", f"no nail.png or finger textures in {folder}")
     meta = _read_style_json(folder / STYLE_JSON)
     if "accent_fingers" in meta and ACCENT_SLOT not in textures:
         raise StyleError("STYLE_FOLDER_INVALID", f"{folder}: accent_fingers given but no accent.png")
     accent_fingers = meta.get("accent_fingers", DEFAULT_ACCENT_FINGERS) if ACCENT_SLOT in textures else ()
-    if not isinstance(accent_fingers, (list, tuple)):
-        raise StyleError("STYLE_FOLDER_INVALID", f"{folder}: accent_fingers must be a list")
-    preview_path = folder / PREVIEW_FILE
+    if not isinstance(accent_fingers, (list, tuple)) or len(accent_fingers) > len(FINGER_SLOTS):
+        raise StyleError("STYLE_FOLDER_INVALID", f"{folder}: accent_fingers must be a list of at most 5 fingers")
     content = StyleContent(
         nail_textures=textures,
-        preview=preview_path.read_bytes() if preview_path.is_file() else None,
+        preview=_read_bounded(folder / PREVIEW_FILE, MAX_TEXTURE_BYTES),
         accent_fingers=tuple(accent_fingers),
     )
-    name = str(meta.get("name") or folder.name).strip()
-    design = meta.get("design") if isinstance(meta.get("design"), dict) else None
-    seed = meta.get("seed") if isinstance(meta.get("seed"), int) else None
-    return StyleFolder(name=name, content=content, design=design, seed=seed)
+    return StyleFolder(name=_name(meta, folder), content=content, design=_design(meta, folder),
+                       seed=_seed(meta, folder))
+
+
+def _name(meta: dict[str, Any], folder: Path) -> str:
+    name = meta.get("name")
+    if name is None or name == "":
+        name = folder.name
+    if not isinstance(name, str):
+        raise StyleError("STYLE_FOLDER_INVALID", f"{folder / STYLE_JSON}: name must be text")
+    name = " ".join(name.split())  # no line breaks or control spacing in a name shown on one line
+    if len(name) > MAX_NAME_CHARS:
+        raise StyleError("STYLE_FOLDER_INVALID", f"{folder / STYLE_JSON}: name is {len(name)} characters "
+                                                 f"(limit {MAX_NAME_CHARS})")
+    return name[:MAX_NAME_CHARS]
+
+
+def _design(meta: dict[str, Any], folder: Path) -> dict[str, Any] | None:
+    design = meta.get("design")
+    if not isinstance(design, dict):
+        return None
+    size = len(json.dumps(design, ensure_ascii=False))
+    if size > MAX_DESIGN_CHARS:
+        raise StyleError("STYLE_FOLDER_INVALID", f"{folder / STYLE_JSON}: design is {size} characters "
+                                                 f"(limit {MAX_DESIGN_CHARS})")
+    return design
+
+
+def _seed(meta: dict[str, Any], folder: Path) -> int | None:
+    seed = meta.get("seed")
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise StyleError("STYLE_FOLDER_INVALID", f"{folder / STYLE_JSON}: seed must be an integer 0..2^63-1")
+    return seed
+
+
+def _read_bounded(path: Path, limit: int) -> bytes | None:
+    """The bytes of `path` (None if there is no such file), refusing links, special files and anything over
+    `limit` bytes before reading it. Opened without following links and without blocking (a FIFO)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise StyleError("STYLE_FOLDER_INVALID", f"{path}: is a link; copy the file itself in") from None
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or path.is_symlink():
+            raise StyleError("STYLE_FOLDER_INVALID", f"{path}: is a link; copy the file itself in") from None
+        if exc.errno == errno.EISDIR:
+            raise StyleError("STYLE_FOLDER_INVALID", f"{path}: not a regular file") from None
+        raise StyleError("STYLE_FOLDER_INVALID", f"{path}: cannot open ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StyleError("STYLE_FOLDER_INVALID", f"{path}: not a regular file")
+        if info.st_size > limit:
+            raise StyleError("STYLE_FOLDER_INVALID", f"{path}: {info.st_size:,} bytes (limit {limit:,})")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1)  # the file may grow after fstat
+    except OSError as exc:
+        raise StyleError("STYLE_FOLDER_INVALID", f"{path}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise StyleError("STYLE_FOLDER_INVALID", f"{path}: over {limit:,} bytes")
+    return data
 
 
 def write_style_folder(folder: Path, name: str, textures: Mapping[str, bytes], preview: bytes | None,
@@ -135,12 +213,55 @@ def write_style_folder(folder: Path, name: str, textures: Mapping[str, bytes], p
 
 
 def _read_style_json(path: Path) -> dict[str, Any]:
-    if not path.is_file():
+    raw = _read_bounded(path, MAX_STYLE_JSON_BYTES)
+    if raw is None:
         return {}
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StyleError("STYLE_FOLDER_INVALID", f"{path}: not UTF-8 text") from None
+    depth = json_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise StyleError("STYLE_FOLDER_INVALID", f"{path}: nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        meta = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:  # its message names a position, not the text
+        raise StyleError("STYLE_FOLDER_INVALID", f"{path}: not JSON ({exc.msg} at line {exc.lineno} "
+                                                 f"column {exc.colno})") from None
+    except ValueError as exc:
         raise StyleError("STYLE_FOLDER_INVALID", f"{path}: {exc}") from None
     if not isinstance(meta, dict):
         raise StyleError("STYLE_FOLDER_INVALID", f"{path}: not an object")
     return meta
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of [ and { outside strings (counted before parsing, so no parser recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(digits.lstrip('-'))} digits (limit {MAX_INT_DIGITS})")
+    return int(digits)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")

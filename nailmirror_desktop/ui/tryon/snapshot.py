@@ -18,7 +18,7 @@ from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
-from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.paths import data_dir, private_dir, write_private_file
 from nailmirror_desktop.core.tryon.retention import purge_expired_photos
 from nailmirror_desktop.ui.shell import theme
 
@@ -29,9 +29,7 @@ _ACTIVITY_EVENTS = {
 
 
 def snapshots_dir() -> Path:
-    folder = data_dir() / "snapshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return private_dir(data_dir() / "snapshots")  # customers' hands: owner-only (core/paths.py)
 
 
 def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Path:
@@ -48,7 +46,7 @@ def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Pat
             raise OSError("SNAPSHOT_ENCODE_FAILED")
         target = folder / f"{stem}_{suffix}.png"
         partial = target.with_suffix(".part")  # renamed into place: a reader never sees half a photo
-        partial.write_bytes(encoded.tobytes())
+        write_private_file(partial, encoded.tobytes())
         os.replace(partial, target)
     return folder / f"{stem}_after.png"
 
