@@ -99,8 +99,9 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         try:
             yield conn
         except BaseException:
-            conn.execute(f"ROLLBACK TO {name}")
-            conn.execute(f"RELEASE {name}")
+            if conn.in_transaction:  # SQLite may have rolled the whole transaction back itself (a full disk)
+                conn.execute(f"ROLLBACK TO {name}")
+                conn.execute(f"RELEASE {name}")
             raise
         conn.execute(f"RELEASE {name}")
         return
@@ -108,7 +109,10 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         yield conn
     except BaseException:
-        conn.execute("ROLLBACK")
+        # After SQLITE_FULL or an I/O error SQLite has already rolled back, and a ROLLBACK now would raise
+        # "no transaction is active" in place of the real error.
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
 

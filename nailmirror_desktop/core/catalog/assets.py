@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from nailmirror_desktop.core.catalog.errors import StyleError
-from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.paths import data_dir, private_dir
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class AssetStore:
     def __init__(self, probe: ImageProbe, root: Path | None = None) -> None:
         self.probe = probe
         self.root = root or data_dir() / "assets"
-        self.root.mkdir(parents=True, exist_ok=True)
+        private_dir(self.root)  # owner-only, like the rest of the data directory
 
     def put(self, data: bytes) -> StoredBlob:
         """Check the image and store it once; return where it is. Raises ImageRejected."""
@@ -225,8 +225,24 @@ def _touch(path: Path) -> None:
         log.debug("could not touch %s: %s", path, exc)
 
 
+def _make_private_dirs(folder: Path) -> None:
+    """Create `folder` and its missing parents 0700 whatever the umask (the store's ab/cd/ folders; the root is a
+    marked private_dir)."""
+    missing: list[Path] = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:  # another writer made it just now
+            continue
+        os.chmod(path, 0o700)  # mkdir's mode is masked by the umask
+
+
 def _atomic_write(target: Path, data: bytes, *, durable: bool = True) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _make_private_dirs(target.parent)
+    # mkstemp makes the file 0600, whatever the umask: blobs are owner-only like the rest of the data directory
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=_TEMPORARY_PREFIX, suffix=_TEMPORARY_SUFFIX)
     try:
         with os.fdopen(descriptor, "wb") as handle:

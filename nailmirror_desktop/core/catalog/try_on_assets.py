@@ -17,7 +17,7 @@ from nailmirror_desktop.core.catalog.assets import AssetStore
 from nailmirror_desktop.core.catalog.content import write_style_folder
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepository
-from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.paths import data_dir, private_dir
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,10 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
         return folder
     if destination is not None and folder.exists() and any(folder.iterdir()):
         raise StyleError("DESTINATION_NOT_EMPTY", str(folder))  # never delete what the caller pointed us at
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    if destination is None:
+        private_dir(folder.parent)  # the data directory's own cache: owner-only
+    else:
+        folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".export-"))
     try:
         write_style_folder(

@@ -9,7 +9,7 @@ import pytest
 
 from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
 from nailmirror_desktop.core.catalog import AssetStore, ImageRejected
-from nailmirror_desktop.core.paths import data_dir
+from nailmirror_desktop.core.paths import OWNED_MARKER, data_dir
 from tests.support.style_fixtures import image_bytes
 
 
@@ -26,7 +26,8 @@ class CountingProbe(PillowImageProbe):
 
 
 def _files(root):
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    """The stored files (not the marker that says the kiosk made the folder: core.paths.OWNED_MARKER)."""
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and p.name != OWNED_MARKER)
 
 
 def test_store_lives_in_the_data_directory_and_paths_come_from_sha256():

@@ -20,7 +20,7 @@ from nailmirror_desktop.core.catalog import (
 )
 from nailmirror_desktop.core.catalog.status import transit
 from nailmirror_desktop.core.db import open_database, write_transaction
-from nailmirror_desktop.core.paths import database_path
+from nailmirror_desktop.core.paths import OWNED_MARKER, database_path
 from tests.support.style_fixtures import image_bytes, make_style_folder, repository
 
 
@@ -65,7 +65,7 @@ def test_same_image_in_the_same_role_is_recorded_once_and_stored_once_across_sty
     assert other_style.storage_path == first.storage_path
     count = repo.conn.execute("SELECT count(*) FROM style_asset WHERE file_md5 = ?", (blob.md5,)).fetchone()[0]
     assert count == 2
-    assert len([p for p in store.root.rglob("*") if p.is_file()]) == 1
+    assert len([p for p in store.root.rglob("*") if p.is_file() and p.name != OWNED_MARKER]) == 1
 
 
 def test_primary_asset_and_cover_stay_in_sync():
