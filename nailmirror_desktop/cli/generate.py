@@ -4,9 +4,13 @@ Without --wait the task is queued for the kiosk's workers and its task number pr
 process runs the engine until that task ends (retries and polling included) and prints the final task as
 `tasks show --json` does (`Task.to_json()`); a successful task's result names the new style's code.
 
-Exit status: 0 queued, or finished SUCCESS; 1 the task ended DEAD or CANCELED, or the request was refused
-(unknown provider, backlog full), with the code on stderr; 3 still unfinished when --timeout ran out;
-2 bad command line (argparse).
+--timeout holds at any moment, mid-request included: when it runs out the task is canceled — queued, it is
+CANCELED at once; running, its provider request is cut there and then (a paid request is not sent again) and the
+task ends CANCELED with last_error_code WAIT_TIMEOUT and the reason in last_error_message.
+
+Exit status: 0 queued, or finished SUCCESS; 1 the task ended DEAD or CANCELED (by someone else), or the request
+was refused (unknown provider, backlog full), with the code on stderr; 3 --timeout ran out and the task was
+canceled (WAIT_TIMEOUT on stderr); 2 bad command line (argparse).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 import time
 from typing import TYPE_CHECKING
 
@@ -28,7 +33,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="defaults to NAILMIRROR_PROVIDER or config.json, else offline")
     parser.add_argument("--seed", type=int, help="fixes the offline renderer's randomness (default: from the prompt)")
     parser.add_argument("--wait", action="store_true", help="run the task here until it ends")
-    parser.add_argument("--timeout", type=float, default=900.0, help="seconds --wait may take (default 900)")
+    parser.add_argument("--timeout", type=_positive_seconds, default=900.0,
+                        help="seconds --wait may take, mid-request included; then the task is canceled and the exit "
+                             "status is 3 (default 900)")
     parser.add_argument("--json", action="store_true", help="print the task as JSON")
     parser.set_defaults(handler=_generate)
 
@@ -39,37 +46,71 @@ def _generate(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.generation.provider_config import ConfigError, load_provider_config
     from nailmirror_desktop.core.tasks import TaskError
 
+    timed_out = threading.Event()
     try:
         config = load_provider_config()
         provider = args.provider or config.default_provider
         with open_task_engine(config) as engine:
             task = submit_generation(engine, args.prompt, provider, seed=args.seed, request_source="cli")
             if args.wait:
-                task = _run_until_finished(engine, task.task_no, args.timeout)
+                task = _run_until_finished(engine, task.task_no, args.timeout, timed_out)
     except (ConfigError, TaskError) as exc:
         print(f"error: {exc.code}", file=sys.stderr)
         return 1
     _print_task(task, as_json=args.json)
     if not args.wait:
         return 0
-    if not task.status.is_terminal:
-        print(f"error: TIMEOUT (task {task.task_no} is {task.status.value})", file=sys.stderr)
+    if timed_out.is_set() and task.status.value != "SUCCESS":
+        print(f"error: WAIT_TIMEOUT (task {task.task_no} is {task.status.value}: {_timeout_reason(args.timeout)})",
+              file=sys.stderr)
         return 3
     return 0 if task.status.value == "SUCCESS" else 1
 
 
-def _run_until_finished(engine: TaskEngine, task_no: str, timeout_s: float) -> Task:
-    """Run due work on this thread until `task_no` is finished (or the timeout), sleeping between retries."""
+def _positive_seconds(text: str) -> float:
+    value = float(text)
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text}")
+    return value
+
+
+def _timeout_reason(timeout_s: float) -> str:
+    return f"generate --wait --timeout {timeout_s:g} s ran out"
+
+
+def _run_until_finished(engine: TaskEngine, task_no: str, timeout_s: float, timed_out: threading.Event) -> Task:
+    """Run due work on this thread until `task_no` is finished, sleeping between retries. At the timeout a timer
+    cancels the task: the cancel is committed first, then the running attempt's stop signal cuts its request."""
+    from nailmirror_desktop.core.generation.provider_port import request_stop
+    from nailmirror_desktop.core.tasks import InvalidTransition, TaskNotFound
+
+    def stop_task() -> None:
+        timed_out.set()
+        try:
+            engine.cancel(task_no)
+        except (InvalidTransition, TaskNotFound):
+            return  # finished meanwhile
+        request_stop(task_no, "WAIT_TIMEOUT", _timeout_reason(timeout_s))
+
+    timer = threading.Timer(timeout_s, stop_task)
+    timer.daemon = True
     deadline = time.monotonic() + timeout_s
-    while True:
-        engine.run_due()
-        task = engine.get(task_no)
-        if task is None:
-            raise LookupError(task_no)  # the row was ours a moment ago: only a deleted database loses it
-        remaining = deadline - time.monotonic()
-        if task.status.is_terminal or remaining <= 0:
-            return task
-        engine.clock.sleep(min(engine.seconds_until_next_work(), remaining))
+    timer.start()
+    try:
+        while True:
+            engine.run_due()
+            task = engine.get(task_no)
+            if task is None:
+                raise LookupError(task_no)  # the row was ours a moment ago: only a deleted database loses it
+            remaining = deadline - time.monotonic()
+            if task.status.is_terminal:
+                return task
+            if remaining <= 0:
+                timer.join()  # the cancel is committed before the task is read for the last time
+                return engine.get(task_no) or task
+            engine.clock.sleep(min(engine.seconds_until_next_work(), remaining))
+    finally:
+        timer.cancel()
 
 
 def _print_task(task: Task, *, as_json: bool) -> None:

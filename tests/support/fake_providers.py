@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import collections
+import dataclasses
 import itertools
 import json
 import socket
@@ -52,7 +53,9 @@ def blank_png(size: int = 512, value: int = 255) -> bytes:
 @dataclass
 class Reply:
     """One scripted answer. `drop_after`: send that many body bytes of a declared full length, then cut the
-    connection. `endless`: stream bytes without Content-Length until the client hangs up. `delay_s`: wait first."""
+    connection. `endless`: stream bytes without Content-Length until the client hangs up. `delay_s`: wait first.
+    `drip_s`: spread the body over `drip_s` seconds in small pieces (each read is quick, the whole answer slow).
+    `hang_up`: read the request, then close the connection without a word (the answer is lost)."""
 
     status: int = 200
     body: bytes = b""
@@ -60,6 +63,8 @@ class Reply:
     delay_s: float = 0.0
     drop_after: int | None = None
     endless: bool = False
+    drip_s: float = 0.0
+    hang_up: bool = False
 
     @staticmethod
     def json(status: int, document: Any, headers: dict[str, str] | None = None) -> Reply:
@@ -164,10 +169,17 @@ class FakeServer:
         _write_reply(handler, reply)
 
 
+_DRIP_PIECES = 60
+
+
 def _write_reply(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
     if reply.delay_s:
         time.sleep(reply.delay_s)
     try:
+        if reply.hang_up:
+            handler.connection.shutdown(socket.SHUT_RDWR)
+            handler.close_connection = True
+            return
         handler.send_response(reply.status)
         for name, value in reply.headers.items():
             handler.send_header(name, value)
@@ -180,6 +192,13 @@ def _write_reply(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
             return
         handler.send_header("Content-Length", str(len(reply.body)))
         handler.end_headers()
+        if reply.drip_s:
+            step = max(1, len(reply.body) // _DRIP_PIECES)
+            for start in range(0, len(reply.body), step):
+                handler.wfile.write(reply.body[start : start + step])
+                handler.wfile.flush()
+                time.sleep(reply.drip_s * step / max(1, len(reply.body)))
+            return
         if reply.drop_after is None:
             handler.wfile.write(reply.body)
             return
@@ -381,3 +400,35 @@ def replies_in_turn(*replies: Reply) -> Callable[[], Reply]:
 
 def dashscope_throttled() -> Reply:
     return dashscope_error(429, "Throttling.RateQuota", "Requests rate limit exceeded, please try again later.")
+
+
+def dripping(reply: Reply, seconds: float) -> Reply:
+    """`reply` with its body spread evenly over `seconds` (a piece every few tens of milliseconds: each read is
+    quick, the whole answer is not)."""
+    return dataclasses.replace(reply, drip_s=seconds)
+
+
+def deeply_nested_json(depth: int = 100_000) -> Reply:
+    """A 200 whose JSON nests `depth` lists deep: valid JSON that Python's parser cannot take (RecursionError)."""
+    return Reply(200, b"[" * depth + b"]" * depth, {"Content-Type": "application/json"})
+
+
+def huge_number_json(digits: int = 5_000) -> Reply:
+    """A 200 whose JSON holds an integer of `digits` digits (Python refuses to convert past 4,300: ValueError)."""
+    return Reply(200, b'{"created": ' + b"7" * digits + b', "output": {"task_id": ' + b"9" * digits + b"}}",
+                 {"Content-Type": "application/json"})
+
+
+def invalid_utf8_json() -> Reply:
+    return Reply(200, b'{"output": {"task_id": "\xff\xfe"}, "data": [{"b64_json": "\xff"}]}',
+                 {"Content-Type": "application/json"})
+
+
+def endless_json() -> Reply:
+    """A 200 that streams JSON-looking bytes without a length until the client hangs up."""
+    return Reply(200, b'{"data": [' + b" " * 1024, {"Content-Type": "application/json"}, endless=True)
+
+
+def hang_up() -> Reply:
+    """Read the request, answer nothing, close: the request was sent and its outcome is unknown."""
+    return Reply(hang_up=True)

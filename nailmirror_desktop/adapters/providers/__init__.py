@@ -13,7 +13,7 @@ def create_provider(name: str, config: ProviderConfig) -> ImageProvider:
     """The driver for `name` ("offline", "openai", "dashscope") configured from `config`."""
     from nailmirror_desktop.adapters.http.client import Timeouts
 
-    timeouts = Timeouts(config.connect_timeout_s, config.read_timeout_s)
+    timeouts = Timeouts(config.connect_timeout_s, config.read_timeout_s, config.total_timeout_s)
     if name == "offline":
         from nailmirror_desktop.adapters.providers.offline import OfflineProvider
 

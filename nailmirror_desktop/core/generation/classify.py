@@ -2,19 +2,31 @@
 
 Match on the provider's error *code*, never on message text (a prompt echoed in a message gives false
 positives); fall back to the HTTP status only when the code is unknown.
+
+Provider text enters our errors here, and leaves the drivers only through `redacting`: every field of a
+ProviderError (code, message, request id) has the API key cut out and is bounded in length, and a code that does
+not look like a code (white space, punctuation, the key itself) is replaced by `http_<status>` — so what reaches
+the task row, its history, the log and the CLI is clean whichever field the provider echoed the key in.
 """
 
 from __future__ import annotations
 
 import email.utils
+import re
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
 
 from nailmirror_desktop.core.generation.provider_config import Secret
 from nailmirror_desktop.core.generation.provider_port import ProviderError
 from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
 
 RETRY_AFTER_CAP_S = 120.0
+MAX_CODE_CHARS = 64
+MAX_MESSAGE_CHARS = 500
+MAX_REQUEST_ID_CHARS = 128
+_CODE_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9_.:\-]*")
 
 _OPENAI_CONTENT_CODES = frozenset({"moderation_blocked", "content_policy_violation"})
 _OPENAI_QUOTA_CODES = frozenset({"insufficient_quota", "credit_balance_exhausted", "billing_hard_limit_reached"})
@@ -109,6 +121,9 @@ def error_from_http(
     retry_after = parse_retry_after(headers) if error_class is C.RATE_LIMITED else None
     if api_key:
         message = message.replace(api_key.reveal(), "****")
+    code = code if code is None or _CODE_SHAPE.fullmatch(code) and len(code) <= MAX_CODE_CHARS else None
+    if api_key and code and api_key.reveal() in code:
+        code = None
     return ProviderError(
         code or f"http_{status}",
         f"{provider}: {message}"[:500],
@@ -117,3 +132,38 @@ def error_from_http(
         http_status=status,
         request_id=request_id,
     )
+
+
+def provider_code(value: Any) -> str | None:
+    """A provider's error code as a string (None when absent or not a string: numbers and objects are no codes)."""
+    return value if isinstance(value, str) and value else None
+
+
+def redact(text: str, secrets: tuple[Secret, ...], limit: int) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret.reveal(), "****")
+    return text[:limit]
+
+
+def redact_error(error: ProviderError, secrets: tuple[Secret, ...]) -> ProviderError:
+    """Cut the secrets out of every text field of `error`, bound their lengths, keep the code a code (in place)."""
+    code = redact(str(error.code), secrets, MAX_CODE_CHARS + 1)
+    if len(code) > MAX_CODE_CHARS or not _CODE_SHAPE.fullmatch(code):
+        code = f"http_{error.http_status}" if error.http_status else "provider_error"
+    error.code = code
+    error.message = redact(str(error.message), secrets, MAX_MESSAGE_CHARS)
+    if error.request_id is not None:
+        error.request_id = redact(str(error.request_id), secrets, MAX_REQUEST_ID_CHARS)
+    error.args = (f"{error.code}: {error.message}",)
+    return error
+
+
+@contextmanager
+def redacting(*secrets: Secret) -> Iterator[None]:
+    """Every ProviderError leaving the block is redacted (`redact_error`) on its way out."""
+    try:
+        yield
+    except ProviderError as error:
+        redact_error(error, secrets)
+        raise

@@ -10,9 +10,16 @@ engine then records the task result `{"style_code": …}`. A crash at any point 
   returns it without calling the provider again (no second bill, no second style).
 
 Every provider failure arrives classified (core/generation/provider_port.py) and becomes a TaskError of the same class;
-the engine decides retry, wait, dead letter, breaker. Result images that are unusable (not an image, cut short,
-too small, blank or uniform) are dead at once with a `result_*` code: the same provider task would return the
-same bytes, and a new generation is the customer's call (it is billed again).
+the engine decides retry, wait, dead letter, breaker. Two exceptions, both about paid requests: an AMBIGUOUS
+failure (a generation request was sent and its answer lost) is never sent again — the task ends DEAD with
+OUTCOME_UNKNOWN and the transport's reason, since a sync provider has no job id to ask after and an async one's
+id is exactly what was lost (polls of a known id are GETs, TRANSIENT, and do resume); and an attempt whose
+StopSignal fired (`request_stop`, e.g. `generate --timeout`) ends at once, mid-request or mid-wait, with the
+signal's code and reason (CANCELED: the stopper requests the cancel first).
+
+Result images that are unusable (not an image, cut short, too small, blank or uniform) are dead at once with a
+`result_*` code: the same provider task would return the same bytes, and a new generation is the customer's
+call (it is billed again).
 
 Image work (decoding, the quality screen, cutting nail textures from a swatch) needs OpenCV, so it is passed in
 as `make_artwork` (adapters/providers/artwork.py); this module stays free of cv2.
@@ -36,13 +43,18 @@ from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
 from nailmirror_desktop.core.generation.prompt_writer import english_prompt
 from nailmirror_desktop.core.generation.provider_config import PROVIDER_NAMES, ConfigError, PollSettings
 from nailmirror_desktop.core.generation.provider_port import (
+    OUTCOME_UNKNOWN,
     AsyncImageProvider,
     GenerationRequest,
     ImageProvider,
     ProviderError,
+    ProviderErrorClass,
     ProviderResult,
+    StopSignal,
+    stoppable,
 )
 from nailmirror_desktop.core.tasks import ErrorClass, TaskContext, TaskEngine, TaskError
+from nailmirror_desktop.core.tasks.errors import TaskCancelled
 from nailmirror_desktop.core.tasks.models import Task
 
 STYLE_GENERATION = "STYLE_GENERATION"
@@ -51,6 +63,9 @@ ACTOR = "generation"
 MAX_PROMPT_CHARS = 500
 STYLE_NAME_CHARS = 24
 REQUEST_SIZE = (1024, 1024)
+MAX_CODE_CHARS = 64
+MAX_MESSAGE_CHARS = 500
+_STOP_CHECK_S = 0.25  # how often a wait between polls looks at the stop signal
 
 
 @dataclass(frozen=True)
@@ -135,23 +150,27 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
 
     design = parse_prompt(prompt)
     request = GenerationRequest(english_prompt(design), prompt, REQUEST_SIZE, 1, seed)
-    try:
-        provider = services.provider_for(provider_name)
-        result = _obtain_result(ctx, provider, request, services)
-        ctx.report_progress(0.85, "making_textures")
+    with stoppable(ctx.task_no) as stop:
         try:
-            artwork = services.make_artwork(result, design, seed)
+            _raise_if_stopped(ctx, stop)  # a cancel requested before the signal was registered
+            provider = services.provider_for(provider_name)
+            result = _obtain_result(ctx, provider, request, services, stop)
+            ctx.report_progress(0.85, "making_textures")
+            try:
+                artwork = services.make_artwork(result, design, seed)
+            except ProviderError as error:
+                error.provider_task_over = True  # the provider task delivered; its images are what they are
+                raise
+            except StyleError as error:  # content the style domain refuses: retrying makes the same content
+                raise TaskError(error.code, error.detail or error.code, ErrorClass.INVALID_REQUEST) from error
         except ProviderError as error:
-            error.provider_task_over = True  # the provider task delivered; its images are what they are
-            raise
-        except StyleError as error:  # content the style domain refuses: retrying makes the same content
-            raise TaskError(error.code, error.detail or error.code, ErrorClass.INVALID_REQUEST) from error
-    except ProviderError as error:
-        if error.provider_task_over and ctx.task.provider_task_id is not None:
-            _forget_provider_task(ctx)
-        raise _task_error(error) from error
-    except ConfigError as error:
-        raise TaskError(error.code, str(error), ErrorClass.CONFIG) from error
+            if stop.fired:  # the request was cut by the stop: that, not the transport's complaint, is the outcome
+                raise _stopped(ctx, stop) from error
+            if error.provider_task_over and ctx.task.provider_task_id is not None:
+                _forget_provider_task(ctx)
+            raise _task_error(error) from error
+        except ConfigError as error:
+            raise TaskError(error.code, str(error), ErrorClass.CONFIG) from error
 
     try:
         style, _created = repository.create_ai_style(
@@ -209,11 +228,39 @@ def _forget_provider_task(ctx: TaskContext) -> None:
 
 
 def _task_error(error: ProviderError) -> TaskError:
-    return TaskError(error.code, error.message, ErrorClass[error.error_class.name], error.retry_after_s)
+    code, message = str(error.code)[:MAX_CODE_CHARS], str(error.message)[:MAX_MESSAGE_CHARS]
+    if error.error_class is ProviderErrorClass.AMBIGUOUS:
+        why = f"{code}: {message}; sent, and may have been carried out and billed: not sent again"
+        return TaskError(OUTCOME_UNKNOWN, why[:MAX_MESSAGE_CHARS], ErrorClass.INVALID_REQUEST)
+    return TaskError(code, message, ErrorClass[error.error_class.name], error.retry_after_s)
+
+
+def _stopped(ctx: TaskContext, stop: StopSignal) -> Exception:
+    """The error that ends an attempt whose stop signal fired: with its code and reason when the task's cancel is
+    recorded (the engine then makes it CANCELED), else a plain cancel."""
+    if ctx.is_cancelled():
+        return TaskError(stop.code[:MAX_CODE_CHARS] or "STOPPED", stop.reason[:MAX_MESSAGE_CHARS], ErrorClass.TRANSIENT)
+    return TaskCancelled(ctx.task_no)
+
+
+def _raise_if_stopped(ctx: TaskContext, stop: StopSignal) -> None:
+    if stop.fired:
+        raise _stopped(ctx, stop)
+    ctx.raise_if_cancelled()
+
+
+def _sleep(clock: Clock, seconds: float, stop: StopSignal) -> None:
+    """Wait `seconds` on the engine's clock, in short steps, so a stop ends the wait at once."""
+    left = seconds
+    while left > 0 and not stop.fired:
+        step = min(_STOP_CHECK_S, left)
+        clock.sleep(step)
+        left -= step
 
 
 def _obtain_result(
-    ctx: TaskContext, provider: ImageProvider, request: GenerationRequest, services: GenerationServices
+    ctx: TaskContext, provider: ImageProvider, request: GenerationRequest, services: GenerationServices,
+    stop: StopSignal,
 ) -> ProviderResult:
     if not isinstance(provider, AsyncImageProvider) or not provider.is_async:
         ctx.report_progress(0.1, "generating")
@@ -224,7 +271,7 @@ def _obtain_result(
         provider_task_id = provider.submit(request)
         ctx.set_provider_task_id(provider_task_id)  # committed before anything else can go wrong
     ctx.report_progress(0.1, "submitted")
-    return _poll_until_done(ctx, provider, provider_task_id, services, poll_at_once=resumed)
+    return _poll_until_done(ctx, provider, provider_task_id, services, stop, poll_at_once=resumed)
 
 
 def _poll_until_done(
@@ -232,6 +279,7 @@ def _poll_until_done(
     provider: AsyncImageProvider,
     provider_task_id: str,
     services: GenerationServices,
+    stop: StopSignal,
     *,
     poll_at_once: bool,
 ) -> ProviderResult:
@@ -241,8 +289,8 @@ def _poll_until_done(
     started = clock.now()
     for polls, wait in enumerate(settings.intervals()):
         if not (poll_at_once and polls == 0):
-            clock.sleep(wait)
-        ctx.raise_if_cancelled()
+            _sleep(clock, wait, stop)
+        _raise_if_stopped(ctx, stop)
         if not ctx.heartbeat():
             raise TaskError("LEASE_LOST", "lease lost while polling", ErrorClass.TRANSIENT)
         polled = provider.poll(provider_task_id)

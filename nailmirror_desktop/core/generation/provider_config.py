@@ -12,7 +12,7 @@ config.json example:
                    "openai": {"base_url": "https://api.openai.com", "api_key": "sk-…", "model": "gpt-image-1"},
                    "dashscope": {"base_url": "https://dashscope.aliyuncs.com", "api_key": "sk-…",
                                  "model": "wan2.2-t2i-flash"},
-                   "timeouts": {"connect_s": 10, "read_s": 180},
+                   "timeouts": {"connect_s": 10, "read_s": 180, "total_s": 190},
                    "poll": {"initial_s": 2, "growth": 1.5, "max_s": 10, "deadline_s": 600},
                    "max_download_bytes": 20000000}}
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -101,8 +102,11 @@ class ProviderConfig:
     openai: RemoteProviderSettings = RemoteProviderSettings(OPENAI_DEFAULT_BASE_URL, model="gpt-image-1")
     dashscope: RemoteProviderSettings = RemoteProviderSettings(DASHSCOPE_DEFAULT_BASE_URL, model="wan2.2-t2i-flash")
     connect_timeout_s: float = 10.0
-    # gpt-image takes 10–30 s and edits up to 150 s (§1a); a read timeout after sending is AMBIGUOUS.
+    # gpt-image takes 10–30 s and edits up to 150 s (§1a); a read timeout after sending is AMBIGUOUS. It bounds
+    # the whole answer, not one read: a server that drips bytes is cut off read_timeout_s after connecting.
     read_timeout_s: float = 180.0
+    # Connect + send + the whole answer of one request (None: connect_timeout_s + read_timeout_s).
+    total_timeout_s: float | None = None
     poll: PollSettings = PollSettings()
     max_download_bytes: int = 20_000_000
 
@@ -152,7 +156,8 @@ def _to_section(config: ProviderConfig) -> dict[str, Any]:
         "default": config.default_provider,
         "openai": remote(config.openai),
         "dashscope": remote(config.dashscope),
-        "timeouts": {"connect_s": config.connect_timeout_s, "read_s": config.read_timeout_s},
+        "timeouts": {"connect_s": config.connect_timeout_s, "read_s": config.read_timeout_s,
+                     **({"total_s": config.total_timeout_s} if config.total_timeout_s is not None else {})},
         "poll": {"initial_s": config.poll.initial_s, "growth": config.poll.growth, "max_s": config.poll.max_s,
                  "deadline_s": config.poll.deadline_s},
         "max_download_bytes": config.max_download_bytes,
@@ -193,6 +198,7 @@ def _from_section(section: Mapping[str, Any]) -> ProviderConfig:
             dashscope=_remote_from(section.get("dashscope") or {}, base.dashscope),
             connect_timeout_s=float(timeouts.get("connect_s", base.connect_timeout_s)),
             read_timeout_s=float(timeouts.get("read_s", base.read_timeout_s)),
+            total_timeout_s=None if timeouts.get("total_s") is None else float(timeouts["total_s"]),
             poll=PollSettings(
                 initial_s=float(poll.get("initial_s", base.poll.initial_s)),
                 growth=float(poll.get("growth", base.poll.growth)),
@@ -222,6 +228,11 @@ def _apply_environment(config: ProviderConfig, environ: Mapping[str, str]) -> Pr
 
 
 def _checked(config: ProviderConfig) -> ProviderConfig:
+    timeouts = (config.connect_timeout_s, config.read_timeout_s, config.total_timeout_s or 1.0)
+    if not all(0 < t < float("inf") for t in timeouts):
+        raise ConfigError("config_invalid", "timeouts must be positive numbers of seconds")
+    for name, settings in (("openai", config.openai), ("dashscope", config.dashscope)):
+        _check_base_url(name, settings.base_url)
     if config.default_provider not in PROVIDER_NAMES:
         raise ConfigError("provider_unknown", f"unknown provider {config.default_provider!r}; use {PROVIDER_NAMES}")
     if config.poll.initial_s <= 0 or config.poll.growth < 1 or config.poll.deadline_s <= 0:
@@ -229,3 +240,17 @@ def _checked(config: ProviderConfig) -> ProviderConfig:
     if config.max_download_bytes <= 0:
         raise ConfigError("config_invalid", "max_download_bytes must be positive")
     return config
+
+
+def _check_base_url(name: str, url: str) -> None:
+    """A base URL is http(s)://host[:port][/path] and nothing else: request paths are appended to it as they are."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+        parts = urllib.parse.urlsplit("")
+    plain = not (parts.query or parts.fragment or parts.username or parts.password) and not any(
+        ch.isspace() or ord(ch) < 0x20 for ch in url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok or not plain:
+        raise ConfigError("config_invalid", f"{name} base URL must be http(s)://host[:port][/path], not {url[:100]!r}")

@@ -10,9 +10,20 @@ next (ARCHITECTURE.md §7 and §9). Codes are stable strings the UI translates; 
 
 from __future__ import annotations
 
+import contextvars
 import enum
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
+
+# A 2xx answer that cannot be parsed or is absurd (not JSON, invalid UTF-8, nesting too deep, numbers thousands of
+# digits long, a body without end, an id that is no id): dead, and a paid request is never sent again for it.
+INVALID_RESPONSE = "INVALID_RESPONSE"
+# A request that cannot be safely repeated was sent and its answer was lost (timeout, reset): it may have been
+# carried out and billed, and with no job id to ask after, the attempt gives up instead of sending it again.
+OUTCOME_UNKNOWN = "OUTCOME_UNKNOWN"
 
 
 class ProviderErrorClass(enum.Enum):
@@ -23,7 +34,7 @@ class ProviderErrorClass(enum.Enum):
     CONTENT_REJECTED = "CONTENT_REJECTED"  # dead at once; the customer should rephrase
     CONFIG = "CONFIG"  # key, account, quota, model: dead, trips the provider's breaker
     INVALID_REQUEST = "INVALID_REQUEST"  # dead: a bug or bad input, or an unusable answer
-    AMBIGUOUS = "AMBIGUOUS"  # a sync call timed out after sending: retry once, billing may double
+    AMBIGUOUS = "AMBIGUOUS"  # sent, then no answer: the flow never re-sends it (OUTCOME_UNKNOWN, dead)
     EXPIRED = "EXPIRED"  # the provider forgot the task or its result URL: resubmit
 
 
@@ -150,3 +161,87 @@ class AsyncImageProvider(Protocol):
 
 
 ImageProvider = SyncImageProvider | AsyncImageProvider
+
+
+class StopSignal:
+    """Cuts the provider calls of one running attempt at once, from any thread (`stop`): a blocked read returns,
+    a wait between polls ends. `code` and `reason` say why; the flow ends the task CANCELED with them (the caller
+    requests the cancel in the task engine first, so the outcome is durable)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[], None]] = []
+        self.code = ""
+        self.reason = ""
+
+    @property
+    def fired(self) -> bool:
+        return self._event.is_set()
+
+    def stop(self, code: str, reason: str) -> None:
+        with self._lock:
+            if self._event.is_set():
+                return
+            self.code, self.reason = code, reason
+            self._event.set()
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            callback()
+
+    def on_stop(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` when the signal fires (at once if it has); returns the function that unregisters it."""
+        with self._lock:
+            fired = self._event.is_set()
+            if not fired:
+                self._callbacks.append(callback)
+        if fired:
+            callback()
+
+        def unregister() -> None:
+            with self._lock:
+                if callback in self._callbacks:
+                    self._callbacks.remove(callback)
+
+        return unregister
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to `seconds` of real time; True as soon as the signal fires."""
+        return self._event.wait(max(0.0, seconds))
+
+
+_current_stop: contextvars.ContextVar[StopSignal | None] = contextvars.ContextVar("provider_stop", default=None)
+_running_stops: dict[str, StopSignal] = {}
+_running_lock = threading.Lock()
+
+
+@contextmanager
+def stoppable(task_no: str) -> Iterator[StopSignal]:
+    """The provider calls made inside run under a StopSignal that `request_stop(task_no, …)` fires (this thread's
+    HTTP exchanges find it through `current_stop()`)."""
+    signal = StopSignal()
+    with _running_lock:
+        _running_stops[task_no] = signal
+    token = _current_stop.set(signal)
+    try:
+        yield signal
+    finally:
+        _current_stop.reset(token)
+        with _running_lock:
+            if _running_stops.get(task_no) is signal:
+                del _running_stops[task_no]
+
+
+def request_stop(task_no: str, code: str, reason: str) -> bool:
+    """Fire the StopSignal of `task_no`'s running attempt in this process; False when none is running here."""
+    with _running_lock:
+        signal = _running_stops.get(task_no)
+    if signal is None:
+        return False
+    signal.stop(code, reason)
+    return True
+
+
+def current_stop() -> StopSignal | None:
+    """The StopSignal of the attempt running on this thread, if any."""
+    return _current_stop.get()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+import time
 import zlib
 
 import pytest
@@ -11,7 +12,7 @@ from nailmirror_desktop.adapters.http.client import Timeouts
 from nailmirror_desktop.adapters.http.download import DownloadPolicy, Origin, _is_public, download_image
 from nailmirror_desktop.core.generation.provider_port import ProviderError
 from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
-from tests.support.fake_providers import FakeOpenAI, Reply, swatch_png
+from tests.support.fake_providers import FakeOpenAI, Reply, dripping, swatch_png
 
 IMAGE = swatch_png(seed=9)
 
@@ -157,3 +158,28 @@ def test_origins_compare_scheme_host_and_port():
     assert Origin.of("https://dashscope.aliyuncs.com/api") == Origin.of("https://DashScope.aliyuncs.com:443/x")
     assert Origin.of("http://127.0.0.1:8000/") != Origin.of("http://127.0.0.1:8001/")
     assert Origin.of("http://example.com/") != Origin.of("https://example.com/")
+
+
+# --- issue #12 --------------------------------------------------------------------------------------------------
+
+
+def test_a_dripping_download_is_cut_at_the_total_deadline(provider_host):
+    url = provider_host.serve_blob("drip.png", dripping(Reply.image(IMAGE), 4.0))
+    policy = DownloadPolicy.for_base_url(provider_host.base_url, max_bytes=2_000_000, timeouts=Timeouts(1.0, 1.0))
+    started = time.monotonic()
+    error = refused(url, policy)
+    assert (error.code, error.error_class) == ("download_timeout", C.TRANSIENT)
+    assert time.monotonic() - started < 2.0
+
+
+@pytest.mark.parametrize("url", ["http://[::1/x.png", "http://host:99999/x.png", "http://host:port/x.png",
+                                 "http://exa mple.com/x.png", "http://127.0.0.1:1/x\r\nHost: evil",
+                                 "http://user:pw@/x.png", "http://%00/x.png"])
+def test_malformed_urls_are_refused_not_crashed_on(provider_host, url):
+    assert refused(url, policy_for(provider_host)).error_class is C.INVALID_REQUEST
+
+
+@pytest.mark.parametrize("address", ["::127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::1", "::ffff:0:7f00:1",
+                                     "2001:0:4136:e378:8000:63bf:80ff:fffe"])
+def test_ipv4_addresses_embedded_in_ipv6_are_judged_as_the_ipv4_address(address):
+    assert not _is_public(address), address

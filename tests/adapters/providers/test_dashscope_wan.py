@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from nailmirror_desktop.adapters.http.client import Timeouts
@@ -25,6 +27,11 @@ from tests.support.fake_providers import (
     dashscope_succeeded,
     dashscope_succeeded_with,
     dashscope_throttled,
+    deeply_nested_json,
+    dripping,
+    endless_json,
+    huge_number_json,
+    invalid_utf8_json,
     swatch_png,
 )
 
@@ -169,3 +176,44 @@ def test_an_expired_result_url_means_resubmit(fake):
     provider = provider_for(fake.base_url)
     error = raised(provider.poll, provider.submit(REQUEST))
     assert (error.code, error.error_class) == ("download_expired", C.EXPIRED)
+
+
+# --- issue #12: deadlines, unparseable answers, keys echoed back, ids in URLs ---------------------------------
+
+
+def test_a_dripping_poll_answer_is_cut_at_the_total_deadline(fake):
+    provider = provider_for(fake.base_url, read_s=1.0)
+    task_id = provider.submit(REQUEST)
+    slow = dripping(Reply.json(200, {"output": {"task_id": task_id, "task_status": "RUNNING"}, "pad": "x" * 600}), 4.0)
+    fake.task_polls[task_id].appendleft(lambda _id: slow)
+    started = time.monotonic()
+    error = raised(provider.poll, task_id)
+    assert (error.code, error.error_class) == ("network_timeout", C.TRANSIENT)  # a GET: polling again is safe
+    assert time.monotonic() - started < 2.0
+
+
+@pytest.mark.parametrize("reply", [deeply_nested_json(), huge_number_json(), invalid_utf8_json(), endless_json(),
+                                   Reply.json(200, {"output": [1, 2]}), Reply.json(200, {"output": {"task_id": 7}}),
+                                   Reply.json(200, {"output": {}})],
+                         ids=["deep", "digits", "utf8", "endless", "output-list", "id-number", "no-id"])
+def test_a_submit_answer_that_cannot_be_parsed_is_invalid_response(fake, reply):
+    fake.submit_script.append(reply)
+    error = raised(provider_for(fake.base_url).submit, REQUEST)
+    assert (error.code, error.error_class) == ("INVALID_RESPONSE", C.INVALID_REQUEST)
+
+
+@pytest.mark.parametrize("task_id", ["../../v1/images/generations", "abc?x=1", "abc#frag", "a/b", "a b", "",
+                                     "x" * 300, "%2e%2e", "id\r\nHost: evil"])
+def test_a_task_id_that_does_not_look_like_one_is_refused_and_never_put_in_a_url(fake, task_id):
+    fake.submit_script.append(Reply.json(200, {"output": {"task_status": "PENDING", "task_id": task_id}}))
+    provider = provider_for(fake.base_url)
+    assert raised(provider.submit, REQUEST).code == "INVALID_RESPONSE"
+    assert raised(provider.poll, task_id).code == "INVALID_RESPONSE"
+    assert [r.path for r in fake.requests] == [fake.SUBMIT]
+
+
+def test_a_key_echoed_in_a_failed_task_is_cut_out(fake):
+    fake.script_next_task(dashscope_failed(API_KEY, f"key {API_KEY} refused"))
+    provider = provider_for(fake.base_url)
+    error = raised(provider.poll, provider.submit(REQUEST))
+    assert not [text for text in (error.code, error.message, str(error), error.request_id) if API_KEY in str(text)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import socket
+import time
 
 import pytest
 
@@ -16,6 +17,11 @@ from tests.support.fake_providers import (
     API_KEY,
     FakeOpenAI,
     Reply,
+    deeply_nested_json,
+    dripping,
+    endless_json,
+    huge_number_json,
+    invalid_utf8_json,
     openai_error,
     openai_insufficient_quota,
     openai_moderation_blocked,
@@ -160,3 +166,35 @@ def test_a_connection_dropped_mid_answer_is_ambiguous(fake):
     fake.queue(Reply(200, success.body, success.headers, drop_after=len(success.body) // 2))
     error = failure(provider_for(fake.base_url))
     assert (error.code, error.error_class) == ("network_interrupted", C.AMBIGUOUS)
+
+
+# --- issue #12: deadlines, unparseable answers, keys echoed back ----------------------------------------------
+
+
+def test_a_dripping_answer_is_cut_at_the_total_deadline(fake):
+    """Each read comes quickly, the whole answer does not: the read timeout alone never fires."""
+    fake.queue(dripping(openai_success(swatch_png(size=64)), 4.0))
+    started = time.monotonic()
+    error = failure(provider_for(fake.base_url, read_s=1.0))
+    elapsed = time.monotonic() - started
+    assert (error.code, error.error_class) == ("network_timeout", C.AMBIGUOUS)
+    assert elapsed < 2.0, f"a 4 s drip with a 1 s budget took {elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("reply", [deeply_nested_json(), huge_number_json(), invalid_utf8_json(), endless_json(),
+                                   Reply(200, b"not json at all", {"Content-Type": "application/json"}),
+                                   Reply(200, b'{"data": NaN}', {"Content-Type": "application/json"})],
+                         ids=["deep", "digits", "utf8", "endless", "garbage", "nan"])
+def test_a_2xx_answer_that_cannot_be_parsed_is_invalid_response(fake, reply):
+    fake.queue(reply)
+    error = failure(provider_for(fake.base_url))
+    assert (error.code, error.error_class) == ("INVALID_RESPONSE", C.INVALID_REQUEST)
+
+
+def test_a_key_echoed_in_any_field_of_an_error_is_cut_out(fake):
+    fake.queue(openai_error(400, API_KEY, "invalid_request_error", f"bad key {API_KEY}",
+                            {"x-request-id": API_KEY}, param={"nested": [API_KEY]}))
+    error = failure(provider_for(fake.base_url))
+    fields = (error.code, error.message, error.request_id, str(error), repr(error), str(error.args))
+    assert not [text for text in fields if API_KEY in str(text)]
+    assert error.error_class is C.INVALID_REQUEST and len(error.code) <= 64

@@ -12,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -43,6 +44,13 @@ from tests.support.fake_providers import (
     dashscope_succeeded,
     dashscope_succeeded_with,
     dashscope_throttled,
+    deeply_nested_json,
+    dripping,
+    endless_json,
+    hang_up,
+    huge_number_json,
+    invalid_utf8_json,
+    openai_error,
     openai_insufficient_quota,
     openai_moderation_blocked,
     openai_rate_limited,
@@ -179,16 +187,16 @@ def test_openai_server_errors_until_the_attempts_run_out(openai):
     assert openai.generation_count == 3
 
 
-def test_openai_timeout_after_sending_is_retried_once_only(openai):
+def test_openai_timeout_after_sending_is_not_sent_again(openai):
     slow = openai_success(swatch_png())
     slow.delay_s = 1.0
     openai.queue(slow, slow)
     config = replace(provider_config(openai.base_url), read_timeout_s=0.3)
     with new_engine(config) as engine:
         task = generate(engine, "openai")
-    # Both calls reached the provider and may be billed: a third would risk a third bill.
-    assert_failed_without_style(task, TaskStatus.DEAD, "network_timeout", 2)
-    assert task.last_error_class == "AMBIGUOUS" and openai.generation_count == 2
+    # The call reached the provider and may be billed; OpenAI has no job id to ask after: give up, say why.
+    assert_failed_without_style(task, TaskStatus.DEAD, "OUTCOME_UNKNOWN", 1)
+    assert "network_timeout" in task.last_error_message and openai.generation_count == 1
 
 
 def test_openai_moderation_is_dead_at_once(openai):
@@ -466,3 +474,128 @@ def test_a_generated_style_is_named_in_the_customers_own_words():
     named = style_name(long_prompt, "x")
     assert len(named) == 24 and named.endswith("…") and not named[:-1].endswith("，")
     assert style_name("  \n ", "Milky white") == "Milky white"
+
+
+# ---------------------------------------------------------------------------------------------- issue #12
+
+
+BAD_ANSWERS = {"deep": deeply_nested_json, "digits": huge_number_json, "utf8": invalid_utf8_json,
+               "endless": endless_json}
+
+
+@pytest.mark.parametrize("bad", list(BAD_ANSWERS))
+def test_an_openai_answer_that_cannot_be_parsed_is_dead_and_never_reposted(openai, bad):
+    openai.queue(*(BAD_ANSWERS[bad]() for _ in range(5)))
+    with new_engine(provider_config(openai.base_url)) as engine:
+        task = generate(engine, "openai")
+    assert_failed_without_style(task, TaskStatus.DEAD, "INVALID_RESPONSE", 1)
+    assert openai.generation_count == 1, "a paid POST was sent again"
+
+
+@pytest.mark.parametrize("bad", [*BAD_ANSWERS, "output-list"])
+def test_a_dashscope_submit_answer_that_cannot_be_parsed_is_dead_and_never_resubmitted(dashscope, bad):
+    make = BAD_ANSWERS.get(bad, lambda: Reply.json(200, {"output": ["task_id"]}))
+    dashscope.submit_script.extend(make() for _ in range(5))
+    with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
+        task = generate(engine, "dashscope")
+    assert_failed_without_style(task, TaskStatus.DEAD, "INVALID_RESPONSE", 1)
+    assert dashscope.submit_count == 1
+
+
+def test_a_dashscope_poll_answer_that_cannot_be_parsed_is_dead(dashscope):
+    dashscope.script_next_task(lambda _id: deeply_nested_json())
+    with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
+        task = generate(engine, "dashscope")
+    assert_failed_without_style(task, TaskStatus.DEAD, "INVALID_RESPONSE", 1)
+    assert dashscope.submit_count == 1
+
+
+def test_an_openai_answer_lost_after_sending_is_not_sent_again(openai):
+    openai.queue(hang_up(), hang_up())
+    with new_engine(provider_config(openai.base_url)) as engine:
+        task = generate(engine, "openai")
+    assert_failed_without_style(task, TaskStatus.DEAD, "OUTCOME_UNKNOWN", 1)
+    assert openai.generation_count == 1
+
+
+def test_a_dashscope_submit_answer_lost_is_not_resubmitted(dashscope):
+    dashscope.submit_script.extend([hang_up(), hang_up()])
+    with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
+        task = generate(engine, "dashscope")
+    assert_failed_without_style(task, TaskStatus.DEAD, "OUTCOME_UNKNOWN", 1)
+    assert dashscope.submit_count == 1
+
+
+def test_a_dashscope_poll_answer_lost_is_polled_again(dashscope):
+    dashscope.script_next_task(lambda _id: hang_up(), dashscope_succeeded_with(dashscope, swatch_png(seed=8)))
+    with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
+        task = generate(engine, "dashscope")
+    assert_one_style_for(task)
+    assert (task.attempt_count, dashscope.submit_count) == (2, 1)
+
+
+def test_a_dashscope_task_id_that_is_not_an_id_never_reaches_a_url(dashscope):
+    dashscope.submit_script.append(Reply.json(200, {"output": {"task_status": "PENDING",
+                                                               "task_id": "../../../v1/images/generations?x=1"}}))
+    with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
+        task = generate(engine, "dashscope")
+    assert_failed_without_style(task, TaskStatus.DEAD, "INVALID_RESPONSE", 1)
+    assert [r.path for r in dashscope.requests] == [dashscope.SUBMIT] and task.provider_task_id is None
+
+
+def key_echo() -> Reply:
+    return openai_error(400, API_KEY, "invalid_request_error", f"we got {API_KEY}", {"x-request-id": API_KEY},
+                        param={"nested": {"deeper": [API_KEY]}})
+
+
+def assert_key_nowhere(engine: TaskEngine, task_no: str, caplog) -> None:
+    conn = sqlite3.connect(database_path())
+    try:
+        rows = conn.execute("SELECT * FROM task").fetchall() + conn.execute("SELECT * FROM task_event").fetchall()
+    finally:
+        conn.close()
+    leaks = [row for row in rows if API_KEY in repr(row)]
+    assert leaks == []
+    assert API_KEY not in caplog.text and API_KEY not in repr(engine.history(task_no))
+
+
+def test_a_key_echoed_by_openai_reaches_no_column_event_or_log(openai, caplog):
+    caplog.set_level("DEBUG")
+    openai.queue(key_echo())
+    with new_engine(provider_config(openai.base_url)) as engine:
+        task = generate(engine, "openai")
+        assert task.status is TaskStatus.DEAD and task.last_error_code
+        assert_key_nowhere(engine, task.task_no, caplog)
+
+
+def test_a_key_echoed_by_dashscope_reaches_no_column_event_or_log(dashscope, caplog):
+    caplog.set_level("DEBUG")
+    dashscope.script_next_task(dashscope_failed(API_KEY, f"key {API_KEY}"))
+    with new_engine(provider_config(dashscope_url=dashscope.base_url)) as engine:
+        task = generate(engine, "dashscope", max_attempts=2)
+        assert task.status is TaskStatus.DEAD
+        assert_key_nowhere(engine, task.task_no, caplog)
+
+
+def test_a_stop_request_cuts_a_dripping_request_and_the_task_ends_canceled_with_the_reason(openai):
+    from nailmirror_desktop.core.generation.provider_port import request_stop
+
+    openai.queue(dripping(openai_success(swatch_png()), 4.0))
+    with new_engine(provider_config(openai.base_url)) as engine:
+        task_no = submit_generation(engine, PROMPT, "openai").task_no
+
+        def stop_soon() -> None:
+            time.sleep(0.5)
+            engine.cancel(task_no)
+            request_stop(task_no, "WAIT_TIMEOUT", "stopped by the test")
+
+        stopper = threading.Thread(target=stop_soon)
+        started = time.monotonic()
+        stopper.start()
+        engine.run_due()
+        elapsed = time.monotonic() - started
+        stopper.join()
+        task = engine.get(task_no)
+    assert (task.status, task.last_error_code, task.last_error_message) == (
+        TaskStatus.CANCELED, "WAIT_TIMEOUT", "stopped by the test")
+    assert elapsed < 1.5 and openai.generation_count == 1

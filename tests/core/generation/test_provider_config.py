@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from nailmirror_desktop.core.generation.classify import classify_dashscope, classify_openai, parse_retry_after
-from nailmirror_desktop.core.generation.provider_config import ConfigError, PollSettings, Secret, load_provider_config
+from nailmirror_desktop.core.generation.provider_config import (
+    ConfigError,
+    PollSettings,
+    Secret,
+    load_provider_config,
+    save_provider_config,
+)
 from nailmirror_desktop.core.generation.provider_port import ProviderErrorClass as C
 
 
@@ -102,3 +109,22 @@ def test_saving_keeps_the_kiosk_settings_and_round_trips(nailmirror_home):
     assert path.stat().st_mode & 0o077 == 0  # keys inside: owner only
     again = load_provider_config(environ={})
     assert again == config and again.dashscope.api_key.reveal() == "sk-saved"
+
+
+@pytest.mark.parametrize("url", ["ftp://api.openai.com", "https://", "https://api.openai.com?x=1",
+                                 "https://user:pw@api.openai.com", "https://api.openai.com:99999",
+                                 "https://api.openai.com/v1 x", "https://[::1"])
+def test_a_base_url_that_is_not_plain_http_s_is_refused(url):
+    with pytest.raises(ConfigError) as caught:
+        load_provider_config(Path("/nonexistent/config.json"), {"NAILMIRROR_OPENAI_BASE_URL": url})
+    assert caught.value.code == "config_invalid"
+
+
+def test_the_total_timeout_round_trips_and_defaults_to_none(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"providers": {"timeouts": {"connect_s": 2, "read_s": 5, "total_s": 6}}}))
+    config = load_provider_config(path, {})
+    assert (config.connect_timeout_s, config.read_timeout_s, config.total_timeout_s) == (2.0, 5.0, 6.0)
+    save_provider_config(config, path)
+    assert load_provider_config(path, {}).total_timeout_s == 6.0
+    assert load_provider_config(tmp_path / "none.json", {}).total_timeout_s is None
