@@ -65,18 +65,23 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="60"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <source>Still designing your nails: one design at a time. It will be ready soon.</source>
+        <translation>Still designing your nails: one design at a time. It will be ready soon.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="79"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="81"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -204,12 +209,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="153"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>The camera is not responding. Reconnecting…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
         <source>Looking for a camera…</source>
         <translation>Looking for a camera…</translation>
     </message>

@@ -65,18 +65,23 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="60"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <source>Still designing your nails: one design at a time. It will be ready soon.</source>
+        <translation>正在为你设计：一次只能设计一款，马上就好。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="79"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="81"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -204,12 +209,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="153"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>摄像头没有响应，正在重新连接…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
         <source>Looking for a camera…</source>
         <translation>正在寻找摄像头…</translation>
     </message>
