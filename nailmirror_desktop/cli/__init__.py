@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMAND_MODULES = ("kiosk", "tryon", "evaluate", "tasks", "styles", "generate")
+SUBCOMMAND_MODULES = ("kiosk", "tryon", "evaluate", "tasks", "styles", "generate", "staff")
 
 
 def build_parser() -> argparse.ArgumentParser:
