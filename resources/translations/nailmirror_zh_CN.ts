@@ -502,12 +502,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="62"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="67"/>
         <source>Staff</source>
         <translation>员工</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="63"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="68"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command

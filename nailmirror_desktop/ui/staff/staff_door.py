@@ -54,9 +54,14 @@ class StaffDoor(QObject):
             return
         dialog = PinDialog(self._staff_pin, self._window)
         dialog.accepted.connect(self.enter)
-        dialog.finished.connect(dialog.deleteLater)
+        dialog.finished.connect(self._on_pin_dialog_finished)
         self.pin_dialog = dialog
         dialog.open()
+
+    def _on_pin_dialog_finished(self) -> None:
+        if self.pin_dialog is not None:
+            self.pin_dialog.deleteLater()
+            self.pin_dialog = None
 
     def _show_no_pin_notice(self) -> None:
         notice = QMessageBox(QMessageBox.Icon.Information, self.tr("Staff"), self.tr(

@@ -88,7 +88,7 @@ def test_without_a_pin_the_kiosk_runs_and_the_staff_door_says_how_to_set_one(qtb
         assert dialog is not None and dialog.isVisible()
         dialog.entry.setText(STAFF_PIN)
         assert dialog.try_pin()
-        assert controller.window.current_page() == STAFF
+        assert controller.window.current_page() == STAFF and controller.staff.pin_dialog is None
 
 
 def test_settings_change_the_pin_only_with_the_current_one(qtbot, kiosk):
