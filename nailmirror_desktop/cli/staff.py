@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run_set_pin(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.staff_pin import PinFormatError, StaffPin
 
-    read = _read_line if args.stdin or not sys.stdin.isatty() else _read_hidden
+    on_terminal = sys.stdin is not None and sys.stdin.isatty()
+    read = _read_hidden if on_terminal and not args.stdin else _read_line
     try:
         first = read("New staff PIN (4-8 digits): ")
         second = read("Repeat the PIN: ")
@@ -56,7 +57,7 @@ def _read_hidden(prompt: str) -> str:
 
 
 def _read_line(prompt: str) -> str:
-    line = sys.stdin.readline()
+    line = sys.stdin.readline() if sys.stdin is not None else ""
     if not line:
         raise EOFError
     return line.strip()

@@ -120,13 +120,13 @@ class StaffPin:
             left = full
         if left > 0:
             return PinAttempt(PinOutcome.LOCKED, left)
-        if _matches(record, pin):
-            if LOCKOUT_KEY in document:
-                update_config_document({}, self._path, remove=(LOCKOUT_KEY,))
-            return PinAttempt(PinOutcome.ACCEPTED)
+        # Counted as wrong before it is checked, so stopping the kiosk mid-check never gives a free try.
         failures = lockout.failures + 1
         delay = delay_after(failures)
         update_config_document({LOCKOUT_KEY: _Lockout(failures, now + delay).to_json()}, self._path)
+        if _matches(record, pin):
+            update_config_document({}, self._path, remove=(LOCKOUT_KEY,))
+            return PinAttempt(PinOutcome.ACCEPTED)
         return PinAttempt(PinOutcome.WRONG, delay)
 
     def failures(self) -> int:
