@@ -1,18 +1,18 @@
 """The kiosk's settings: one typed, frozen record, stored as data_dir()/config.json.
 
 Everything a member of staff can change lives here (camera, resolution, mirroring, idle timeout, how long
-snapshots are kept, language, the hashed staff PIN). The same file's "providers" section belongs to
+snapshots are kept, language). The same file's "providers" section belongs to
 `core/generation/provider_config.py`, which reads it (with the environment on top) and writes it
-(`save_provider_config`); saving here keeps that section. Qt's QSettings holds window geometry and nothing else.
+(`save_provider_config`); its staff PIN keys (hash and lockout) belong to `core/staff_pin.py`, through
+`read_config_document` / `update_config_document`. Saving here keeps every other key. Qt's QSettings holds
+window geometry and nothing else.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
-import secrets
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -21,10 +21,6 @@ from nailmirror_desktop.core.paths import data_dir
 
 CONFIG_NAME = "config.json"
 LANGUAGES = ("zh_CN", "en")
-# scrypt cost: ~50 ms on this class of machine, enough that a stolen config.json does not give the PIN away
-# by brute force over a 4–8 digit space in seconds (it still would in hours: the PIN is a door, not a vault).
-_SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
-DEFAULT_PIN = "2468"
 
 
 @dataclass(frozen=True)
@@ -41,8 +37,6 @@ class KioskConfig:
     # Saved before/after snapshots show a customer's hand: deleted after this many days (core/tryon/retention.py).
     snapshot_keep_days: int = 7
     language: str = "zh_CN"
-    staff_pin_salt: str = ""
-    staff_pin_hash: str = ""
 
     def with_changes(self, **changes: object) -> KioskConfig:
         return validated(replace(self, **changes))  # type: ignore[arg-type]
@@ -69,17 +63,16 @@ def validated(config: KioskConfig) -> KioskConfig:
 
 
 def load_config(path: Path | None = None) -> KioskConfig:
-    """Read the config file; a missing file gives the defaults with a fresh PIN hash (PIN 2468)."""
+    """Read the config file; a missing file gives the defaults (with no staff PIN: core/staff_pin.py)."""
     path = path or config_path()
     if not path.exists():
-        return with_pin(KioskConfig(), DEFAULT_PIN)
+        return KioskConfig()
     raw = json.loads(path.read_text(encoding="utf-8"))
     known = {f.name for f in fields(KioskConfig)}
     values = {k: v for k, v in raw.items() if k in known}
     if "resolution" in values:
         values["resolution"] = tuple(values["resolution"])
-    config = validated(KioskConfig(**values))
-    return config if config.staff_pin_hash else with_pin(config, DEFAULT_PIN)
+    return validated(KioskConfig(**values))
 
 
 def save_config(config: KioskConfig, path: Path | None = None) -> Path:
@@ -88,6 +81,22 @@ def save_config(config: KioskConfig, path: Path | None = None) -> Path:
     document = _read_document(path)
     document.update(asdict(config))
     document["resolution"] = list(config.resolution)
+    return _write_document(path, document)
+
+
+def read_config_document(path: Path | None = None) -> dict[str, Any]:
+    """The whole file as a dict ({} when missing): for the keys other modules own (the staff PIN's)."""
+    return _read_document(path or config_path())
+
+
+def update_config_document(changes: Mapping[str, Any], path: Path | None = None, *,
+                           remove: Iterable[str] = ()) -> Path:
+    """Set `changes` and drop the `remove` keys in one atomic, owner-only write, keeping every other key."""
+    path = path or config_path()
+    document = _read_document(path)
+    document.update(changes)
+    for key in remove:
+        document.pop(key, None)
     return _write_document(path, document)
 
 
@@ -109,21 +118,3 @@ def _write_document(path: Path, document: dict[str, Any]) -> Path:
         handle.write(json.dumps(document, indent=2, ensure_ascii=False))
     os.replace(tmp, path)
     return path
-
-
-def hash_pin(pin: str, salt_hex: str) -> str:
-    return hashlib.scrypt(pin.encode("utf-8"), salt=bytes.fromhex(salt_hex), **_SCRYPT).hex()
-
-
-def with_pin(config: KioskConfig, pin: str) -> KioskConfig:
-    """A copy of `config` whose staff PIN is `pin` (digits only, 4–8 of them); only a salted hash is kept."""
-    if not (pin.isdigit() and 4 <= len(pin) <= 8):
-        raise ValueError("PIN_FORMAT")
-    salt = secrets.token_hex(16)
-    return replace(config, staff_pin_salt=salt, staff_pin_hash=hash_pin(pin, salt))
-
-
-def pin_matches(config: KioskConfig, pin: str) -> bool:
-    if not config.staff_pin_hash or not pin.isdigit():
-        return False
-    return hmac.compare_digest(hash_pin(pin, config.staff_pin_salt), config.staff_pin_hash)

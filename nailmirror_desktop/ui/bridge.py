@@ -7,13 +7,23 @@ thread from anywhere. Callers never touch threads or locks themselves; `fn` must
 A `Channel` is that door for one owner: what it posts or runs reaches the main thread only while the channel is
 open. Its owner closes it when it shuts down, and an answer still in flight then is dropped here, so no caller
 checks "am I shut down yet?" itself. `BackgroundRunner` is a channel with a thread pool of its own.
+
+The bridge also outlives the Qt application safely. At interpreter exit PySide deletes every QObject Python owns
+(the bridge's poster among them) and then the application, while a worker may still be finishing (a slow catalog
+import outlives the runner's 3 s close). Every emit therefore goes through one lock, and the bridge retires
+before PySide's teardown (an exit handler registered after PySide's, so run before it) or when its poster is
+destroyed: from then on a post is dropped, never raised on the worker (`RuntimeError: Signal source has been
+deleted`) nor emitted on a half-deleted object.
 """
 
 from __future__ import annotations
 
+import atexit
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThread, QThreadPool, Signal, Slot
 
 Done = Callable[[Any, BaseException | None], None]
@@ -40,19 +50,47 @@ class _MainThreadPost(QObject):
 
 
 _post: _MainThreadPost | None = None
+_gate = threading.Lock()  # held for each emit and for retiring: no emit overlaps the poster's deletion
+_retired = False  # the application is being torn down: nothing can run on its main thread any more
+_exit_hook = False
 
 
-def _main_post() -> _MainThreadPost:
-    global _post
-    if _post is None:
-        app = QCoreApplication.instance()
-        if app is None:
+def _main_post(*, required: bool = True) -> _MainThreadPost | None:
+    """The poster, made on first use; None once the bridge retired or, unless `required`, when there is no
+    application (any more). Call with `_gate` held."""
+    global _post, _exit_hook
+    if _retired:
+        return None
+    if _post is not None and shiboken6.isValid(_post):
+        return _post
+    _post = None
+    app = QCoreApplication.instance()
+    if app is None:
+        if required:
             raise RuntimeError("the bridge needs a QCoreApplication (create the app first)")
-        post = _MainThreadPost()
-        if post.thread() is not app.thread():
-            post.moveToThread(app.thread())
-        _post = post
-    return _post
+        return None
+    post = _MainThreadPost()
+    if post.thread() is not app.thread():
+        post.moveToThread(app.thread())
+    post.destroyed.connect(_forget_post, Qt.ConnectionType.DirectConnection)
+    if not _exit_hook:
+        atexit.register(_retire)  # registered after PySide's own exit handler, so it runs before it
+        _exit_hook = True
+    _post = post
+    return post
+
+
+def _forget_post() -> None:
+    """The poster is being deleted (the application went away without our exit handler): stop using it."""
+    global _post
+    with _gate:
+        _post = None
+
+
+def _retire() -> None:
+    global _retired
+    with _gate:
+        _retired = True
 
 
 def install() -> None:
@@ -60,12 +98,17 @@ def install() -> None:
     app = QCoreApplication.instance()
     if app is not None and QThread.currentThread() is not app.thread():
         raise RuntimeError("install the bridge from the main thread")
-    _main_post()
+    with _gate:
+        _main_post()
 
 
 def run_on_main(call: Callable[[], None]) -> None:
-    """Run `call()` on the main thread, soon (queued; never synchronously)."""
-    _main_post().posted.emit(call)
+    """Run `call()` on the main thread, soon (queued; never synchronously). Dropped once the application is
+    being torn down."""
+    with _gate:
+        post = _main_post(required=False)
+        if post is not None:
+            post.posted.emit(call)
 
 
 class _Job(QRunnable):
@@ -86,7 +129,8 @@ class _Job(QRunnable):
 
 def run_in_background(fn: Callable[[], Any], on_done: Done, *, pool: QThreadPool | None = None) -> None:
     """Run `fn()` off the GUI thread; deliver `(result, error)` to `on_done` on the main thread."""
-    _main_post()  # created here on the caller's (main) thread if it does not exist yet
+    with _gate:
+        _main_post()  # created here on the caller's (main) thread if it does not exist yet
     (pool or QThreadPool.globalInstance()).start(_Job(fn, on_done, run_on_main))
 
 
@@ -95,7 +139,8 @@ class Channel:
     still on its way. Make it on the main thread, after the QApplication."""
 
     def __init__(self, pool: QThreadPool | None = None) -> None:
-        _main_post()
+        with _gate:
+            _main_post()
         self._pool = pool
         self._open = True
 
@@ -105,10 +150,14 @@ class Channel:
 
     def post(self, call: Callable[[], None]) -> None:
         """From any thread: `call()` on the main thread, unless the channel was closed before it got there."""
-        run_on_main(lambda: self._deliver(call))
+        if self._open:  # closed already: not even posted (the application may be gone by now)
+            run_on_main(lambda: self._deliver(call))
 
     def run_in_background(self, fn: Callable[[], Any], on_done: Done) -> None:
-        """`fn()` on the channel's pool (the global one if none); `on_done(result, error)` while still open."""
+        """`fn()` on the channel's pool (the global one if none); `on_done(result, error)` while still open.
+        A closed channel starts nothing: its owner shut down, and its pool may be gone."""
+        if not self._open:
+            return
         (self._pool or QThreadPool.globalInstance()).start(_Job(fn, on_done, self.post))
 
     __call__ = run_in_background  # a channel is a RunInBackground

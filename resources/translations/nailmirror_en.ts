@@ -80,18 +80,23 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="60"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <source>Still designing your nails: one design at a time. It will be ready soon.</source>
+        <translation>Still designing your nails: one design at a time. It will be ready soon.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="79"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="81"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -245,10 +250,19 @@
 <context>
     <name>PinDialog</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="71"/>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="82"/>
-        <source>Too many wrong PINs. Wait a minute.</source>
-        <translation>Too many wrong PINs. Wait a minute.</translation>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="17"/>
+        <source>Too many wrong PINs. Try again in {0} s.</source>
+        <translation>Too many wrong PINs. Try again in {0} s.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="19"/>
+        <source>Too many wrong PINs. Try again in {0} min.</source>
+        <translation>Too many wrong PINs. Try again in {0} min.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="81"/>
+        <source>No staff PIN is set on this kiosk.</source>
+        <translation>No staff PIN is set on this kiosk.</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="84"/>
@@ -256,17 +270,17 @@
         <translation>Wrong PIN.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="93"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="92"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="93"/>
         <source>Staff PIN</source>
         <translation>Staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="95"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -347,97 +361,117 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="115"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="121"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="118"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="124"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="130"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="138"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="140"/>
         <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
         <translation>Saved. Camera, resolution, mirroring and hands apply at the next start.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <source>That PIN was the published default: choose another.</source>
+        <translation>That PIN was the published default: choose another.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <source>To change the PIN, type the current PIN first.</source>
+        <translation>To change the PIN, type the current PIN first.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <source>Current staff PIN</source>
+        <translation>Current staff PIN</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="183"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
+        <source>Needed only to change the PIN</source>
+        <translation>Needed only to change the PIN</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
         <source> days</source>
         <translation> days</translation>
     </message>
@@ -445,39 +479,60 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="147"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="161"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
+    </message>
+</context>
+<context>
+    <name>StaffDoor</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="67"/>
+        <source>Staff</source>
+        <translation>Staff</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="68"/>
+        <source>No staff PIN is set yet, so the staff pages stay closed.
+
+Staff: set one on this kiosk PC with the command
+    nailmirror staff set-pin
+(run as the account the kiosk runs under). It cannot be set from this screen.</source>
+        <translation>No staff PIN is set yet, so the staff pages stay closed.
+
+Staff: set one on this kiosk PC with the command
+    nailmirror staff set-pin
+(run as the account the kiosk runs under). It cannot be set from this screen.</translation>
     </message>
 </context>
 <context>

@@ -80,18 +80,23 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="60"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <source>Still designing your nails: one design at a time. It will be ready soon.</source>
+        <translation>正在为你设计：一次只能设计一款，马上就好。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="79"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="81"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -245,10 +250,19 @@
 <context>
     <name>PinDialog</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="71"/>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="82"/>
-        <source>Too many wrong PINs. Wait a minute.</source>
-        <translation>PIN 错误次数过多，请一分钟后再试。</translation>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="17"/>
+        <source>Too many wrong PINs. Try again in {0} s.</source>
+        <translation>PIN 错误次数过多，请 {0} 秒后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="19"/>
+        <source>Too many wrong PINs. Try again in {0} min.</source>
+        <translation>PIN 错误次数过多，请 {0} 分钟后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="81"/>
+        <source>No staff PIN is set on this kiosk.</source>
+        <translation>这台设备还没有设置员工 PIN。</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="84"/>
@@ -256,17 +270,17 @@
         <translation>PIN 错误。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="93"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="92"/>
         <source>Staff</source>
         <translation>店员</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="93"/>
         <source>Staff PIN</source>
         <translation>店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="95"/>
+        <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -347,97 +361,117 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="115"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="121"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="118"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="124"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="130"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="138"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="140"/>
         <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
         <translation>已保存。摄像头、分辨率、镜像和识别手数在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <source>That PIN was the published default: choose another.</source>
+        <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <source>To change the PIN, type the current PIN first.</source>
+        <translation>要修改 PIN，请先输入当前 PIN。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <source>Current staff PIN</source>
+        <translation>当前员工 PIN</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="183"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
+        <source>Needed only to change the PIN</source>
+        <translation>仅修改 PIN 时需要</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -445,39 +479,60 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="145"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="147"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="161"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
+    </message>
+</context>
+<context>
+    <name>StaffDoor</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="67"/>
+        <source>Staff</source>
+        <translation>员工</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="68"/>
+        <source>No staff PIN is set yet, so the staff pages stay closed.
+
+Staff: set one on this kiosk PC with the command
+    nailmirror staff set-pin
+(run as the account the kiosk runs under). It cannot be set from this screen.</source>
+        <translation>还没有设置员工 PIN，员工页面暂不开放。
+
+员工请在这台设备的电脑上运行命令
+    nailmirror staff set-pin
+来设置（使用运行本程序的系统账户）。无法在此屏幕上设置。</translation>
     </message>
 </context>
 <context>

@@ -1,40 +1,39 @@
-"""The kiosk's typed config (core.config): defaults, clamping, the hashed PIN, and sharing config.json with the
-providers' section."""
+"""The kiosk's typed config (core.config): defaults, clamping, and sharing config.json with the providers' section
+and the staff PIN's keys (core.staff_pin)."""
 
 from __future__ import annotations
 
 import json
 import stat
 
-import pytest
-
 from nailmirror_desktop.core.config import (
-    DEFAULT_PIN,
-    KioskConfig,
     config_path,
     load_config,
-    pin_matches,
+    read_config_document,
     save_config,
-    with_pin,
+    update_config_document,
 )
 from nailmirror_desktop.core.generation.provider_config import load_provider_config
 
 
-def test_defaults_come_with_a_hashed_default_pin():
+def test_defaults_come_without_a_staff_pin():
+    """Before: a missing file gave a config hashing the published default PIN 2468."""
     config = load_config()
     assert config.language == "zh_CN" and config.camera == "auto" and config.resolution == (1280, 720)
     assert config.hands_tracked == 1  # camera rate on a 2-core store PC; two hands is a staff setting
-    assert pin_matches(config, DEFAULT_PIN) and not pin_matches(config, "1357")
-    assert DEFAULT_PIN not in config.staff_pin_hash
+    assert not any("pin" in name for name in vars(config))
+    save_config(config)
+    assert not any("pin" in key for key in json.loads(config_path().read_text()))
 
 
-def test_a_new_pin_replaces_the_old_and_salts_differ():
-    first = with_pin(KioskConfig(), "908172")
-    second = with_pin(KioskConfig(), "908172")
-    assert pin_matches(first, "908172") and not pin_matches(first, DEFAULT_PIN)
-    assert first.staff_pin_salt != second.staff_pin_salt and first.staff_pin_hash != second.staff_pin_hash
-    with pytest.raises(ValueError):
-        with_pin(KioskConfig(), "12ab")
+def test_other_modules_keys_are_updated_atomically_and_kept_by_a_settings_save():
+    save_config(load_config())
+    update_config_document({"staff_pin_hash": "ab" * 32, "gone": 1})
+    update_config_document({}, remove=("gone",))
+    save_config(load_config().with_changes(idle_timeout_s=30))
+    document = read_config_document()
+    assert document["staff_pin_hash"] == "ab" * 32 and "gone" not in document and document["idle_timeout_s"] == 30
+    assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
 
 
 def test_hand_edited_values_are_clamped_not_fatal():

@@ -12,6 +12,7 @@ import numpy as np
 
 from nailmirror_desktop.app.kiosk import KioskOptions, build_services
 from nailmirror_desktop.core.config import load_config
+from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
 from nailmirror_desktop.vision.sources import (
@@ -25,6 +26,13 @@ from nailmirror_desktop.vision.sources import (
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_VIDEO = ROOT / "resources" / "demo" / "hand_demo.mp4"
+STAFF_PIN = "13579"  # the tests' PIN: there is no default one
+
+
+def set_staff_pin(pin: str = STAFF_PIN) -> str:
+    """Set the staff PIN in this test's data directory the way `nailmirror staff set-pin` does."""
+    StaffPin().set(pin)
+    return pin
 
 
 @contextmanager

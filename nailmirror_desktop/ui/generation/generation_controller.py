@@ -3,10 +3,17 @@ small insert), the executor's task signals move the panel's progress, and a fini
 
 The screen never waits on a provider. Task signals arrive through the bridge; once the executor shut down its
 channel drops them, so nothing here checks for that.
+
+One generation at a time per customer session (a session lasts until the idle reset): a generation is paid for,
+and every way to ask for one (the button, Enter in the text box, whatever comes next) arrives at `generate`,
+which refuses while this session's generation is still running or being tried on. The task also carries the
+session's id as its `request_source_id`, so the engine itself answers a second submit from the same session with
+the unfinished task instead of inserting another (ARCHITECTURE.md §7, idempotency).
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject
@@ -31,7 +38,9 @@ class GenerationController(QObject):
         self._executor = executor
         self._provider = provider
         self._try_on = try_on
-        self._task: str | None = None
+        self._task: str | None = None  # the task whose signals this customer follows
+        self._active: str | None = None  # this session's generation, from submit until tried on or failed
+        self._session_id = uuid.uuid4().hex
         self.panel = GeneratePanel()
         self.panel.generate_requested.connect(self.generate)
         if executor is not None:
@@ -43,27 +52,35 @@ class GenerationController(QObject):
             self._executor.start()
 
     def generate(self, text: str) -> str | None:
-        """Queue a STYLE_GENERATION task and follow it; its task number, or None when refused (shown)."""
+        """Queue a STYLE_GENERATION task and follow it; its task number, or None when refused (shown).
+
+        The one submit path: while this session's generation is unfinished a second one is refused."""
         panel = self.panel
+        if self._active is not None:
+            panel.show_working(panel.progress.value() / 100, self.tr(
+                "Still designing your nails: one design at a time. It will be ready soon."))
+            return None
         if self._engine is None:
             panel.show_error(generation_error_text("CONFIG", "CONFIG"))
             return None
         try:
-            task = submit_generation(self._engine, text, self._provider)
+            task = submit_generation(self._engine, text, self._provider, request_source_id=self._session_id)
         except TaskError as exc:
             panel.show_error(generation_error_text(exc.code, exc.error_class.value))
             return None
         except ConfigError as exc:
             panel.show_error(generation_error_text(exc.code, "CONFIG"))
             return None
-        self._task = task.task_no
+        self._task = self._active = task.task_no
         panel.show_working(0.05, self.tr("Sent! Designing your nails…"))
         return task.task_no
 
     def forget_customer(self) -> None:
-        """The prompt, the progress and the task this customer was following."""
+        """The prompt, the progress and the task this customer was following; the next customer's session starts
+        (their generation is not held up by this one's)."""
         self.panel.clear()
-        self._task = None
+        self._task = self._active = None
+        self._session_id = uuid.uuid4().hex
 
     def _on_task_change(self, task_no: str, status: str) -> None:
         if task_no != self._task or self._engine is None:
@@ -71,22 +88,26 @@ class GenerationController(QObject):
         if status == "SUCCESS":
             self._task = None
             task = self._engine.get(task_no)
-            self._on_generated((task.result or {}).get("style_code", "") if task is not None else "")
+            self._on_generated(task_no, (task.result or {}).get("style_code", "") if task is not None else "")
         elif status in ("DEAD", "CANCELED"):
-            self._task = None
+            self._task = self._active = None
             self.panel.show_error(self._error_text_of(task_no))
         elif status == "FAILED":
             self.panel.show_working(0.1, self._error_text_of(task_no) + "\n" + self.tr("Trying again…"))
         elif status == "PROCESSING":
             self.panel.show_working(0.15, self.tr("Designing your nails…"))
 
-    def _on_generated(self, code: str) -> None:
+    def _on_generated(self, task_no: str, code: str) -> None:
         panel = self.panel
         if not code:
+            self._active = None
             panel.show_error(generation_error_text(None))
             return
 
         def applied(ok: bool) -> None:
+            if self._active != task_no:
+                return  # the customer walked away meanwhile: the next one does not get this design
+            self._active = None
             if ok:
                 panel.show_result(code)
             else:

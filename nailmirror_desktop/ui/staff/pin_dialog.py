@@ -1,30 +1,31 @@
-"""The staff door: a touch keypad asking for the PIN. Only the salted scrypt hash is stored (core.config)."""
+"""The staff door: a touch keypad asking for the PIN. The check, the stored hash and the lockout that survives a
+restart are core/staff_pin.py's; this only shows them."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+import math
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from nailmirror_desktop.core.config import KioskConfig, pin_matches
+from nailmirror_desktop.core.staff_pin import PinAttempt, PinOutcome, StaffPin
 
-MAX_TRIES = 5
-LOCKOUT_S = 60.0
+
+def wait_text(seconds: float) -> str:
+    """'Try again in 30 s' / 'in 4 min', rounded up."""
+    if seconds < 60:
+        return QCoreApplication.translate("PinDialog", "Too many wrong PINs. Try again in {0} s.").format(
+            max(1, math.ceil(seconds)))
+    return QCoreApplication.translate("PinDialog", "Too many wrong PINs. Try again in {0} min.").format(
+        math.ceil(seconds / 60))
 
 
 class PinDialog(QDialog):
-    """accept()s only when the PIN matches; after MAX_TRIES wrong PINs the keypad locks for LOCKOUT_S."""
+    """accept()s only when the PIN matches; wrong PINs lock the keypad for longer and longer (core.staff_pin)."""
 
-    _failures = 0
-    _locked_until = 0.0
-
-    def __init__(self, config: KioskConfig, parent: QWidget | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, staff_pin: StaffPin, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._config = config
-        self._clock = clock
+        self._staff_pin = staff_pin
         self.setModal(True)
         self.setMinimumWidth(420)
         layout = QVBoxLayout(self)
@@ -67,22 +68,20 @@ class PinDialog(QDialog):
             self.entry.insert(key)
 
     def try_pin(self) -> bool:
-        if self._clock() < PinDialog._locked_until:
-            self.message.setText(self.tr("Too many wrong PINs. Wait a minute."))
-            return False
-        if pin_matches(self._config, self.entry.text()):
-            PinDialog._failures = 0
+        attempt = self._staff_pin.attempt(self.entry.text())
+        self.entry.clear()
+        if attempt.outcome == PinOutcome.ACCEPTED:
             self.accept()
             return True
-        PinDialog._failures += 1
-        self.entry.clear()
-        if PinDialog._failures >= MAX_TRIES:
-            PinDialog._failures = 0
-            PinDialog._locked_until = self._clock() + LOCKOUT_S
-            self.message.setText(self.tr("Too many wrong PINs. Wait a minute."))
-        else:
-            self.message.setText(self.tr("Wrong PIN."))
+        self.message.setText(self.text_for(attempt))
         return False
+
+    def text_for(self, attempt: PinAttempt) -> str:
+        if attempt.outcome == PinOutcome.NOT_SET:
+            return self.tr("No staff PIN is set on this kiosk.")
+        if attempt.outcome == PinOutcome.LOCKED or attempt.wait_s > 0:
+            return wait_text(attempt.wait_s)
+        return self.tr("Wrong PIN.")
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:

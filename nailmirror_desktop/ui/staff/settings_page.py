@@ -1,5 +1,5 @@
-"""Settings: camera, resolution, mirroring, idle timeout, how long snapshots are kept, language, staff PIN
-(core.config) and the image
+"""Settings: camera, resolution, mirroring, idle timeout, how long snapshots are kept, language (core.config), a new
+staff PIN (core.staff_pin: only with the current PIN, which counts towards the lockout) and the image
 provider with its API key (core.providers.config). The key is never shown back: only whether one is set and
 its last four characters; typing a new one replaces it, leaving the box empty keeps it."""
 
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from nailmirror_desktop.core.config import KioskConfig, save_config, with_pin
+from nailmirror_desktop.core.config import KioskConfig, save_config
 from nailmirror_desktop.core.generation.provider_config import (
     PROVIDER_NAMES,
     ProviderConfig,
@@ -29,6 +29,8 @@ from nailmirror_desktop.core.generation.provider_config import (
     load_provider_config,
     save_provider_config,
 )
+from nailmirror_desktop.core.staff_pin import PinFormatError, PinOutcome, StaffPin, check_format
+from nailmirror_desktop.ui.staff.pin_dialog import wait_text
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
 CAMERAS = ("auto", "0", "1", "2", "3")
@@ -43,9 +45,10 @@ def masked(secret: Secret) -> str:
 class SettingsPage(QWidget):
     config_saved = Signal(object)  # KioskConfig
 
-    def __init__(self, config: KioskConfig, parent: QWidget | None = None) -> None:
+    def __init__(self, config: KioskConfig, staff_pin: StaffPin, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._config = config
+        self._staff_pin = staff_pin
         self._providers = load_provider_config()
         layout = QVBoxLayout(self)
         self.form = QFormLayout()
@@ -73,12 +76,15 @@ class SettingsPage(QWidget):
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_state = QLabel()
         self.key_state.setObjectName("muted")
+        self.current_pin = QLineEdit()
+        self.current_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.current_pin.setMaxLength(8)
         self.new_pin = QLineEdit()
         self.new_pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.new_pin.setMaxLength(8)
-        self.labels = [QLabel() for _ in range(11)]
+        self.labels = [QLabel() for _ in range(12)]
         rows = [self.camera, self.resolution, self.mirror, self.hands, self.idle, self.keep_days, self.language,
-                self.provider, self.api_key, self.key_state, self.new_pin]
+                self.provider, self.api_key, self.key_state, self.current_pin, self.new_pin]
         for label, widget in zip(self.labels, rows, strict=True):
             self.form.addRow(label, widget)
         self.save_button = QPushButton()
@@ -118,25 +124,38 @@ class SettingsPage(QWidget):
         self.key_state.setText(shown or self.tr("No key set"))
 
     def save(self) -> bool:
+        """Save everything; a new PIN only with the right current PIN (refused: nothing is saved, nothing lost)."""
         pin = self.new_pin.text().strip()
         config = self._config.with_changes(
             camera=self.camera.currentText(), resolution=tuple(self.resolution.currentData()),
             mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
             snapshot_keep_days=self.keep_days.value(), language=self.language.currentData())
-        if pin:
-            try:
-                config = with_pin(config, pin)
-            except ValueError:
-                self.feedback.setText(self.tr("The PIN must be 4 to 8 digits."))
-                return False
+        if pin and not self._change_pin(pin):
+            return False
         save_config(config)
         self._providers = self._with_provider_changes(self._providers)
         save_provider_config(self._providers)
         self._config = config
-        self.new_pin.clear()
         self._show_key_state()
         self.feedback.setText(self.tr("Saved. Camera, resolution, mirroring and hands apply at the next start."))
         self.config_saved.emit(config)
+        return True
+
+    def _change_pin(self, pin: str) -> bool:
+        try:
+            check_format(pin)
+        except PinFormatError as exc:
+            self.feedback.setText(self.tr("That PIN was the published default: choose another.")
+                                  if exc.code == "PIN_RETIRED" else self.tr("The PIN must be 4 to 8 digits."))
+            return False
+        attempt = self._staff_pin.attempt(self.current_pin.text().strip())
+        self.current_pin.clear()
+        if attempt.outcome != PinOutcome.ACCEPTED:
+            self.feedback.setText(wait_text(attempt.wait_s) if attempt.wait_s > 0 else
+                                  self.tr("To change the PIN, type the current PIN first."))
+            return False
+        self._staff_pin.set(pin)
+        self.new_pin.clear()
         return True
 
     def _with_provider_changes(self, providers: ProviderConfig) -> ProviderConfig:
@@ -158,10 +177,11 @@ class SettingsPage(QWidget):
         texts = [self.tr("Camera"), self.tr("Resolution"), self.tr("Mirror the picture"),
                  self.tr("Hands tracked"), self.tr("Idle reset after"), self.tr("Delete snapshots after"),
                  self.tr("Language"), self.tr("Design provider"), self.tr("New API key"), self.tr("Current key"),
-                 self.tr("New staff PIN")]
+                 self.tr("Current staff PIN"), self.tr("New staff PIN")]
         for label, text in zip(self.labels, texts, strict=True):
             label.setText(text)
         self.api_key.setPlaceholderText(self.tr("Leave empty to keep the current key"))
+        self.current_pin.setPlaceholderText(self.tr("Needed only to change the PIN"))
         self.new_pin.setPlaceholderText(self.tr("Leave empty to keep the current PIN"))
         self.save_button.setText(self.tr("Save settings"))
         self.keep_days.setSuffix(self.tr(" days"))

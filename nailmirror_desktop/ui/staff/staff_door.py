@@ -1,7 +1,8 @@
 """The staff door: the PIN, and behind it the staff pages (review, tasks, settings, diagnostics).
 
-The pages are built on the first entry. What staff change that the customer screen must follow is told
-through the door's signals; the shell connects them.
+There is no default PIN: until one is set on the kiosk PC (`nailmirror staff set-pin`), tapping ⋯ says so and
+opens nothing, so a customer who taps it first cannot set one. The pages are built on the first entry. What
+staff change that the customer screen must follow is told through the door's signals; the shell connects them.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from nailmirror_desktop.core.config import KioskConfig
+from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
@@ -29,8 +31,12 @@ class StaffDoor(QObject):
     quit_was_requested = Signal()
 
     def __init__(self, window: MainWindow, services: KioskServices, mirror_loop: MirrorLoop,
-                 config: Callable[[], KioskConfig], parent: QObject | None = None) -> None:
+                 config: Callable[[], KioskConfig], parent: QObject | None = None, *,
+                 staff_pin: StaffPin | None = None) -> None:
         super().__init__(parent)
+        self._staff_pin = staff_pin or StaffPin()
+        self.pin_dialog: PinDialog | None = None
+        self.no_pin_notice: QMessageBox | None = None
         self._window = window
         self._services = services
         self._mirror_loop = mirror_loop
@@ -42,9 +48,30 @@ class StaffDoor(QObject):
         window.staff_requested.connect(self.ask_for_pin)
 
     def ask_for_pin(self) -> None:
-        dialog = PinDialog(self._config(), self._window)
-        if dialog.exec() == PinDialog.DialogCode.Accepted:
-            self.enter()
+        """The ⋯ button: the keypad, or, with no PIN set yet, a notice saying how staff set one (not here)."""
+        if not self._staff_pin.is_set():
+            self._show_no_pin_notice()
+            return
+        dialog = PinDialog(self._staff_pin, self._window)
+        dialog.accepted.connect(self.enter)
+        dialog.finished.connect(self._on_pin_dialog_finished)
+        self.pin_dialog = dialog
+        dialog.open()
+
+    def _on_pin_dialog_finished(self) -> None:
+        if self.pin_dialog is not None:
+            self.pin_dialog.deleteLater()
+            self.pin_dialog = None
+
+    def _show_no_pin_notice(self) -> None:
+        notice = QMessageBox(QMessageBox.Icon.Information, self.tr("Staff"), self.tr(
+            "No staff PIN is set yet, so the staff pages stay closed.\n\n"
+            "Staff: set one on this kiosk PC with the command\n    nailmirror staff set-pin\n"
+            "(run as the account the kiosk runs under). It cannot be set from this screen."),
+            QMessageBox.StandardButton.Ok, self._window)
+        notice.finished.connect(notice.deleteLater)
+        self.no_pin_notice = notice
+        notice.open()
 
     def enter(self) -> None:
         """Only after the PIN: the customer has no other way to reach these pages."""
@@ -81,7 +108,7 @@ class StaffDoor(QObject):
         if services.engine is not None:
             self.task_monitor = TaskMonitorPage(services.engine, services.executor)
             pages.append(("tasks", self.task_monitor))
-        self.settings_page = SettingsPage(self._config())
+        self.settings_page = SettingsPage(self._config(), self._staff_pin)
         self.settings_page.config_saved.connect(self.config_did_save)
         pages.append(("settings", self.settings_page))
         pages.append(("diagnostics", DiagnosticsPage(self._mirror_loop, services.supervisor, services.engine)))

@@ -4,7 +4,7 @@ delivers through the bridge), a try-on that answers at once."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
 from nailmirror_desktop.core.generation.flow import STYLE_GENERATION
 from nailmirror_desktop.core.tasks import ErrorClass, TaskEngine, TaskError
@@ -81,3 +81,66 @@ def test_the_idle_reset_forgets_the_task(qtbot, engine):
     assert controller.panel.prompt.text() == ""
     executor.task_changed.emit(task_no, "SUCCESS")  # the next customer does not get it
     assert tried == []
+
+
+def press_enter(qtbot, panel, times: int) -> None:
+    for _ in range(times):
+        qtbot.keyClick(panel.prompt, Qt.Key.Key_Return)
+
+
+def test_enter_pressed_eleven_times_while_one_runs_queues_one_task(qtbot, engine):
+    """The button is disabled while a generation runs, the text box's Enter is not: every way to submit goes
+    through the controller's one guarded path. Nothing runs the engine here, so the first task stays unfinished
+    (a blocked handler) while Enter is pressed."""
+    engine.register_handler(STYLE_GENERATION, lambda ctx: {"style_code": "AIS-TEST03"})
+    controller, executor, tried = controller_for(engine)
+    qtbot.addWidget(controller.panel)
+    controller.panel.prompt.setText("粉色法式")
+    press_enter(qtbot, controller.panel, 11)
+    controller.panel.generate_button.click()  # disabled: nothing
+    controller.panel.generate_requested.emit("another way in")  # a future chip or shortcut: refused too
+    assert engine.count(task_type=STYLE_GENERATION) == 1
+    assert "one design at a time" in controller.panel.status.text()
+    [task] = engine.list_tasks(task_type=STYLE_GENERATION)
+    engine.run_due()
+    executor.task_changed.emit(task.task_no, "SUCCESS")
+    assert tried == ["AIS-TEST03"]
+    press_enter(qtbot, controller.panel, 1)  # after it ended (and was tried on) the customer may make another
+    assert engine.count(task_type=STYLE_GENERATION) == 2
+
+
+def test_a_failed_generation_frees_the_customer_to_try_again(qtbot, engine):
+    def rejected(ctx):
+        raise TaskError("moderation_blocked", "no", ErrorClass.CONTENT_REJECTED)
+
+    engine.register_handler(STYLE_GENERATION, rejected)
+    controller, executor, tried = controller_for(engine)
+    first = controller.generate("something refused")
+    assert controller.generate("again") is None
+    engine.run_due()
+    executor.task_changed.emit(first, "DEAD")
+    assert controller.generate("something else") not in (None, first)
+
+
+def test_the_next_customer_is_not_blocked_by_the_last_ones_generation(qtbot, engine):
+    engine.register_handler(STYLE_GENERATION, lambda ctx: {"style_code": "AIS-TEST04"})
+    controller, executor, tried = controller_for(engine)
+    first = controller.generate("red")
+    assert controller.generate("red") is None
+    controller.forget_customer()  # the idle reset ends the session
+    second = controller.generate("red")
+    assert second is not None and second != first
+    assert controller.generate("blue") is None
+
+
+def test_a_late_try_on_of_the_last_customers_design_is_not_shown_to_the_next(qtbot, engine):
+    engine.register_handler(STYLE_GENERATION, lambda ctx: {"style_code": "AIS-TEST05"})
+    executor = SignalsOnly()
+    pending: list = []
+    controller = GenerationController(engine, executor, "offline", lambda code, done: pending.append(done))
+    task_no = controller.generate("red")
+    engine.run_due()
+    executor.task_changed.emit(task_no, "SUCCESS")
+    controller.forget_customer()
+    pending[0](True)  # the texture decode answers after the idle reset
+    assert controller.panel.result_code.text() == ""

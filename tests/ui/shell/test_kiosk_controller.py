@@ -178,3 +178,30 @@ def test_the_accent_picker_moves_the_accent_to_the_chosen_fingers(qtbot, kiosk):
     assert compositor.texture_for(Finger.INDEX) is not compositor.texture_for(Finger.MIDDLE)
     for finger in (Finger.THUMB, Finger.RING, Finger.PINKY):
         assert compositor.texture_for(finger) is compositor.texture_for(Finger.MIDDLE)
+
+
+def test_enter_while_a_paid_generation_runs_queues_nothing_more(qtbot, monkeypatch):
+    """A slow provider (real HTTP on loopback, answering after 2 s): Enter pressed 11 times in the text box while
+    the generation runs gives one task and one provider call; once it is tried on, Enter makes a new one."""
+    from PySide6.QtCore import Qt
+
+    from tests.support.fake_providers import API_KEY, FakeOpenAI, Reply, openai_success, swatch_png
+
+    with FakeOpenAI() as server:
+        slow = openai_success(swatch_png())
+        server.queue(Reply(slow.status, slow.body, slow.headers, delay_s=2.0))
+        monkeypatch.setenv("NAILMIRROR_PROVIDER", "openai")
+        monkeypatch.setenv("NAILMIRROR_OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("NAILMIRROR_OPENAI_API_KEY", API_KEY)
+        with started_kiosk(qtbot) as controller:
+            engine, panel = controller.services.engine, controller.generation.panel
+            panel.prompt.setText("red french tips")
+            for _ in range(11):
+                qtbot.keyClick(panel.prompt, Qt.Key.Key_Return)
+                qtbot.wait(50)
+            qtbot.waitUntil(lambda: server.generation_count == 1, timeout=10000)
+            assert engine.count(task_type="STYLE_GENERATION") == 1
+            qtbot.waitUntil(lambda: panel.result_code.text() != "", timeout=60000)
+            assert server.generation_count == 1 and engine.count(task_type="STYLE_GENERATION") == 1
+            qtbot.keyClick(panel.prompt, Qt.Key.Key_Return)
+            assert engine.count(task_type="STYLE_GENERATION") == 2

@@ -1,18 +1,23 @@
-"""Staff mode: the PIN door, review with a reason, import from a folder, the task monitor's dead letters."""
+"""Staff mode: the PIN door (no default PIN; set on the kiosk PC), review with a reason, import from a folder, the
+task monitor's dead letters, settings."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 
 from nailmirror_desktop.core.catalog.status import StyleStatus
-from nailmirror_desktop.core.config import DEFAULT_PIN, config_path, load_config, save_config
-from nailmirror_desktop.ui.shell.main_window import STAFF
+from nailmirror_desktop.core.clock import ManualClock
+from nailmirror_desktop.core.config import config_path, load_config, save_config
+from nailmirror_desktop.core.staff_pin import LOCK_AFTER, PinOutcome, StaffPin
+from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import REVIEW_STATUSES
 from nailmirror_desktop.ui.staff.settings_page import masked
-from tests.support.ui_support import ROOT, started_kiosk
+from tests.support.ui_support import ROOT, STAFF_PIN, set_staff_pin, started_kiosk
 
 STYLE_FOLDER = ROOT / "resources" / "demo" / "styles" / "rose_gloss"
 
@@ -20,22 +25,87 @@ STYLE_FOLDER = ROOT / "resources" / "demo" / "styles" / "rose_gloss"
 @pytest.fixture
 def kiosk(qtbot):
     save_config(load_config())
+    set_staff_pin()
     with started_kiosk(qtbot) as controller:
         qtbot.waitUntil(lambda: controller.tryon.style_browser.model.rowCount() > 0, timeout=60000)
         yield controller
 
 
 def test_pin_is_stored_hashed_and_checked(qtbot):
-    config = load_config()
-    save_config(config)
+    set_staff_pin()
     stored = json.loads(config_path().read_text())
-    assert DEFAULT_PIN not in json.dumps(stored) and len(stored["staff_pin_hash"]) == 64
-    dialog = PinDialog(config)
+    assert STAFF_PIN not in json.dumps(stored) and len(stored["staff_pin_hash"]) == 64
+    dialog = PinDialog(StaffPin())
     qtbot.addWidget(dialog)
     dialog.entry.setText("0000")
-    assert not dialog.try_pin() and dialog.result() == 0
-    dialog.entry.setText(DEFAULT_PIN)
+    assert not dialog.try_pin() and dialog.result() == 0 and dialog.message.text() == "Wrong PIN."
+    dialog.entry.setText(STAFF_PIN)
     assert dialog.try_pin() and dialog.result() == PinDialog.DialogCode.Accepted
+
+
+def test_the_keypad_lock_outlives_the_dialog_and_grows(qtbot):
+    """Before: 5 wrong PINs locked the keypad for a minute in this process only, and never longer."""
+    set_staff_pin()
+    clock = ManualClock()
+    for _ in range(LOCK_AFTER):
+        dialog = PinDialog(StaffPin(clock=clock))  # a new dialog (and a new process) each time
+        qtbot.addWidget(dialog)
+        dialog.entry.setText("0000")
+        assert not dialog.try_pin()
+    assert dialog.message.text() == "Too many wrong PINs. Try again in 30 s."
+    clock.advance(31)
+    dialog = PinDialog(StaffPin(clock=clock))
+    qtbot.addWidget(dialog)
+    dialog.entry.setText("0000")
+    assert not dialog.try_pin() and dialog.message.text() == "Too many wrong PINs. Try again in 1 min."
+    dialog.entry.setText(STAFF_PIN)
+    assert not dialog.try_pin() and dialog.result() == 0  # locked: even the right PIN waits
+    clock.advance(61)
+    dialog.entry.setText(STAFF_PIN)
+    assert dialog.try_pin()
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_without_a_pin_the_kiosk_runs_and_the_staff_door_says_how_to_set_one(qtbot, language):
+    """No PIN: the kiosk starts in customer mode on the demo; tapping ⋯ shows how staff set one on the kiosk PC
+    and opens no keypad (a customer tapping it first cannot set a PIN)."""
+    with started_kiosk(qtbot) as controller:
+        i18n.install_language(language)
+        qtbot.waitUntil(lambda: controller.tryon.style_browser.model.rowCount() > 0, timeout=60000)
+        assert controller.window.current_page() == CUSTOMER
+        assert controller.services.supervisor.state == "DEMO"
+        qtbot.mouseClick(controller.window.staff_button, Qt.MouseButton.LeftButton)
+        notice = controller.staff.no_pin_notice
+        assert notice is not None and notice.isVisible()
+        assert "nailmirror staff set-pin" in notice.text()
+        assert ("设置" in notice.text()) == (language == "zh_CN")
+        assert controller.staff.pin_dialog is None and controller.staff.staff_page is None
+        notice.accept()
+        assert controller.window.current_page() == CUSTOMER
+        set_staff_pin()  # set on the kiosk PC while the kiosk runs: the door opens to it without a restart
+        qtbot.mouseClick(controller.window.staff_button, Qt.MouseButton.LeftButton)
+        dialog = controller.staff.pin_dialog
+        assert dialog is not None and dialog.isVisible()
+        dialog.entry.setText(STAFF_PIN)
+        assert dialog.try_pin()
+        assert controller.window.current_page() == STAFF and controller.staff.pin_dialog is None
+
+
+def test_settings_change_the_pin_only_with_the_current_one(qtbot, kiosk):
+    kiosk.staff.enter()
+    page = kiosk.staff.settings_page
+    page.idle.setValue(40)
+    page.new_pin.setText("24682468")
+    assert not page.save()  # no current PIN: refused, nothing saved
+    assert "current PIN" in page.feedback.text() and load_config().idle_timeout_s != 40
+    assert page.new_pin.text() == "24682468" and page.idle.value() == 40  # nothing the staff typed is lost
+    page.current_pin.setText("0000")
+    assert not page.save()
+    page.current_pin.setText(STAFF_PIN)
+    assert page.save()
+    assert load_config().idle_timeout_s == 40
+    assert StaffPin().attempt("24682468").outcome == PinOutcome.ACCEPTED
+    assert StaffPin().attempt(STAFF_PIN).outcome == PinOutcome.WRONG
 
 
 def test_review_rejects_only_with_a_reason_and_approval_reaches_the_customer(qtbot, kiosk):
