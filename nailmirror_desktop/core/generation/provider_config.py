@@ -140,6 +140,7 @@ def save_provider_config(config: ProviderConfig, config_path: Path | None = None
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".providers.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # a leftover temporary file would keep its old mode through O_CREAT
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         json.dump(document, out, ensure_ascii=False, indent=2)
         out.flush()

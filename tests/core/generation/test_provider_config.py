@@ -128,3 +128,14 @@ def test_the_total_timeout_round_trips_and_defaults_to_none(tmp_path):
     save_provider_config(config, path)
     assert load_provider_config(path, {}).total_timeout_s == 6.0
     assert load_provider_config(tmp_path / "none.json", {}).total_timeout_s is None
+
+
+def test_keys_are_saved_owner_only_even_over_a_leftover_temporary_file(tmp_path):
+    """A crash between writing the temporary file and renaming it leaves it behind; the next save reuses the name,
+    and O_CREAT keeps an existing file's mode (0644 under the usual umask), which the rename would carry over."""
+    path = tmp_path / "config.json"
+    leftover = path.with_name(path.name + ".providers.tmp")
+    leftover.write_text("{}")
+    leftover.chmod(0o644)
+    save_provider_config(load_provider_config(path, {}), path)
+    assert path.stat().st_mode & 0o777 == 0o600
