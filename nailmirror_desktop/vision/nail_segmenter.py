@@ -25,7 +25,7 @@ from nailmirror_desktop.vision.nail_rois import ROI_SIZE, NailRoi, centre_compon
 from nailmirror_desktop.vision.types import NailQuad
 
 MODEL_NAME = "nail_segmenter.onnx"
-MODEL_SHA256 = "8c897536f4f41c3ab99ca97adba5af3b8cde71be2668d55b6b2f7b1843fe81ff"
+MODEL_SHA256 = "34dbe5e08bf8cc597cc84d1d0c76f4e2d191a9dd4c6cc09de6987bf0f4d9b165"
 DEFAULT_THRESHOLD = 0.5
 _FIX = ("restore models/nail_segmenter.onnx from git (`git checkout -- models/nail_segmenter.onnx`), or rebuild it "
         "with `.venv-train/bin/python tools/train_nail_model.py final` (see models/NAIL_SEGMENTER_CARD.md)")
