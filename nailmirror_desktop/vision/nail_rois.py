@@ -1,0 +1,128 @@
+"""Nail-aligned square crops ("ROIs") for the learned nail segmenter, and the way back to the frame.
+
+A nail's ROI is a square centred on its quad, turned so that the finger points up (cuticle → free edge runs
+towards row 0), with side CONTEXT × max(quad length, quad width) frame pixels, resampled to ROI_SIZE × ROI_SIZE.
+`roi_to_frame(quad)` is the (3, 3) affine that maps ROI pixel centres to frame pixel centres; everything else
+(the crop, the paste back, the training tools' context crops) is built on it, so the trainer and the product
+crop exactly the same pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from nailmirror_desktop.vision.nail_refiner import NailMask
+from nailmirror_desktop.vision.nail_shape import signed_distance
+from nailmirror_desktop.vision.types import NailQuad
+from nailmirror_desktop.vision.warp import Roi
+
+ROI_SIZE = 64
+CONTEXT = 3.0  # ROI side over the quad's longer side
+MIN_QUAD_PX = 2.0  # a quad shorter or narrower than this is degenerate
+FEATHER_PX = 1.2  # frame pixels of the pasted mask's soft edge
+
+
+@dataclass(frozen=True)
+class NailRoi:
+    """One nail's crop: image (size, size, 3) uint8 BGR; to_frame (3, 3) maps its pixel centres to the frame's."""
+
+    quad: NailQuad
+    image: NDArray[np.uint8]
+    to_frame: NDArray[np.float64]
+
+
+def roi_to_frame(quad: NailQuad, size: int = ROI_SIZE, context: float = CONTEXT) -> NDArray[np.float64] | None:
+    """The (3, 3) affine from ROI pixel centres to frame pixel centres, or None for a degenerate quad.
+
+    size and context scale together: `roi_to_frame(q, 2 * s, 2 * c)` is the same pixel grid as `(q, s, c)` with
+    s/2 more pixels around it on every side (the training tools' context crop).
+    """
+    corners = np.asarray(quad.corners, np.float64)
+    if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
+        return None
+    tip, cuticle = 0.5 * (corners[0] + corners[1]), 0.5 * (corners[2] + corners[3])
+    along = tip - cuticle
+    length = float(np.linalg.norm(along))
+    width = 0.5 * float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3]))
+    if length < MIN_QUAD_PX or width < MIN_QUAD_PX:
+        return None
+    up = along / length  # ROI −y in frame coordinates
+    right = np.array([-up[1], up[0]])  # ROI +x: 90° clockwise from up, with y down (keeps the image unmirrored)
+    scale = context * max(length, width) / size  # frame pixels per ROI pixel
+    centre = 0.5 * (tip + cuticle)
+    half = 0.5 * (size - 1)  # the ROI's centre in pixel-centre coordinates
+    x_axis, y_axis = right * scale, -up * scale
+    offset = centre - half * x_axis - half * y_axis
+    return np.array([[x_axis[0], y_axis[0], offset[0]], [x_axis[1], y_axis[1], offset[1]], [0.0, 0.0, 1.0]])
+
+
+def crop(image: np.ndarray, to_frame: NDArray[np.float64], size: int = ROI_SIZE, *,
+         interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+    """The (size, size[, C]) crop of `image` on the grid `to_frame` (borders replicate the edge)."""
+    return np.asarray(cv2.warpAffine(image, to_frame[:2], (size, size), flags=interpolation | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE))
+
+
+def nail_rois(image: NDArray[np.uint8], quads: list[NailQuad]) -> list[NailRoi | None]:
+    """One ROI per quad of `image` ((H, W, 3) uint8 BGR); None where the quad is unpainted or degenerate."""
+    rois: list[NailRoi | None] = []
+    for quad in quads:
+        to_frame = roi_to_frame(quad) if quad.opacity > 0 else None
+        rois.append(None if to_frame is None else
+                    NailRoi(quad, np.asarray(crop(image, to_frame), np.uint8), to_frame))
+    return rois
+
+
+def centre_component(mask: np.ndarray, max_gap: float = ROI_SIZE / 8) -> np.ndarray:
+    """The connected part of `mask` ((h, w) bool) at its centre: the one holding the centre pixel, else the one
+    nearest to it if within `max_gap` pixels; empty when there is none (a neighbouring nail alone is not ours)."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return np.zeros(mask.shape, bool)
+    h, w = mask.shape
+    cy, cx = h // 2, w // 2
+    label = int(labels[cy, cx])
+    if label == 0:
+        ys, xs = np.nonzero(labels)
+        distance = np.hypot(ys - 0.5 * (h - 1), xs - 0.5 * (w - 1))
+        nearest = int(np.argmin(distance))
+        if distance[nearest] > max_gap:
+            return np.zeros(mask.shape, bool)
+        label = int(labels[ys[nearest], xs[nearest]])
+    return np.asarray(labels == label)
+
+
+def paste_mask(mask: np.ndarray, roi: NailRoi, frame_shape: tuple[int, ...],
+               feather_px: float = FEATHER_PX) -> NailMask | None:
+    """Map an ROI mask ((size, size) bool) back to the frame as a NailMask: its quad is the mask's bounding
+    rectangle in the ROI (so it stays nail-aligned), its alpha a feathered edge whose 0.5 level is the mask's
+    outline. None when the mask is empty or falls outside the frame."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) - 0.5  # edges in pixel-centre coords
+    corners = cv2.transform(rect[None], roi.to_frame[:2])[0] + 0.5  # NailQuad corners are edge coordinates
+    height, width = frame_shape[:2]
+    margin = 2
+    fx0 = max(0, int(np.floor(corners[:, 0].min())) - margin)
+    fy0 = max(0, int(np.floor(corners[:, 1].min())) - margin)
+    fx1 = min(width, int(np.ceil(corners[:, 0].max())) + margin)
+    fy1 = min(height, int(np.ceil(corners[:, 1].max())) + margin)
+    if fx1 <= fx0 or fy1 <= fy0:
+        return None
+    box = Roi(fx0, fy0, fx1, fy1)
+    shift = np.array([[1.0, 0.0, -fx0], [0.0, 1.0, -fy0], [0.0, 0.0, 1.0]])
+    roi_to_box = (shift @ roi.to_frame)[:2]
+    frame_per_roi = float(np.sqrt(abs(np.linalg.det(roi.to_frame[:2, :2]))))
+    warped = cv2.warpAffine(signed_distance(mask), roi_to_box, (box.width, box.height), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=-1e3)
+    alpha = np.clip(0.5 + warped * frame_per_roi / feather_px, 0.0, 1.0).astype(np.float32)
+    if not np.any(alpha >= 0.5):
+        return None
+    quad = NailQuad(roi.quad.finger, corners.astype(np.float32), roi.quad.hand_index, roi.quad.opacity)
+    return NailMask(quad, box, alpha, refined=True)

@@ -1,0 +1,129 @@
+"""ROI geometry of the nail segmenter: crops land where the quad is, tip up, and masks survive the round trip."""
+
+import cv2
+import numpy as np
+import pytest
+
+from nailmirror_desktop.vision import nail_rois
+from nailmirror_desktop.vision.types import Finger, NailQuad
+
+
+def _quad(centre, angle_deg, length, width, *, opacity=1.0, hand=0) -> NailQuad:
+    """A quad whose tip edge points at angle_deg (0 = up in the frame, clockwise positive)."""
+    a = np.radians(angle_deg)
+    up = np.array([np.sin(a), -np.cos(a)])
+    right = np.array([-up[1], up[0]])
+    c = np.asarray(centre, float)
+    tip, cut = c + up * length / 2, c - up * length / 2
+    corners = [tip - right * width / 2, tip + right * width / 2, cut + right * width / 2, cut - right * width / 2]
+    return NailQuad(Finger.INDEX, np.array(corners, np.float32), hand, opacity)
+
+
+def _nail_frame(quad: NailQuad, shape=(480, 640)) -> np.ndarray:
+    """A frame mask with an ellipse filling the quad."""
+    c = quad.corners.astype(float)
+    centre = c.mean(0)
+    length = np.linalg.norm(0.5 * (c[0] + c[1]) - 0.5 * (c[2] + c[3]))
+    width = np.linalg.norm(c[1] - c[0])
+    up = 0.5 * (c[0] + c[1]) - 0.5 * (c[2] + c[3])
+    angle = np.degrees(np.arctan2(up[1], up[0]))
+    mask = np.zeros(shape, np.uint8)
+    cv2.ellipse(mask, (tuple(centre), (length, width), angle), 255, -1)
+    return mask
+
+
+def test_roi_centre_is_the_quad_centre_and_the_tip_points_up():
+    quad = _quad((300, 200), 40, 30, 20)
+    to_frame = nail_rois.roi_to_frame(quad)
+    assert to_frame is not None
+    half = (nail_rois.ROI_SIZE - 1) / 2
+    centre = to_frame @ [half, half, 1]
+    np.testing.assert_allclose(centre[:2], quad.corners.mean(0), atol=1e-4)
+    up_in_frame = to_frame[:2, :2] @ [0, -1]
+    tip_dir = 0.5 * (quad.corners[0] + quad.corners[1]) - quad.corners.mean(0)
+    cos = up_in_frame @ tip_dir / np.linalg.norm(up_in_frame) / np.linalg.norm(tip_dir)
+    assert cos == pytest.approx(1.0, abs=1e-6)
+    # side = CONTEXT × the longer side
+    assert np.linalg.norm(up_in_frame) * nail_rois.ROI_SIZE == pytest.approx(nail_rois.CONTEXT * 30, rel=1e-6)
+
+
+def test_crop_shows_the_tip_at_the_top():
+    quad = _quad((320, 240), -70, 40, 24)
+    frame = np.zeros((480, 640, 3), np.uint8)
+    tip_mid = 0.5 * (quad.corners[0] + quad.corners[1])
+    cv2.circle(frame, tuple(int(v) for v in tip_mid), 4, (0, 0, 255), -1)
+    (roi,) = nail_rois.nail_rois(frame, [quad])
+    assert roi is not None and roi.image.shape == (64, 64, 3) and roi.image.dtype == np.uint8
+    ys, xs = np.nonzero(roi.image[..., 2] > 100)
+    assert abs(xs.mean() - 31.5) < 1.5 and ys.mean() < 31.5 - 0.4 * 64 / nail_rois.CONTEXT
+
+
+def test_context_crop_is_the_same_grid_with_a_border():
+    quad = _quad((330, 250), 15, 36, 22)
+    rng = np.random.default_rng(1)
+    frame = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (5, 5), 0)
+    small = nail_rois.crop(frame, nail_rois.roi_to_frame(quad))
+    wide = nail_rois.crop(frame, nail_rois.roi_to_frame(quad, 128, 2 * nail_rois.CONTEXT), 128)
+    diff = np.abs(small.astype(int) - wide[32:96, 32:96].astype(int))
+    assert diff.max() <= 1
+
+
+@pytest.mark.parametrize("angle", [0, 33, 90, 160, -120])
+@pytest.mark.parametrize("length", [14, 40, 90])
+def test_mask_crop_and_paste_round_trip(angle, length):
+    quad = _quad((310, 230), angle, length, 0.65 * length)
+    truth = _nail_frame(quad)
+    (roi,) = nail_rois.nail_rois(np.zeros((480, 640, 3), np.uint8), [quad])
+    assert roi is not None
+    roi_mask = nail_rois.crop(truth.astype(np.float32) / 255, roi.to_frame) >= 0.5
+    pasted = nail_rois.paste_mask(roi_mask, roi, truth.shape)
+    assert pasted is not None and pasted.refined
+    painted = np.zeros(truth.shape, bool)
+    painted[pasted.roi.slices] = pasted.alpha >= 0.5
+    on = truth > 0
+    iou = np.count_nonzero(on & painted) / np.count_nonzero(on | painted)
+    # one ROI pixel is CONTEXT·length/64 frame pixels: the outline moves by at most about half of one
+    assert iou > (0.93 if length >= 40 else 0.85)
+    # the pasted quad is the mask's nail-aligned bounding rectangle: same tip direction, same centre
+    assert pasted.quad.finger is quad.finger and pasted.quad.hand_index == quad.hand_index
+    np.testing.assert_allclose(pasted.quad.corners.mean(0), quad.corners.mean(0), atol=0.05 * length + 0.5)
+    tip_dir = 0.5 * (pasted.quad.corners[0] + pasted.quad.corners[1]) - pasted.quad.corners.mean(0)
+    want = 0.5 * (quad.corners[0] + quad.corners[1]) - quad.corners.mean(0)
+    assert tip_dir @ want / np.linalg.norm(tip_dir) / np.linalg.norm(want) > 0.999
+
+
+def test_paste_is_clipped_to_the_frame_and_empty_or_offframe_gives_none():
+    quad = _quad((5, 5), 0, 40, 26)
+    (roi,) = nail_rois.nail_rois(np.zeros((100, 100, 3), np.uint8), [quad])
+    assert roi is not None
+    full = np.ones((64, 64), bool)
+    pasted = nail_rois.paste_mask(full, roi, (100, 100))
+    assert pasted is not None
+    assert pasted.roi.x0 == 0 and pasted.roi.y0 == 0 and pasted.alpha.shape == (pasted.roi.height, pasted.roi.width)
+    assert nail_rois.paste_mask(np.zeros((64, 64), bool), roi, (100, 100)) is None
+    far = _quad((-500, -500), 0, 40, 26)
+    (far_roi,) = nail_rois.nail_rois(np.zeros((100, 100, 3), np.uint8), [far])
+    assert far_roi is not None and nail_rois.paste_mask(full, far_roi, (100, 100)) is None
+
+
+def test_degenerate_or_unpainted_quads_have_no_roi():
+    frame = np.zeros((100, 100, 3), np.uint8)
+    flat = NailQuad(Finger.THUMB, np.array([[10, 10], [11, 10], [11, 10], [10, 10]], np.float32), 0)
+    nan = NailQuad(Finger.THUMB, np.full((4, 2), np.nan, np.float32), 0)
+    hidden = _quad((50, 50), 0, 20, 12, opacity=0.0)
+    assert nail_rois.nail_rois(frame, [flat, nan, hidden]) == [None, None, None]
+
+
+def test_centre_component_keeps_our_nail_not_the_neighbours():
+    mask = np.zeros((64, 64), bool)
+    mask[20:44, 24:40] = True  # ours
+    mask[20:44, 2:12] = True  # a neighbour
+    kept = nail_rois.centre_component(mask)
+    assert kept[32, 32] and not kept[:, :12].any()
+    ring = np.zeros((64, 64), bool)
+    ring[34:40, 30:34] = True  # just off the centre: the nearest one, within the gap
+    assert nail_rois.centre_component(ring).sum() == ring.sum()
+    off = np.zeros((64, 64), bool)
+    off[0:6, 0:6] = True  # only a far corner: not ours
+    assert not nail_rois.centre_component(off).any()
+    assert not nail_rois.centre_component(np.zeros((64, 64), bool)).any()
