@@ -44,6 +44,7 @@ def _every_entry(root: Path) -> list[Path]:
     return [root, *root.rglob("*")]
 
 
+@pytest.mark.qt  # the kiosk's snapshot writer lives in ui/tryon/snapshot.py
 def test_a_new_data_directory_and_everything_in_it_is_owner_only(tmp_path, monkeypatch):
     home = tmp_path / "made-by-the-kiosk" / "home"
     monkeypatch.setenv(paths.HOME_ENV, str(home))
@@ -74,6 +75,7 @@ def test_an_older_builds_default_data_directory_is_made_private_at_start(tmp_pat
     assert mode(tmp_path / "share") == 0o755  # not the kiosk's
 
 
+@pytest.mark.qt  # the kiosk's snapshot writer lives in ui/tryon/snapshot.py
 def test_a_folder_the_user_made_keeps_its_mode_and_their_files(tmp_path, monkeypatch):
     users = tmp_path / "users-folder"
     users.mkdir(mode=0o755)
