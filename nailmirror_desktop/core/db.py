@@ -14,6 +14,7 @@ cut short, from a newer build, read-only, on a full disk) raises `DataDirUnusabl
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -198,4 +199,6 @@ def _make_database_files_private(path: Path) -> None:
     for suffix in ("-wal", "-shm", "-journal"):
         side = path.with_name(path.name + suffix)
         if side.is_file() and not side.is_symlink():
-            os.chmod(side, 0o600)
+            # Another connection closing may delete its -wal/-shm between the check and the chmod.
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(side, 0o600)

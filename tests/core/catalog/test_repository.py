@@ -221,18 +221,19 @@ def test_ai_style_from_two_workers_at_once_is_created_once():
     def worker():
         try:
             repo = open_style_repository(open_database(database_path(), check_same_thread=False), load_catalog=False)
-            barrier.wait()
+            barrier.wait(timeout=30)
             results.append(repo.create_ai_style("T-race", name="x", content=_content(), actor="w"))
             repo.conn.close()
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
+            barrier.abort()  # the others must not wait for a worker that will never arrive
 
     threads = [threading.Thread(target=worker) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert errors == []
+    assert errors == [], [f"{type(e).__name__}: {e}" for e in errors]
     assert len({style.id for style, _ in results}) == 1
     assert sum(created for _, created in results) == 1
     repo = repository()
