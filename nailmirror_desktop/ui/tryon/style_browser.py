@@ -154,10 +154,16 @@ class StyleBrowser(QWidget):
         self.empty_label = QLabel()
         self.empty_label.setObjectName("muted")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # The style on the nails: its name leads, its code follows small (staff still read it).
+        self.current_name = QLabel("")
+        self.current_name.setObjectName("title")
+        self.current_name.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.current_name.setVisible(False)
         self.current_code = QLabel("")
         self.current_code.setVisible(False)
-        self.current_code.setObjectName("styleCode")
+        self.current_code.setObjectName("muted")
         self.current_code.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._current_names = ("", "")
         self.accent_title = QLabel()
         self.accent_title.setObjectName("muted")
         accent_row = QHBoxLayout()
@@ -175,6 +181,7 @@ class StyleBrowser(QWidget):
         layout.addWidget(tag_scroll)
         layout.addWidget(self.list_view, 1)
         layout.addWidget(self.empty_label)
+        layout.addWidget(self.current_name)
         layout.addWidget(self.current_code)
         layout.addWidget(self.accent_title)
         layout.addLayout(accent_row)
@@ -232,9 +239,17 @@ class StyleBrowser(QWidget):
         self.tag_row.addStretch(1)
         self._retranslate_tags()
 
-    def show_current(self, code: str) -> None:
+    def show_current(self, code: str, name: str = "", name_en: str = "") -> None:
+        self._current_names = (name, name_en)
         self.current_code.setText(code)
         self.current_code.setVisible(bool(code))
+        self._retranslate_current()
+
+    def _retranslate_current(self) -> None:
+        zh, en = self._current_names
+        name = (en or zh) if self._english() else (zh or en)
+        self.current_name.setText(name)
+        self.current_name.setVisible(bool(name) and bool(self.current_code.text()))
 
     def set_accent_options(self, available: bool, chosen: frozenset[Finger]) -> None:
         for finger, button in self.accent_buttons.items():
@@ -296,6 +311,7 @@ class StyleBrowser(QWidget):
             button.setText(names[finger])
         self._retranslate_categories()
         self._retranslate_tags()
+        self._retranslate_current()
 
     def _retranslate_categories(self) -> None:
         if self.category_tabs.count() == 0:

@@ -83,6 +83,7 @@ class TryOnController(QObject):
             return
         try:
             assets = try_on_assets(self._require_repository(), code)
+            name_en = self._require_repository().get_by_code(code).name_en
         except Exception as exc:
             self._on_style_unusable(code, exc)
             done(False)
@@ -97,7 +98,7 @@ class TryOnController(QObject):
             done(True)
 
         self._run(lambda: load_style_textures(assets.style_code, assets.name, assets.textures,
-                                              assets.accent_fingers), decoded)
+                                              assets.accent_fingers, name_en), decoded)
 
     def put_on_a_first_style(self) -> None:
         """The mirror opens with the catalog's newest style on, so a passer-by sees what it does at once."""
@@ -126,8 +127,10 @@ class TryOnController(QObject):
         return self._repository
 
     def _load_style(self, code: str) -> LoadedStyle:
-        assets = try_on_assets(self._require_repository(), code)
-        return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers)
+        repository = self._require_repository()
+        assets = try_on_assets(repository, code)
+        return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers,
+                                   repository.get_by_code(code).name_en)
 
     def _on_style_unusable(self, code: str, error: BaseException) -> None:
         log.warning("style %s cannot be tried on: %s", code, error)
@@ -136,9 +139,9 @@ class TryOnController(QObject):
     def _show_style(self, loaded: LoadedStyle) -> None:
         self.session.apply(loaded)
         self._window.mirror.set_banner("")
-        self._window.mirror.set_style(loaded.code, loaded.name)
+        self._window.mirror.set_style(loaded.code, loaded.name, loaded.name_en)
         if self.style_browser is not None:
-            self.style_browser.show_current(loaded.code)
+            self.style_browser.show_current(loaded.code, loaded.name, loaded.name_en)
             self.style_browser.set_accent_options(loaded.accent is not None, self.session.accent_fingers)
 
     def _on_accent_change(self, fingers: frozenset[Finger]) -> None:

@@ -37,6 +37,7 @@ class LoadedStyle:
     accent: np.ndarray | None
     per_finger: dict[Finger, np.ndarray]
     default_accent: tuple[Finger, ...]
+    name_en: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,7 +49,7 @@ class FramePair:
 
 
 def load_style_textures(code: str, name: str, textures: dict[str, Path],
-                        accent_fingers: tuple[str, ...]) -> LoadedStyle:
+                        accent_fingers: tuple[str, ...], name_en: str = "") -> LoadedStyle:
     """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file)."""
     decoded = {slot: read_image(path, keep_alpha=True) for slot, path in textures.items()}
     per_finger = {FINGER_SLOTS[s]: img for s, img in decoded.items() if s in FINGER_SLOTS}
@@ -56,7 +57,7 @@ def load_style_textures(code: str, name: str, textures: dict[str, Path],
     accent = decoded.get("accent")
     if accent is None:
         accent = next((per_finger[f] for f in default_accent if f in per_finger), None)
-    return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent)
+    return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent, name_en)
 
 
 class TryOnSession:
