@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from nailmirror_desktop.core.catalog.records import Category, StyleRecord
-from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository
+from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository, StyleSource
 from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.shell import i18n
@@ -80,6 +80,13 @@ class StyleListModel(QAbstractListModel):
 
     def codes(self) -> list[str]:
         return [s.style_code for s in self._rows]
+
+    def default_code(self) -> str | None:
+        if self._repository is None:
+            return None
+        everyone = StyleFilter(status=StyleStatus.PUBLISHED, previewable_only=True, limit=200)
+        rows = self._repository.list_styles(everyone)  # whatever filter the last customer left on
+        return next((s.style_code for s in rows if s.source != StyleSource.AI), None)
 
     def _icon(self, style: StyleRecord) -> QIcon:
         key = (style.id, style.content_version)
@@ -202,9 +209,10 @@ class StyleBrowser(QWidget):
         self.model.refresh()
         self._update_empty_state()
 
-    def first_code(self) -> str | None:
-        codes = self.model.codes()
-        return codes[0] if codes else None
+    def default_code(self) -> str | None:
+        """The style a new customer's mirror opens with: the newest catalog or staff-made style. Never an AI
+        one, even published: it was one customer's own design, and the next customer did not ask for it."""
+        return self.model.default_code()
 
     def reload(self) -> None:
         """Re-read categories, tags and the list (after the catalog loads or staff publish a style)."""

@@ -17,6 +17,7 @@ from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.bridge import RunInBackground
+from nailmirror_desktop.ui.generation.generate_panel import StyleCard
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
@@ -101,9 +102,10 @@ class TryOnController(QObject):
                                               assets.accent_fingers, name_en), decoded)
 
     def put_on_a_first_style(self) -> None:
-        """The mirror opens with the catalog's newest style on, so a passer-by sees what it does at once."""
+        """The mirror opens with the catalog's newest style on (never a customer's AI design), so a passer-by
+        sees what it does at once."""
         if self.session.style is None and self.style_browser is not None:
-            code = self.style_browser.first_code()
+            code = self.style_browser.default_code()
             if code:
                 self.apply_style(code)
 
@@ -120,6 +122,12 @@ class TryOnController(QObject):
             log.error("starter catalog could not be loaded: %s", error)
         self.reload_catalog()
         self.put_on_a_first_style()
+
+    def style_card(self, code: str) -> StyleCard:
+        """A style's names and preview card file, for the AI panel (read here, with this thread's connection)."""
+        repository = self._require_repository()
+        style = repository.get_by_code(code)
+        return StyleCard(style.style_code, style.name, style.name_en, try_on_assets(repository, code).preview)
 
     def _require_repository(self) -> StyleRepository:
         if self._repository is None:
