@@ -18,6 +18,7 @@ from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.generation.generate_panel import StyleCard
+from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
@@ -157,14 +158,16 @@ class TryOnController(QObject):
 
     # --- snapshots ----------------------------------------------------------------------------------------
     def take_snapshot(self) -> bool:
-        """Freeze the newest before/after pair on the snapshot page and save it (on a worker)."""
-        pair = self.session.latest_pair()
+        """Freeze the best painted recent before/after pair on the snapshot page and save it (on a worker)."""
+        pair = self.session.snapshot_pair()
         if pair is None:
             return False
         style = self.session.style
         code = style.code if style is not None else ""
+        label = (style.name_en or style.name if i18n.current_language() == "en" else style.name) if style else ""
         self.mirror_loop.set_paused(True)
-        self.snapshot_page.show_pair(bgr_to_qimage(pair.before), bgr_to_qimage(pair.after), code)
+        self.snapshot_page.show_pair(bgr_to_qimage(pair.before), bgr_to_qimage(pair.after), label or code,
+                                     pair.paint_span)
         self._window.show_page(SNAPSHOT)
         self._run(lambda: save_snapshot(pair.before, pair.after, code), self._on_snapshot_saved)
         return True
