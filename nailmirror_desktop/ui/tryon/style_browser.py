@@ -31,6 +31,7 @@ from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.shell import i18n
 
 CodeRole = Qt.ItemDataRole.UserRole + 1
+READY, LOADING, UNAVAILABLE = "ready", "loading", "unavailable"  # the catalog, as the empty list explains it
 THUMB_SIZE = QSize(104, 104)
 _ROOT = QModelIndex()
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -118,6 +119,7 @@ class StyleBrowser(QWidget):
         self._repository = repository
         self.model = StyleListModel(repository, self)
         self._categories: list[Category] = []
+        self._catalog_state = READY
         self._build()
         self._retranslate()
         self.reload()
@@ -266,8 +268,24 @@ class StyleBrowser(QWidget):
             button.setChecked(finger in chosen)
             button.blockSignals(False)
 
+    def set_catalog_state(self, state: str) -> None:
+        """LOADING while the first start imports the starter catalog (an empty list then means "wait", not "no
+        match"), UNAVAILABLE when that failed, READY otherwise."""
+        self._catalog_state = state
+        self._retranslate_empty()
+        self._update_empty_state()
+
     def _update_empty_state(self) -> None:
         self.empty_label.setVisible(self.model.rowCount() == 0)
+
+    def _retranslate_empty(self) -> None:
+        if self._catalog_state == LOADING:
+            text = self.tr("Setting up the style catalog for the first time… one moment.")
+        elif self._catalog_state == UNAVAILABLE:
+            text = self.tr("The style catalog could not be loaded. Please ask our staff.")
+        else:
+            text = self.tr("No styles match. Try another word or category.")
+        self.empty_label.setText(text)
 
     # --- view → model / signals -------------------------------------------------------------------------
     def _on_search_change(self, text: str) -> None:
@@ -309,7 +327,7 @@ class StyleBrowser(QWidget):
 
     def _retranslate(self) -> None:
         self.search.setPlaceholderText(self.tr("Search by name or style code"))
-        self.empty_label.setText(self.tr("No styles match. Try another word or category."))
+        self._retranslate_empty()
         self.accent_title.setText(self.tr("Accent nails (tap a finger)"))
         names = {
             Finger.THUMB: self.tr("Thumb"), Finger.INDEX: self.tr("Index"), Finger.MIDDLE: self.tr("Middle"),

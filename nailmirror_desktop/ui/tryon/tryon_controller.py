@@ -23,7 +23,7 @@ from nailmirror_desktop.ui.shell.main_window import CUSTOMER, SNAPSHOT, MainWind
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
 from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_snapshot
-from nailmirror_desktop.ui.tryon.style_browser import StyleBrowser
+from nailmirror_desktop.ui.tryon.style_browser import LOADING, READY, UNAVAILABLE, StyleBrowser
 from nailmirror_desktop.ui.tryon.tryon_session import LoadedStyle, TryOnSession, load_style_textures
 from nailmirror_desktop.vision.supervisor import DEMO, SourceSupervisor
 
@@ -112,6 +112,8 @@ class TryOnController(QObject):
 
     def load_catalog(self, load: Callable[[], object]) -> None:
         """Run the first-start catalog import on a worker, then show the catalog with a first style on."""
+        if self.style_browser is not None:
+            self.style_browser.set_catalog_state(LOADING)
         self._run(load, self._on_catalog_loaded)
 
     def reload_catalog(self) -> None:
@@ -121,6 +123,8 @@ class TryOnController(QObject):
     def _on_catalog_loaded(self, _report: object, error: BaseException | None) -> None:
         if error is not None:
             log.error("starter catalog could not be loaded: %s", error)
+        if self.style_browser is not None:
+            self.style_browser.set_catalog_state(UNAVAILABLE if error is not None else READY)
         self.reload_catalog()
         self.put_on_a_first_style()
 
