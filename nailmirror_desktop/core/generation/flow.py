@@ -45,6 +45,7 @@ from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock, to_ms
 from nailmirror_desktop.core.credits.policy import CreditHooks
 from nailmirror_desktop.core.generation.design import Design
+from nailmirror_desktop.core.generation.naming import style_names
 from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
 from nailmirror_desktop.core.generation.prompt_writer import english_prompt
 from nailmirror_desktop.core.generation.provider_config import PROVIDER_NAMES, ConfigError, PollSettings
@@ -67,7 +68,6 @@ STYLE_GENERATION = "STYLE_GENERATION"
 BIZ_TYPE = "STYLE"
 ACTOR = "generation"
 MAX_PROMPT_CHARS = 500
-STYLE_NAME_CHARS = 24
 REQUEST_SIZE = (1024, 1024)
 MAX_CODE_CHARS = 64
 MAX_MESSAGE_CHARS = 500
@@ -197,10 +197,12 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
         except ConfigError as error:
             raise TaskError(error.code, str(error), ErrorClass.CONFIG) from error
 
+    names = style_names(design)
     try:
         style, _created = repository.create_ai_style(
             ctx.task.task_no,
-            name=style_name(prompt, artwork.name),
+            name=names.zh or artwork.name,
+            name_en=names.en,
             content=artwork.content,
             actor=ACTOR,
             prompt=prompt,
@@ -211,15 +213,6 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
     ctx.link_business(style.id)
     return _task_result(style.style_code, provider_name, refused_images=artwork.refused_images,
                         delivered=min(variations, len(result.images)) if result.rendered is None else variations)
-
-
-def style_name(prompt: str, fallback: str, max_chars: int = STYLE_NAME_CHARS) -> str:
-    """The customer's own words name the style (staff and customers read them in the kiosk's language);
-    the renderer's English title only when the prompt is blank after trimming."""
-    words = " ".join(prompt.split())
-    if not words:
-        return fallback
-    return words if len(words) <= max_chars else words[: max_chars - 1].rstrip(" ,，、") + "…"
 
 
 def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int, int]:
