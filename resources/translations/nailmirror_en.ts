@@ -2,6 +2,94 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>CreditsPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="71"/>
+        <source>No credits granted yet: generations are not limited by a balance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="75"/>
+        <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="79"/>
+        <source>%1 per customer session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="82"/>
+        <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="90"/>
+        <source>no cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
+        <source>Balance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
+        <source>Held for running generations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="110"/>
+        <source>Today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="110"/>
+        <source>Limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="113"/>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <source>Credits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <source>Paid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <source>Task or grant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DiagnosticsPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
@@ -133,90 +221,105 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="16"/>
+        <source>AI design is not available right now. Try a quick-pick style, or ask our staff.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="19"/>
+        <source>We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <source>You have made the most AI designs for one visit. Try on the ones you made, or pick a style.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="25"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="37"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>We can&apos;t make that design. Please describe it differently.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="39"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="30"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>The design service is paused. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>Lots of designs are being made right now. Please try again in a minute.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="34"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>Tell us a colour or a pattern first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>Something went wrong making this design. Please try again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="50"/>
         <source>Waiting</source>
         <translation>Waiting</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
         <source>Working</source>
         <translation>Working</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
         <source>Done</source>
         <translation>Done</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
         <source>Failed, will retry</source>
         <translation>Failed, will retry</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
         <source>Canceled</source>
         <translation>Canceled</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
         <source>Dead letter</source>
         <translation>Dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="62"/>
         <source>Draft</source>
         <translation>Draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="63"/>
         <source>Pending review</source>
         <translation>Pending review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="64"/>
         <source>Published</source>
         <translation>Published</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
         <source>Rejected</source>
         <translation>Rejected</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="56"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
@@ -517,12 +620,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="69"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="68"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -563,12 +666,17 @@ Staff: set one on this kiosk PC with the command
         <translation>Tasks</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
         <source>Settings</source>
         <translation>Settings</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
+        <source>Credits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="52"/>
         <source>Diagnostics</source>
         <translation>Diagnostics</translation>
     </message>

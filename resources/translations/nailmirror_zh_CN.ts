@@ -2,6 +2,94 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CreditsPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="71"/>
+        <source>No credits granted yet: generations are not limited by a balance</source>
+        <translation>尚未发放积分：生成不受余额限制</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="75"/>
+        <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
+        <translation>已消耗 %1 积分，付费生成 %2 次（上限 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="79"/>
+        <source>%1 per customer session</source>
+        <translation>每位顾客每次体验 %1 次</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="82"/>
+        <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
+        <translation>积分即将用完：剩余 %1（低于 %2 时提醒）。请联系总部发放积分。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="90"/>
+        <source>no cap</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
+        <source>Balance</source>
+        <translation>余额</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
+        <source>Held for running generations</source>
+        <translation>生成中预扣</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="110"/>
+        <source>Today</source>
+        <translation>今日</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="110"/>
+        <source>Limit</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="113"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <source>Credits</source>
+        <translation>积分</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <source>Paid</source>
+        <translation>实扣</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <source>Task or grant</source>
+        <translation>任务或发放</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
     <name>DiagnosticsPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
@@ -133,90 +221,105 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="16"/>
+        <source>AI design is not available right now. Try a quick-pick style, or ask our staff.</source>
+        <translation>AI 设计暂时不可用。请试试快捷款式，或咨询店员。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="19"/>
+        <source>We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.</source>
+        <translation>今天的 AI 设计次数已用完。请试试快捷款式，或明天再来。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <source>You have made the most AI designs for one visit. Try on the ones you made, or pick a style.</source>
+        <translation>本次体验的 AI 设计次数已达上限。试戴已生成的款式，或从款式库中挑选吧。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="25"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="37"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>这个款式无法生成，请换一种描述。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="39"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>暂时连不上设计服务。可以先试试现成款式，或咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="30"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>设计服务暂停中，请咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>现在设计的人有点多，请一分钟后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="34"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>先告诉我们颜色或图案吧。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>生成款式时出了点问题，请再试一次。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="50"/>
         <source>Waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
         <source>Working</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
         <source>Failed, will retry</source>
         <translation>失败，将重试</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
         <source>Canceled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="62"/>
         <source>Draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="63"/>
         <source>Pending review</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="64"/>
         <source>Published</source>
         <translation>已上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
         <source>Rejected</source>
         <translation>已驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="56"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
@@ -517,12 +620,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="69"/>
         <source>Staff</source>
         <translation>员工</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="68"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -563,12 +666,17 @@ Staff: set one on this kiosk PC with the command
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
+        <source>Credits</source>
+        <translation>积分</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="52"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
