@@ -4,87 +4,107 @@
 <context>
     <name>CreditsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="95"/>
         <source>No credits granted yet: generations are not limited by a balance</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="99"/>
         <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="79"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="103"/>
         <source>%1 per customer session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
         <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="90"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="129"/>
         <source>no cap</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
         <source>Balance</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
         <source>Held for running generations</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="110"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
         <source>Today</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="110"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
         <source>Limit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="113"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="152"/>
         <source>Refresh</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="153"/>
+        <source>Save limits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <source>Paid generations per day (0: no cap)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <source>Per customer session (0: no cap)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <source>Alert when the balance is below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="114"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Credits</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
         <source>Paid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
         <source>Task or grant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="115"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
         <source>Note</source>
         <translation type="unfinished"></translation>
     </message>
@@ -474,107 +494,107 @@
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="150"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="140"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="141"/>
         <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
         <translation>Saved. Camera, resolution, mirroring and hands apply at the next start.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="183"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="188"/>
         <source> days</source>
         <translation> days</translation>
     </message>

@@ -3,11 +3,15 @@ generations, today's use against the caps, the low-balance alert and the ledger,
 
 The page reads through core/credits (`show`, `ledger_entries`) with the policy the engine's credit hooks carry,
 so it shows exactly what the engine enforces; it holds no SQL. Refreshed when shown and on its button.
+Staff set the caps and the alert threshold here: saved to config.json (KioskConfig) and applied to the running
+engine's hooks at once, so the next generation is checked against them.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
+from dataclasses import replace
+
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,6 +19,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -22,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from nailmirror_desktop.core.clock import from_ms
+from nailmirror_desktop.core.config import KioskConfig, load_config, save_config
 from nailmirror_desktop.core.credits import CreditHooks, CreditPolicy, ledger_entries, show
 from nailmirror_desktop.core.generation.flow import STYLE_GENERATION
 from nailmirror_desktop.core.tasks import TaskEngine
@@ -31,11 +37,14 @@ COLUMNS = ("time", "kind", "status", "amount", "paid", "task", "note")
 
 
 class CreditsPage(QWidget):
+    config_saved = Signal(object)  # KioskConfig, after staff saved the limits
+
     def __init__(self, engine: TaskEngine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._engine = engine
         hooks = engine.hooks_for(STYLE_GENERATION)
-        self._policy = hooks.policy if isinstance(hooks, CreditHooks) else CreditPolicy()
+        self._hooks = hooks if isinstance(hooks, CreditHooks) else None
+        self._policy = self._hooks.policy if self._hooks is not None else CreditPolicy()
         layout = QVBoxLayout(self)
         self.alert = QLabel()
         self.alert.setStyleSheet("color: #c62828; font-weight: bold;")
@@ -48,6 +57,21 @@ class CreditsPage(QWidget):
         for key, value in self.values.items():
             form.addRow(self.labels[key], value)
         layout.addLayout(form)
+        limits = QFormLayout()
+        self.daily_cap, self.session_cap, self.low_balance = QSpinBox(), QSpinBox(), QSpinBox()
+        for box, top, initial in ((self.daily_cap, 100_000, self._policy.daily_cap),
+                                  (self.session_cap, 1_000, self._policy.session_cap),
+                                  (self.low_balance, 1_000_000, self._policy.low_balance_threshold)):
+            box.setRange(0, top)
+            box.setValue(initial)
+        self.limit_labels = [QLabel() for _ in range(3)]
+        for label, box in zip(self.limit_labels, (self.daily_cap, self.session_cap, self.low_balance), strict=True):
+            limits.addRow(label, box)
+        layout.addLayout(limits)
+        self.save_button = QPushButton()
+        self.save_button.clicked.connect(self.save_limits)
+        self.save_button.setEnabled(self._hooks is not None)
+        layout.addWidget(self.save_button)
         self.refresh_button = QPushButton()
         self.refresh_button.clicked.connect(self.refresh)
         layout.addWidget(self.refresh_button)
@@ -86,6 +110,21 @@ class CreditsPage(QWidget):
             self.alert.hide()
         self._fill_ledger()
 
+    def save_limits(self) -> KioskConfig | None:
+        """Save the caps and the alert threshold (the rest of config.json as it is now) and apply them."""
+        if self._hooks is None:
+            return None
+        config = load_config().with_changes(credits_daily_cap=self.daily_cap.value(),
+                                            credits_session_cap=self.session_cap.value(),
+                                            credits_low_balance=self.low_balance.value())
+        save_config(config)
+        self._policy = self._hooks.policy = replace(
+            self._hooks.policy, daily_cap=config.credits_daily_cap, session_cap=config.credits_session_cap,
+            low_balance_threshold=config.credits_low_balance)
+        self.config_saved.emit(config)
+        self.refresh()
+        return config
+
     def _cap(self, cap: int) -> str:
         return str(cap) if cap else self.tr("no cap")
 
@@ -111,6 +150,11 @@ class CreditsPage(QWidget):
         for key, label in self.labels.items():
             label.setText(texts[key])
         self.refresh_button.setText(self.tr("Refresh"))
+        self.save_button.setText(self.tr("Save limits"))
+        for label, text in zip(self.limit_labels, (self.tr("Paid generations per day (0: no cap)"),
+                                                   self.tr("Per customer session (0: no cap)"),
+                                                   self.tr("Alert when the balance is below")), strict=True):
+            label.setText(text)
         self.table.setHorizontalHeaderLabels([self.tr("Time"), self.tr("Kind"), self.tr("Status"), self.tr("Credits"),
                                               self.tr("Paid"), self.tr("Task or grant"), self.tr("Note")])
         if self.summary:

@@ -111,6 +111,7 @@ class StaffDoor(QObject):
             self.task_monitor = TaskMonitorPage(services.engine, services.executor)
             pages.append(("tasks", self.task_monitor))
             self.credits_page = CreditsPage(services.engine)
+            self.credits_page.config_saved.connect(self.config_did_save)
             pages.append(("credits", self.credits_page))
         self.settings_page = SettingsPage(self._config(), self._staff_pin)
         self.settings_page.config_saved.connect(self.config_did_save)

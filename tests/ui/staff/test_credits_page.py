@@ -87,3 +87,29 @@ def test_the_refusal_the_panel_shows_is_the_one_submit_raises(engine):
     with pytest.raises(CreditRefused) as refused:
         submit_generation(engine, "glitter", "openai")
     assert "not available" in generation_error_text(refused.value.code, refused.value.error_class.value)
+
+
+def test_staff_set_the_limits_saved_and_applied_at_once(qtbot, engine):
+    from nailmirror_desktop.core.config import load_config
+    from nailmirror_desktop.core.staff_pin import StaffPin
+    from nailmirror_desktop.ui.staff.settings_page import SettingsPage
+
+    page = CreditsPage(engine)
+    qtbot.addWidget(page)
+    assert page.daily_cap.value() == 20 and page.session_cap.value() == 3 and page.low_balance.value() == 5
+    page.session_cap.setValue(1)
+    page.low_balance.setValue(7)
+    with qtbot.waitSignal(page.config_saved) as saved:
+        page.save_limits()
+    assert saved.args[0].credits_session_cap == 1
+    assert (load_config().credits_session_cap, load_config().credits_low_balance) == (1, 7)
+    submit_generation(engine, "glitter", "openai", request_source_id="a", session_id="visit-1")
+    with pytest.raises(CreditRefused) as refused:  # the running engine checks the new cap at once
+        submit_generation(engine, "glitter", "openai", request_source_id="b", session_id="visit-1")
+    assert refused.value.code == "SESSION_CAP_REACHED"
+
+    settings = SettingsPage(load_config().with_changes(credits_session_cap=3), StaffPin())  # built before the change
+    qtbot.addWidget(settings)
+    settings.idle.setValue(45)
+    assert settings.save()
+    assert (load_config().idle_timeout_s, load_config().credits_session_cap) == (45, 1)  # the limits are kept
