@@ -113,3 +113,15 @@ def test_replaying_a_paid_dead_letter_the_credits_cannot_pay_is_refused_with_the
 
 def test_no_subcommand_is_a_usage_error(capsys):
     assert main(["credits"]) == 2
+
+
+def test_tasks_cancel_of_a_queued_paid_generation_refunds_it(capsys, openai):
+    main(["credits", "grant", "1", "--reason", "r"])
+    capsys.readouterr()
+    assert main(["generate", "glitter ombre"]) == 0  # queued for the kiosk's workers: the credit is held
+    task_no = capsys.readouterr().out.split()[0]
+    assert shown(capsys)["balance"] == 0
+    assert main(["tasks", "cancel", task_no]) == 0
+    summary = shown(capsys)
+    assert (summary["balance"], summary["pending"]) == (1, 0)
+    assert openai.generation_count == 0

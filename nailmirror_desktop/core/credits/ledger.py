@@ -200,6 +200,13 @@ def settle(conn: sqlite3.Connection, task_no: str, delivered: int, note: str | N
         return entry(conn, row["id"])
 
 
+def pending_variations(conn: sqlite3.Connection, task_no: str) -> int | None:
+    """The images the task's PENDING charge asked for; None when it has none (a free task: one index probe)."""
+    row = conn.execute("""SELECT variations FROM credit_entry INDEXED BY credit_charge_pending
+                          WHERE biz_type = 'TASK' AND biz_id = ? AND status = 'PENDING'""", (task_no,)).fetchone()
+    return None if row is None else int(row[0] or 1)
+
+
 def last_charge(conn: sqlite3.Connection, task_no: str) -> Entry | None:
     row = conn.execute("""SELECT * FROM credit_entry WHERE biz_type = 'TASK' AND biz_id = ? AND kind = 'CHARGE'
                           ORDER BY id DESC LIMIT 1""", (task_no,)).fetchone()

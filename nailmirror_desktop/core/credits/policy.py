@@ -86,12 +86,12 @@ class CreditHooks:
 
     def task_did_finish(self, conn: sqlite3.Connection, end: TaskEnd) -> None:
         task_no = task_no_from_id(end.task_id)
+        asked = ledger.pending_variations(conn, task_no)
+        if asked is None:
+            return  # a free generation (offline), or settled already
         if end.status is TaskStatus.SUCCESS:
             delivered = _delivered(end.result_json)
-            pending = ledger.last_charge(conn, task_no)
-            note = None
-            if pending is not None and pending.variations and delivered < pending.variations:
-                note = f"{delivered} of {pending.variations} images delivered; the rest refunded"
+            note = f"{delivered} of {asked} images delivered; the rest refunded" if delivered < asked else None
             ledger.settle(conn, task_no, delivered, note, end.at_ms)
         else:
             ledger.settle(conn, task_no, 0, _refund_note(end), end.at_ms)
