@@ -19,8 +19,9 @@ from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.generation.generate_panel import StyleCard
 from nailmirror_desktop.ui.shell import i18n
-from nailmirror_desktop.ui.shell.main_window import CUSTOMER, SNAPSHOT, MainWindow
+from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
+from nailmirror_desktop.ui.tryon.compare_page import ComparePage
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
 from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_snapshot
 from nailmirror_desktop.ui.tryon.style_browser import LOADING, READY, UNAVAILABLE, StyleBrowser
@@ -48,6 +49,10 @@ class TryOnController(QObject):
         self.snapshot_page.back_requested.connect(self.back_to_mirror)
         window.set_page_widget(SNAPSHOT, self.snapshot_page)
         window.snapshot_requested.connect(self.take_snapshot)
+        self.compare_page = ComparePage()
+        self.compare_page.back_requested.connect(self.back_to_mirror)
+        self.compare_page.chosen.connect(self._on_compare_choice)
+        window.set_page_widget(COMPARE, self.compare_page)
         self.last_snapshot: Path | None = None
 
     def _build_style_browser(self, repository: StyleRepository | None) -> StyleBrowser | None:
@@ -56,6 +61,7 @@ class TryOnController(QObject):
         browser = StyleBrowser(repository)
         browser.style_chosen.connect(self.apply_style)
         browser.accent_changed.connect(self._on_accent_change)
+        browser.compare_requested.connect(self.compare)
         return browser
 
     def start(self) -> None:
@@ -134,6 +140,21 @@ class TryOnController(QObject):
         style = repository.get_by_code(code)
         return StyleCard(style.style_code, style.name, style.name_en, try_on_assets(repository, code).preview)
 
+    def compare(self, first: str, second: str) -> bool:
+        """Show two styles side by side (their preview cards); False when one of them cannot be read."""
+        try:
+            cards = self.style_card(first), self.style_card(second)
+        except Exception as exc:
+            self._on_style_unusable(second, exc)
+            return False
+        self.compare_page.show_styles(*cards)
+        self._window.show_page(COMPARE)
+        return True
+
+    def _on_compare_choice(self, code: str) -> None:
+        self.apply_style(code)
+        self.back_to_mirror()
+
     def _require_repository(self) -> StyleRepository:
         if self._repository is None:
             raise LookupError("no style catalog")
@@ -200,6 +221,7 @@ class TryOnController(QObject):
         """No style, no images of the customer on screen or in memory; the browser back to its first view."""
         self.session.clear()
         self.snapshot_page.clear()
+        self.compare_page.clear()
         self._window.mirror.clear_frame()
         self._window.mirror.set_style("", "")
         if self.style_browser is not None:

@@ -71,3 +71,23 @@ def test_a_failed_import_says_so(qtbot, parts):
 
     controller.load_catalog(broken)
     assert "could not be loaded" in controller.style_browser.empty_label.text()
+
+
+def test_two_styles_are_compared_side_by_side_and_the_chosen_one_goes_on(qtbot, parts, tmp_path):
+    from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER
+
+    repo, window, session, supervisor = parts
+    load_starter_catalog(repo, make_catalog(tmp_path / "catalog", count=3))
+    controller = TryOnController(window, session, supervisor, repo, run_now)
+    browser = controller.style_browser
+    first, second = browser.model.codes()[:2]
+    assert controller.apply_style(first)
+    browser.compare_button.click()
+    browser.list_view.clicked.emit(browser.model.index(1, 0))
+    page = controller.compare_page
+    assert window.current_page() == COMPARE and page.shown_codes() == (first, second)
+    assert [n.text() for n in page.names] == [repo.get_by_code(c).name_en for c in (first, second)]
+    page.resize(1200, 800)
+    assert all(not p.pixmap().isNull() for p in page.previews)
+    page.try_buttons[1].click()
+    assert session.style.code == second and window.current_page() == CUSTOMER
