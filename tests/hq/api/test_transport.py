@@ -17,8 +17,8 @@ from tests.support.hq_servers import Uvicorn
 
 
 @pytest.fixture
-def server(hq: HQ) -> Iterator[Uvicorn]:
-    running = Uvicorn(create_app(hq))
+def server(hq_local_blobs: HQ) -> Iterator[Uvicorn]:
+    running = Uvicorn(create_app(hq_local_blobs))
     yield running
     running.stop()
 
@@ -42,7 +42,8 @@ def _kiosk(hq: HQ, server: Uvicorn) -> dict[str, str]:
     return {"Authorization": f"Bearer {json.loads(body)['token']}", "NM-Protocol": "1"}
 
 
-def test_a_cut_blob_download_resumes_with_range_and_if_range(hq: HQ, server: Uvicorn) -> None:
+def test_a_cut_blob_download_resumes_with_range_and_if_range(hq_local_blobs: HQ, server: Uvicorn) -> None:
+    hq = hq_local_blobs
     headers = _kiosk(hq, server)
     data = png(300, 200, (120, 60, 200), salt=5)  # a few hundred KB would do the same; size is not the point
     name = sha(data)
@@ -66,7 +67,8 @@ def test_a_cut_blob_download_resumes_with_range_and_if_range(hq: HQ, server: Uvi
     assert past == 416 and got["content-range"] == f"bytes */{len(data)}"
 
 
-def test_json_is_gzipped_on_request_but_blobs_never_are(hq: HQ, server: Uvicorn, tmp_path) -> None:
+def test_json_is_gzipped_on_request_but_blobs_never_are(hq_local_blobs: HQ, server: Uvicorn, tmp_path) -> None:
+    hq = hq_local_blobs
     headers = _kiosk(hq, server)
     for salt in range(3):  # a snapshot over gzip's 1 KiB threshold
         catalog.import_folder(hq.engine, hq.blobs, style_folder(tmp_path, salt=salt), actor="test", publish=True)
