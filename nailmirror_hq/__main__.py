@@ -1,0 +1,3 @@
+from nailmirror_hq.cli import main
+
+raise SystemExit(main())

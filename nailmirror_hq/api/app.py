@@ -1,0 +1,51 @@
+"""The HQ ASGI app: protocol v1 routes, the protocol's error bodies, gzip for JSON (never for blobs, whose
+Range answers must stay byte-exact), and a 426 for a kiosk speaking a protocol version HQ does not."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from nailmirror_hq import __version__
+from nailmirror_hq.api import errors, v1
+from nailmirror_hq.api.errors import error_response
+from nailmirror_hq.errors import HQError
+from nailmirror_hq.service import HQ
+from nailmirror_protocol import SUPPORTED_PROTOCOLS
+from nailmirror_protocol.errors import ErrorCode
+from nailmirror_protocol.paths import HEADER_PROTOCOL
+
+
+class ProtocolGate:
+    """426 upgrade_required when NM-Protocol names no version HQ speaks; gzip except on blob paths."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=1024)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        wanted = headers.get(HEADER_PROTOCOL.lower())
+        if wanted is not None and wanted.strip() not in {str(v) for v in SUPPORTED_PROTOCOLS}:
+            response = error_response(HQError(426, ErrorCode.UPGRADE_REQUIRED,
+                                              f"HQ speaks protocol {list(SUPPORTED_PROTOCOLS)}, not {wanted}",
+                                              {"protocols": list(SUPPORTED_PROTOCOLS)}))
+            await response(scope, receive, send)
+            return
+        if scope["path"].startswith("/v1/blobs/"):
+            await self.app(scope, receive, send)
+        else:
+            await self.gzip(scope, receive, send)
+
+
+def create_app(hq: HQ) -> FastAPI:
+    app = FastAPI(title="NailMirror HQ", version=__version__, docs_url=None, redoc_url=None)
+    app.state.hq = hq
+    errors.install(app)
+    app.include_router(v1.router)
+    app.add_middleware(ProtocolGate)
+    return app

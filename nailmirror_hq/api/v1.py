@@ -1,0 +1,291 @@
+"""Protocol v1 routes (shared/reference/catalog_sync.md §4; shapes in nailmirror_protocol.shapes).
+
+Sync handlers (def, not async) run in the server's thread pool, each with its own short transaction.
+Reads never take the writer lock; only enroll, hello (last_seen_at), blob uploads and draft PUTs write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from starlette.concurrency import run_in_threadpool
+
+from nailmirror_hq import catalog, clock, db, drafts, feed, inbox, meta, stores
+from nailmirror_hq.api.errors import NO_STORE
+from nailmirror_hq.blobs.base import HashMismatch, PutResult
+from nailmirror_hq.errors import HQError, not_found
+from nailmirror_hq.images import MEDIA_TYPES, probe
+from nailmirror_hq.schema import blob
+from nailmirror_hq.service import HQ
+from nailmirror_protocol import SUPPORTED_PROTOCOLS, paths
+from nailmirror_protocol.canonical import is_sha256_hex
+from nailmirror_protocol.cursor import CursorError, parse_cursor
+from nailmirror_protocol.errors import ErrorCode, ResetReason
+from nailmirror_protocol.shapes import (
+    BlobPutResponse,
+    BlobsMissingResponse,
+    ChangesPage,
+    DraftRevisionReceipt,
+    EnrollResponse,
+    Hello,
+    InboxPage,
+    Snapshot,
+)
+
+BLOB_MAX_BYTES = 8 * 1024 * 1024
+MIN_KIOSK_VERSION = "0.1.0"
+POLL_INTERVAL_S = 300
+BLOB_SPREAD_S = 1800
+BLOB_HEADERS = {"Cache-Control": "public, max-age=31536000, immutable", "Accept-Ranges": "bytes"}
+
+
+def _hq(request: Request) -> HQ:
+    hq: HQ = request.app.state.hq
+    return hq
+
+
+def _kiosk(request: Request, authorization: Annotated[str | None, Header()] = None) -> stores.Kiosk:
+    token = None
+    if authorization and authorization[:7].lower() == "bearer ":
+        token = authorization[7:].strip()
+    with db.read(_hq(request).engine) as conn:
+        return stores.authenticate(conn, token)
+
+
+Kiosk = Annotated[stores.Kiosk, Depends(_kiosk)]
+router = APIRouter()
+
+
+def _json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=status, headers={**NO_STORE, **(headers or {})})
+
+
+def _reset(reason: ResetReason, message: str) -> HQError:
+    return HQError(410, ErrorCode.CURSOR_EXPIRED, message,
+                   {"reason": str(reason), "snapshot": paths.CATALOG_SNAPSHOT})
+
+
+def _since(text: str | None, epoch: str, head_seq: int, min_seq: int) -> int:
+    """The seq to page from, or 410 for a cursor HQ can no longer serve (each reason means: snapshot)."""
+    if text is None:
+        raise HQError(400, ErrorCode.BAD_CURSOR, "since is required (a kiosk without a cursor starts with "
+                                                 "the snapshot)")
+    try:
+        cursor = parse_cursor(text)
+    except CursorError as exc:
+        raise HQError(400, ErrorCode.BAD_CURSOR, str(exc)) from None
+    if cursor.epoch != epoch:
+        raise _reset(ResetReason.EPOCH_CHANGED, f"cursor {text} is from another epoch (HQ is at {epoch})")
+    if cursor.seq > head_seq:
+        raise _reset(ResetReason.AHEAD_OF_SERVER, f"cursor {text} is ahead of HQ ({epoch}.{head_seq})")
+    if cursor.seq < min_seq:
+        raise _reset(ResetReason.COMPACTED, f"cursor {text} is below the retention horizon ({epoch}.{min_seq})")
+    return cursor.seq
+
+
+@router.post(paths.ENROLL, status_code=201)
+def enroll(request: Request, body: dict[str, Any]) -> JSONResponse:
+    code = body.get("code")
+    if not isinstance(code, str) or not code.strip():
+        raise HQError(400, ErrorCode.ENROLL_CODE_INVALID, "code is required")
+    with db.write(_hq(request).engine) as conn:
+        kiosk, token = stores.enroll(conn, code, str(body.get("kiosk_name") or ""), str(body.get("app_version") or ""))
+    answer: EnrollResponse = {"nm": 1, "store_id": kiosk.store_id, "kiosk_id": kiosk.kiosk_id, "token": token,
+                              "channel": kiosk.channel, "hq_time": clock.now_text()}
+    return _json(answer, 201)
+
+
+@router.get(paths.HELLO)
+def hello(request: Request, kiosk: Kiosk) -> JSONResponse:
+    hq = _hq(request)
+    with db.write(hq.engine) as conn:
+        stores.touch(conn, kiosk.kiosk_id)
+        epoch = meta.epoch(conn)
+    answer: Hello = {
+        "nm": 1, "store_id": kiosk.store_id, "kiosk_id": kiosk.kiosk_id, "channel": kiosk.channel,
+        "hq_time": clock.now_text(), "epoch": epoch, "protocols": list(SUPPORTED_PROTOCOLS),
+        "min_kiosk_version": MIN_KIOSK_VERSION, "poll_interval_s": POLL_INTERVAL_S, "backoff_s": 0,
+        "blob_spread_s": BLOB_SPREAD_S,
+        "limits": {"page_max": paths.PAGE_MAX, "blob_max_bytes": BLOB_MAX_BYTES,
+                   "draft_max_assets": drafts.DRAFT_MAX_ASSETS, "drafts_per_day": drafts.DRAFTS_PER_DAY},
+        "capabilities": {
+            "inbox_events": ["draft.received", "draft.decision", "credits.grant"],
+            "ledger_upload": {"path": paths.LEDGER_ENTRIES + "/{entry_id}", "method": "PUT", "status": "reserved"},
+            "reserved": ["credits.grant", "ledger.upload"],
+        },
+    }
+    return _json(answer)
+
+
+@router.get(paths.CATALOG_CHANGES)
+def changes(request: Request, kiosk: Kiosk, since: str | None = None,
+            limit: Annotated[int, Query(ge=1, le=paths.PAGE_MAX)] = paths.PAGE_MAX) -> JSONResponse:
+    with db.read(_hq(request).engine) as conn:
+        epoch = meta.epoch(conn)
+        head = feed.head(conn, kiosk.channel)
+        if head is None:
+            raise not_found(f"channel {kiosk.channel}")
+        start = _since(since, epoch, head.head_seq, head.min_seq)
+        items, has_more = feed.page(conn, kiosk.channel, start, limit)
+        last = items[-1]["seq"] if items else start
+        answer: ChangesPage = {"nm": 1, "epoch": epoch, "has_more": has_more, "next": f"{epoch}.{last}",
+                               "changes": items}
+        if not has_more:
+            answer["state"] = feed.state(conn, epoch, kiosk.channel, head.head_seq)
+    return _json(answer)
+
+
+@router.get(paths.CATALOG_SNAPSHOT)
+def snapshot(request: Request, kiosk: Kiosk,
+             if_none_match: Annotated[str | None, Header()] = None) -> Response:
+    with db.read(_hq(request).engine) as conn:  # one read transaction: the live set and the cursor agree
+        epoch = meta.epoch(conn)
+        head = feed.head(conn, kiosk.channel)
+        if head is None:
+            raise not_found(f"channel {kiosk.channel}")
+        cursor = f"{epoch}.{head.head_seq}"
+        etag = f'"{cursor}"'
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        if if_none_match and etag in [t.strip() for t in if_none_match.split(",")]:
+            return Response(status_code=304, headers=headers)
+        answer: Snapshot = {
+            "nm": 1, "epoch": epoch, "cursor": cursor, "generated_at": clock.now_text(),
+            "categories": [body for _, _, body in feed.live(conn, kiosk.channel, "category")],  # type: ignore[misc]
+            "tags": [body for _, _, body in feed.live(conn, kiosk.channel, "tag")],  # type: ignore[misc]
+            "styles": [{"id": i, "version": v, "style": b}  # type: ignore[typeddict-item]
+                       for i, v, b in feed.live(conn, kiosk.channel, "style")],
+            "state": feed.state(conn, epoch, kiosk.channel, head.head_seq),
+        }
+    return JSONResponse(answer, headers=headers)
+
+
+@router.get(paths.INBOX)
+def inbox_page(request: Request, kiosk: Kiosk, since: str | None = None,
+               limit: Annotated[int, Query(ge=1, le=paths.PAGE_MAX)] = paths.PAGE_MAX) -> JSONResponse:
+    with db.read(_hq(request).engine) as conn:
+        epoch = meta.epoch(conn)
+        head_seq = inbox.head(conn, kiosk.store_id)
+        start = _since(since if since is not None else f"{epoch}.0", epoch, head_seq, 0)
+        events, has_more = inbox.page(conn, kiosk.store_id, start, limit)
+    last = events[-1]["seq"] if events else start
+    answer: InboxPage = {"nm": 1, "epoch": epoch, "has_more": has_more, "next": f"{epoch}.{last}",
+                         "events": events}
+    return _json(answer)
+
+
+@router.get("/v1/blobs/{sha256}")
+def get_blob(request: Request, sha256: str, _kiosk: Kiosk) -> Response:
+    hq = _hq(request)
+    if not is_sha256_hex(sha256):
+        raise HQError(400, ErrorCode.BAD_REQUEST, "a blob is named by its lower-case sha256")
+    with db.read(hq.engine) as conn:
+        row = conn.execute(blob.select().where(blob.c.sha256 == sha256)).one_or_none()
+    if row is None:
+        raise not_found(f"blob {sha256}")
+    local = hq.blobs.local_path(sha256)
+    headers = {**BLOB_HEADERS, "ETag": f'"{sha256}"'}
+    if local is not None:
+        return FileResponse(local, media_type=MEDIA_TYPES.get(row.format, "application/octet-stream"),
+                            headers=headers)
+    url = hq.blobs.url_for(sha256)
+    if url is None:
+        raise not_found(f"blob {sha256}")
+    # The kiosk follows this by hand and never sends its token to another host.
+    return RedirectResponse(url, status_code=307, headers={"Cache-Control": "no-store"})
+
+
+@router.post(paths.BLOBS_MISSING)
+def blobs_missing(request: Request, body: dict[str, Any], _kiosk: Kiosk) -> JSONResponse:
+    wanted = body.get("sha256")
+    if not isinstance(wanted, list) or len(wanted) > 1000 or not all(is_sha256_hex(s) for s in wanted):
+        raise HQError(400, ErrorCode.BAD_REQUEST, "sha256 must be a list of at most 1000 lower-case hashes")
+    with db.read(_hq(request).engine) as conn:
+        have = set(conn.execute(blob.select().with_only_columns(blob.c.sha256)
+                                .where(blob.c.sha256.in_(wanted))).scalars())
+    answer: BlobsMissingResponse = {"nm": 1, "missing": [s for s in dict.fromkeys(wanted) if s not in have]}
+    return _json(answer)
+
+
+@router.put("/v1/blobs/{sha256}")
+async def put_blob(request: Request, sha256: str, kiosk: Kiosk) -> JSONResponse:
+    hq = _hq(request)
+    if not is_sha256_hex(sha256):
+        raise HQError(400, ErrorCode.BAD_REQUEST, "a blob is named by its lower-case sha256")
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > BLOB_MAX_BYTES:
+        raise HQError(413, ErrorCode.BLOB_TOO_LARGE, f"over {BLOB_MAX_BYTES} bytes")
+    digest, size, head = hashlib.sha256(), 0, b""
+    fd, tmp = tempfile.mkstemp(prefix="nm-hq-upload-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > BLOB_MAX_BYTES:
+                    raise HQError(413, ErrorCode.BLOB_TOO_LARGE, f"over {BLOB_MAX_BYTES} bytes")
+                if len(head) < 65536:
+                    head += chunk[:65536 - len(head)]
+                digest.update(chunk)
+                out.write(chunk)
+        if digest.hexdigest() != sha256:
+            raise HQError(400, ErrorCode.HASH_MISMATCH, "the bytes do not hash to the name",
+                          {"computed": digest.hexdigest()})
+        info = probe(head)
+        if info is None:
+            raise HQError(415, ErrorCode.MEDIA_TYPE_NOT_ALLOWED, "only PNG, JPEG and WebP images")
+        status = await run_in_threadpool(_store_upload, hq, sha256, Path(tmp), size, info.format, info.width,
+                                         info.height)
+    except OSError as exc:
+        if exc.errno == 28:  # ENOSPC
+            raise HQError(507, ErrorCode.STORAGE_FULL, "HQ's blob store is full", retry_after=600) from None
+        raise
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    answer: BlobPutResponse = {"nm": 1, "sha256": sha256, "size": size}
+    return _json(answer, status)
+
+
+def _store_upload(hq: HQ, sha256: str, path: Path, size: int, fmt: str, width: int, height: int) -> int:
+    try:
+        result = hq.blobs.put_verified(sha256, path)
+    except HashMismatch as exc:  # the S3 store refused the bytes on its own check
+        raise HQError(400, ErrorCode.HASH_MISMATCH, "the bytes do not hash to the name",
+                      {"computed": exc.computed}) from None
+    with db.write(hq.engine) as conn:
+        existed = conn.execute(blob.select().where(blob.c.sha256 == sha256)).first() is not None
+        catalog.record_blob(conn, sha256, size, fmt, width, height)
+    return 200 if existed or result is PutResult.EXISTED else 201
+
+
+@router.put("/v1/drafts/{draft_id}/revisions/{rev}")
+def put_draft_revision(request: Request, draft_id: str, rev: int, body: dict[str, Any],
+                       kiosk: Kiosk) -> JSONResponse:
+    with db.write(_hq(request).engine) as conn:
+        revision, created = drafts.put_revision(conn, kiosk.store_id, kiosk.kiosk_id, draft_id, rev, body)
+    answer: DraftRevisionReceipt = {"nm": 1, "draft_id": revision.draft_id, "rev": revision.rev,
+                                    "state": revision.state, "received_at": revision.received_at}  # type: ignore[typeddict-item]
+    return _json(answer, 201 if created else 200)
+
+
+@router.put(paths.LEDGER_ENTRIES + "/{entry_id}")
+def put_ledger_entry(entry_id: str, _kiosk: Kiosk) -> JSONResponse:
+    raise HQError(501, ErrorCode.NOT_IMPLEMENTED, "ledger upload is reserved in protocol v1 (see hello)",
+                  {"entry_id": entry_id})
+
+
+@router.get(paths.HEALTHZ)
+def healthz(request: Request) -> JSONResponse:
+    try:
+        with db.read(_hq(request).engine) as conn:
+            epoch = meta.epoch(conn)
+    except Exception as exc:  # the load balancer only needs to know this process cannot serve
+        return _json({"nm": 1, "status": "unavailable", "error": type(exc).__name__}, 503)
+    return _json({"nm": 1, "status": "ok", "epoch": epoch})
+
+

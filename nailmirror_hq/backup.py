@@ -1,0 +1,94 @@
+"""Backup and restore, the same on SQLite and PostgreSQL: a logical dump HQ can read back on either engine.
+
+    DIR/manifest.json        {"format": "nailmirror-hq-backup", "version": 1, "epoch": …, "tables": {name: rows}}
+    DIR/tables/<name>.jsonl  one JSON object a row, read in one consistent transaction
+    DIR/blobs/ab/cd/<sha256> every blob the database names
+
+A restore replaces everything in one transaction and then gives HQ a **new epoch**: every kiosk's cursor from
+before is refused with 410 epoch_changed, so each one resyncs from a snapshot instead of trusting a history
+that may have gone back in time. Blobs are put (verified by hash) before the rows that name them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, delete, select
+
+from nailmirror_hq import audit, clock, db, meta
+from nailmirror_hq.blobs import BlobStore, FileBlobStore
+from nailmirror_hq.errors import HQError
+from nailmirror_hq.schema import blob, metadata
+from nailmirror_protocol.errors import ErrorCode
+
+FORMAT = "nailmirror-hq-backup"
+VERSION = 1
+
+
+def backup(engine: Engine, blobs: BlobStore, target: Path) -> dict[str, Any]:
+    target = Path(target)
+    if target.exists() and any(target.iterdir()):
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"{target} is not empty")
+    (target / "tables").mkdir(parents=True, exist_ok=True)
+    counts: dict[str, int] = {}
+    with db.read(engine) as conn:
+        epoch = meta.epoch(conn)
+        for table in metadata.sorted_tables:
+            with open(target / "tables" / f"{table.name}.jsonl", "w", encoding="utf-8") as out:
+                n = 0
+                for row in conn.execute(select(table)):
+                    out.write(json.dumps(dict(row._mapping), ensure_ascii=False) + "\n")
+                    n += 1
+            counts[table.name] = n
+        hashes = list(conn.execute(select(blob.c.sha256)).scalars())
+    copy = FileBlobStore(target / "blobs")
+    for sha256 in hashes:
+        path = copy.path(sha256)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as out:
+            for chunk in blobs.read_chunks(sha256):
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+    manifest = {"format": FORMAT, "version": VERSION, "created_at": clock.now_text(), "epoch": epoch,
+                "tables": counts, "blobs": len(hashes)}
+    (target / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def restore(engine: Engine, blobs: BlobStore, source: Path, actor: str) -> dict[str, Any]:
+    source = Path(source)
+    try:
+        manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"{source} is not an HQ backup (no manifest.json)") from None
+    if manifest.get("format") != FORMAT or manifest.get("version") != VERSION:
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"{source}: unknown backup format")
+    copy = FileBlobStore(source / "blobs")
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for table in metadata.sorted_tables:
+        path = source / "tables" / f"{table.name}.jsonl"
+        if not path.is_file():
+            raise HQError(400, ErrorCode.BAD_REQUEST, f"{source}: {path.name} is missing")
+        rows[table.name] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+        if len(rows[table.name]) != manifest["tables"].get(table.name):
+            raise HQError(400, ErrorCode.BAD_REQUEST, f"{source}: {path.name} is incomplete")
+    for item in rows["blob"]:  # blobs first: a row never names a blob the store lacks
+        if not blobs.has(item["sha256"]):
+            blobs.put_verified(item["sha256"], copy.path(item["sha256"]))
+    epoch = meta.new_epoch()
+    with db.write(engine) as conn:
+        for table in reversed(metadata.sorted_tables):
+            conn.execute(delete(table))
+        for table in metadata.sorted_tables:
+            if rows[table.name]:
+                conn.execute(table.insert(), rows[table.name])
+        meta.put(conn, "epoch", epoch)
+        if engine.dialect.name == "postgresql":  # the audit id sequence must move past the restored ids
+            conn.exec_driver_sql("SELECT setval(pg_get_serial_sequence('audit_log', 'id'), "
+                                 "COALESCE((SELECT MAX(id) FROM audit_log), 1))")
+        audit.record(conn, actor, "RESTORE", "hq", epoch, source=str(source), from_epoch=manifest.get("epoch"))
+    return {"epoch": epoch, "from_epoch": manifest.get("epoch"), "tables": manifest["tables"]}

@@ -1,0 +1,287 @@
+"""The catalog HQ owns: categories, tags and styles, and how their changes reach every channel's feed.
+
+A style's `version` goes up with every change a kiosk must see (content, status), so a kiosk applies a change
+only when its version is newer than the one it has. Categories and tags a style names are put in a channel's
+feed before the style (a kiosk then never meets an unknown code, though it copes with one).
+Status at HQ: UNPUBLISHED (imported, not yet sent), PUBLISHED, OFF_SHELF (sent, kiosks keep its files),
+WITHDRAWN (taken down: a feed delete; a later publish brings it back with a newer version).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from sqlalchemy import Connection, Engine, select, update
+
+from nailmirror_hq import audit, clock, codes, db, feed, style_folder
+from nailmirror_hq.blobs import BlobStore
+from nailmirror_hq.errors import HQError, not_found
+from nailmirror_hq.schema import blob, category, channel, channel_entity, style, tag
+from nailmirror_protocol.errors import ErrorCode
+from nailmirror_protocol.shapes import Asset, StyleBody
+
+LIVE_STATUSES = ("PUBLISHED", "OFF_SHELF")
+STARTER_ACTOR = "starter_catalog"
+# The kiosk's namespace for starter styles (nailmirror_desktop/core/catalog/starter.py): the same ids here.
+STARTER_UID_NAMESPACE = uuid.UUID("6f0b8a43-2c1e-4c56-9a57-1f7f0e3c8d21")
+
+
+def starter_style_id(catalog_code: str) -> str:
+    return str(uuid.uuid5(STARTER_UID_NAMESPACE, f"starter_catalog/{catalog_code}"))
+
+
+@dataclass(frozen=True)
+class StyleRow:
+    id: str
+    style_code: str
+    version: int
+    status: str
+    body: StyleBody
+
+
+def get_style(conn: Connection, style_id: str) -> StyleRow | None:
+    row = conn.execute(select(style).where(style.c.id == style_id)).one_or_none()
+    if row is None:
+        return None
+    return StyleRow(row.id, row.style_code, row.version, row.status, json.loads(row.body))
+
+
+def list_styles(conn: Connection, status: str | None = None) -> list[StyleRow]:
+    query = select(style).order_by(style.c.created_at, style.c.id)
+    if status:
+        query = query.where(style.c.status == status)
+    return [StyleRow(r.id, r.style_code, r.version, r.status, json.loads(r.body)) for r in conn.execute(query)]
+
+
+# --- categories and tags -----------------------------------------------------------------------------------
+
+def ensure_category(conn: Connection, code: str, name_zh: str, name_en: str, sort_order: int = 0) -> None:
+    row = conn.execute(select(category).where(category.c.code == code)).one_or_none()
+    if row is None:
+        conn.execute(category.insert().values(code=code, name_zh=name_zh, name_en=name_en, sort_order=sort_order,
+                                              version=1))
+    elif (row.name_zh, row.name_en, row.sort_order) != (name_zh, name_en, sort_order):
+        conn.execute(update(category).where(category.c.code == code).values(
+            name_zh=name_zh, name_en=name_en, sort_order=sort_order, version=row.version + 1))
+        _republish_reference(conn, "category", code)
+
+
+def ensure_tag(conn: Connection, code: str, name_zh: str, name_en: str) -> None:
+    row = conn.execute(select(tag).where(tag.c.code == code)).one_or_none()
+    if row is None:
+        conn.execute(tag.insert().values(code=code, name_zh=name_zh, name_en=name_en, version=1))
+    elif (row.name_zh, row.name_en) != (name_zh, name_en):
+        conn.execute(update(tag).where(tag.c.code == code).values(name_zh=name_zh, name_en=name_en,
+                                                                  version=row.version + 1))
+        _republish_reference(conn, "tag", code)
+
+
+def _reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, Any]] | None:
+    if kind == "category":
+        row = conn.execute(select(category).where(category.c.code == code)).one_or_none()
+        if row is None:
+            return None
+        return row.version, {"code": row.code, "name_zh": row.name_zh, "name_en": row.name_en,
+                             "sort_order": row.sort_order}
+    row = conn.execute(select(tag).where(tag.c.code == code)).one_or_none()
+    if row is None:
+        return None
+    return row.version, {"code": row.code, "name_zh": row.name_zh, "name_en": row.name_en}
+
+
+def _send_reference(conn: Connection, channel_code: str, kind: str, code: str) -> None:
+    ref = _reference(conn, kind, code)
+    if ref is not None and feed.live_version(conn, channel_code, kind, code) != ref[0]:
+        feed.append(conn, channel_code, kind, "upsert", code, ref[0], ref[1])
+
+
+def _republish_reference(conn: Connection, kind: str, code: str) -> None:
+    """A renamed category or tag goes again to every channel that already has it."""
+    rows = conn.execute(select(channel_entity.c.channel).where(channel_entity.c.type == kind,
+                                                               channel_entity.c.entity_id == code)).scalars()
+    for channel_code in list(rows):
+        _send_reference(conn, channel_code, kind, code)
+
+
+# --- channels ----------------------------------------------------------------------------------------------
+
+def ensure_channel(conn: Connection, code: str) -> None:
+    """A new channel starts with every live style (a chain-wide catalog), categories and tags first."""
+    if feed.head(conn, code) is not None:
+        return
+    conn.execute(channel.insert().values(code=code, head_seq=0, min_seq=0, created_at=clock.now_text()))
+    for row in list_styles(conn):
+        if row.status in LIVE_STATUSES:
+            _send_style(conn, code, row)
+
+
+def _send_style(conn: Connection, channel_code: str, row: StyleRow) -> None:
+    if row.body.get("category"):
+        _send_reference(conn, channel_code, "category", str(row.body["category"]))
+    for tag_code in row.body.get("tags", []):
+        _send_reference(conn, channel_code, "tag", tag_code)
+    feed.append(conn, channel_code, "style", "upsert", row.id, row.version, dict(row.body))
+
+
+# --- blobs -------------------------------------------------------------------------------------------------
+
+def store_blob(blobs: BlobStore, data: bytes, sha256: str) -> None:
+    """File I/O, outside any transaction: the blob is in the store before a row names it."""
+    fd, tmp = tempfile.mkstemp(prefix="nm-hq-blob-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        blobs.put_verified(sha256, Path(tmp))
+    finally:
+        os.unlink(tmp)
+
+
+def record_blob(conn: Connection, sha256: str, size: int, fmt: str, width: int, height: int) -> None:
+    if conn.execute(select(blob.c.sha256).where(blob.c.sha256 == sha256)).first() is None:
+        conn.execute(blob.insert().values(sha256=sha256, size=size, format=fmt, width=width, height=height,
+                                          created_at=clock.now_text()))
+
+
+# --- styles ------------------------------------------------------------------------------------------------
+
+def _free_code(conn: Connection, preferred: str | None, prefix: str) -> str:
+    candidates = ([preferred] if preferred else []) + [codes.new_style_code(prefix) for _ in range(8)]
+    for code in candidates:
+        if conn.execute(select(style.c.id).where(style.c.style_code == code)).first() is None:
+            return code
+    raise HQError(500, ErrorCode.BAD_REQUEST, "no free style code")
+
+
+def insert_style(conn: Connection, style_id: str, body: StyleBody, actor: str, preferred_code: str | None = None,
+                 source: str = "CATALOG") -> StyleRow:
+    if get_style(conn, style_id) is not None:
+        raise HQError(409, ErrorCode.BAD_REQUEST, f"style {style_id} exists")
+    prefix = codes.code_prefix(body.get("category"), source)
+    code = _free_code(conn, preferred_code or body.get("style_code") or None, prefix)
+    body = {**body, "style_code": code}
+    now = clock.now_text()
+    conn.execute(style.insert().values(id=style_id, style_code=code, version=1, status="UNPUBLISHED",
+                                       body=json.dumps(body, ensure_ascii=False), created_at=now, updated_at=now))
+    audit.record(conn, actor, "STYLE_CREATE", "style", style_id, style_code=code)
+    return StyleRow(style_id, code, 1, "UNPUBLISHED", body)
+
+
+def _save(conn: Connection, row: StyleRow, status: str, body: StyleBody) -> StyleRow:
+    version = row.version + 1
+    conn.execute(update(style).where(style.c.id == row.id).values(
+        version=version, status=status, body=json.dumps(body, ensure_ascii=False), updated_at=clock.now_text()))
+    return StyleRow(row.id, row.style_code, version, status, body)
+
+
+def set_status(conn: Connection, style_id: str, status: str, actor: str, reason: str | None = None) -> StyleRow:
+    """PUBLISHED or OFF_SHELF (an upsert to every channel) or WITHDRAWN (a delete); inside db.write."""
+    row = get_style(conn, style_id)
+    if row is None:
+        raise not_found(f"style {style_id}")
+    if row.status == status:
+        return row
+    if status == "WITHDRAWN" and row.status == "UNPUBLISHED":
+        raise HQError(409, ErrorCode.BAD_REQUEST, f"style {style_id} was never published")
+    body: StyleBody = dict(row.body)  # type: ignore[assignment]
+    if status in LIVE_STATUSES:
+        body["status"] = status  # type: ignore[typeddict-item]
+        if status == "PUBLISHED" and not body.get("published_at"):
+            body["published_at"] = clock.now_text()
+    saved = _save(conn, row, status, body)
+    for channel_code in feed.channels(conn):
+        if status in LIVE_STATUSES:
+            _send_style(conn, channel_code, saved)
+        elif feed.live_version(conn, channel_code, "style", style_id) is not None:
+            feed.append(conn, channel_code, "style", "delete", style_id, saved.version, reason=reason or status)
+    audit.record(conn, actor, f"STYLE_{status}", "style", style_id, version=saved.version, reason=reason)
+    return saved
+
+
+def replace_body(conn: Connection, style_id: str, body: StyleBody, actor: str) -> StyleRow:
+    """A new content version (HQ edited it); sent to the channels when the style is live."""
+    row = get_style(conn, style_id)
+    if row is None:
+        raise not_found(f"style {style_id}")
+    body = {**body, "style_code": row.style_code, "status": row.body.get("status", "PUBLISHED")}
+    saved = _save(conn, row, row.status, body)
+    if saved.status in LIVE_STATUSES:
+        for channel_code in feed.channels(conn):
+            _send_style(conn, channel_code, saved)
+    audit.record(conn, actor, "STYLE_EDIT", "style", style_id, version=saved.version)
+    return saved
+
+
+def folder_body(folder: style_folder.StyleFolder, *, name_zh: str, name_en: str, category_code: str | None,
+                tags: list[str], prompt: str) -> StyleBody:
+    assets: list[Asset] = []
+    for img in folder.images:
+        fields: dict[str, Any] = {"type": img.type, "slot": img.slot, "sha256": img.sha256, "size": len(img.data),
+                                  "format": img.format, "width": img.width, "height": img.height, "required": True}
+        asset = cast(Asset, fields)
+        if img.type == "COVER":
+            asset["primary"] = True
+        assets.append(asset)
+    return {"style_code": "", "status": "PUBLISHED", "name": {"zh": name_zh, "en": name_en},
+            "category": category_code, "tags": tags, "accent_fingers": list(folder.accent_fingers),
+            "prompt": prompt, "design": folder.design, "origin": {"store_id": None, "draft_id": None, "rev": None},
+            "published_at": None, "assets": assets}
+
+
+def import_folder(engine: Engine, blobs: BlobStore, path: Path, *, actor: str, style_id: str | None = None,
+                  name: str | None = None, name_en: str = "", category_code: str | None = None,
+                  tags: list[str] | None = None, prompt: str = "", publish: bool = False,
+                  preferred_code: str | None = None) -> StyleRow:
+    folder = style_folder.read(path)
+    for img in folder.images:  # file I/O first; the rows come in one transaction after
+        store_blob(blobs, img.data, img.sha256)
+    body = folder_body(folder, name_zh=name or folder.name, name_en=name_en, category_code=category_code,
+                       tags=list(tags or []), prompt=prompt)
+    with db.write(engine) as conn:
+        if category_code and _reference(conn, "category", category_code) is None:
+            raise HQError(400, ErrorCode.BAD_REQUEST, f"no category {category_code} (add it first)")
+        for tag_code in tags or []:
+            if _reference(conn, "tag", tag_code) is None:
+                raise HQError(400, ErrorCode.BAD_REQUEST, f"no tag {tag_code} (add it first)")
+        for img in folder.images:
+            record_blob(conn, img.sha256, len(img.data), img.format, img.width, img.height)
+        row = insert_style(conn, style_id or str(uuid.uuid4()), body, actor, preferred_code)
+        if publish:
+            row = set_status(conn, row.id, "PUBLISHED", actor)
+    return row
+
+
+def load_starter_catalog(engine: Engine, blobs: BlobStore, folder: Path) -> list[str]:
+    """The kiosk's starter catalog, published under the kiosk's ids and codes; entries already here are
+    skipped. Returns the ids added."""
+    data = json.loads((folder / "catalog.json").read_text(encoding="utf-8"))
+    added = []
+    for item in data["styles"] if isinstance(data, dict) else data:
+        code = str(item["code"])
+        style_id = starter_style_id(code)
+        with db.read(engine) as conn:
+            if get_style(conn, style_id) is not None:
+                continue
+        cat = item.get("category")
+        cat_code = cat["code"] if isinstance(cat, dict) else (item.get("category_code") or cat)
+        tag_items = [t if isinstance(t, dict) else {"code": t} for t in item.get("tags") or ()]
+        with db.write(engine) as conn:
+            if isinstance(cat, dict):
+                ensure_category(conn, cat["code"], cat.get("name_zh") or cat["code"], cat.get("name_en") or "")
+            elif cat_code:
+                ensure_category(conn, cat_code, item.get("category_name_zh") or cat_code,
+                                item.get("category_name_en") or cat_code)
+            for t in tag_items:
+                ensure_tag(conn, t["code"], t.get("name_zh") or t["code"], t.get("name_en") or "")
+        import_folder(engine, blobs, folder / str(item.get("folder") or code), actor=STARTER_ACTOR,
+                      style_id=style_id, name=item.get("name_zh") or item.get("name") or code,
+                      name_en=item.get("name_en") or "", category_code=cat_code,
+                      tags=[t["code"] for t in tag_items], prompt=item.get("prompt") or "", publish=True,
+                      preferred_code=codes.stable_style_code(codes.code_prefix(cat_code, "CATALOG"), code))
+        added.append(style_id)
+    return added

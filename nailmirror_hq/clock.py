@@ -1,0 +1,13 @@
+"""HQ's timestamps: UTC text "YYYY-MM-DDTHH:MM:SS.fffZ", the same as the kiosk database and the wire."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+
+def to_text(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def now_text(offset: timedelta = timedelta()) -> str:
+    return to_text(datetime.now(UTC) + offset)

@@ -1,0 +1,55 @@
+"""Where HQ keeps its data, from the command line and the environment.
+
+One machine (the default): DIR/hq.sqlite3 (SQLite in WAL mode) and DIR/blobs/ (the filesystem blob store),
+DIR = --data, else NAILMIRROR_HQ_HOME, else the user data dir. At scale:
+NAILMIRROR_HQ_DATABASE_URL=postgresql+psycopg://… and NAILMIRROR_HQ_BLOBS=s3://bucket?endpoint=…&region=…
+(credentials from the usual AWS_* variables), so several stateless HQ processes share one database and store.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+ENV_HOME = "NAILMIRROR_HQ_HOME"
+ENV_DATABASE_URL = "NAILMIRROR_HQ_DATABASE_URL"
+ENV_BLOBS = "NAILMIRROR_HQ_BLOBS"
+ENV_STARTER = "NAILMIRROR_HQ_STARTER_CATALOG"
+DB_FILE = "hq.sqlite3"
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path
+    database_url: str
+    blobs_url: str  # "file:///abs/dir" or "s3://bucket?endpoint=…"
+    starter_catalog: Path | None  # loaded into a new HQ; None = do not load one
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+def default_data_dir() -> Path:
+    home = os.environ.get(ENV_HOME)
+    return Path(home) if home else Path(platformdirs.user_data_dir("nailmirror-hq", appauthor=False))
+
+
+def default_starter_catalog() -> Path | None:
+    """The kiosk's starter catalog (the same files, so HQ publishes those styles under the same ids)."""
+    override = os.environ.get(ENV_STARTER)
+    if override is not None:
+        return Path(override) if override else None
+    folder = Path(__file__).resolve().parent.parent / "resources" / "starter_catalog"
+    return folder if (folder / "catalog.json").is_file() else None
+
+
+def load_settings(data_dir: Path | str | None = None) -> Settings:
+    data = Path(data_dir) if data_dir else default_data_dir()
+    data = data.expanduser().resolve()
+    database_url = os.environ.get(ENV_DATABASE_URL) or f"sqlite:///{data / DB_FILE}"
+    blobs_url = os.environ.get(ENV_BLOBS) or (data / "blobs").as_uri()
+    return Settings(data, database_url, blobs_url, default_starter_catalog())

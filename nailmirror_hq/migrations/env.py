@@ -1,0 +1,12 @@
+"""Alembic environment: HQ runs its migrations in-process (db.migrate) with the engine in config.attributes."""
+
+from alembic import context
+
+from nailmirror_hq.schema import metadata
+
+engine = context.config.attributes["engine"]
+with engine.connect() as connection:
+    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+    connection.commit()

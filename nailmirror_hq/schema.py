@@ -1,0 +1,184 @@
+"""HQ's tables (SQLAlchemy Core; the same schema on SQLite and PostgreSQL). Alembic's migrations/ create them.
+
+Times are UTC text (clock.to_text), JSON bodies are text: both engines store and compare them the same way.
+The feed (catalog_change) is append-only per channel; channel.head_seq is the single writer's counter (feed.py).
+channel_entity is the live state the feed leads to (what a snapshot lists), kept in the same transaction.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+# key/value facts of this HQ: "epoch" (the feed's history, changed by a restore)
+hq_meta = Table(
+    "hq_meta", metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+channel = Table(
+    "channel", metadata,
+    Column("code", String(40), primary_key=True),
+    Column("head_seq", BigInteger, nullable=False, server_default="0"),
+    Column("min_seq", BigInteger, nullable=False, server_default="0"),  # cursors below it get 410 compacted
+    Column("created_at", String(24), nullable=False),
+)
+
+store = Table(
+    "store", metadata,
+    Column("id", String(64), primary_key=True),  # st_<code>
+    Column("name", Text, nullable=False),
+    Column("channel", String(40), ForeignKey("channel.code"), nullable=False),
+    Column("status", String(16), nullable=False),  # ACTIVE | REVOKED
+    Column("inbox_seq", BigInteger, nullable=False, server_default="0"),
+    Column("created_at", String(24), nullable=False),
+)
+
+enroll_code = Table(
+    "enroll_code", metadata,
+    Column("code_sha256", String(64), primary_key=True),  # the code itself is shown once, never stored
+    Column("store_id", String(64), ForeignKey("store.id"), nullable=False),
+    Column("created_at", String(24), nullable=False),
+    Column("expires_at", String(24), nullable=False),
+    Column("used_at", String(24)),
+)
+
+store_token = Table(
+    "store_token", metadata,
+    Column("token_sha256", String(64), primary_key=True),  # the token is shown once, never stored
+    Column("store_id", String(64), ForeignKey("store.id"), nullable=False),
+    Column("kiosk_id", String(64), nullable=False, unique=True),
+    Column("kiosk_name", Text, nullable=False),
+    Column("app_version", Text, nullable=False),
+    Column("created_at", String(24), nullable=False),
+    Column("last_seen_at", String(24)),
+    Column("revoked_at", String(24)),
+)
+
+category = Table(
+    "category", metadata,
+    Column("code", String(40), primary_key=True),
+    Column("name_zh", Text, nullable=False),
+    Column("name_en", Text, nullable=False),
+    Column("sort_order", Integer, nullable=False, server_default="0"),
+    Column("version", Integer, nullable=False),
+)
+
+tag = Table(
+    "tag", metadata,
+    Column("code", String(40), primary_key=True),
+    Column("name_zh", Text, nullable=False),
+    Column("name_en", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+)
+
+# status: UNPUBLISHED (imported, never sent) | PUBLISHED | OFF_SHELF | WITHDRAWN (taken down: a feed delete)
+style = Table(
+    "style", metadata,
+    Column("id", String(36), primary_key=True),
+    Column("style_code", String(16), nullable=False, unique=True),
+    Column("version", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("body", Text, nullable=False),  # the StyleBody JSON of the current version
+    Column("created_at", String(24), nullable=False),
+    Column("updated_at", String(24), nullable=False),
+)
+
+blob = Table(
+    "blob", metadata,
+    Column("sha256", String(64), primary_key=True),
+    Column("size", BigInteger, nullable=False),
+    Column("format", String(8), nullable=False),
+    Column("width", Integer, nullable=False),
+    Column("height", Integer, nullable=False),
+    Column("created_at", String(24), nullable=False),
+)
+
+catalog_change = Table(
+    "catalog_change", metadata,
+    Column("channel", String(40), ForeignKey("channel.code"), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("type", String(16), nullable=False),
+    Column("op", String(8), nullable=False),
+    Column("entity_id", String(64), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("body", Text, nullable=False),  # the Change JSON without "seq"
+    Column("created_at", String(24), nullable=False),
+    PrimaryKeyConstraint("channel", "seq"),  # a page is one B-tree range scan: flat in the table's size
+)
+
+channel_entity = Table(
+    "channel_entity", metadata,
+    Column("channel", String(40), ForeignKey("channel.code"), nullable=False),
+    Column("type", String(16), nullable=False),
+    Column("entity_id", String(64), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    PrimaryKeyConstraint("channel", "type", "entity_id"),
+)
+
+draft = Table(
+    "draft", metadata,
+    Column("id", String(36), primary_key=True),
+    Column("store_id", String(64), ForeignKey("store.id"), nullable=False),
+    Column("created_at", String(24), nullable=False),
+)
+
+draft_revision = Table(
+    "draft_revision", metadata,
+    Column("draft_id", String(36), ForeignKey("draft.id"), nullable=False),
+    Column("rev", Integer, nullable=False),
+    Column("kiosk_id", String(64), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("body_sha256", String(64), nullable=False),
+    Column("state", String(16), nullable=False),  # PENDING_REVIEW | APPROVED | REJECTED | WITHDRAWN
+    Column("received_at", String(24), nullable=False),
+    Column("decided_at", String(24)),
+    Column("reviewer", Text),
+    Column("reason", Text),
+    PrimaryKeyConstraint("draft_id", "rev"),
+)
+Index("draft_revision_by_state", draft_revision.c.state, draft_revision.c.received_at)
+
+store_event = Table(
+    "store_event", metadata,
+    Column("store_id", String(64), ForeignKey("store.id"), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("type", String(32), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("created_at", String(24), nullable=False),
+    PrimaryKeyConstraint("store_id", "seq"),
+)
+
+reviewer = Table(
+    "reviewer", metadata,
+    Column("name", String(80), primary_key=True),
+    Column("password_hash", Text, nullable=False),  # argon2id
+    Column("created_at", String(24), nullable=False),
+    Column("disabled_at", String(24)),
+)
+
+audit_log = Table(
+    "audit_log", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", String(24), nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("action", String(40), nullable=False),
+    Column("entity_type", String(16), nullable=False),
+    Column("entity_id", String(64), nullable=False),
+    Column("detail", Text, nullable=False),
+)

@@ -1,0 +1,166 @@
+"""Stores, their enrollment codes and their kiosks' tokens.
+
+A store gets a one-time enrollment code (valid 24 h, single use); a kiosk trades it for its own bearer token
+(POST /v1/enroll). HQ keeps only the sha256 of codes and tokens, so a copy of HQ's database enrolls nothing and
+authenticates nobody. Revoking a store revokes every kiosk token it has; a kiosk can be revoked alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import Connection, select, update
+
+from nailmirror_hq import audit, catalog, clock, codes
+from nailmirror_hq.errors import HQError, not_found
+from nailmirror_hq.schema import enroll_code, store, store_token
+from nailmirror_protocol.errors import ErrorCode
+
+ENROLL_CODE_TTL = timedelta(hours=24)
+TOKEN_PREFIX = "nmst_"
+DEFAULT_CHANNEL = "all"
+CHANNEL_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Store:
+    id: str
+    name: str
+    channel: str
+    status: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Kiosk:
+    store_id: str
+    kiosk_id: str
+    channel: str
+
+
+def store_id_for(name: str) -> str:
+    code = re.sub(r"[^A-Za-z0-9-]+", "-", name).strip("-").upper()[:40] or "STORE"
+    return f"st_{code}"
+
+
+def add_store(conn: Connection, name: str, channel_code: str, actor: str) -> tuple[Store, str]:
+    """A new store and its first enrollment code (shown once)."""
+    if not name.strip():
+        raise HQError(400, ErrorCode.BAD_REQUEST, "a store needs a name")
+    if not CHANNEL_PATTERN.match(channel_code):
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"bad channel code {channel_code!r} (a-z, 0-9, _ and -)")
+    base = store_id_for(name)
+    store_id, n = base, 1
+    while get_store(conn, store_id) is not None:
+        n += 1
+        store_id = f"{base}-{n}"
+    catalog.ensure_channel(conn, channel_code)
+    now = clock.now_text()
+    conn.execute(store.insert().values(id=store_id, name=name.strip(), channel=channel_code, status="ACTIVE",
+                                       inbox_seq=0, created_at=now))
+    audit.record(conn, actor, "STORE_ADD", "store", store_id, channel=channel_code)
+    return Store(store_id, name.strip(), channel_code, "ACTIVE", now), new_enroll_code(conn, store_id, actor)
+
+
+def get_store(conn: Connection, store_id: str) -> Store | None:
+    row = conn.execute(select(store).where(store.c.id == store_id)).one_or_none()
+    return Store(row.id, row.name, row.channel, row.status, row.created_at) if row else None
+
+
+def list_stores(conn: Connection) -> list[Store]:
+    return [Store(r.id, r.name, r.channel, r.status, r.created_at)
+            for r in conn.execute(select(store).order_by(store.c.id))]
+
+
+def kiosks(conn: Connection, store_id: str) -> list[dict[str, str | None]]:
+    rows = conn.execute(select(store_token.c.kiosk_id, store_token.c.kiosk_name, store_token.c.created_at,
+                               store_token.c.last_seen_at, store_token.c.revoked_at)
+                        .where(store_token.c.store_id == store_id).order_by(store_token.c.created_at))
+    return [dict(r._mapping) for r in rows]
+
+
+def new_enroll_code(conn: Connection, store_id: str, actor: str) -> str:
+    """Another one-time code: a replacement or second PC. A revoked store becomes active again with it."""
+    found = get_store(conn, store_id)
+    if found is None:
+        raise not_found(f"store {store_id}")
+    code = codes.new_enroll_code()
+    conn.execute(enroll_code.insert().values(code_sha256=sha256_text(code), store_id=store_id,
+                                             created_at=clock.now_text(),
+                                             expires_at=clock.now_text(ENROLL_CODE_TTL)))
+    if found.status != "ACTIVE":
+        conn.execute(update(store).where(store.c.id == store_id).values(status="ACTIVE"))
+    audit.record(conn, actor, "ENROLL_CODE", "store", store_id)
+    return code
+
+
+def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tuple[Kiosk, str]:
+    """Trade a one-time code for a kiosk token (inside db.write). The token is returned once, never stored."""
+    key = sha256_text(codes.normalise_enroll_code(code))
+    row = conn.execute(select(enroll_code).where(enroll_code.c.code_sha256 == key)).one_or_none()
+    if row is None:
+        raise HQError(400, ErrorCode.ENROLL_CODE_INVALID, "unknown enrollment code")
+    if row.used_at is not None:
+        raise HQError(410, ErrorCode.ENROLL_CODE_USED, "this enrollment code was used already; ask HQ for a new one")
+    if row.expires_at < clock.now_text():
+        raise HQError(410, ErrorCode.ENROLL_CODE_EXPIRED, "this enrollment code expired; ask HQ for a new one")
+    found = get_store(conn, row.store_id)
+    assert found is not None
+    used = conn.execute(update(enroll_code).where(enroll_code.c.code_sha256 == key, enroll_code.c.used_at.is_(None))
+                        .values(used_at=clock.now_text()))
+    if used.rowcount != 1:  # another request used it between our read and this write (PostgreSQL)
+        raise HQError(410, ErrorCode.ENROLL_CODE_USED, "this enrollment code was used already")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    kiosk_id = "k_" + secrets.token_hex(10)
+    conn.execute(store_token.insert().values(
+        token_sha256=sha256_text(token), store_id=found.id, kiosk_id=kiosk_id, kiosk_name=kiosk_name[:200],
+        app_version=app_version[:40], created_at=clock.now_text()))
+    audit.record(conn, f"kiosk:{kiosk_id}", "ENROLL", "store", found.id, kiosk_name=kiosk_name[:200])
+    return Kiosk(found.id, kiosk_id, found.channel), token
+
+
+def authenticate(conn: Connection, token: str | None) -> Kiosk:
+    if not token:
+        raise HQError(401, ErrorCode.TOKEN_MISSING, "no bearer token")
+    row = conn.execute(select(store_token.c.store_id, store_token.c.kiosk_id, store_token.c.revoked_at,
+                              store.c.channel, store.c.status)
+                       .join(store, store.c.id == store_token.c.store_id)
+                       .where(store_token.c.token_sha256 == sha256_text(token))).one_or_none()
+    if row is None:
+        raise HQError(401, ErrorCode.TOKEN_INVALID, "unknown token; enroll this kiosk again")
+    if row.revoked_at is not None:
+        raise HQError(401, ErrorCode.TOKEN_REVOKED, "HQ revoked this kiosk; enroll it again")
+    return Kiosk(row.store_id, row.kiosk_id, row.channel)
+
+
+def touch(conn: Connection, kiosk_id: str) -> None:
+    conn.execute(update(store_token).where(store_token.c.kiosk_id == kiosk_id)
+                 .values(last_seen_at=clock.now_text()))
+
+
+def revoke(conn: Connection, store_id: str, actor: str, kiosk_id: str | None = None) -> int:
+    """Revoke every token of the store (and its unused codes), or one kiosk's. Returns tokens revoked."""
+    if get_store(conn, store_id) is None:
+        raise not_found(f"store {store_id}")
+    now = clock.now_text()
+    query = update(store_token).where(store_token.c.store_id == store_id, store_token.c.revoked_at.is_(None))
+    if kiosk_id:
+        if not conn.execute(select(store_token.c.kiosk_id).where(store_token.c.store_id == store_id,
+                                                                 store_token.c.kiosk_id == kiosk_id)).first():
+            raise not_found(f"kiosk {kiosk_id} of store {store_id}")
+        query = query.where(store_token.c.kiosk_id == kiosk_id)
+    count = conn.execute(query.values(revoked_at=now)).rowcount
+    if not kiosk_id:
+        conn.execute(update(enroll_code).where(enroll_code.c.store_id == store_id, enroll_code.c.used_at.is_(None))
+                     .values(used_at=now))
+        conn.execute(update(store).where(store.c.id == store_id).values(status="REVOKED"))
+    audit.record(conn, actor, "REVOKE", "store", store_id, kiosk_id=kiosk_id, tokens=count)
+    return int(count or 0)

@@ -1,0 +1,23 @@
+"""Endpoint paths and headers of protocol v1 (relative to the HQ base URL)."""
+
+ENROLL = "/v1/enroll"
+HELLO = "/v1/hello"
+CATALOG_CHANGES = "/v1/catalog/changes"  # ?since=<cursor>&limit=<n ≤ PAGE_MAX>
+CATALOG_SNAPSHOT = "/v1/catalog/snapshot"  # If-None-Match: "<cursor>" → 304
+BLOBS_MISSING = "/v1/blobs:missing"
+INBOX = "/v1/stores/me/inbox"  # ?since=<cursor>&limit=<n>
+LEDGER_ENTRIES = "/v1/ledger/entries"  # reserved (credits): PUT /v1/ledger/entries/{entry_id}
+HEALTHZ = "/healthz"
+
+
+def blob(sha256: str) -> str:
+    return f"/v1/blobs/{sha256}"
+
+
+def draft_revision(draft_id: str, rev: int) -> str:
+    return f"/v1/drafts/{draft_id}/revisions/{rev}"
+
+
+HEADER_PROTOCOL = "NM-Protocol"
+HEADER_KIOSK = "NM-Kiosk"
+PAGE_MAX = 500

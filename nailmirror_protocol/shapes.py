@@ -1,0 +1,235 @@
+"""The JSON bodies of protocol v1, as TypedDicts (shared/reference/catalog_sync.md §4).
+
+Every body has "nm": 1 at top level. Unknown fields are ignored by both sides, so a later HQ may add fields;
+a change *type* the kiosk did not declare never reaches it (a protocol upgrade answers 410 protocol_upgraded).
+Times are UTC "YYYY-MM-DDTHH:MM:SS.fffZ". Ids: styles and drafts are UUIDs (the kiosk's client_uid; starter
+styles uuid5 of their catalog code), stores "st_<code>", kiosks "k_<random>".
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+AssetType = Literal["NAIL_TEXTURE", "COVER", "THUMBNAIL", "TRY_ON_EXAMPLE", "AI_DRAFT"]
+ImageFormat = Literal["PNG", "JPEG", "WEBP"]
+StyleStatus = Literal["PUBLISHED", "OFF_SHELF"]
+ChangeType = Literal["style", "category", "tag"]
+ChangeOp = Literal["upsert", "delete"]
+Decision = Literal["APPROVED", "REJECTED"]
+RevisionState = Literal["PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN"]
+
+
+class ErrorBody(TypedDict):
+    nm: int
+    error: str
+    message: str
+    retryable: bool
+    details: NotRequired[dict[str, Any]]
+
+
+class Asset(TypedDict):
+    type: AssetType
+    slot: str  # "nail", "accent" or a finger for NAIL_TEXTURE; "" otherwise
+    sha256: str
+    size: int
+    format: ImageFormat
+    width: int
+    height: int
+    required: NotRequired[bool]  # feed only: the style shows only once every required asset is present
+    primary: NotRequired[bool]  # the cover the catalog grid shows
+
+
+class LocalizedName(TypedDict):
+    zh: str
+    en: str
+
+
+class Origin(TypedDict):
+    store_id: str | None
+    draft_id: str | None
+    rev: int | None
+
+
+class StyleBody(TypedDict):
+    """The full current body of a catalog style: every upsert carries all of it, never a diff."""
+
+    style_code: str
+    status: StyleStatus
+    name: LocalizedName
+    category: str | None
+    tags: list[str]
+    accent_fingers: list[str]
+    prompt: str
+    design: dict[str, Any] | None
+    origin: Origin
+    published_at: str | None
+    assets: list[Asset]
+
+
+class Category(TypedDict):
+    code: str
+    name_zh: str
+    name_en: str
+    sort_order: int
+
+
+class Tag(TypedDict):
+    code: str
+    name_zh: str
+    name_en: str
+
+
+class Change(TypedDict):
+    seq: int
+    type: ChangeType
+    op: ChangeOp
+    id: str
+    version: int
+    style: NotRequired[StyleBody]  # type "style", op "upsert"
+    category: NotRequired[Category]  # type "category", op "upsert"
+    tag: NotRequired[Tag]  # type "tag", op "upsert"
+    reason: NotRequired[str]  # op "delete": WITHDRAWN
+
+
+class CatalogState(TypedDict):
+    count: int  # live HQ-owned styles on the channel
+    digest: str  # canonical.catalog_digest over their (id, version)
+
+
+class ChangesPage(TypedDict):
+    nm: int
+    epoch: str
+    has_more: bool
+    next: str  # the cursor to send as ?since= next time
+    changes: list[Change]
+    state: NotRequired[CatalogState]  # only on the page with has_more false
+
+
+class SnapshotStyle(TypedDict):
+    id: str
+    version: int
+    style: StyleBody
+
+
+class Snapshot(TypedDict):
+    nm: int
+    epoch: str
+    cursor: str  # also the ETag: send it as If-None-Match to get 304
+    generated_at: str
+    categories: list[Category]
+    tags: list[Tag]
+    styles: list[SnapshotStyle]
+    state: CatalogState
+
+
+class Limits(TypedDict):
+    page_max: int
+    blob_max_bytes: int
+    draft_max_assets: int
+    drafts_per_day: int
+
+
+class Capabilities(TypedDict):
+    """What this HQ serves. `reserved` ones are declared so a kiosk can plan for them; HQ answers 501 today."""
+
+    inbox_events: list[str]  # "draft.received", "draft.decision", "credits.grant" (reserved)
+    ledger_upload: dict[str, str]  # {"path": "/v1/ledger/entries/{entry_id}", "method": "PUT", "status": ...}
+    reserved: list[str]
+
+
+class Hello(TypedDict):
+    nm: int
+    store_id: str
+    kiosk_id: str
+    channel: str
+    hq_time: str
+    epoch: str
+    protocols: list[int]
+    min_kiosk_version: str
+    poll_interval_s: int
+    backoff_s: int
+    blob_spread_s: int
+    limits: Limits
+    capabilities: Capabilities
+
+
+class EnrollRequest(TypedDict):
+    nm: int
+    code: str
+    kiosk_name: NotRequired[str]
+    app_version: NotRequired[str]
+    os: NotRequired[str]
+
+
+class EnrollResponse(TypedDict):
+    nm: int
+    store_id: str
+    kiosk_id: str
+    token: str  # shown once; HQ keeps only its sha256
+    channel: str
+    hq_time: str
+
+
+class BlobsMissingRequest(TypedDict):
+    nm: int
+    sha256: list[str]
+
+
+class BlobsMissingResponse(TypedDict):
+    nm: int
+    missing: list[str]
+
+
+class BlobPutResponse(TypedDict):
+    nm: int
+    sha256: str
+    size: int
+
+
+class DraftRevision(TypedDict):
+    """PUT /v1/drafts/{draft_id}/revisions/{rev}: immutable once stored."""
+
+    nm: int
+    kiosk_id: NotRequired[str]
+    source: Literal["AI", "MANUAL"]
+    parent_id: NotRequired[str | None]
+    style_code: NotRequired[str]  # the kiosk's code; the approved style keeps it when it is free at HQ
+    created_at: NotRequired[str]
+    submitted_at: NotRequired[str]
+    name: LocalizedName
+    category: NotRequired[str | None]
+    tags: NotRequired[list[str]]
+    accent_fingers: NotRequired[list[str]]
+    prompt: NotRequired[str]
+    design: NotRequired[dict[str, Any] | None]
+    provider: NotRequired[str]
+    origin_task_no: NotRequired[str]
+    assets: list[Asset]
+
+
+class DraftRevisionReceipt(TypedDict):
+    nm: int
+    draft_id: str
+    rev: int
+    state: RevisionState
+    received_at: str
+
+
+class InboxEvent(TypedDict):
+    seq: int
+    type: str  # "draft.received" | "draft.decision" | (reserved) "credits.grant"
+    at: str
+    draft_id: NotRequired[str]
+    rev: NotRequired[int]
+    decision: NotRequired[Decision]
+    published_style_id: NotRequired[str | None]
+    reviewer: NotRequired[str]
+    reason: NotRequired[str | None]
+
+
+class InboxPage(TypedDict):
+    nm: int
+    epoch: str
+    has_more: bool
+    next: str
+    events: list[InboxEvent]
