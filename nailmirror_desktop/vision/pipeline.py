@@ -28,6 +28,7 @@ from nailmirror_desktop.vision.nail_tracks import NailTracks, TrackedNail
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
+    from nailmirror_desktop.vision.hand_recovery import HandRecovery
     from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
     from nailmirror_desktop.vision.smoothing import HandSmoother
     from nailmirror_desktop.vision.still_detection import StillHandDetector
@@ -76,12 +77,13 @@ class TryOnPipeline:
     max_hands: hands tracked in video (each one costs ~10 ms more of palm detection).
     still_masks: how a still's nails are shaped (see STILL_MASKS); segment_every: video runs the segmenter on
     every n-th frame and carries the masks in between; segmenter: a loaded NailSegmenter to share (else one is
-    loaded on first use).
+    loaded on first use); recover_every: while fewer than max_hands hands are tracked, try one view of the still
+    cascade every n-th frame and follow what it finds (vision/hand_recovery.py); 0 turns that off.
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
                  smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = 1,
-                 segmenter: NailSegmenter | None = None) -> None:
+                 segmenter: NailSegmenter | None = None, recover_every: int = 3) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -96,6 +98,8 @@ class TryOnPipeline:
         self._smoother: HandSmoother | None = None
         self._nails = NailTracks()
         self._video_frames = 0
+        self.recover_every = recover_every
+        self._recovery: HandRecovery | None = None
 
     def __enter__(self) -> TryOnPipeline:
         return self
@@ -104,10 +108,10 @@ class TryOnPipeline:
         self.close()
 
     def close(self) -> None:
-        for resource in (self._still_detector, self._video_tracker):
+        for resource in (self._still_detector, self._video_tracker, self._recovery):
             if resource is not None:
                 resource.close()
-        self._still_detector = self._video_tracker = self._smoother = None
+        self._still_detector = self._video_tracker = self._smoother = self._recovery = None
 
     def process_still(self, image: NDArray[np.uint8], *, want_coverage: bool = True) -> TryOnResult:
         """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails."""
@@ -130,6 +134,8 @@ class TryOnPipeline:
         """
         start = time.perf_counter()
         hands = self._video().track(frame, timestamp_ms)
+        if self.recover_every > 0:
+            hands = self._recovered().update(frame, hands, self.max_hands)
         tracked = time.perf_counter()
         if self.smoothing:
             hands = self._smoothing().update(hands, timestamp_ms)
@@ -148,6 +154,8 @@ class TryOnPipeline:
         """Forget smoothing and nail state (call when the video jumps, e.g. a looping demo restarts)."""
         self._smoother = None
         self._nails.reset()
+        if self._recovery is not None:
+            self._recovery.reset()
         self._video_frames = 0
 
     def segmenter(self) -> NailSegmenter:
@@ -202,6 +210,13 @@ class TryOnPipeline:
             self._video_tracker = tracker = HandTracker("video", video_tracker_settings(self.max_hands))
             tracker.open()
         return self._video_tracker
+
+    def _recovered(self) -> HandRecovery:
+        if self._recovery is None:
+            from nailmirror_desktop.vision.hand_recovery import HandRecovery
+
+            self._recovery = HandRecovery(self.recover_every)
+        return self._recovery
 
     def _smoothing(self) -> HandSmoother:
         if self._smoother is None:
