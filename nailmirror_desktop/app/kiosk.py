@@ -25,7 +25,7 @@ from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell import kiosk_app
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
-from nailmirror_desktop.vision.sources import FrameReader
+from nailmirror_desktop.vision.sources import CameraProbe, FrameReader
 from nailmirror_desktop.vision.supervisor import SourceSupervisor
 
 log = logging.getLogger(__name__)
@@ -69,22 +69,23 @@ def open_demo_reader() -> FrameReader:
     return FrameReader(VideoFileSource(path, loop=True), paced=True)
 
 
-def camera_opener(config: KioskConfig) -> Callable[[], FrameReader]:
-    """Opens the configured camera, or with 'auto' the first device that opens."""
+def camera_opener(config: KioskConfig, probe: CameraProbe | None = None) -> Callable[[], FrameReader | None]:
+    """Opens the configured camera, or with 'auto' the first device that opens. The supervisor calls it every
+    few seconds while no camera is live; the probe's backoff decides when a look is due: until then the opener
+    returns None without touching a device (and nothing is logged)."""
+    devices = tuple(CAMERA_CANDIDATES) if config.camera == "auto" else (int(config.camera),)
+    probe = probe or CameraProbe(devices)
+    width, height = config.resolution
 
-    def open_camera() -> FrameReader:
-        from nailmirror_desktop.vision.sources import CameraSource, SourceUnavailable
+    def open_camera() -> FrameReader | None:
+        from nailmirror_desktop.vision.sources import CameraSource
 
-        width, height = config.resolution
-        devices = CAMERA_CANDIDATES if config.camera == "auto" else (int(config.camera),)
-        for device in devices:
-            source = CameraSource(device, width=width, height=height)
-            try:
-                source.open()
-            except SourceUnavailable:
-                continue
-            return FrameReader(source)
-        raise RuntimeError("NO_CAMERA")
+        if not probe.due():
+            return None
+        source = probe.open_first(lambda device: CameraSource(device, width=width, height=height))
+        if source is None:
+            raise RuntimeError(f"NO_CAMERA (next look in {probe.delay_s:.0f} s)")
+        return FrameReader(source)
 
     return open_camera
 
