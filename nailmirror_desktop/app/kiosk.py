@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.app import services as shared
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig, config_path, load_config, save_config
@@ -120,15 +121,25 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     if conn is not None:
         repository = _open_repository(conn)
         engine, executor, provider = _open_task_engine(closers)
+    share = _open_share_server(config, closers)
     closers.append(runner.close)  # closers run last-first: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
     return KioskServices(
         config, session, supervisor, runner, repository=repository, engine=engine, executor=executor,
-        provider=provider,
+        provider=provider, share=share,
         load_catalog=shared.prepare_catalog_in_own_connection if with_db else None,
         import_style_folder=shared.import_style_folder_in_own_connection if with_db else None,
         closers=closers,
     )
+
+
+def _open_share_server(config: KioskConfig, closers: list[Callable[[], object]]) -> ShareServer | None:
+    """The one-time link server when staff turned "send to my phone" on; it opens its port on the first share."""
+    if not config.share_to_phone:
+        return None
+    server = ShareServer(port=config.share_port)
+    closers.append(server.close)
+    return server
 
 
 def _open_database(closers: list[Callable[[], object]]) -> sqlite3.Connection | None:

@@ -37,6 +37,10 @@ class KioskConfig:
     # Saved before/after snapshots show a customer's hand: deleted after this many days (core/tryon/retention.py).
     snapshot_keep_days: int = 7
     language: str = "zh_CN"
+    # "Send to my phone" (adapters/share): the kiosk serves a snapshot once over the store network. Off unless
+    # the store turns it on: otherwise nothing of a customer ever leaves the kiosk. Changing either needs a restart.
+    share_to_phone: bool = False
+    share_port: int = 8765
 
     def with_changes(self, **changes: object) -> KioskConfig:
         return validated(replace(self, **changes))  # type: ignore[arg-type]
@@ -59,6 +63,8 @@ def validated(config: KioskConfig) -> KioskConfig:
         idle_timeout_s=max(10, min(int(config.idle_timeout_s), 3600)),
         snapshot_keep_days=max(1, min(int(config.snapshot_keep_days), 365)),
         language=language,
+        share_to_phone=bool(config.share_to_phone),
+        share_port=max(1024, min(int(config.share_port), 65535)),
     )
 
 

@@ -53,3 +53,12 @@ def test_saving_keeps_the_providers_section_and_is_owner_only():
     assert load_provider_config().default_provider == "dashscope"
     assert load_config().mirror is False
     assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
+
+
+def test_sending_to_a_phone_is_off_by_default_and_its_port_is_clamped():
+    assert load_config().share_to_phone is False  # privacy first: nothing leaves the kiosk unless staff allow it
+    config_path().write_text(json.dumps({"share_to_phone": True, "share_port": 80}), encoding="utf-8")
+    config = load_config()
+    assert config.share_to_phone is True and config.share_port == 1024
+    save_config(config.with_changes(share_port=99999))
+    assert load_config().share_port == 65535

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from nailmirror_desktop.ui import bridge
 from nailmirror_desktop.ui.services import KioskServices
+from nailmirror_desktop.ui.share.share_controller import ShareController
 from nailmirror_desktop.ui.shell import i18n, theme
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
 
@@ -76,6 +77,7 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
     i18n.install_language(language)
     bridge.install()
     controller = KioskController(build_services())
+    share = _attach_share(controller)  # held, with its closures, while the event loop runs
     _show(controller, options)
     controller.start()
     report = RunReport(controller)
@@ -99,7 +101,22 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
 
     app.aboutToQuit.connect(on_quit)
     app.exec()
+    del share
     return exit_code
+
+
+def _attach_share(controller: KioskController) -> ShareController:
+    """The snapshot page's "take it home" (ui/share): the QR link when sharing is on, the style card always."""
+    tryon = controller.tryon
+
+    def current_style() -> tuple[str, str] | None:
+        style = tryon.session.style
+        return (style.name, style.code) if style is not None else None
+
+    share = ShareController(controller.window, tryon.snapshot_page, controller.services.share,
+                            lambda: tryon.last_snapshot, current_style, parent=controller)
+    controller.session_did_reset.connect(share.forget_customer)
+    return share
 
 
 def _show(controller: KioskController, options: WindowOptions) -> None:
