@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 from nailmirror_desktop.ui import bridge
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.share.share_controller import ShareController
-from nailmirror_desktop.ui.shell import i18n, theme
+from nailmirror_desktop.ui.shell import i18n, on_screen_keyboard, theme
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
 
 
@@ -71,6 +71,7 @@ class RunReport:
 
 def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], options: WindowOptions) -> int:
     """Create the QApplication, build the services, show the kiosk and run the event loop; the exit status."""
+    on_screen_keyboard.prepare_environment()  # the input method is chosen when the QApplication starts
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(["nailmirror"])
     theme.apply_theme(app)
@@ -78,6 +79,7 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
     bridge.install()
     controller = KioskController(build_services())
     share = _attach_share(controller)  # held, with its closures, while the event loop runs
+    keyboard = on_screen_keyboard.OnScreenKeyboard(controller.window, parent=controller)
     _show(controller, options)
     controller.start()
     report = RunReport(controller)
@@ -101,7 +103,7 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
 
     app.aboutToQuit.connect(on_quit)
     app.exec()
-    del share
+    del share, keyboard
     return exit_code
 
 
