@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import os
 
-from PySide6.QtCore import Q_ARG, SIGNAL, QEvent, QMetaObject, QObject, Qt, QUrl
+from PySide6.QtCore import Q_ARG, SIGNAL, QEvent, QMetaObject, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QApplication, QMainWindow, QVBoxLayout, QWidget
@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 KEYBOARD_QML = ("keyboard", "keyboard.qml")
 HEIGHT_FRACTION = 0.36  # of the window: room for four key rows and the pinyin candidates at 1280×800
 MIN_HEIGHT_PX = 160
+LOAD_AFTER_MS = 3000
 KEYS_ASPECT = 3.2  # the default style's key block: width / height
 LOCALES = {"zh_CN": "zh_CN", "en": "en_US"}
 
@@ -51,13 +52,8 @@ class OnScreenKeyboard(QObject):
         self.view.setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a key press must not take focus from the field
         self.view.setClearColor(QColor(theme.BACKGROUND))  # beside the keys, when the window is wider
-        self.view.setSource(QUrl.fromLocalFile(str(resources_dir().joinpath(*KEYBOARD_QML))))
-        if self.view.status() != QQuickWidget.Status.Ready:
-            log.error("on-screen keyboard unavailable: %s", [e.toString() for e in self.view.errors()])
         self.view.hide()
-        root = self.view.rootObject()
-        if root is not None:  # the panel's height follows its width (and the candidates row): follow it
-            QObject.connect(root, SIGNAL("panelHeightChanged()"), self._fit)
+        self._loaded = False
         pages = window.takeCentralWidget()
         if pages is None:
             raise RuntimeError("the keyboard goes under the window's central widget: set one first")
@@ -77,6 +73,21 @@ class OnScreenKeyboard(QObject):
             app.focusChanged.connect(self._on_focus_change)
             app.installEventFilter(self)  # LanguageChange reaches the application first
             QGuiApplication.inputMethod().visibleChanged.connect(self._on_input_method_visibility)
+        # Loading the keyboard's QML costs ~100 ms: not before the mirror's first frame, and at the latest when
+        # a text field first takes focus.
+        QTimer.singleShot(LOAD_AFTER_MS, self.load)
+
+    def load(self) -> None:
+        """Load the keyboard (once)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        self.view.setSource(QUrl.fromLocalFile(str(resources_dir().joinpath(*KEYBOARD_QML))))
+        if self.view.status() != QQuickWidget.Status.Ready:
+            log.error("on-screen keyboard unavailable: %s", [e.toString() for e in self.view.errors()])
+        root = self.view.rootObject()
+        if root is not None:  # the panel's height follows its width (and the candidates row): follow it
+            QObject.connect(root, SIGNAL("panelHeightChanged()"), self._fit)
         self._fit()
         self.follow_language()
 
@@ -98,6 +109,7 @@ class OnScreenKeyboard(QObject):
             root.setProperty("kioskLocale", LOCALES.get(i18n.current_language(), "en_US"))
 
     def show_keyboard(self) -> None:
+        self.load()
         if self.ready:
             self._fit()
             self.view.show()
