@@ -48,6 +48,10 @@ class KioskConfig:
     credits_session_cap: int = 3
     credits_low_balance: int = 10
     credit_prices: dict[str, int] = field(default_factory=dict)
+    # "Send to my phone" (adapters/share): the kiosk serves a snapshot once over the store network. Off unless
+    # the store turns it on: otherwise nothing of a customer ever leaves the kiosk. Changing either needs a restart.
+    share_to_phone: bool = False
+    share_port: int = 8765
 
     def with_changes(self, **changes: object) -> KioskConfig:
         return validated(replace(self, **changes))  # type: ignore[arg-type]
@@ -76,6 +80,8 @@ def validated(config: KioskConfig) -> KioskConfig:
         credits_session_cap=max(0, min(int(config.credits_session_cap), 1_000)),
         credits_low_balance=max(0, min(int(config.credits_low_balance), 1_000_000)),
         credit_prices=_prices(config.credit_prices),
+        share_to_phone=bool(config.share_to_phone),
+        share_port=max(1024, min(int(config.share_port), 65535)),
     )
 
 

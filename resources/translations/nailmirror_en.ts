@@ -600,39 +600,105 @@
     </message>
 </context>
 <context>
+    <name>ShareController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
+        <source>Send to my phone</source>
+        <translation>Send to my phone</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
+        <source>Style card</source>
+        <translation>Style card</translation>
+    </message>
+</context>
+<context>
+    <name>SharePage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="111"/>
+        <source>Take it home</source>
+        <translation>Take it home</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="112"/>
+        <source>Back to my photo</source>
+        <translation>Back to my photo</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="114"/>
+        <source>Or photograph the style card: our staff find this style again from its code.</source>
+        <translation>Or photograph the style card: our staff find this style again from its code.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="116"/>
+        <source>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</source>
+        <translation>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="118"/>
+        <source>Sent to your phone. The link has now stopped working.</source>
+        <translation>Sent to your phone. The link has now stopped working.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
+        <source>This kiosk is not on a network your phone can reach right now.</source>
+        <translation>This kiosk is not on a network your phone can reach right now.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
+        <source>Sending to a phone does not work on this kiosk right now.</source>
+        <translation>Sending to a phone does not work on this kiosk right now.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
+        <source>This kiosk keeps photos to itself.</source>
+        <translation>This kiosk keeps photos to itself.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
+        <source>The photo is still being saved: try again in a moment.</source>
+        <translation>The photo is still being saved: try again in a moment.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="126"/>
+        <source>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</source>
+        <translation>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="152"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="153"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="166"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="167"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="168"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
@@ -747,6 +813,19 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
         <source>All</source>
         <translation>All</translation>
+    </message>
+</context>
+<context>
+    <name>StyleCard</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="37"/>
+        <source>Show this card to our staff</source>
+        <translation>Show this card to our staff</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="39"/>
+        <source>Style code %1</source>
+        <translation>Style code %1</translation>
     </message>
 </context>
 <context>

@@ -600,39 +600,105 @@
     </message>
 </context>
 <context>
+    <name>ShareController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
+        <source>Send to my phone</source>
+        <translation>发送到我的手机</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
+        <source>Style card</source>
+        <translation>款式卡片</translation>
+    </message>
+</context>
+<context>
+    <name>SharePage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="111"/>
+        <source>Take it home</source>
+        <translation>带回家</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="112"/>
+        <source>Back to my photo</source>
+        <translation>返回我的照片</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="114"/>
+        <source>Or photograph the style card: our staff find this style again from its code.</source>
+        <translation>也可以拍下款式卡片：店员凭款号就能找到这款。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="116"/>
+        <source>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</source>
+        <translation>用手机相机扫码即可保存照片。链接仅可使用一次，%1 分钟内有效，需连接本店 Wi-Fi。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="118"/>
+        <source>Sent to your phone. The link has now stopped working.</source>
+        <translation>已发送到您的手机，链接现已失效。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
+        <source>This kiosk is not on a network your phone can reach right now.</source>
+        <translation>本机目前不在您的手机能访问的网络中。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
+        <source>Sending to a phone does not work on this kiosk right now.</source>
+        <translation>本机暂时无法发送到手机。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
+        <source>This kiosk keeps photos to itself.</source>
+        <translation>本机不会将照片发送出去。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
+        <source>The photo is still being saved: try again in a moment.</source>
+        <translation>照片还在保存中，请稍后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="126"/>
+        <source>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</source>
+        <translation>打不开？访客 Wi-Fi 可能无法访问本机，请改为拍下款式卡片。</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="152"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="153"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="166"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="167"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="168"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
@@ -747,6 +813,19 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
         <source>All</source>
         <translation>全部</translation>
+    </message>
+</context>
+<context>
+    <name>StyleCard</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="37"/>
+        <source>Show this card to our staff</source>
+        <translation>把这张卡片给店员看</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="39"/>
+        <source>Style code %1</source>
+        <translation>款号 %1</translation>
     </message>
 </context>
 <context>

@@ -68,3 +68,12 @@ def test_credit_settings_have_defaults_and_hand_edited_values_are_clamped():
     assert config.credit_prices == {"openai": 2, "openai/gpt-image-1": 1000}
     save_config(config.with_changes(store_time_zone="Europe/Paris"))
     assert load_config().store_time_zone == "Europe/Paris" and load_config().credit_prices == config.credit_prices
+
+
+def test_sending_to_a_phone_is_off_by_default_and_its_port_is_clamped():
+    assert load_config().share_to_phone is False  # privacy first: nothing leaves the kiosk unless staff allow it
+    config_path().write_text(json.dumps({"share_to_phone": True, "share_port": 80}), encoding="utf-8")
+    config = load_config()
+    assert config.share_to_phone is True and config.share_port == 1024
+    save_config(config.with_changes(share_port=99999))
+    assert load_config().share_port == 65535

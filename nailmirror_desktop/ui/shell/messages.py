@@ -14,16 +14,9 @@ def generation_error_text(code: str | None, error_class: str | None = None) -> s
     own = _own_sentence(code)
     if own is not None:
         return own
-    # Credit refusals (core/credits): the generation was never queued; say what the customer can do instead.
-    if code == "INSUFFICIENT_CREDITS":
-        return QCoreApplication.translate(
-            "Messages", "AI design is not available right now. Try a quick-pick style, or ask our staff.")
-    if code == "DAILY_CAP_REACHED":
-        return QCoreApplication.translate(
-            "Messages", "We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.")
-    if code == "SESSION_CAP_REACHED":
-        return QCoreApplication.translate(
-            "Messages", "You have made the most AI designs for one visit. Try on the ones you made, or pick a style.")
+    credit = _credit_refusal_sentence(code)
+    if credit is not None:
+        return credit
     if error_class == "CONTENT_REJECTED":
         return QCoreApplication.translate("Messages", "We can't make that design. Please describe it differently.")
     if code.startswith("NETWORK") or code in ("DOWNLOAD_INTERRUPTED",):
@@ -88,3 +81,17 @@ def style_status_text(status: str) -> str:
         "OFF_SHELF": QCoreApplication.translate("Messages", "Off shelf"),
     }
     return names.get(status, status)
+
+
+def _credit_refusal_sentence(code: str) -> str | None:
+    """Credit refusals (core/credits): the generation was never queued; say what the customer can do instead."""
+    if code == "INSUFFICIENT_CREDITS":
+        return QCoreApplication.translate(
+            "Messages", "AI design is not available right now. Try a quick-pick style, or ask our staff.")
+    if code == "DAILY_CAP_REACHED":
+        return QCoreApplication.translate(
+            "Messages", "We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.")
+    if code == "SESSION_CAP_REACHED":
+        return QCoreApplication.translate(
+            "Messages", "You have made the most AI designs for one visit. Try on the ones you made, or pick a style.")
+    return None

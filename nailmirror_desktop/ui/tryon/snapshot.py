@@ -152,7 +152,12 @@ class SnapshotPage(QWidget):
         bottom.addWidget(self.saved_label, 1)
         bottom.addWidget(self.back_button)
         layout.addLayout(bottom)
+        self._bottom = bottom
         self._retranslate()
+
+    def add_action(self, button: QWidget) -> None:
+        """A button before "Back to the mirror" (ui/share's "send to my phone")."""
+        self._bottom.insertWidget(self._bottom.count() - 1, button)
 
     def show_pair(self, before: QImage, after: QImage, style_label: str,
                   paint_span: tuple[float, float] | None = None) -> None:
