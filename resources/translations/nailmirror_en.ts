@@ -2,111 +2,129 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ComparePage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
+        <source>Compare two styles</source>
+        <translation>Compare two styles</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="107"/>
+        <source>Back to the mirror</source>
+        <translation>Back to the mirror</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="110"/>
+        <source>Try this one</source>
+        <translation>Try this one</translation>
+    </message>
+</context>
+<context>
     <name>CreditsPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="95"/>
         <source>No credits granted yet: generations are not limited by a balance</source>
-        <translation type="unfinished"></translation>
+        <translation>No credits granted yet: generations are not limited by a balance</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="99"/>
         <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 credit(s) spent, %2 paid generation(s) of %3</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="103"/>
         <source>%1 per customer session</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 per customer session</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
         <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
-        <translation type="unfinished"></translation>
+        <translation>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="129"/>
         <source>no cap</source>
-        <translation type="unfinished"></translation>
+        <translation>no cap</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
         <source>Balance</source>
-        <translation type="unfinished"></translation>
+        <translation>Balance</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
         <source>Held for running generations</source>
-        <translation type="unfinished"></translation>
+        <translation>Held for running generations</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
         <source>Today</source>
-        <translation type="unfinished"></translation>
+        <translation>Today</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
         <source>Limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Limit</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="152"/>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>Refresh</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="153"/>
         <source>Save limits</source>
-        <translation type="unfinished"></translation>
+        <translation>Save limits</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
         <source>Paid generations per day (0: no cap)</source>
-        <translation type="unfinished"></translation>
+        <translation>Paid generations per day (0: no cap)</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
         <source>Per customer session (0: no cap)</source>
-        <translation type="unfinished"></translation>
+        <translation>Per customer session (0: no cap)</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
         <source>Alert when the balance is below</source>
-        <translation type="unfinished"></translation>
+        <translation>Alert when the balance is below</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>Time</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>Kind</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Credits</source>
-        <translation type="unfinished"></translation>
+        <translation>Credits</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
         <source>Paid</source>
-        <translation type="unfinished"></translation>
+        <translation>Paid</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
         <source>Task or grant</source>
-        <translation type="unfinished"></translation>
+        <translation>Task or grant</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
         <source>Note</source>
-        <translation type="unfinished"></translation>
+        <translation>Note</translation>
     </message>
 </context>
 <context>
@@ -160,27 +178,27 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="154"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>Your design is ready and on your nails now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="209"/>
         <source>Describe your dream nails</source>
         <translation>Describe your dream nails</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="210"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>e.g. milky white, shell flakes, ring finger accent</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="211"/>
         <source>Create my design</source>
         <translation>Create my design</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="212"/>
         <source>Try it on again</source>
         <translation>Try it on again</translation>
     </message>
@@ -188,23 +206,33 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="72"/>
         <source>Still designing your nails: one design at a time. It will be ready soon.</source>
         <translation>Still designing your nails: one design at a time. It will be ready soon.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="92"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="100"/>
+        <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
+        <translation>We could not find a colour, finish or pattern in “%1”. Try words like: %2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
+        <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
+        <translation>We did not understand “%1”, so it is not in this design. Words we know: %2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="134"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="173"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -212,28 +240,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
         <source>NailMirror</source>
         <translation>NailMirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
         <source>Demo</source>
         <translation>Demo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
         <source>Snapshot · before/after</source>
         <translation>Snapshot · before/after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="174"/>
         <source>Styles</source>
         <translation>Styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
         <source>AI design</source>
         <translation>AI design</translation>
     </message>
@@ -241,105 +269,125 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="16"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="89"/>
         <source>AI design is not available right now. Try a quick-pick style, or ask our staff.</source>
-        <translation type="unfinished"></translation>
+        <translation>AI design is not available right now. Try a quick-pick style, or ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="19"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="92"/>
         <source>We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.</source>
-        <translation type="unfinished"></translation>
+        <translation>We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="95"/>
         <source>You have made the most AI designs for one visit. Try on the ones you made, or pick a style.</source>
-        <translation type="unfinished"></translation>
+        <translation>You have made the most AI designs for one visit. Try on the ones you made, or pick a style.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="25"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="37"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="21"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="33"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>We can&apos;t make that design. Please describe it differently.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="39"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="23"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="30"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="26"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="38"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>The design service is paused. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="28"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>Lots of designs are being made right now. Please try again in a minute.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>Tell us a colour or a pattern first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>Something went wrong making this design. Please try again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="48"/>
+        <source>The kiosk&apos;s storage is full, so no new design can be saved. Please ask our staff.</source>
+        <translation>The kiosk&apos;s storage is full, so no new design can be saved. Please ask our staff.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
+        <source>The design service sent back something we could not use. Please try again.</source>
+        <translation>The design service sent back something we could not use. Please try again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <source>We lost contact while your design was being made. So you are not charged twice, we did not ask again: please ask our staff before trying again.</source>
+        <translation>We lost contact while your design was being made. So you are not charged twice, we did not ask again: please ask our staff before trying again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="58"/>
+        <source>Your design took too long and was stopped. Please try again, or try a quick pick.</source>
+        <translation>Your design took too long and was stopped. Please try again, or try a quick pick.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
         <source>Waiting</source>
         <translation>Waiting</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
         <source>Working</source>
         <translation>Working</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="67"/>
         <source>Done</source>
         <translation>Done</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="68"/>
         <source>Failed, will retry</source>
         <translation>Failed, will retry</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="69"/>
         <source>Canceled</source>
         <translation>Canceled</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="70"/>
         <source>Dead letter</source>
         <translation>Dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="62"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="77"/>
         <source>Draft</source>
         <translation>Draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="63"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="78"/>
         <source>Pending review</source>
         <translation>Pending review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="64"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="79"/>
         <source>Published</source>
         <translation>Published</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="80"/>
         <source>Rejected</source>
         <translation>Rejected</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="81"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
@@ -360,14 +408,9 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>Place your hand here, nails facing the screen</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="153"/>
-        <source>Style code</source>
-        <translation>Style code</translation>
     </message>
 </context>
 <context>
@@ -668,37 +711,37 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="174"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="175"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="188"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="189"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="190"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
@@ -759,7 +802,7 @@ Staff: set one on this kiosk PC with the command
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
         <source>Credits</source>
-        <translation type="unfinished"></translation>
+        <translation>Credits</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="52"/>
@@ -770,49 +813,84 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <source>Save to my favourites</source>
+        <translation>Save to my favourites</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <source>Setting up the style catalog for the first time… one moment.</source>
+        <translation>Setting up the style catalog for the first time… one moment.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <source>The style catalog could not be loaded. Please ask our staff.</source>
+        <translation>The style catalog could not be loaded. Please ask our staff.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <source>No favourites yet: tap ♡ beside a style you like.</source>
+        <translation>No favourites yet: tap ♡ beside a style you like.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <source>Tap a style…</source>
+        <translation>Tap a style…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <source>Compare</source>
+        <translation>Compare</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
         <source>All</source>
         <translation>All</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <source>♥ Favourites (%1)</source>
+        <translation>♥ Favourites (%1)</translation>
     </message>
 </context>
 <context>
@@ -904,7 +982,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>

@@ -2,6 +2,24 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ComparePage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
+        <source>Compare two styles</source>
+        <translation>对比两款</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="107"/>
+        <source>Back to the mirror</source>
+        <translation>返回魔镜</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="110"/>
+        <source>Try this one</source>
+        <translation>试戴这款</translation>
+    </message>
+</context>
+<context>
     <name>CreditsPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="95"/>
@@ -160,27 +178,27 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="154"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="209"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="210"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="211"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="212"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
     </message>
@@ -188,23 +206,33 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="72"/>
         <source>Still designing your nails: one design at a time. It will be ready soon.</source>
         <translation>正在为你设计：一次只能设计一款，马上就好。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="92"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="100"/>
+        <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
+        <translation>在“%1”里没有找到颜色、质感或图案。可以试试这些词：%2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
+        <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
+        <translation>没有看懂“%1”，所以这款设计里没有它。可以用这些词：%2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="134"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="173"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -212,28 +240,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="174"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -241,105 +269,125 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="16"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="89"/>
         <source>AI design is not available right now. Try a quick-pick style, or ask our staff.</source>
         <translation>AI 设计暂时不可用。请试试快捷款式，或咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="19"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="92"/>
         <source>We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.</source>
         <translation>今天的 AI 设计次数已用完。请试试快捷款式，或明天再来。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="95"/>
         <source>You have made the most AI designs for one visit. Try on the ones you made, or pick a style.</source>
         <translation>本次体验的 AI 设计次数已达上限。试戴已生成的款式，或从款式库中挑选吧。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="25"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="37"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="21"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="33"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>这个款式无法生成，请换一种描述。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="39"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="23"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>暂时连不上设计服务。可以先试试现成款式，或咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="30"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="26"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="38"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>设计服务暂停中，请咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="28"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>现在设计的人有点多，请一分钟后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>先告诉我们颜色或图案吧。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>生成款式时出了点问题，请再试一次。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="48"/>
+        <source>The kiosk&apos;s storage is full, so no new design can be saved. Please ask our staff.</source>
+        <translation>本机存储空间已满，新设计暂时无法保存。请联系店员。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
+        <source>The design service sent back something we could not use. Please try again.</source>
+        <translation>设计服务返回的结果无法使用，请再试一次。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <source>We lost contact while your design was being made. So you are not charged twice, we did not ask again: please ask our staff before trying again.</source>
+        <translation>设计过程中与设计服务失去了联系。为避免重复收费，我们没有再次请求：再试之前请先询问店员。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="58"/>
+        <source>Your design took too long and was stopped. Please try again, or try a quick pick.</source>
+        <translation>设计用时太长，已停止。请再试一次，或试试快捷选项。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
         <source>Waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
         <source>Working</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="67"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="68"/>
         <source>Failed, will retry</source>
         <translation>失败，将重试</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="69"/>
         <source>Canceled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="70"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="62"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="77"/>
         <source>Draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="63"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="78"/>
         <source>Pending review</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="64"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="79"/>
         <source>Published</source>
         <translation>已上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="80"/>
         <source>Rejected</source>
         <translation>已驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="81"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
@@ -360,14 +408,9 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="153"/>
-        <source>Style code</source>
-        <translation>款号</translation>
     </message>
 </context>
 <context>
@@ -668,37 +711,37 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="174"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="175"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="188"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="189"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="190"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
@@ -770,49 +813,84 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <source>Save to my favourites</source>
+        <translation>加入我的收藏</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <source>Setting up the style catalog for the first time… one moment.</source>
+        <translation>正在首次准备款式库……请稍候。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <source>The style catalog could not be loaded. Please ask our staff.</source>
+        <translation>款式库加载失败，请联系店员。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <source>No favourites yet: tap ♡ beside a style you like.</source>
+        <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <source>Tap a style…</source>
+        <translation>点选另一款…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
         <source>All</source>
         <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <source>♥ Favourites (%1)</source>
+        <translation>♥ 收藏（%1）</translation>
     </message>
 </context>
 <context>
@@ -904,7 +982,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
