@@ -178,61 +178,81 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>Your design is ready and on your nails now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="194"/>
+        <source>Tap a version to try it on.</source>
+        <translation>Tap a version to try it on.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="195"/>
+        <source>No more versions could be made this time.</source>
+        <translation>No more versions could be made this time.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="279"/>
         <source>Describe your dream nails</source>
         <translation>Describe your dream nails</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="210"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="280"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>e.g. milky white, shell flakes, ring finger accent</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="211"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="281"/>
         <source>Create my design</source>
         <translation>Create my design</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="212"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="282"/>
         <source>Try it on again</source>
         <translation>Try it on again</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="283"/>
+        <source>Show me 2 more versions</source>
+        <translation>Show me 2 more versions</translation>
     </message>
 </context>
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="72"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="82"/>
         <source>Still designing your nails: one design at a time. It will be ready soon.</source>
         <translation>Still designing your nails: one design at a time. It will be ready soon.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="92"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="104"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="100"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="127"/>
+        <source>Making %1 more versions to pick from…</source>
+        <translation>Making %1 more versions to pick from…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="149"/>
         <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
         <translation>We could not find a colour, finish or pattern in “%1”. Try words like: %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="156"/>
         <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
         <translation>We did not understand “%1”, so it is not in this design. Words we know: %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="188"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="136"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="173"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="228"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -240,28 +260,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="167"/>
         <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
         <source>NailMirror</source>
         <translation>NailMirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
         <source>Demo</source>
         <translation>Demo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="171"/>
         <source>Snapshot · before/after</source>
         <translation>Snapshot · before/after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
         <source>Styles</source>
         <translation>Styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="176"/>
         <source>AI design</source>
         <translation>AI design</translation>
     </message>

@@ -178,61 +178,81 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="194"/>
+        <source>Tap a version to try it on.</source>
+        <translation>点一个版本即可试戴。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="195"/>
+        <source>No more versions could be made this time.</source>
+        <translation>这次没能做出更多版本。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="279"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="210"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="280"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="211"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="281"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="212"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="282"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="283"/>
+        <source>Show me 2 more versions</source>
+        <translation>再给我 2 个版本</translation>
     </message>
 </context>
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="72"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="82"/>
         <source>Still designing your nails: one design at a time. It will be ready soon.</source>
         <translation>正在为你设计：一次只能设计一款，马上就好。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="92"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="104"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="100"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="127"/>
+        <source>Making %1 more versions to pick from…</source>
+        <translation>正在多做 %1 个版本供你挑选…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="149"/>
         <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
         <translation>在“%1”里没有找到颜色、质感或图案。可以试试这些词：%2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="156"/>
         <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
         <translation>没有看懂“%1”，所以这款设计里没有它。可以用这些词：%2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="188"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="136"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="173"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="228"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -240,28 +260,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="167"/>
         <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="171"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="176"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>

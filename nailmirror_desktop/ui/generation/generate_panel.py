@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -63,11 +63,14 @@ def _first_ascii(forms: tuple[str, ...]) -> str:
 class GeneratePanel(QWidget):
     generate_requested = Signal(str)
     try_on_requested = Signal(str)  # style code
+    more_requested = Signal()  # "show me more versions of this design"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._result_code = ""
         self._card: StyleCard | None = None
+        self._first_card: StyleCard | None = None  # the design the variations are versions of
+        self.variation_buttons: list[QPushButton] = []
         self._build()
         self._retranslate()
 
@@ -119,6 +122,11 @@ class GeneratePanel(QWidget):
         self.try_button = QPushButton()
         self.try_button.setMinimumHeight(60)
         self.try_button.clicked.connect(lambda: self.try_on_requested.emit(self._result_code))
+        self.more_button = QPushButton()
+        self.more_button.setMinimumHeight(56)
+        self.more_button.clicked.connect(self.more_requested)
+        self.variation_row = QHBoxLayout()
+        self.variation_row.setSpacing(8)
         row = QHBoxLayout()
         row.addWidget(self.prompt, 1)
         layout.addWidget(self.title)
@@ -131,11 +139,14 @@ class GeneratePanel(QWidget):
         layout.addWidget(self.result_name)
         layout.addWidget(self.result_code)
         layout.addWidget(self.try_button)
+        layout.addLayout(self.variation_row)
+        layout.addWidget(self.more_button)
         self.show_idle()
 
     # --- what the controller tells it -------------------------------------------------------------------
     def show_idle(self) -> None:
         self._result_code = ""
+        self._clear_variations()
         self.progress.setVisible(False)
         self.status.setText("")
         self._show_card(None)
@@ -153,14 +164,73 @@ class GeneratePanel(QWidget):
         self.progress.setValue(100)
         ready = self.tr("Your design is ready and on your nails now.")
         self.status.setText(f"{ready}\n{note}" if note else ready)
+        self._clear_variations()
         self._show_card(card or StyleCard(style_code, "", "", None))
+        self._first_card = self._card
+        self.more_button.setVisible(True)
         self.generate_button.setEnabled(True)
+
+    # --- variations: more versions of the design on show, to pick from -----------------------------------
+    def offers_more(self) -> bool:
+        """A design is on show and its variations were not asked for yet."""
+        return self.more_button.isVisibleTo(self) and not self.variation_buttons
+
+    def show_variations_working(self, text: str) -> None:
+        self.more_button.setVisible(False)
+        self.progress.setVisible(True)
+        self.progress.setValue(10)
+        self.status.setText(text)
+        self.generate_button.setEnabled(False)
+        if self._first_card is not None and not self.variation_buttons:
+            self._add_variation_button(self._first_card)
+
+    def add_variation(self, card: StyleCard) -> None:
+        self._add_variation_button(card)
+        self.progress.setValue(min(95, self.progress.value() + 40))
+
+    def show_variations_done(self) -> None:
+        self.progress.setVisible(False)
+        self.generate_button.setEnabled(True)
+        self.status.setText(self.tr("Tap a version to try it on.") if len(self.variation_buttons) > 1 else
+                            self.tr("No more versions could be made this time."))
+
+    def _add_variation_button(self, card: StyleCard) -> None:
+        button = QPushButton()
+        button.setObjectName("chip")
+        button.setCheckable(True)
+        button.setMinimumSize(96, 72)
+        pixmap = QPixmap(str(card.preview)) if card.preview is not None else QPixmap()
+        if not pixmap.isNull():
+            button.setIcon(pixmap)
+            button.setIconSize(QSize(96, 64))
+        else:
+            button.setText(card.code)
+        button.setChecked(card.code == self._result_code)
+        button.clicked.connect(lambda _=False, c=card, b=button: self._on_variation_click(c, b))
+        self.variation_row.addWidget(button)
+        self.variation_buttons.append(button)
+
+    def _on_variation_click(self, card: StyleCard, clicked: QPushButton) -> None:
+        for button in self.variation_buttons:
+            button.setChecked(button is clicked)
+        self._result_code = card.code
+        self._show_card(card)
+        self.try_on_requested.emit(card.code)
+
+    def _clear_variations(self) -> None:
+        for button in self.variation_buttons:
+            self.variation_row.removeWidget(button)
+            button.deleteLater()
+        self.variation_buttons = []
+        self._first_card = None
+        self.more_button.setVisible(False)
 
     def show_error(self, text: str) -> None:
         """Nothing was made (or nothing was queued): the reason, and no stale result beside it."""
         self.progress.setVisible(False)
         self.status.setText(text)
         self._show_card(None)
+        self.more_button.setVisible(False)
         self.generate_button.setEnabled(True)
 
     def _show_card(self, card: StyleCard | None) -> None:
@@ -210,6 +280,7 @@ class GeneratePanel(QWidget):
         self.prompt.setPlaceholderText(self.tr("e.g. milky white, shell flakes, ring finger accent"))
         self.generate_button.setText(self.tr("Create my design"))
         self.try_button.setText(self.tr("Try it on again"))
+        self.more_button.setText(self.tr("Show me 2 more versions"))
         for chip in self.chips:
             zh, en = chip.property("terms")
             chip.setText(en if english else zh)

@@ -10,6 +10,10 @@ which refuses while this session's generation is still running or being tried on
 session's id as its `request_source_id`, so the engine itself answers a second submit from the same session with
 the unfinished task instead of inserting another (ARCHITECTURE.md §7, idempotency).
 
+After a design is ready the customer may ask for `EXTRA_VARIATIONS` more versions of it (the same words, other
+seeds: glitter, flakes, marble veins and florals fall differently) and pick one; they are queued only on that
+tap, because with a remote provider each one is paid for.
+
 Before anything is queued the words are read (`prompt_reading`): an empty box, or words the parser finds no
 colour, finish or pattern in, are refused with a sentence and words to try; nothing is queued for them.
 """
@@ -22,7 +26,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
-from nailmirror_desktop.core.generation.flow import submit_generation
+from nailmirror_desktop.core.generation.flow import default_seed, submit_generation
 from nailmirror_desktop.core.generation.provider_config import ConfigError
 from nailmirror_desktop.core.tasks import TaskEngine, TaskError
 from nailmirror_desktop.ui.generation.generate_panel import GeneratePanel, StyleCard
@@ -33,6 +37,8 @@ from nailmirror_desktop.ui.shell.messages import generation_error_text
 
 TryOnInBackground = Callable[[str, Callable[[bool], None]], None]  # (style code, done(applied))
 log = logging.getLogger(__name__)
+EXTRA_VARIATIONS = 2  # with the first design, 3 to pick from
+_VARIATIONS = "variations"  # self._active while the extra versions are being made
 DescribeStyle = Callable[[str], StyleCard | None]  # style code → what the panel shows of it
 
 
@@ -49,11 +55,15 @@ class GenerationController(QObject):
         self._try_on = try_on
         self._describe = describe
         self._left_out: tuple[str, ...] = ()  # words of the followed prompt the parser did not understand
+        self._last: tuple[str, str] | None = None  # (prompt, style code) of the design on show, for variations
+        self._variations: set[str] = set()  # the extra versions' unfinished tasks
+        self._pending_prompt = ""
         self._task: str | None = None  # the task whose signals this customer follows
         self._active: str | None = None  # this session's generation, from submit until tried on or failed
         self._session_id = uuid.uuid4().hex
         self.panel = GeneratePanel()
         self.panel.generate_requested.connect(self.generate)
+        self.panel.more_requested.connect(self.more_variations)
         if executor is not None:
             executor.task_changed.connect(self._on_task_change)
             executor.task_progress.connect(self._on_task_progress)
@@ -89,8 +99,47 @@ class GenerationController(QObject):
             return None
         self._task = self._active = task.task_no
         self._left_out = reading.not_understood
+        self._last = None
+        self._pending_prompt = text
         panel.show_working(0.05, self.tr("Sent! Designing your nails…"))
         return task.task_no
+
+    def more_variations(self) -> list[str]:
+        """Queue EXTRA_VARIATIONS more versions of the design on show; their task numbers ([] when refused)."""
+        if self._active is not None or self._last is None or self._engine is None or not self.panel.offers_more():
+            return []
+        prompt, _code = self._last
+        tasks = []
+        for i in range(1, EXTRA_VARIATIONS + 1):
+            try:
+                task = submit_generation(self._engine, prompt, self._provider,
+                                         seed=(default_seed(prompt) + i) & 0xFFFFFFFF,
+                                         request_source_id=f"{self._session_id}:v{i}")
+            except (TaskError, ConfigError) as exc:
+                log.warning("variation not queued: %s", exc)
+                break
+            tasks.append(task.task_no)
+        if not tasks:
+            self.panel.show_error(generation_error_text(None))
+            return []
+        self._variations = set(tasks)
+        self._active = _VARIATIONS
+        self.panel.show_variations_working(self.tr("Making %1 more versions to pick from…").replace(
+            "%1", str(len(tasks))))
+        return tasks
+
+    def _on_variation_change(self, task_no: str, status: str) -> None:
+        if status not in ("SUCCESS", "DEAD", "CANCELED"):
+            return
+        self._variations.discard(task_no)
+        task = self._engine.get(task_no) if self._engine is not None else None
+        code = (task.result or {}).get("style_code", "") if task is not None and status == "SUCCESS" else ""
+        card = self._card_of(code) if code else None
+        if code:
+            self.panel.add_variation(card or StyleCard(code, "", "", None))
+        if not self._variations:
+            self._active = None
+            self.panel.show_variations_done()
 
     def _refusal(self, text: str, reading: PromptReading) -> str:
         """Why these words are not worth a generation ("" when they are)."""
@@ -118,9 +167,14 @@ class GenerationController(QObject):
         self.panel.clear()
         self._task = self._active = None
         self._left_out = ()
+        self._last = None
+        self._variations = set()
         self._session_id = uuid.uuid4().hex
 
     def _on_task_change(self, task_no: str, status: str) -> None:
+        if task_no in self._variations:
+            self._on_variation_change(task_no, status)
+            return
         if task_no != self._task or self._engine is None:
             return
         if status == "SUCCESS":
@@ -147,6 +201,7 @@ class GenerationController(QObject):
                 return  # the customer walked away meanwhile: the next one does not get this design
             self._active = None
             if ok:
+                self._last = (self._pending_prompt, code)
                 panel.show_result(code, self._card_of(code), self._left_out_note())
             else:
                 panel.show_error(generation_error_text(None))

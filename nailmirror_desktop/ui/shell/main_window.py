@@ -8,12 +8,13 @@ e.g. `--quit-after`) allow it.
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QResizeEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QTabWidget,
     QVBoxLayout,
@@ -61,15 +62,19 @@ class MainWindow(QMainWindow):
         left.setSpacing(12)
         left.addWidget(self.mirror, 1)
         left.addLayout(self._build_bottom_bar())
-        outer.addLayout(left, 1)
+        outer.addLayout(left, round((1 - SIDE_SHARE) * 100))
         side = QWidget()
         side.setObjectName("panel")
-        side.setFixedWidth(SIDE_MIN)
+        # Stretch factors share the width (the layout keeps both columns' minimums, so the window never has
+        # to grow past the screen for it); the side panel's minimum and maximum bound its share.
+        side.setMinimumWidth(SIDE_MIN)
+        side.setMaximumWidth(SIDE_MAX)
+        side.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.side_panel = side
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(12, 12, 12, 12)
         side_layout.addWidget(self.side_tabs)
-        outer.addWidget(side)
+        outer.addWidget(side, round(SIDE_SHARE * 100))
         return page
 
     def _build_bottom_bar(self) -> QHBoxLayout:
@@ -114,10 +119,6 @@ class MainWindow(QMainWindow):
         if old is not None:
             self.pages.removeWidget(old)
             old.deleteLater()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
-        self.side_panel.setFixedWidth(side_width(event.size().width()))
-        super().resizeEvent(event)
 
     def showFullScreen(self) -> None:  # noqa: N802 (Qt's name)
         """Full screen that fills the screen also without a window manager: Qt only asks the window manager
@@ -175,10 +176,6 @@ class MainWindow(QMainWindow):
             self.side_tabs.setTabText(1, self.tr("AI design"))
 
 
-def side_width(window_width: int) -> int:
-    return max(SIDE_MIN, min(SIDE_MAX, round(window_width * SIDE_SHARE)))
-
-
 def placeholder(text: str) -> QWidget:
     label = QLabel(text)
     label.setObjectName("muted")
@@ -187,4 +184,4 @@ def placeholder(text: str) -> QWidget:
     return label
 
 
-__all__ = ["MainWindow", "placeholder", "side_width", "CUSTOMER", "SNAPSHOT", "STAFF", "COMPARE"]
+__all__ = ["MainWindow", "placeholder", "CUSTOMER", "SNAPSHOT", "STAFF", "COMPARE"]

@@ -212,3 +212,47 @@ def test_these_error_codes_have_their_own_sentence(qtbot, code):
     assert own != fallback and own == generation_error_text(code.lower(), "TRANSIENT")
     assert len({generation_error_text(c) for c in ("STORAGE_FULL", "INVALID_RESPONSE", "OUTCOME_UNKNOWN",
                                                     "WAIT_TIMEOUT")}) == 4
+
+
+def test_two_more_versions_are_made_on_request_and_the_customer_picks_one(qtbot, engine, tmp_path):
+    from nailmirror_desktop.core.generation.flow import default_seed
+    from nailmirror_desktop.ui.generation.generate_panel import StyleCard
+
+    seeds: list[int] = []
+
+    def handler(ctx):
+        seed = ctx.payload.get("seed", default_seed(ctx.payload["prompt"]))
+        seeds.append(seed)
+        return {"style_code": f"AIS-{len(seeds)}"}
+
+    engine.register_handler(STYLE_GENERATION, handler)
+    executor = SignalsOnly()
+    controller = GenerationController(engine, executor, "offline", lambda code, done: done(True),
+                                      describe=lambda code: StyleCard(code, code, code, None))
+    panel = controller.panel
+    qtbot.addWidget(panel)
+    picked: list[str] = []
+    panel.try_on_requested.connect(picked.append)
+    assert controller.more_variations() == []  # nothing on show yet: nothing to vary
+    first = controller.generate("金色闪粉")
+    engine.run_due()
+    executor.task_changed.emit(first, "SUCCESS")
+    assert panel.more_button.isVisibleTo(panel)
+    panel.more_button.click()
+    variations = [t.task_no for t in engine.list_tasks(task_type=STYLE_GENERATION) if t.task_no != first]
+    assert len(variations) == 2
+    assert controller.generate("红色") is None and "one design at a time" in panel.status.text()
+    engine.run_due()
+    assert len(set(seeds)) == 3, "each version has its own seed"
+    for task_no in variations:
+        executor.task_changed.emit(task_no, "SUCCESS")
+    assert len(panel.variation_buttons) == 3 and "Tap a version" in panel.status.text()
+    assert controller.more_variations() == [] and engine.count(task_type=STYLE_GENERATION) == 3  # asked once
+    third = panel.variation_buttons[2]
+    third.click()
+    assert len(picked) == 1 and picked[0] in ("AIS-2", "AIS-3") and third.isChecked()
+    assert panel.result_code.text() == picked[0]  # the card shown is the version picked
+    assert not panel.variation_buttons[0].isChecked()
+    assert controller.generate("红色") is not None  # the versions are done: a new design may start
+    controller.forget_customer()
+    assert panel.variation_buttons == [] and not panel.more_button.isVisibleTo(panel)

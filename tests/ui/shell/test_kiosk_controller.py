@@ -205,3 +205,24 @@ def test_enter_while_a_paid_generation_runs_queues_nothing_more(qtbot, monkeypat
             assert server.generation_count == 1 and engine.count(task_type="STYLE_GENERATION") == 1
             qtbot.keyClick(panel.prompt, Qt.Key.Key_Return)
             assert engine.count(task_type="STYLE_GENERATION") == 2
+
+
+def test_two_more_versions_of_a_design_are_rendered_and_one_can_be_tried_on(qtbot, kiosk):
+    """Real offline generation: the versions differ (other seeds), show their preview cards, and a tap puts the
+    picked one on the nails."""
+    panel = kiosk.generation.panel
+    assert kiosk.generation.generate("奶白色，金色闪粉，贝壳碎片")
+    qtbot.waitUntil(lambda: panel.more_button.isVisibleTo(panel), timeout=60000)
+    assert not panel.preview.pixmap().isNull()
+    panel.more_button.click()
+    qtbot.waitUntil(lambda: len(panel.variation_buttons) == 3 and panel.generate_button.isEnabled(), timeout=90000)
+    assert all(not button.icon().isNull() for button in panel.variation_buttons)
+    repo = kiosk.services.repository
+    codes = [t.result["style_code"] for t in kiosk.services.engine.list_tasks(task_type="STYLE_GENERATION")]
+    assert len(set(codes)) == 3
+    textures = {frozenset(a.file_sha256 for a in repo.assets(repo.get_by_code(c).id, asset_type="NAIL_TEXTURE"))
+                for c in codes}
+    assert len(textures) == 3, "the versions are not different designs"
+    panel.variation_buttons[2].click()
+    qtbot.waitUntil(lambda: kiosk.services.session.style.code == panel.result_code.text(), timeout=10000)
+    assert kiosk.services.session.style.code in codes
