@@ -97,7 +97,7 @@ class TryOnController(QObject):
             done(True)
 
         self._run(lambda: load_style_textures(assets.style_code, assets.name, assets.textures,
-                                              assets.accent_fingers), decoded)
+                                              assets.accent_fingers, assets.design), decoded)
 
     def put_on_a_first_style(self) -> None:
         """The mirror opens with the catalog's newest style on, so a passer-by sees what it does at once."""
@@ -127,7 +127,8 @@ class TryOnController(QObject):
 
     def _load_style(self, code: str) -> LoadedStyle:
         assets = try_on_assets(self._require_repository(), code)
-        return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers)
+        return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers,
+                                   assets.design)
 
     def _on_style_unusable(self, code: str, error: BaseException) -> None:
         log.warning("style %s cannot be tried on: %s", code, error)
