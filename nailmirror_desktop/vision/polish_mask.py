@@ -15,6 +15,8 @@ says is what is painted.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 
 import cv2
 import numpy as np
@@ -28,12 +30,33 @@ _EDGE_SIGMA_PX = 0.6
 _FAINTEST = 0.05  # alpha below this is dropped: it would round back to the frame's pixel anyway
 
 
+_RECENT: OrderedDict[tuple[int, tuple[int, int], float], tuple[NailMask, NailMask]] = OrderedDict()
+_RECENT_LOCK = threading.Lock()
+_RECENT_SIZE = 32  # two hands' nails, a few frames: the same mask painted again (coverage and composite of a
+# still, a mask carried between segmenter runs in video) is not stretched and blurred again
+
+
 def painted_mask(mask: NailMask, frame_shape: tuple[int, ...], stretch: float | None = None) -> NailMask:
+    """`_painted_mask`, remembered for the last few masks (the same NailMask object: its arrays are not
+    modified once made, as everywhere in the pipeline)."""
+    stretch = TIP_STRETCH if stretch is None else stretch
+    key = (id(mask), (int(frame_shape[0]), int(frame_shape[1])), stretch)
+    with _RECENT_LOCK:  # (a worker and a snapshot may paint at once)
+        hit = _RECENT.get(key)
+    if hit is not None and hit[0] is mask:
+        return hit[1]
+    painted = _painted_mask(mask, frame_shape, stretch)
+    with _RECENT_LOCK:
+        _RECENT[key] = (mask, painted)  # holding `mask` keeps its id from being reused while it is here
+        while len(_RECENT) > _RECENT_SIZE:
+            _RECENT.popitem(last=False)
+    return painted
+
+
+def _painted_mask(mask: NailMask, frame_shape: tuple[int, ...], stretch: float) -> NailMask:
     """The mask polish is painted in: `mask` stretched toward its tip by `stretch` of its length, its ROI grown
     to hold the stretch (clipped to the frame), its alpha anti-aliased; its quad stretched the same way (so the
-    texture and the laid-out layers follow). (roi.height, roi.width) float32 alpha in [0, 1]. stretch: None
-    for TIP_STRETCH."""
-    stretch = TIP_STRETCH if stretch is None else stretch
+    texture and the laid-out layers follow). (roi.height, roi.width) float32 alpha in [0, 1]."""
     # plain floats: a nail is four points, and numpy's per-call overhead would dominate (as in warp.py)
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = mask.quad.corners.tolist()
     axis_x, axis_y = (x0 + x1 - x2 - x3) / 2, (y0 + y1 - y2 - y3) / 2
