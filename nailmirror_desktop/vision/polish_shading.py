@@ -67,32 +67,41 @@ def shade_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray, uv: 
     smooth = _local_mean(grey, nails, starts, sizes)
     light, tilt = _room_light(smooth, flat_nail, u, starts, sizes)
     looks = [n.look for n in nails]
-    paint = colour.reshape(-1, 3).astype(np.float32)
-    if any(look.tip is not None or look.moon is not None for look in looks):
+    laid_out = any(look.tip is not None or look.moon is not None for look in looks)
+    effects = any(look.finish.chrome or look.finish.cat_eye or look.finish.glitter for look in looks)
+    paint = colour.reshape(-1, 3).astype(np.float32) if laid_out or effects else None
+    if paint is not None and laid_out:
         _lay_out(paint, flat_nail, u, v, nails, starts, sizes)
     x = u * 2.0 - 1.0
     x *= x  # (2u − 1)²: 0 on the nail's crown, 1 at its sides
     curvature = _per_pixel([look.finish.curvature for look in looks], sizes)
     shade = light * (1.0 - curvature * x)  # exposure · room light · (1 − k·x²)
     np.clip(shade, *_SHADE_RANGE, out=shade)
-    painted = paint * shade[:, None]
-    _finishes(painted, paint, shade, u, v, tilt, looks, nails, sizes)
+    # (OpenCV multiplies by a 3-channel copy of shade far faster than numpy broadcasts (N, 1) over (N, 3))
+    source = colour.reshape(1, -1, 3) if paint is None else paint.reshape(1, -1, 3)
+    painted = cv2.multiply(source, _three(shade), dtype=cv2.CV_32F).reshape(-1, 3)
+    if paint is not None and effects:
+        _finishes(painted, paint, shade, u, v, tilt, looks, nails, sizes)
     lift = _real_highlights(grey, smooth, v, looks, sizes)
     if lift is not None:
-        painted += lift[:, None]
+        painted += _three(lift).reshape(-1, 3)
     np.maximum(painted, 0.0, out=painted)
-    if painted.max() > _KNEE:
-        _soft_clip(painted)
+    _soft_clip(painted)
     top = _streak(u, v, tilt, looks, sizes, shade)
     return painted.reshape(1, -1, 3), (None if top is None else top.reshape(1, -1))
 
 
 def blend_top_coat(blended: np.ndarray, top: np.ndarray, nail: np.ndarray) -> None:
     """In place on blended (1, N, 3) float32: the specular streak on top of whatever the polish let through."""
-    strength = top * nail
     room = 255.0 - blended
-    room *= strength.reshape(1, -1, 1)
+    room *= _three(top * nail)
     blended += room
+
+
+def _three(values: np.ndarray) -> np.ndarray:
+    """(N,) or (1, N) float32 → (1, N, 3): the same value in each channel (for per-channel products)."""
+    flat = values.reshape(1, -1)
+    return cv2.merge((flat, flat, flat))
 
 
 def _local_mean(grey: np.ndarray, nails: Sequence[NailLight], starts: NDArray[np.int64],
@@ -114,9 +123,12 @@ def _room_light(smooth: np.ndarray, weight: np.ndarray, u: np.ndarray, starts: N
     """Per pixel exposure × the room's light across the nail (a line over u fitted to the nail's smoothed
     brightness, weighted by its alpha), and per nail that gradient relative to its mean (for the streak).
     Only across: along the nail the brightness is mostly the nail's own (the lunula, the free edge)."""
-    wu = weight * u
-    wy = weight * smooth
-    sums = np.add.reduceat(np.stack([weight, wu, wu * u, wy, wy * u]), starts, axis=1).astype(np.float64)
+    rows = np.empty((5, weight.size), np.float32)  # written in place: no temporaries, no stacking copy
+    rows[0] = weight
+    wu, wy = np.multiply(weight, u, out=rows[1]), np.multiply(weight, smooth, out=rows[3])
+    np.multiply(wu, u, out=rows[2])
+    np.multiply(wy, u, out=rows[4])
+    sums = np.add.reduceat(rows, starts, axis=1).astype(np.float64)
     s0, su, suu, sy, suy = sums
     present = s0 > 1e-6
     s0 = np.maximum(s0, 1e-6)
@@ -179,8 +191,10 @@ def _finishes(painted: np.ndarray, paint: np.ndarray, shade: np.ndarray, u: np.n
         # a bright band on the lit side, a fainter one opposite, dark in between
         side = _per_pixel(_streak_centre(tilt).tolist(), sizes)
         band = np.exp(-(((u - side) / 0.13) ** 2)) + 0.5 * np.exp(-(((u - (1.0 - side)) / 0.2) ** 2))
-        tint = paint / np.maximum(paint.max(axis=1, keepdims=True), 60.0) * 255.0
-        mirror = tint * ((0.38 + 0.8 * band) * shade)[:, None]
+        # (the brightest channel as two maximums: numpy's max over a 3-wide axis is several times slower)
+        brightest = np.maximum(np.maximum(paint[:, 0], paint[:, 1]), paint[:, 2])
+        np.maximum(brightest, 60.0, out=brightest)
+        mirror = paint * ((0.38 + 0.8 * band) * shade * 255.0 / brightest)[:, None]
         amount = _per_pixel([f.chrome for f in finishes], sizes)
         painted += (mirror - painted) * np.reshape(amount, (-1, 1))
     if any(f.cat_eye > 0 for f in finishes):
@@ -268,11 +282,17 @@ def _per_pixel_colour(colours: Sequence[tuple[int, int, int]], sizes: list[int])
 
 
 def _soft_clip(values: np.ndarray) -> None:
-    """In place: values above _KNEE approach 255 smoothly (x → knee + room·tanh((x − knee)/room))."""
+    """In place: values above _KNEE approach 255 smoothly (x → knee + room·tanh((x − knee)/room)).
+
+    Only the few values above the knee are computed (a highlight is a small part of a nail)."""
+    flat = values.reshape(-1)
+    above = np.flatnonzero(flat > _KNEE)
+    if above.size == 0:
+        return
     room = 255.0 - _KNEE
-    rolled = values - _KNEE
+    rolled = flat[above] - _KNEE
     rolled /= room
     np.tanh(rolled, out=rolled)
     rolled *= room
     rolled += _KNEE
-    np.copyto(values, rolled, where=values > _KNEE)
+    flat[above] = rolled

@@ -1,17 +1,20 @@
 """A stored style as a style folder, so try-on (`nailmirror tryon --style CODE`) loads it like any other folder.
 
 The folder holds the style's current NAIL_TEXTURE assets (`nail.png`, per-finger files), its cover as
-`preview.png`, and `style.json`. It is written once per content version under `data_dir()/try_on/<code>-v<N>/`
+`preview.png`, and `style.json` (with the style's design when it has one: try-on paints its finish, French tip
+and half-moon from it — vision/polish.py). It is written once per content version under `data_dir()/try_on/<code>-v<N>/`
 (built in a temporary folder and renamed into place, so a reader never sees half of one) and reused afterwards.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nailmirror_desktop.core.catalog.assets import AssetStore
 from nailmirror_desktop.core.catalog.content import write_style_folder
@@ -29,6 +32,8 @@ class TryOnAssets:
     accent_fingers: tuple[str, ...]
     textures: dict[str, Path]  # slot ('nail', 'thumb', …) → stored file
     preview: Path | None
+    # the style's design (core.generation.design.Design.to_dict() form) from its design_json, None without one
+    design: dict[str, Any] | None = None
 
 
 def try_on_assets(repo: StyleRepository, style_code: str) -> TryOnAssets:
@@ -41,7 +46,21 @@ def try_on_assets(repo: StyleRepository, style_code: str) -> TryOnAssets:
         raise StyleError("NO_NAIL_TEXTURE", style.style_code)
     cover = next((a for a in assets if a.id == style.cover_asset_id), None)
     return TryOnAssets(style.style_code, style.name, style.accent_fingers, textures,
-                       store.path_of(cover.storage_path) if cover else None)
+                       store.path_of(cover.storage_path) if cover else None, stored_design(style.design_json))
+
+
+def stored_design(design_json: str | None) -> dict[str, Any] | None:
+    """The design dict a style's design_json holds: the design itself (generated styles) or the one under
+    "design" (style folders, the starter catalog). None when there is none or it is not JSON."""
+    if not design_json:
+        return None
+    try:
+        data = json.loads(design_json)
+    except ValueError:
+        return None
+    if isinstance(data, dict) and isinstance(data.get("design"), dict):
+        data = data["design"]
+    return data if isinstance(data, dict) and "base_color" in data else None
 
 
 def export_style_folder(repo: StyleRepository, style_code: str, destination: Path | None = None) -> Path:
@@ -68,6 +87,8 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
             _as_png(store, assets.preview) if assets.preview else None,
             assets.accent_fingers,
         )
+        if assets.design is not None:
+            _add_design(staging / "style.json", assets.design)
         if folder.exists():  # our own cache folder left half-made by a crash, or an empty destination
             shutil.rmtree(folder)
         os.replace(staging, folder)
@@ -80,3 +101,9 @@ def export_style_folder(repo: StyleRepository, style_code: str, destination: Pat
 def _as_png(store: AssetStore, path: Path) -> bytes:
     data = path.read_bytes()
     return data if path.suffix == ".png" else store.probe.to_png(data)
+
+
+def _add_design(style_json: Path, design: dict[str, Any]) -> None:
+    meta = json.loads(style_json.read_text(encoding="utf-8"))
+    meta["design"] = design
+    style_json.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,8 @@ from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
 from nailmirror_desktop.vision.compositor import Compositor, PreparedTexture
 from nailmirror_desktop.vision.image_io import read_image
+from nailmirror_desktop.vision.polish import NailLook
+from nailmirror_desktop.vision.style_textures import finger_looks
 from nailmirror_desktop.vision.supervisor import FramePacket
 
 FINGER_SLOTS = {finger.name.lower(): finger for finger in Finger}
@@ -34,7 +36,8 @@ FREEZE_WINDOW_MS = 1500  # how far back a snapshot may reach for a better painte
 
 @dataclass(frozen=True, eq=False)
 class LoadedStyle:
-    """Decoded textures of one style: nail (every nail) and accent (the style's own accent design, if any)."""
+    """Decoded textures of one style: nail (every nail) and accent (the style's own accent design, if any);
+    looks: how each finger is painted, from the style's design (empty: an opaque gloss crème)."""
 
     code: str
     name: str
@@ -43,6 +46,7 @@ class LoadedStyle:
     per_finger: dict[Finger, np.ndarray]
     default_accent: tuple[Finger, ...]
     name_en: str = ""
+    looks: dict[Finger, NailLook] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,15 +65,27 @@ class FramePair:
 
 
 def load_style_textures(code: str, name: str, textures: dict[str, Path],
-                        accent_fingers: tuple[str, ...], name_en: str = "") -> LoadedStyle:
-    """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file)."""
+                        accent_fingers: tuple[str, ...], name_en: str = "",
+                        design: dict[str, Any] | None = None) -> LoadedStyle:
+    """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file); design: its design
+    dict (TryOnAssets.design), which decides each finger's finish and layout."""
     decoded = {slot: read_image(path, keep_alpha=True) for slot, path in textures.items()}
     per_finger = {FINGER_SLOTS[s]: img for s, img in decoded.items() if s in FINGER_SLOTS}
     default_accent = tuple(FINGER_SLOTS[f] for f in accent_fingers if f in FINGER_SLOTS)
     accent = decoded.get("accent")
     if accent is None:
         accent = next((per_finger[f] for f in default_accent if f in per_finger), None)
-    return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent, name_en)
+    return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent, name_en,
+                       finger_looks(design))
+
+
+def _looks_with_accent(style: LoadedStyle, accent: frozenset[Finger]) -> dict[Finger, NailLook]:
+    """Each finger's look, the accent's own look following the accent texture to the fingers chosen now."""
+    looks = {f: look for f, look in style.looks.items() if f not in style.default_accent}
+    accent_look = next((style.looks[f] for f in style.default_accent if f in style.looks), None)
+    if accent_look is not None:
+        looks.update({f: accent_look for f in accent})
+    return looks
 
 
 class TryOnSession:
@@ -141,7 +157,10 @@ class TryOnSession:
         if style.accent is not None:
             per_finger.update({f: style.accent for f in self._accent})
         default = style.nail if style.nail is not None else next(iter(style.per_finger.values()))
-        self.pipeline.compositor = Compositor(default, per_finger)  # one assignment: the next frame uses it
+        looks = _looks_with_accent(style, self._accent)
+        main_look = next((looks[f] for f in Finger if f in looks and f not in style.default_accent), None)
+        # one assignment: the next frame uses it
+        self.pipeline.compositor = Compositor(default, per_finger, look=main_look, finger_looks=looks)
 
     # --- worker thread ------------------------------------------------------------------------------------
     def process(self, packet: FramePacket, target_size: tuple[int, int] | None = None) -> ShownFrame:

@@ -92,3 +92,25 @@ def test_export_to_a_chosen_folder_never_overwrites_files(tmp_path):
         export_style_folder(repo, style.style_code, tmp_path / "busy")
     assert info.value.code == "DESTINATION_NOT_EMPTY"
     assert (tmp_path / "busy" / "keep.txt").read_text() == "mine"
+
+
+def test_a_styles_design_reaches_try_on():
+    """The finish and layout a style was designed with (its design_json, either form) reach try-on: in
+    TryOnAssets.design and in the exported style.json, so the painted look follows them."""
+
+    repo = repository()
+    design = {"version": 1, "base_color": {"id": "nude_pink", "rgb": [232, 188, 180], "tone": ""},
+              "finish": "jelly", "patterns": [{"kind": "reverse_french", "color": {"id": "burgundy",
+                                                                                  "rgb": [112, 18, 40], "tone": ""}}]}
+    content = StyleContent({"nail": image_bytes()}, None, ())
+    for design_json in (json.dumps(design), json.dumps({"catalog_code": "NM-X", "design": design, "seed": 3})):
+        style = repo.create_style_with_content("半月", StyleSource.MANUAL, content, actor="t", design_json=design_json)
+        assert try_on_assets(repo, style.style_code).design == design
+        folder = export_style_folder(repo, style.style_code)
+        assert json.loads((folder / "style.json").read_text(encoding="utf-8"))["design"] == design
+        look = load_style(folder).looks[Finger.INDEX]
+        assert look.finish.name == "jelly" and look.base_bgr == (180, 188, 232)
+        assert look.moon is not None and look.moon.colour_bgr == (40, 18, 112) and look.tip is None
+    plain = repo.create_style_with_content("无设计", StyleSource.MANUAL, content, actor="t")
+    assert try_on_assets(repo, plain.style_code).design is None
+    assert load_style(export_style_folder(repo, plain.style_code)).looks == {}

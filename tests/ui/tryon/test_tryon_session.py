@@ -1,4 +1,6 @@
-"""The session's frozen pair: the most painted frame of the last moments, not a faded-out newest one.
+"""The try-on session: its frozen pair is the most painted frame of the last moments, not a faded-out newest
+one; and it paints each finger with its style's design (the main finish everywhere, the accent's own finish on
+whichever fingers carry the accent now).
 
 The pipeline here is scripted: it returns real `TryOnResult`s whose nails fade as a turning hand's do (the
 facing fade in vision/geometry.py), so each step's opacity is known; the session's choice is what is tested.
@@ -6,10 +8,13 @@ facing fade in vision/geometry.py), so each step's opacity is known; the session
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import cv2
 import numpy as np
 
 from nailmirror_desktop.core.fingers import Finger
-from nailmirror_desktop.ui.tryon.tryon_session import FREEZE_WINDOW_MS, LoadedStyle, TryOnSession
+from nailmirror_desktop.ui.tryon.tryon_session import FREEZE_WINDOW_MS, LoadedStyle, TryOnSession, load_style_textures
 from nailmirror_desktop.vision.pipeline import TryOnResult
 from nailmirror_desktop.vision.supervisor import FramePacket
 from nailmirror_desktop.vision.types import NailQuad
@@ -71,3 +76,42 @@ def test_without_a_style_nothing_counts_as_painted_and_the_reset_forgets_the_pai
     assert session.snapshot_pair().paint == 0 and session.snapshot_pair().paint_span is None
     session.clear()
     assert session.snapshot_pair() is None and session.latest_pair() is None
+
+
+DESIGN = {"version": 1, "base_color": {"id": "nude_pink", "rgb": [232, 188, 180], "tone": ""}, "finish": "matte",
+          "patterns": [], "accents": [{"finger": "ring", "finish": "cat_eye", "patterns": [],
+                                       "base_color": {"id": "burgundy", "rgb": [112, 18, 40], "tone": ""}}]}
+
+
+def _textures(folder) -> dict:
+    paths = {}
+    for slot, colour in (("nail", (180, 188, 232)), ("accent", (40, 18, 112))):
+        path = folder / f"{slot}.png"
+        assert cv2.imwrite(str(path), np.full((24, 16, 3), colour, np.uint8))
+        paths[slot] = path
+    return paths
+
+
+def test_the_accent_finish_follows_the_accent_fingers(tmp_path):
+    pipeline = SimpleNamespace(compositor=None)
+    session = TryOnSession(pipeline)
+    session.apply(load_style_textures("NM-1", "半月", _textures(tmp_path), ("ring",), design=DESIGN))
+
+    def finish(finger: Finger) -> str:
+        texture = pipeline.compositor.texture_for(finger)
+        assert texture is not None
+        return texture.look.finish.name
+
+    assert finish(Finger.RING) == "cat_eye" and finish(Finger.INDEX) == "matte"
+    session.set_accent_fingers({Finger.INDEX})
+    assert finish(Finger.INDEX) == "cat_eye" and finish(Finger.RING) == "matte"
+    session.set_accent_fingers(set())
+    assert {finish(f) for f in Finger} == {"matte"}
+
+
+def test_a_style_without_a_design_is_a_gloss_creme(tmp_path):
+    pipeline = SimpleNamespace(compositor=None)
+    session = TryOnSession(pipeline)
+    session.apply(load_style_textures("NM-2", "plain", _textures(tmp_path), ("ring",)))
+    texture = pipeline.compositor.texture_for(Finger.INDEX)
+    assert texture is not None and texture.look.finish.name == "gloss" and not texture.look.laid_out
