@@ -278,10 +278,15 @@ def load_starter_catalog(engine: Engine, blobs: BlobStore, folder: Path) -> list
                                 item.get("category_name_en") or cat_code)
             for t in tag_items:
                 ensure_tag(conn, t["code"], t.get("name_zh") or t["code"], t.get("name_en") or "")
-        import_folder(engine, blobs, folder / str(item.get("folder") or code), actor=STARTER_ACTOR,
-                      style_id=style_id, name=item.get("name_zh") or item.get("name") or code,
-                      name_en=item.get("name_en") or "", category_code=cat_code,
-                      tags=[t["code"] for t in tag_items], prompt=item.get("prompt") or "", publish=True,
-                      preferred_code=codes.stable_style_code(codes.code_prefix(cat_code, "CATALOG"), code))
+        try:
+            import_folder(engine, blobs, folder / str(item.get("folder") or code), actor=STARTER_ACTOR,
+                          style_id=style_id, name=item.get("name_zh") or item.get("name") or code,
+                          name_en=item.get("name_en") or "", category_code=cat_code,
+                          tags=[t["code"] for t in tag_items], prompt=item.get("prompt") or "", publish=True,
+                          preferred_code=codes.stable_style_code(codes.code_prefix(cat_code, "CATALOG"), code))
+        except HQError as exc:
+            if exc.status != 409:  # 409: another HQ process starting at the same time loaded it first
+                raise
+            continue
         added.append(style_id)
     return added
