@@ -96,6 +96,10 @@ def test_unknown_protocol_version_gets_426(hq: HQ, client: TestClient) -> None:
     _, headers = new_kiosk(hq, client)
     answer = client.get("/v1/hello", headers={**headers, "NM-Protocol": "2"})
     assert answer.status_code == 426 and answer.json()["error"] == "upgrade_required"
+    old = client.get("/v1/hello", headers={**headers, "User-Agent": "nailmirror-kiosk/0.0.9 (Windows 10)"})
+    assert old.status_code == 426 and old.json()["details"]["min"] == "0.1.0"
+    current = client.get("/v1/hello", headers={**headers, "User-Agent": "nailmirror-kiosk/0.1.0 (Linux)"})
+    assert current.status_code == 200
 
 
 def test_healthz(client: TestClient) -> None:
