@@ -82,7 +82,7 @@ def ensure_tag(conn: Connection, code: str, name_zh: str, name_en: str) -> None:
         _republish_reference(conn, "tag", code)
 
 
-def _reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, Any]] | None:
+def reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, Any]] | None:
     if kind == "category":
         row = conn.execute(select(category).where(category.c.code == code)).one_or_none()
         if row is None:
@@ -96,7 +96,7 @@ def _reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, A
 
 
 def _send_reference(conn: Connection, channel_code: str, kind: str, code: str) -> None:
-    ref = _reference(conn, kind, code)
+    ref = reference(conn, kind, code)
     if ref is not None and feed.live_version(conn, channel_code, kind, code) != ref[0]:
         feed.append(conn, channel_code, kind, "upsert", code, ref[0], ref[1])
 
@@ -243,10 +243,10 @@ def import_folder(engine: Engine, blobs: BlobStore, path: Path, *, actor: str, s
     body = folder_body(folder, name_zh=name or folder.name, name_en=name_en, category_code=category_code,
                        tags=list(tags or []), prompt=prompt)
     with db.write(engine) as conn:
-        if category_code and _reference(conn, "category", category_code) is None:
+        if category_code and reference(conn, "category", category_code) is None:
             raise HQError(400, ErrorCode.BAD_REQUEST, f"no category {category_code} (add it first)")
         for tag_code in tags or []:
-            if _reference(conn, "tag", tag_code) is None:
+            if reference(conn, "tag", tag_code) is None:
                 raise HQError(400, ErrorCode.BAD_REQUEST, f"no tag {tag_code} (add it first)")
         for img in folder.images:
             record_blob(conn, img.sha256, len(img.data), img.format, img.width, img.height)
