@@ -497,19 +497,6 @@
     </message>
 </context>
 <context>
-    <name>ShareController</name>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
-        <source>Send to my phone</source>
-        <translation>Send to my phone</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
-        <source>Style card</source>
-        <translation>Style card</translation>
-    </message>
-</context>
-<context>
     <name>SharePage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="111"/>
@@ -832,6 +819,19 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
+    </message>
+</context>
+<context>
+    <name>_TakeHomeButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <source>Send to my phone</source>
+        <translation>Send to my phone</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <source>Style card</source>
+        <translation>Style card</translation>
     </message>
 </context>
 </TS>

@@ -497,19 +497,6 @@
     </message>
 </context>
 <context>
-    <name>ShareController</name>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
-        <source>Send to my phone</source>
-        <translation>发送到我的手机</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
-        <source>Style card</source>
-        <translation>款式卡片</translation>
-    </message>
-</context>
-<context>
     <name>SharePage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="111"/>
@@ -832,6 +819,19 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
+    </message>
+</context>
+<context>
+    <name>_TakeHomeButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <source>Send to my phone</source>
+        <translation>发送到我的手机</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <source>Style card</source>
+        <translation>款式卡片</translation>
     </message>
 </context>
 </TS>

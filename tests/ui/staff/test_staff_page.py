@@ -20,6 +20,7 @@ from nailmirror_desktop.ui.staff.settings_page import masked
 from tests.support.ui_support import ROOT, STAFF_PIN, set_staff_pin, started_kiosk
 
 STYLE_FOLDER = ROOT / "resources" / "demo" / "styles" / "rose_gloss"
+ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture
@@ -199,6 +200,8 @@ def _check_staff_controls(qtbot, kiosk, touch_types, spin_type, tab_bar_type):
     for index in range(page.tabs.count()):
         page.tabs.setCurrentIndex(index)
         qtbot.wait(50)  # laid out
+        ARTIFACTS.mkdir(exist_ok=True)
+        kiosk.window.grab().save(str(ARTIFACTS / f"staff_{kiosk.staff.staff_page._page_keys[index]}.png"))
         for widget in [w for kind in touch_types for w in page.findChildren(kind)]:
             if widget.isVisible() and widget.height() < 48:
                 name = widget.objectName() or getattr(widget, 'text', lambda: '')()
