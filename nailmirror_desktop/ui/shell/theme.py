@@ -42,6 +42,7 @@ QLineEdit, QPlainTextEdit, QComboBox, QSpinBox {{
 QComboBox::drop-down {{ width: 48px; border: none; }}
 QComboBox QAbstractItemView::item {{ min-height: 48px; }}
 QPushButton#stepButton {{ font-size: 28px; padding: 0; }}
+QAbstractSpinBox QLineEdit {{ background: transparent; border: none; padding: 0; min-height: 0; }}
 QLineEdit:focus, QPlainTextEdit:focus {{ border-color: {ACCENT}; }}
 QListView, QTableView, QTreeView {{ background: {PANEL}; border: none; border-radius: 14px; }}
 QListView::item:selected {{ background: #4a3a50; border-radius: 12px; }}

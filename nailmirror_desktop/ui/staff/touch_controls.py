@@ -6,10 +6,11 @@ still be typed, on the on-screen keyboard); it forwards the QSpinBox calls the p
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QAbstractSpinBox, QHBoxLayout, QPushButton, QSpinBox, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSpinBox, QWidget
 
 TOUCH_PX = 48
+NO_ARROWS = "QSpinBox::up-button, QSpinBox::down-button { width: 0px; border: none; }"
 
 
 class TouchSpinBox(QWidget):
@@ -18,8 +19,11 @@ class TouchSpinBox(QWidget):
     def __init__(self, parent: QWidget | None = None, *, step: int = 1) -> None:
         super().__init__(parent)
         self.spin = QSpinBox()
-        self.spin.setButtonSymbols(QAbstractSpinBox.ButtonSymbols.NoButtons)
+        # The arrows are styled away rather than turned off: with NoButtons, Qt's style-sheet style gives the
+        # number field 1 px of width (PySide6 6.12), so the value vanished.
+        self.spin.setStyleSheet(NO_ARROWS)
         self.spin.setMinimumHeight(TOUCH_PX)
+        self.spin.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.spin.setSingleStep(step)
         self.spin.valueChanged.connect(self.valueChanged)
         self.minus = QPushButton("−")
