@@ -45,8 +45,11 @@ class KioskOptions:
     quit_after_s: float | None = None
 
 
+EXIT_RESTART = kiosk_app.EXIT_RESTART
+
+
 def run_kiosk(options: KioskOptions) -> int:
-    """Start the kiosk and run it until it quits; the exit status."""
+    """Start the kiosk and run it until it quits; the exit status (EXIT_RESTART: staff asked to start it again)."""
     config = load_config()
     if not config_path().exists():
         save_config(config)  # the first start writes the defaults, so the default PIN's salt stays put

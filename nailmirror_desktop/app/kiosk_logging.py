@@ -76,11 +76,27 @@ class NativeStderr:
         self._thread = threading.Thread(target=self._pump, name="native-stderr", daemon=True)
         self._thread.start()
 
+    def restore(self) -> None:
+        """Point descriptor 2 back at the terminal (before an exec: the pipe's reader does not survive it)."""
+        sys.stderr.flush()
+        os.dup2(self.terminal_fd, 2)
+
     def _pump(self) -> None:
         for raw in iter(self._reader.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip()
             if line:
                 self._logger.info("%s", line)
+
+
+_native: NativeStderr | None = None
+
+
+def restore_native_stderr() -> None:
+    """Undo the redirection of descriptor 2, if any, and flush the log handlers (before the kiosk re-executes)."""
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    if _native is not None:
+        _native.restore()
 
 
 def configure_logging(verbose: bool) -> Path | None:
@@ -101,7 +117,8 @@ def configure_logging(verbose: bool) -> Path | None:
         file_handler.setFormatter(logging.Formatter(FORMAT))
         root.addHandler(file_handler)
         if not verbose:
-            NativeStderr(logging.getLogger("native"))
+            global _native
+            _native = NativeStderr(logging.getLogger("native"))
     console = logging.StreamHandler(sys.stderr)  # made after the redirection: the real terminal
     console.setFormatter(logging.Formatter(FORMAT))
     console.setLevel(logging.INFO if verbose else logging.WARNING)

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         quiet_native_libraries()
     # Imported only now: the checks above need no Qt, and an install without the binding gets a sentence.
     try:
-        from nailmirror_desktop.app.kiosk import KioskOptions, run_kiosk
+        from nailmirror_desktop.app.kiosk import EXIT_RESTART, KioskOptions, run_kiosk
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("PySide6", "shiboken6"):
             raise
@@ -59,7 +59,22 @@ def run(args: argparse.Namespace) -> int:
     configure_logging(args.verbose)  # before Qt starts and mediapipe loads: their stderr lines go to the log file
     options = KioskOptions(demo=args.demo, demo_if_no_camera=args.demo_if_no_camera, fullscreen=args.fullscreen,
                            screenshot=args.screenshot, quit_after_s=quit_after)
-    return run_kiosk(options)
+    status = run_kiosk(options)
+    if status == EXIT_RESTART:
+        from nailmirror_desktop.app.kiosk_logging import restore_native_stderr
+
+        restore_native_stderr()
+        command = restart_command()
+        os.execv(command[0], command)  # the same kiosk, started again with the saved settings
+    return status
+
+
+def restart_command(argv: list[str] | None = None) -> list[str]:
+    """The command line that starts this kiosk again: the bundle's executable, or this Python with -m."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if getattr(sys, "frozen", False):
+        return [sys.executable, *args]
+    return [sys.executable, "-m", "nailmirror_desktop", *args]
 
 
 def _display_available() -> bool:

@@ -547,132 +547,139 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="121"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="133"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="124"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="136"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
+        <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <source>Saved.</source>
+        <translation>Saved.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="170"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="141"/>
-        <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
-        <translation>Saved. Camera, resolution, mirroring and hands apply at the next start.</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="169"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="176"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <source>Send photos to phones</source>
+        <translation>Send photos to phones</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="204"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="205"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
+        <source>Restart the kiosk now</source>
+        <translation>Restart the kiosk now</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
+        <source>Off keeps every photo on this kiosk</source>
+        <translation>Off keeps every photo on this kiosk</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="210"/>
         <source> days</source>
         <translation> days</translation>
-    </message>
-</context>
-<context>
-    <name>ShareController</name>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
-        <source>Send to my phone</source>
-        <translation>Send to my phone</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
-        <source>Style card</source>
-        <translation>Style card</translation>
     </message>
 </context>
 <context>
@@ -769,12 +776,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="69"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="71"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -790,42 +797,57 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StaffPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="47"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="48"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
         <source>Back to the customer screen</source>
         <translation>Back to the customer screen</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="49"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="85"/>
         <source>Close the kiosk</source>
         <translation>Close the kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="86"/>
+        <source>Close the kiosk? The counter shows nothing until it is started again.</source>
+        <translation>Close the kiosk? The counter shows nothing until it is started again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="87"/>
+        <source>Yes, close it</source>
+        <translation>Yes, close it</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="88"/>
+        <source>Keep it running</source>
+        <translation>Keep it running</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="89"/>
         <source>Review</source>
         <translation>Review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="89"/>
         <source>Tasks</source>
         <translation>Tasks</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
         <source>Settings</source>
         <translation>Settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="91"/>
         <source>Diagnostics</source>
         <translation>Diagnostics</translation>
     </message>
@@ -927,74 +949,92 @@ Staff: set one on this kiosk PC with the command
     </message>
 </context>
 <context>
+    <name>TaskMonitor</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="52"/>
+        <source>AI design</source>
+        <translation>AI design</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="53"/>
+        <source>Photo render</source>
+        <translation>Photo render</translation>
+    </message>
+</context>
+<context>
     <name>TaskMonitorPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="140"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>open dead letters %1</source>
         <translation>open dead letters %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="219"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="221"/>
         <source>Done: %1</source>
         <translation>Done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="182"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="239"/>
         <source>All states</source>
         <translation>All states</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="242"/>
         <source>All types</source>
         <translation>All types</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="186"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="245"/>
         <source>Replay dead letter</source>
         <translation>Replay dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="246"/>
         <source>Ignore dead letter</source>
         <translation>Ignore dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="247"/>
         <source>Cancel task</source>
         <translation>Cancel task</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="248"/>
         <source>Task</source>
         <translation>Task</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="248"/>
         <source>Type</source>
         <translation>Type</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="248"/>
         <source>State</source>
         <translation>State</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="248"/>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="249"/>
         <source>Attempts</source>
         <translation>Attempts</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="249"/>
         <source>Error</source>
         <translation>Error</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="249"/>
         <source>Created</source>
         <translation>Created</translation>
     </message>
@@ -1005,6 +1045,19 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
+    </message>
+</context>
+<context>
+    <name>_TakeHomeButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <source>Send to my phone</source>
+        <translation>Send to my phone</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <source>Style card</source>
+        <translation>Style card</translation>
     </message>
 </context>
 </TS>

@@ -547,132 +547,139 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="121"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="133"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="124"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="136"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
+        <translation>已保存。重启本机后，新的摄像头、画面或分享设置才会生效。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="170"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="141"/>
-        <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
-        <translation>已保存。摄像头、分辨率、镜像和识别手数在下次启动时生效。</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="169"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="176"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <source>Send photos to phones</source>
+        <translation>发送照片到手机</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="204"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="205"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
+        <source>Restart the kiosk now</source>
+        <translation>立即重启本机</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
+        <source>Off keeps every photo on this kiosk</source>
+        <translation>关闭时所有照片都只留在本机</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="210"/>
         <source> days</source>
         <translation> 天</translation>
-    </message>
-</context>
-<context>
-    <name>ShareController</name>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
-        <source>Send to my phone</source>
-        <translation>发送到我的手机</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
-        <source>Style card</source>
-        <translation>款式卡片</translation>
     </message>
 </context>
 <context>
@@ -769,12 +776,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="69"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
         <source>Staff</source>
         <translation>员工</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="71"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -790,42 +797,57 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StaffPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="47"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Staff</source>
         <translation>店员</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="48"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
         <source>Back to the customer screen</source>
         <translation>返回顾客界面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="49"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="85"/>
         <source>Close the kiosk</source>
         <translation>关闭终端</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="86"/>
+        <source>Close the kiosk? The counter shows nothing until it is started again.</source>
+        <translation>确定关闭本机？重新启动之前，柜台屏幕将不显示任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="87"/>
+        <source>Yes, close it</source>
+        <translation>确定关闭</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="88"/>
+        <source>Keep it running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="89"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="89"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
         <source>Credits</source>
         <translation>积分</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="91"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
@@ -927,74 +949,92 @@ Staff: set one on this kiosk PC with the command
     </message>
 </context>
 <context>
+    <name>TaskMonitor</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="52"/>
+        <source>AI design</source>
+        <translation>AI 设计</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="53"/>
+        <source>Photo render</source>
+        <translation>照片渲染</translation>
+    </message>
+</context>
+<context>
     <name>TaskMonitorPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="140"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
         <source>open dead letters %1</source>
         <translation>未处理死信 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="219"/>
         <source>Not done: %1</source>
         <translation>未完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="221"/>
         <source>Done: %1</source>
         <translation>已完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="182"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="239"/>
         <source>All states</source>
         <translation>全部状态</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="242"/>
         <source>All types</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="186"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="245"/>
         <source>Replay dead letter</source>
         <translation>重放死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="246"/>
         <source>Ignore dead letter</source>
         <translation>忽略死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="247"/>
         <source>Cancel task</source>
         <translation>取消任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="248"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="248"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="248"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="248"/>
+        <source>Prompt</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="249"/>
         <source>Attempts</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="249"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/staff/task_monitor.py" line="249"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
@@ -1005,6 +1045,19 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
+    </message>
+</context>
+<context>
+    <name>_TakeHomeButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <source>Send to my phone</source>
+        <translation>发送到我的手机</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <source>Style card</source>
+        <translation>款式卡片</translation>
     </message>
 </context>
 </TS>

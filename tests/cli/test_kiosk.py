@@ -24,3 +24,12 @@ def test_without_the_qt_binding_the_kiosk_says_so(monkeypatch, capsys):
     assert main(["kiosk", "--demo", "--quit-after", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "Qt binding is not installed" in err and "./dev setup" in err
+
+
+def test_a_restart_starts_the_same_kiosk_again(monkeypatch):
+    from nailmirror_desktop.cli.kiosk import restart_command
+
+    assert restart_command(["kiosk", "--windowed"]) == [sys.executable, "-m", "nailmirror_desktop", "kiosk",
+                                                        "--windowed"]
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert restart_command(["kiosk"]) == [sys.executable, "kiosk"]  # the bundle's own executable

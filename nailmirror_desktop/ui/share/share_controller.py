@@ -39,15 +39,13 @@ class ShareController(QObject):
         self.page = SharePage()
         self.page.back_requested.connect(self.back_to_snapshot)
         window.set_page_widget(SHARE, self.page)
-        self.button = QPushButton()
+        self.button = _TakeHomeButton(sharing=server is not None)
         self.button.setObjectName("shareButton")
         self.button.setMinimumHeight(64)
         self.button.clicked.connect(self.take_home)
         snapshot_page.add_action(self.button)
         if server is not None:
             server.on_download = lambda token: bridge.run_on_main(lambda: self._on_download(token))
-        self.button.installEventFilter(self)
-        self._retranslate()
 
     def take_home(self) -> None:
         """Show the share page: the QR code for this snapshot when sharing is on, and the style card."""
@@ -88,10 +86,20 @@ class ShareController(QObject):
         if token == self._token:
             self.page.show_state(SENT)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if watched is self.button and event.type() == QEvent.Type.LanguageChange:
+
+
+class _TakeHomeButton(QPushButton):
+    """"Send to my phone" when sharing is on, else "Style card"; retranslated with the language."""
+
+    def __init__(self, *, sharing: bool) -> None:
+        super().__init__()
+        self._sharing = sharing
+        self._retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
-        return False
+        super().changeEvent(event)
 
     def _retranslate(self) -> None:
-        self.button.setText(self.tr("Send to my phone") if self._server is not None else self.tr("Style card"))
+        self.setText(self.tr("Send to my phone") if self._sharing else self.tr("Style card"))

@@ -22,6 +22,10 @@ from nailmirror_desktop.ui.share.share_controller import ShareController
 from nailmirror_desktop.ui.shell import i18n, on_screen_keyboard, theme
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
 
+# run_kiosk_app's status when staff asked for a restart (a setting read only at start changed); the CLI then
+# starts the kiosk again in place (EX_TEMPFAIL's number: "try again").
+EXIT_RESTART = 75
+
 
 @dataclass(frozen=True)
 class WindowOptions:
@@ -95,6 +99,14 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
 
     if options.quit_after_s is not None:
         QTimer.singleShot(int(options.quit_after_s * 1000), finish)
+
+    def restart() -> None:
+        nonlocal exit_code
+        exit_code = EXIT_RESTART
+        controller.shutdown()
+        app.quit()
+
+    controller.staff.restart_was_requested.connect(restart)
 
     def on_quit() -> None:
         if not options.fullscreen and options.screenshot is None:

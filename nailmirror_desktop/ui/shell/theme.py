@@ -1,7 +1,7 @@
 """The kiosk's look: one stylesheet and one font, applied once at start-up.
 
-Touch first: every control is at least 64 px tall, text is large, and the palette is a calm dark room so the
-customer's hand is the brightest thing on screen.
+Touch first: every control is at least 48 px tall (the main actions 64 px), text is large, and the palette is
+a calm dark room so the customer's hand is the brightest thing on screen.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ QLabel#title {{ font-size: 30px; font-weight: 600; }}
 QLabel#muted {{ color: {MUTED}; font-size: 17px; }}
 QLabel#styleCode {{ font-size: 40px; font-weight: 700; color: {ACCENT}; }}
 QPushButton {{
-    background: #3a3140; border: none; border-radius: 14px; padding: 10px 22px; min-height: 44px;
+    background: #3a3140; border: none; border-radius: 14px; padding: 10px 22px; min-height: 48px;
 }}
 QPushButton:pressed {{ background: #5a4a62; }}
 QPushButton:checked {{ background: {ACCENT}; color: #1b1218; }}
@@ -35,20 +35,25 @@ QPushButton#chip:checked {{ background: {ACCENT}; }}
 QPushButton#fingerChip {{ border-radius: 16px; padding: 4px 2px; font-size: 17px; }}
 QListView#styleList {{ font-size: 16px; }}
 QPushButton#ghost {{ background: transparent; color: {MUTED}; }}
+QPushButton#danger {{ background: #b23a48; color: {TEXT}; font-weight: 600; }}
 QLineEdit, QPlainTextEdit, QComboBox, QSpinBox {{
-    background: #2d2733; border: 2px solid #3f3547; border-radius: 12px; padding: 8px 12px; min-height: 40px;
+    background: #2d2733; border: 2px solid #3f3547; border-radius: 12px; padding: 8px 12px; min-height: 48px;
 }}
+QComboBox::drop-down {{ width: 48px; border: none; }}
+QComboBox QAbstractItemView::item {{ min-height: 48px; }}
+QPushButton#stepButton {{ font-size: 28px; padding: 0; }}
+QAbstractSpinBox QLineEdit {{ background: transparent; border: none; padding: 0; min-height: 0; }}
 QLineEdit:focus, QPlainTextEdit:focus {{ border-color: {ACCENT}; }}
 QListView, QTableView, QTreeView {{ background: {PANEL}; border: none; border-radius: 14px; }}
 QListView::item:selected {{ background: #4a3a50; border-radius: 12px; }}
-QTabBar::tab {{ background: transparent; color: {MUTED}; padding: 12px 22px; min-height: 40px; font-size: 20px; }}
+QTabBar::tab {{ background: transparent; color: {MUTED}; padding: 12px 22px; min-height: 48px; font-size: 20px; }}
 QTabBar::tab:selected {{ color: {TEXT}; border-bottom: 4px solid {ACCENT}; }}
 QTabWidget::pane {{ border: none; }}
 QProgressBar {{ background: #2d2733; border-radius: 8px; min-height: 16px; max-height: 16px; text-align: center; }}
 QProgressBar::chunk {{ background: {ACCENT}; border-radius: 8px; }}
 QSlider::groove:horizontal {{ height: 10px; background: #3a3140; border-radius: 5px; }}
 QSlider::handle:horizontal {{ background: {ACCENT}; width: 44px; margin: -17px 0; border-radius: 22px; }}
-QCheckBox {{ spacing: 12px; }}
+QCheckBox {{ spacing: 12px; min-height: 48px; }}
 QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; background: #2d2733;
     border: 2px solid #3f3547; }}
 QCheckBox::indicator:checked {{ background: {ACCENT}; border-color: {ACCENT}; }}

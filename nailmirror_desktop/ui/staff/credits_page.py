@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -31,6 +30,7 @@ from nailmirror_desktop.core.config import KioskConfig, load_config, save_config
 from nailmirror_desktop.core.credits import CreditHooks, CreditPolicy, ledger_entries, show
 from nailmirror_desktop.core.generation.flow import STYLE_GENERATION
 from nailmirror_desktop.core.tasks import TaskEngine
+from nailmirror_desktop.ui.staff.touch_controls import TouchSpinBox
 
 LEDGER_ROWS = 100
 COLUMNS = ("time", "kind", "status", "amount", "paid", "task", "note")
@@ -58,7 +58,7 @@ class CreditsPage(QWidget):
             form.addRow(self.labels[key], value)
         layout.addLayout(form)
         limits = QFormLayout()
-        self.daily_cap, self.session_cap, self.low_balance = QSpinBox(), QSpinBox(), QSpinBox()
+        self.daily_cap, self.session_cap, self.low_balance = TouchSpinBox(), TouchSpinBox(), TouchSpinBox()
         for box, top, initial in ((self.daily_cap, 100_000, self._policy.daily_cap),
                                   (self.session_cap, 1_000, self._policy.session_cap),
                                   (self.low_balance, 1_000_000, self._policy.low_balance_threshold)):
@@ -77,6 +77,8 @@ class CreditsPage(QWidget):
         layout.addWidget(self.refresh_button)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # Row numbers mean nothing here, and the header's corner button would be a 45 px target.
+        self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         layout.addWidget(self.table, 1)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -31,9 +30,12 @@ from nailmirror_desktop.core.generation.provider_config import (
 )
 from nailmirror_desktop.core.staff_pin import PinFormatError, PinOutcome, StaffPin, check_format
 from nailmirror_desktop.ui.staff.pin_dialog import wait_text
+from nailmirror_desktop.ui.staff.touch_controls import TouchSpinBox
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
 CAMERAS = ("auto", "0", "1", "2", "3")
+# Read once when the kiosk starts (app/kiosk.py builds the camera, the pipeline and the share server from them).
+RESTART_SETTINGS = ("camera", "resolution", "mirror", "hands_tracked", "share_to_phone", "share_port")
 
 
 def masked(secret: Secret) -> str:
@@ -44,10 +46,13 @@ def masked(secret: Secret) -> str:
 
 class SettingsPage(QWidget):
     config_saved = Signal(object)  # KioskConfig
+    restart_requested = Signal()
 
-    def __init__(self, config: KioskConfig, staff_pin: StaffPin, parent: QWidget | None = None) -> None:
+    def __init__(self, config: KioskConfig, staff_pin: StaffPin, parent: QWidget | None = None, *,
+                 running: KioskConfig | None = None) -> None:
         super().__init__(parent)
         self._config = config
+        self._running = running or config  # what this process started with: start-only settings compare to it
         self._staff_pin = staff_pin
         self._providers = load_provider_config()
         layout = QVBoxLayout(self)
@@ -61,10 +66,10 @@ class SettingsPage(QWidget):
         self.hands = QComboBox()
         self.hands.addItem("1", 1)
         self.hands.addItem("2", 2)
-        self.idle = QSpinBox()
+        self.idle = TouchSpinBox(step=10)
         self.idle.setRange(10, 3600)
         self.idle.setSuffix(" s")
-        self.keep_days = QSpinBox()
+        self.keep_days = TouchSpinBox()
         self.keep_days.setRange(1, 365)
         self.language = QComboBox()
         self.language.addItem("中文", "zh_CN")
@@ -82,9 +87,10 @@ class SettingsPage(QWidget):
         self.new_pin = QLineEdit()
         self.new_pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.new_pin.setMaxLength(8)
-        self.labels = [QLabel() for _ in range(12)]
+        self.share = QCheckBox()
+        self.labels = [QLabel() for _ in range(13)]
         rows = [self.camera, self.resolution, self.mirror, self.hands, self.idle, self.keep_days, self.language,
-                self.provider, self.api_key, self.key_state, self.current_pin, self.new_pin]
+                self.share, self.provider, self.api_key, self.key_state, self.current_pin, self.new_pin]
         for label, widget in zip(self.labels, rows, strict=True):
             self.form.addRow(label, widget)
         self.save_button = QPushButton()
@@ -92,9 +98,14 @@ class SettingsPage(QWidget):
         self.save_button.clicked.connect(self.save)
         self.feedback = QLabel()
         self.feedback.setWordWrap(True)
+        self.restart_button = QPushButton()  # shown once a saved setting waits for a restart
+        self.restart_button.setMinimumHeight(64)
+        self.restart_button.clicked.connect(self.restart_requested)
+        self.restart_button.hide()
         layout.addLayout(self.form)
         layout.addWidget(self.save_button)
         layout.addWidget(self.feedback)
+        layout.addWidget(self.restart_button)
         layout.addStretch(1)
         self._show_config()
         self._retranslate()
@@ -110,6 +121,7 @@ class SettingsPage(QWidget):
         self.idle.setValue(config.idle_timeout_s)
         self.keep_days.setValue(config.snapshot_keep_days)
         self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
+        self.share.setChecked(config.share_to_phone)
         self.provider.setCurrentText(self._providers.default_provider)
         self._show_key_state()
 
@@ -130,7 +142,8 @@ class SettingsPage(QWidget):
         config = load_config().with_changes(
             camera=self.camera.currentText(), resolution=tuple(self.resolution.currentData()),
             mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
-            snapshot_keep_days=self.keep_days.value(), language=self.language.currentData())
+            snapshot_keep_days=self.keep_days.value(), language=self.language.currentData(),
+            share_to_phone=self.share.isChecked())
         if pin and not self._change_pin(pin):
             return False
         save_config(config)
@@ -138,9 +151,16 @@ class SettingsPage(QWidget):
         save_provider_config(self._providers)
         self._config = config
         self._show_key_state()
-        self.feedback.setText(self.tr("Saved. Camera, resolution, mirroring and hands apply at the next start."))
+        waiting = self.needs_restart()
+        self.restart_button.setVisible(waiting)
+        self.feedback.setText(self.tr("Saved. Restart the kiosk to use the new camera, picture or sharing settings.")
+                              if waiting else self.tr("Saved."))
         self.config_saved.emit(config)
         return True
+
+    def needs_restart(self) -> bool:
+        """Whether a saved setting is read only when the kiosk starts and differs from the running one."""
+        return any(getattr(self._config, name) != getattr(self._running, name) for name in RESTART_SETTINGS)
 
     def _change_pin(self, pin: str) -> bool:
         try:
@@ -177,12 +197,14 @@ class SettingsPage(QWidget):
     def _retranslate(self) -> None:
         texts = [self.tr("Camera"), self.tr("Resolution"), self.tr("Mirror the picture"),
                  self.tr("Hands tracked"), self.tr("Idle reset after"), self.tr("Delete snapshots after"),
-                 self.tr("Language"), self.tr("Design provider"), self.tr("New API key"), self.tr("Current key"),
-                 self.tr("Current staff PIN"), self.tr("New staff PIN")]
+                 self.tr("Language"), self.tr("Send photos to phones"), self.tr("Design provider"),
+                 self.tr("New API key"), self.tr("Current key"), self.tr("Current staff PIN"), self.tr("New staff PIN")]
         for label, text in zip(self.labels, texts, strict=True):
             label.setText(text)
         self.api_key.setPlaceholderText(self.tr("Leave empty to keep the current key"))
         self.current_pin.setPlaceholderText(self.tr("Needed only to change the PIN"))
         self.new_pin.setPlaceholderText(self.tr("Leave empty to keep the current PIN"))
         self.save_button.setText(self.tr("Save settings"))
+        self.restart_button.setText(self.tr("Restart the kiosk now"))
+        self.share.setText(self.tr("Off keeps every photo on this kiosk"))
         self.keep_days.setSuffix(self.tr(" days"))

@@ -30,6 +30,7 @@ class StaffDoor(QObject):
     catalog_did_change = Signal()  # a style was published, taken off the shelf, … or staff left the pages
     config_did_save = Signal(object)  # KioskConfig
     quit_was_requested = Signal()
+    restart_was_requested = Signal()  # a saved setting is read only at start: staff asked to restart now
 
     def __init__(self, window: MainWindow, services: KioskServices, mirror_loop: MirrorLoop,
                  config: Callable[[], KioskConfig], parent: QObject | None = None, *,
@@ -113,8 +114,9 @@ class StaffDoor(QObject):
             self.credits_page = CreditsPage(services.engine)
             self.credits_page.config_saved.connect(self.config_did_save)
             pages.append(("credits", self.credits_page))
-        self.settings_page = SettingsPage(self._config(), self._staff_pin)
+        self.settings_page = SettingsPage(self._config(), self._staff_pin, running=services.config)
         self.settings_page.config_saved.connect(self.config_did_save)
+        self.settings_page.restart_requested.connect(self.restart_was_requested)
         pages.append(("settings", self.settings_page))
         pages.append(("diagnostics", DiagnosticsPage(self._mirror_loop, services.supervisor, services.engine)))
         page = StaffPage(pages)

@@ -1,8 +1,10 @@
-"""The staff pages behind the PIN: review, tasks, settings, diagnostics, and the way back out."""
+"""The staff pages behind the PIN: review, tasks, settings, diagnostics, and the way back out (closing the
+kiosk asks first)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Signal
+from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 
@@ -22,11 +24,33 @@ class StaffPage(QWidget):
         self.leave_button.setObjectName("primary")
         self.leave_button.clicked.connect(self.leave_requested)
         self.quit_button = QPushButton()
-        self.quit_button.clicked.connect(self.quit_requested)
+        self.quit_button.clicked.connect(self.ask_to_quit)
+        for button in (self.leave_button, self.quit_button):
+            button.setMinimumHeight(64)
         header.addWidget(self.title)
         header.addStretch(1)
         header.addWidget(self.quit_button)
         header.addWidget(self.leave_button)
+        # Closing the kiosk leaves the counter without a mirror until someone starts it again: asked first, in
+        # the page (a bar with two large buttons), not in a small dialog box.
+        self.confirm_bar = QWidget()
+        self.confirm_bar.setObjectName("panel")
+        confirm = QHBoxLayout(self.confirm_bar)
+        confirm.setContentsMargins(16, 8, 16, 8)
+        self.confirm_text = QLabel()
+        self.confirm_text.setWordWrap(True)
+        self.confirm_quit_button = QPushButton()
+        self.confirm_quit_button.setObjectName("danger")
+        self.keep_running_button = QPushButton()
+        self.keep_running_button.setObjectName("primary")
+        for button in (self.confirm_quit_button, self.keep_running_button):
+            button.setMinimumHeight(64)
+        self.confirm_quit_button.clicked.connect(self._confirm_quit)
+        self.keep_running_button.clicked.connect(self.confirm_bar.hide)
+        confirm.addWidget(self.confirm_text, 1)
+        confirm.addWidget(self.confirm_quit_button)
+        confirm.addWidget(self.keep_running_button)
+        self.confirm_bar.hide()
         self.tabs = QTabWidget()
         for _key, widget in pages:
             scroll = QScrollArea()  # staff pages must fit a 1280×800 kiosk screen: they scroll instead of growing it
@@ -35,8 +59,20 @@ class StaffPage(QWidget):
             scroll.setFrameShape(QScrollArea.Shape.NoFrame)
             self.tabs.addTab(scroll, "")
         layout.addLayout(header)
+        layout.addWidget(self.confirm_bar)
         layout.addWidget(self.tabs, 1)
         self._retranslate()
+
+    def ask_to_quit(self) -> None:
+        self.confirm_bar.show()
+
+    def _confirm_quit(self) -> None:
+        self.confirm_bar.hide()
+        self.quit_requested.emit()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
+        self.confirm_bar.hide()  # a question left open is not asked again the next time staff come in
+        super().hideEvent(event)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
@@ -47,6 +83,9 @@ class StaffPage(QWidget):
         self.title.setText(self.tr("Staff"))
         self.leave_button.setText(self.tr("Back to the customer screen"))
         self.quit_button.setText(self.tr("Close the kiosk"))
+        self.confirm_text.setText(self.tr("Close the kiosk? The counter shows nothing until it is started again."))
+        self.confirm_quit_button.setText(self.tr("Yes, close it"))
+        self.keep_running_button.setText(self.tr("Keep it running"))
         names = {"review": self.tr("Review"), "tasks": self.tr("Tasks"),
                  "credits": self.tr("Credits"), "settings": self.tr("Settings"),
                  "diagnostics": self.tr("Diagnostics")}

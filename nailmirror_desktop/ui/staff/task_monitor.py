@@ -1,11 +1,23 @@
 """Task monitor: counts per state, a filterable table, dead letters with replay / ignore, cancel — refreshed
-live from the executor's `task_changed` signal (coalesced, so a burst of changes costs one refresh)."""
+live from the executor's `task_changed` signal (coalesced, so a burst of changes costs one refresh).
+
+Rows read as staff speak: a short number (#42; the full task number in its tooltip), the type by name
+("AI design"), the customer's prompt. The actions are enabled only for a selected row they apply to."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,7 +35,32 @@ from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.shell.messages import task_status_text
 
 STATUSES = ("PENDING", "PROCESSING", "SUCCESS", "FAILED", "CANCELED", "DEAD")
-COLUMNS = ("task_no", "task_type", "status", "attempts", "error", "created")
+UNFINISHED = ("PENDING", "PROCESSING", "FAILED")
+COLUMNS = ("task_no", "task_type", "prompt", "status", "attempts", "error", "created")
+ROW_PX = 56  # a row is a touch target: staff select a task with a finger
+PROMPT_CHARS = 40
+
+
+def short_task_no(task: Task) -> str:
+    """'#42' for T000000000000002A: what staff can read out; the full number is the row's tooltip."""
+    return f"#{task.id}"
+
+
+def task_type_text(task_type: str) -> str:
+    """A task type as staff call it; an unknown type shows as it is."""
+    names = {
+        "STYLE_GENERATION": QCoreApplication.translate("TaskMonitor", "AI design"),
+        "EFFECT_PREVIEW": QCoreApplication.translate("TaskMonitor", "Photo render"),
+    }
+    return names.get(task_type, task_type)
+
+
+def prompt_of(task: Task) -> str:
+    prompt = (task.payload or {}).get("prompt")
+    if not isinstance(prompt, str):
+        return ""
+    prompt = " ".join(prompt.split())
+    return prompt if len(prompt) <= PROMPT_CHARS else prompt[: PROMPT_CHARS - 1] + "…"
 _ROOT = QModelIndex()
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -54,14 +91,20 @@ class TaskTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
+        if not index.isValid():
             return None
         task = self._rows[index.row()]
         column = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {"task_no": task.task_no, "prompt": (task.payload or {}).get("prompt")}.get(column)
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
         if column == "task_no":
-            return task.task_no
+            return short_task_no(task)
         if column == "task_type":
-            return task.task_type
+            return task_type_text(task.task_type)
+        if column == "prompt":
+            return prompt_of(task)
         if column == "status":
             return task_status_text(task.status.value)
         if column == "attempts":
@@ -108,7 +151,7 @@ class TaskMonitorPage(QWidget):
         self.type_filter = QComboBox()
         self.type_filter.addItem("", None)
         for task_type in getattr(self._engine, "task_types", ()):
-            self.type_filter.addItem(task_type, task_type)
+            self.type_filter.addItem(task_type_text(task_type), task_type)
         self.type_filter.currentIndexChanged.connect(self._on_filter_change)
         filters.addWidget(self.status_filter)
         filters.addWidget(self.type_filter)
@@ -117,8 +160,13 @@ class TaskMonitorPage(QWidget):
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COLUMNS.index("prompt"), QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(ROW_PX)
+        self.table.selectionModel().selectionChanged.connect(self._update_actions)
+        self.model.modelReset.connect(self._update_actions)
         actions = QHBoxLayout()
         self.replay_button, self.ignore_button, self.cancel_button = QPushButton(), QPushButton(), QPushButton()
         self.replay_button.clicked.connect(lambda: self._act("replay"))
@@ -128,6 +176,7 @@ class TaskMonitorPage(QWidget):
         for button in (self.replay_button, self.ignore_button, self.cancel_button):
             actions.addWidget(button)
         actions.addWidget(self.feedback, 1)
+        self._update_actions()
         layout.addWidget(self.counts)
         layout.addLayout(filters)
         layout.addWidget(self.table, 1)
@@ -152,6 +201,14 @@ class TaskMonitorPage(QWidget):
         rows = self.table.selectionModel().selectedRows()
         return self.model.task_at(rows[0].row()) if rows else None
 
+    def _update_actions(self, *_args: object) -> None:
+        """Each action only when the selected row allows it: nothing selected, nothing to press."""
+        task = self._selected_task()
+        status = task.status.value if task is not None else ""
+        self.replay_button.setEnabled(status == "DEAD")
+        self.ignore_button.setEnabled(status == "DEAD" and getattr(task, "dead_letter_state", None) == "OPEN")
+        self.cancel_button.setEnabled(status in UNFINISHED)
+
     def _act(self, verb: str) -> bool:
         task = self._selected_task()
         if task is None:
@@ -161,7 +218,7 @@ class TaskMonitorPage(QWidget):
         except Exception as exc:  # InvalidTransition etc. carry a code
             self.feedback.setText(self.tr("Not done: %1").replace("%1", getattr(exc, "code", type(exc).__name__)))
             return False
-        self.feedback.setText(self.tr("Done: %1").replace("%1", task.task_no))
+        self.feedback.setText(self.tr("Done: %1").replace("%1", short_task_no(task)))
         self.reload()
         return True
 
@@ -183,8 +240,10 @@ class TaskMonitorPage(QWidget):
         for i, status in enumerate(STATUSES, start=1):
             self.status_filter.setItemText(i, task_status_text(status))
         self.type_filter.setItemText(0, self.tr("All types"))
+        for i in range(1, self.type_filter.count()):
+            self.type_filter.setItemText(i, task_type_text(str(self.type_filter.itemData(i))))
         self.replay_button.setText(self.tr("Replay dead letter"))
         self.ignore_button.setText(self.tr("Ignore dead letter"))
         self.cancel_button.setText(self.tr("Cancel task"))
-        self.model._headers = [self.tr("Task"), self.tr("Type"), self.tr("State"), self.tr("Attempts"),
-                               self.tr("Error"), self.tr("Created")]
+        self.model._headers = [self.tr("Task"), self.tr("Type"), self.tr("Prompt"), self.tr("State"),
+                               self.tr("Attempts"), self.tr("Error"), self.tr("Created")]

@@ -40,7 +40,8 @@ def build(qtbot, server: ShareServer | None, snapshot: Path | None):
     qtbot.addWidget(window)
     page = SnapshotPage()
     window.set_page_widget(SNAPSHOT, page)
-    share = ShareController(window, page, server, lambda: snapshot, lambda: ("Rose glow gloss", "FES-M1MWQS"))
+    share = ShareController(window, page, server, lambda: snapshot, lambda: ("Rose glow gloss", "FES-M1MWQS"),
+                            parent=None)
     window.resize(1280, 800)
     window.show()
     window.show_page(SNAPSHOT)
@@ -130,3 +131,19 @@ def test_the_share_page_speaks_chinese(qtbot, snapshot_file):
         assert share.button.text() != "Style card" and share.page.title.text() != "Take it home"
     finally:
         i18n.install_language("en")
+
+
+def test_when_no_phone_comes_the_page_points_at_the_style_card(qtbot):
+    from nailmirror_desktop.ui.share.share_page import SharePage
+
+    i18n.install_language("en")
+    page = SharePage()
+    qtbot.addWidget(page)
+    page.show_style("Rose glow gloss", "FES-M1MWQS")
+    page._not_reached_timer.setInterval(50)  # NOT_REACHED_AFTER_MS (45 s), shortened
+    page.show_link("http://192.0.2.7:8765/s/abc", 5)
+    assert "guest Wi-Fi" not in page.hint.text()
+    qtbot.waitUntil(lambda: "guest Wi-Fi" in page.hint.text(), timeout=3000)
+    assert "style card" in page.hint.text() and page.state == LINK  # the link still works if the phone gets in
+    page.show_state(SENT)
+    assert "guest Wi-Fi" not in page.hint.text()

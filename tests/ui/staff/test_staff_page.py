@@ -20,6 +20,7 @@ from nailmirror_desktop.ui.staff.settings_page import masked
 from tests.support.ui_support import ROOT, STAFF_PIN, set_staff_pin, started_kiosk
 
 STYLE_FOLDER = ROOT / "resources" / "demo" / "styles" / "rose_gloss"
+ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture
@@ -177,3 +178,46 @@ def masked_of(value: str) -> str:
     from nailmirror_desktop.core.generation.provider_config import Secret
 
     return masked(Secret(value))
+
+
+def test_staff_controls_are_finger_sized_and_closing_asks_first(qtbot, kiosk):
+    from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QTabBar
+
+    from nailmirror_desktop.ui.shell import theme
+
+    app = QApplication.instance()
+    theme.apply_theme(app)  # as the kiosk does: the sizes are the theme's and the pages' together
+    try:
+        _check_staff_controls(qtbot, kiosk, (QAbstractButton, QComboBox, QLineEdit), QAbstractSpinBox, QTabBar)
+    finally:
+        app.setStyleSheet("")
+
+
+def _check_staff_controls(qtbot, kiosk, touch_types, spin_type, tab_bar_type):
+    kiosk.staff.enter()
+    page = kiosk.staff.staff_page
+    too_small = []
+    for index in range(page.tabs.count()):
+        page.tabs.setCurrentIndex(index)
+        qtbot.wait(50)  # laid out
+        ARTIFACTS.mkdir(exist_ok=True)
+        kiosk.window.grab().save(str(ARTIFACTS / f"staff_{kiosk.staff.staff_page._page_keys[index]}.png"))
+        for widget in [w for kind in touch_types for w in page.findChildren(kind)]:
+            if widget.isVisible() and widget.height() < 48:
+                name = widget.objectName() or getattr(widget, 'text', lambda: '')()
+                too_small.append(f"{type(widget).__name__} {name!r} {widget.height()}")
+        for spin in page.findChildren(spin_type):
+            if spin.isVisible() and spin.lineEdit().width() < spin.width() - 40:  # room left for arrows
+                too_small.append(f"spin box arrows on {spin.objectName()!r}")
+    bar = page.tabs.findChild(tab_bar_type)
+    assert all(bar.tabRect(i).height() >= 48 for i in range(bar.count())), [bar.tabRect(i) for i in range(bar.count())]
+    assert too_small == []
+    quits = []
+    page.quit_requested.connect(lambda: quits.append(1))
+    page.quit_button.click()
+    assert quits == [] and page.confirm_bar.isVisible()  # asked, not closed
+    page.keep_running_button.click()
+    assert quits == [] and not page.confirm_bar.isVisible()
+    page.quit_button.click()
+    page.confirm_quit_button.click()
+    assert quits == [1]
