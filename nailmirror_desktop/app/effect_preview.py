@@ -99,7 +99,12 @@ class EffectPreviewRenderer:
             assets = try_on_assets(repository, request.style_code)
         except StyleError as exc:
             raise TaskError(exc.code, str(exc), ErrorClass.INVALID_REQUEST) from None
-        style = load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers)
+        from nailmirror_desktop.vision.image_io import ImageReadError
+
+        try:
+            style = load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers)
+        except ImageReadError as exc:  # a classified error: the engine logs one line, not a traceback
+            raise TaskError(f"TEXTURE_{exc.code}", str(exc), ErrorClass.INVALID_REQUEST) from None
         accent = frozenset(Finger[name.upper()] for name in request.accent if name.upper() in Finger.__members__)
         return compositor_for(style, accent)
 

@@ -731,39 +731,44 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="233"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="234"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <source>Perfecting your photo…</source>
+        <translation>Perfecting your photo…</translation>
     </message>
 </context>
 <context>
@@ -1002,7 +1007,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="193"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>

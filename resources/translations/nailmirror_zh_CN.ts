@@ -731,39 +731,44 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="233"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="234"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <source>Perfecting your photo…</source>
+        <translation>正在精修你的照片…</translation>
     </message>
 </context>
 <context>
@@ -1002,7 +1007,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="193"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>

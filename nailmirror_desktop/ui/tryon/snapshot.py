@@ -248,7 +248,7 @@ class SnapshotPage(QWidget):
         self.before_label.setText(self.tr("◀ Before"))
         self.after_label.setText(self.tr("After ▶"))
         self.back_button.setText(self.tr("Back to the mirror"))
-        self.render_label.setText(self.tr("Making a sharper photo…"))
+        self.render_label.setText(self.tr("Perfecting your photo…"))
 
 
 class IdleWatcher(QObject):
