@@ -21,6 +21,7 @@ from PySide6.QtGui import QImage
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.fingers import Finger
+from nailmirror_desktop.core.paths import DataDirUnusable
 from nailmirror_desktop.core.tasks import TaskStatus
 from nailmirror_desktop.core.tryon.effect_preview import (
     BIZ_TYPE,
@@ -238,6 +239,8 @@ class TryOnController(QObject):
         self.last_snapshot = after
         if frame is not None:
             self._submit_preview(PreviewRequest(frame, code, after, accent, live_nails))
+        else:
+            self.snapshot_page.show_render(None)  # nothing to wait for
 
     def _submit_preview(self, request: PreviewRequest) -> None:
         """Queue the still render of the saved "after"; the page follows its signals."""
@@ -315,4 +318,10 @@ class TryOnController(QObject):
 def _save(pair: FramePair, code: str, with_frame: bool) -> tuple[Path, Path | None]:
     """On a worker: the live pair's files, and the frozen frame's temp file for the still render if wanted."""
     after = save_snapshot(pair.before, pair.after, code)
-    return after, save_frozen_frame(pair.before) if with_frame else None
+    if not with_frame:
+        return after, None
+    try:
+        return after, save_frozen_frame(pair.before)
+    except (OSError, DataDirUnusable) as exc:  # the snapshot is saved; only the better render is lost
+        log.warning("still render of the snapshot not queued (the live image stays): %s", exc)
+        return after, None

@@ -174,3 +174,31 @@ def test_a_failed_still_render_keeps_the_live_after_and_logs_one_line(qtbot, par
         executor.shutdown()
         renderer.close()
         engine.close()
+
+
+def test_a_frame_that_cannot_be_kept_ends_the_progress_and_the_snapshot_stays_saved(qtbot, parts, tmp_path,
+                                                                                     nails_eval_dir):
+    from nailmirror_desktop.core.paths import data_dir, database_path
+    from nailmirror_desktop.core.tasks import TaskEngine
+    from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
+    from nailmirror_desktop.vision.supervisor import FramePacket
+    from tests.support.hand_photos import photo
+
+    repo, window, session, supervisor = parts
+    code = load_starter_catalog(repo, make_catalog(tmp_path / "catalog", count=1)).added[0]
+    (data_dir() / "effect_preview").write_bytes(b"")  # a file where the temp folder should be: unusable
+    engine = TaskEngine(database_path())
+    executor = TaskExecutor(engine)
+    controller = TryOnController(window, session, supervisor, repo, run_now, executor=executor)
+    try:
+        executor.start()
+        assert controller.apply_style(code)
+        session.process(FramePacket(photo(nails_eval_dir, "2C29D473-CCB4-458C-926B-99D0042161E6.jpg"), 0, 0))
+        assert session.snapshot_pair().nails > 0  # a render would have been asked for
+        assert controller.take_snapshot()
+        assert not controller.snapshot_page.is_rendering()  # nothing to wait for
+        assert controller.last_snapshot is not None and controller.last_snapshot.is_file()
+        assert engine.count() == 0  # no task queued
+    finally:
+        executor.shutdown()
+        engine.close()
