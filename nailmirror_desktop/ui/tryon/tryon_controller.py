@@ -245,9 +245,10 @@ class TryOnController(QObject):
     def _submit_preview(self, request: PreviewRequest) -> None:
         """Queue the still render of the saved "after"; the page follows its signals."""
         executor = self._executor
+        if executor is None or not self.snapshot_page.is_rendering():
+            remove_frame(request.frame)  # the customer went back before the save ended: no one waits for it
+            return
         try:
-            if executor is None or not self.snapshot_page.is_rendering():
-                raise RuntimeError("the snapshot page was left")  # the customer went back before the save ended
             task = executor.submit(EFFECT_PREVIEW, request.to_payload(), biz_type=BIZ_TYPE,
                                    biz_id=request.after.name, max_attempts=MAX_ATTEMPTS)
         except Exception as exc:
@@ -264,24 +265,26 @@ class TryOnController(QObject):
     def _on_preview_change(self, task_no: str, status: str) -> None:
         if task_no != self._preview_task or status not in _PREVIEW_ENDS:
             return
-        self._preview_task = None
         task = self._executor.engine.get(task_no) if self._executor is not None else None
         result = PreviewResult.from_result(task.result if task is not None else None)
         if status != TaskStatus.SUCCESS.value or result.path is None:
             if status != TaskStatus.SUCCESS.value:
                 error = task.last_error_code if task is not None else None
                 log.warning("still render %s ended %s (%s): the live image stays", task_no, status, error)
+            self._preview_task = None
             self.snapshot_page.show_render(None)
             return
-        path = result.path
+        path = result.path  # decoded on a worker; the page keeps following this task until it is shown
         self._run(lambda: bgr_to_qimage(read_image(path)),
                   lambda image, error: self._on_render_read(task_no, image, error))
 
     def _on_render_read(self, task_no: str, image: QImage | None, error: BaseException | None) -> None:
+        if task_no != self._preview_task:
+            return  # the customer left this snapshot (or took another) meanwhile
+        self._preview_task = None
         if error is not None:
             log.warning("still render %s could not be read (the live image stays): %s", task_no, error)
-        if self.snapshot_page.is_rendering():  # still on this snapshot (a new one or a reset ended it)
-            self.snapshot_page.show_render(None if error else image)
+        self.snapshot_page.show_render(None if error else image)
 
     def back_to_mirror(self) -> None:
         self._preview_task = None  # a render still running goes on saving the better photo; no one waits for it

@@ -202,3 +202,40 @@ def test_a_frame_that_cannot_be_kept_ends_the_progress_and_the_snapshot_stays_sa
     finally:
         executor.shutdown()
         engine.close()
+
+
+def test_back_to_the_mirror_mid_render_shows_nothing_late_but_the_saved_after_is_still_rendered(
+        qtbot, parts, tmp_path, nails_eval_dir):
+    from nailmirror_desktop.app.effect_preview import register_effect_preview
+    from nailmirror_desktop.core.paths import database_path
+    from nailmirror_desktop.core.tasks import TaskEngine
+    from nailmirror_desktop.core.tryon.effect_preview import EFFECT_PREVIEW
+    from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
+    from nailmirror_desktop.vision.supervisor import FramePacket
+    from tests.support.hand_photos import photo
+
+    repo, window, session, supervisor = parts
+    session.mirror = False
+    code = load_starter_catalog(repo, make_catalog(tmp_path / "catalog", count=1)).added[0]
+    engine = TaskEngine(database_path())
+    renderer = register_effect_preview(engine, mirrored=False, max_hands=1)
+    executor = TaskExecutor(engine)
+    controller = TryOnController(window, session, supervisor, repo, run_now, executor=executor)
+    page = controller.snapshot_page
+    try:
+        executor.start()
+        assert controller.apply_style(code)
+        session.process(FramePacket(photo(nails_eval_dir, "2C29D473-CCB4-458C-926B-99D0042161E6.jpg"), 0, 0))
+        assert controller.take_snapshot()
+        saved = controller.last_snapshot.read_bytes()
+        controller.back_to_mirror()
+        assert not page.is_rendering() and not page.view.has_images()
+        qtbot.waitUntil(lambda: engine.list_tasks(task_type=EFFECT_PREVIEW)[0].finished_at is not None,
+                        timeout=120_000)
+        qtbot.wait(200)  # the late signals arrive
+        assert not page.view.has_images() and not page.is_rendering()  # nothing shown to the next customer
+        assert controller.last_snapshot.read_bytes() != saved  # the kept photo is the still render
+    finally:
+        executor.shutdown()
+        renderer.close()
+        engine.close()
