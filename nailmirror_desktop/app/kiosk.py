@@ -16,6 +16,7 @@ from pathlib import Path
 
 from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.app import services as shared
+from nailmirror_desktop.app.effect_preview import register_effect_preview
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig, config_path, load_config, save_config
 from nailmirror_desktop.core.generation.provider_config import load_provider_config
@@ -123,7 +124,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     provider = "offline"
     if conn is not None:
         repository = _open_repository(conn)
-        engine, executor, provider = _open_task_engine(closers)
+        engine, executor, provider = _open_task_engine(closers, config)
     share = _open_share_server(config, closers)
     closers.append(runner.close)  # closers run last-first: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
@@ -166,17 +167,19 @@ def _open_repository(conn: sqlite3.Connection) -> StyleRepository | None:
 
 
 def _open_task_engine(
-    closers: list[Callable[[], object]],
+    closers: list[Callable[[], object]], config: KioskConfig,
 ) -> tuple[TaskEngine | None, TaskExecutor | None, str]:
-    """The task engine with the STYLE_GENERATION handler, its Qt executor (made on the main thread) and the
-    default provider's name."""
+    """The task engine with the STYLE_GENERATION and EFFECT_PREVIEW handlers, its Qt executor (made on the main
+    thread) and the default provider's name."""
     try:
         provider_config = load_provider_config()
         engine = shared.open_task_engine(provider_config)
+        preview = register_effect_preview(engine, mirrored=config.mirror)
         executor = TaskExecutor(engine)
     except Exception as exc:
         log.error("task engine unavailable: %s", exc)
         return None, None, "offline"
+    closers.append(preview.close)  # closers run last-first: after the executor let a render in progress finish
     closers.append(engine.close)
     closers.append(executor.shutdown)
     return engine, executor, provider_config.default_provider

@@ -22,107 +22,107 @@
 <context>
     <name>CreditsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="95"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="97"/>
         <source>No credits granted yet: generations are not limited by a balance</source>
         <translation>No credits granted yet: generations are not limited by a balance</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="99"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="101"/>
         <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
         <translation>%1 credit(s) spent, %2 paid generation(s) of %3</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="105"/>
         <source>%1 per customer session</source>
         <translation>%1 per customer session</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="108"/>
         <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
         <translation>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="129"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="131"/>
         <source>no cap</source>
         <translation>no cap</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
         <source>Balance</source>
         <translation>Balance</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
         <source>Held for running generations</source>
         <translation>Held for running generations</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
         <source>Today</source>
         <translation>Today</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
         <source>Limit</source>
         <translation>Limit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
         <source>Refresh</source>
         <translation>Refresh</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
         <source>Save limits</source>
         <translation>Save limits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
         <source>Paid generations per day (0: no cap)</source>
         <translation>Paid generations per day (0: no cap)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="157"/>
         <source>Per customer session (0: no cap)</source>
         <translation>Per customer session (0: no cap)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Alert when the balance is below</source>
         <translation>Alert when the balance is below</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
         <source>Time</source>
         <translation>Time</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
         <source>Kind</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
         <source>Paid</source>
         <translation>Paid</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
         <source>Task or grant</source>
         <translation>Task or grant</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
         <source>Note</source>
         <translation>Note</translation>
     </message>
@@ -738,39 +738,44 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="233"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="234"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <source>Perfecting your photo…</source>
+        <translation>Perfecting your photo…</translation>
     </message>
 </context>
 <context>
@@ -1042,7 +1047,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="194"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>

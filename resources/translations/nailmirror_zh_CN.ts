@@ -22,107 +22,107 @@
 <context>
     <name>CreditsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="95"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="97"/>
         <source>No credits granted yet: generations are not limited by a balance</source>
         <translation>尚未发放积分：生成不受余额限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="99"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="101"/>
         <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
         <translation>已消耗 %1 积分，付费生成 %2 次（上限 %3）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="105"/>
         <source>%1 per customer session</source>
         <translation>每位顾客每次体验 %1 次</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="108"/>
         <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
         <translation>积分即将用完：剩余 %1（低于 %2 时提醒）。请联系总部发放积分。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="129"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="131"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
         <source>Held for running generations</source>
         <translation>生成中预扣</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
         <source>Limit</source>
         <translation>限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
         <source>Save limits</source>
         <translation>保存限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
         <source>Paid generations per day (0: no cap)</source>
         <translation>每日付费生成次数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="157"/>
         <source>Per customer session (0: no cap)</source>
         <translation>每位顾客每次体验（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
         <source>Alert when the balance is below</source>
         <translation>余额低于此值时提醒</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
         <source>Credits</source>
         <translation>积分</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
         <source>Paid</source>
         <translation>实扣</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
         <source>Task or grant</source>
         <translation>任务或发放</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
@@ -738,39 +738,44 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="233"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="234"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <source>Perfecting your photo…</source>
+        <translation>正在精修你的照片…</translation>
     </message>
 </context>
 <context>
@@ -1042,7 +1047,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="194"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>

@@ -37,7 +37,7 @@ class KioskController(QObject):
         self.config = services.config
         self.window = MainWindow()
         self.tryon = TryOnController(self.window, services.session, services.supervisor, services.repository,
-                                     services.run_in_background, parent=self)
+                                     services.run_in_background, parent=self, executor=services.executor)
         self.generation = GenerationController(services.engine, services.executor, services.provider,
                                                self.tryon.apply_style_in_background, parent=self,
                                                describe=self.tryon.style_card)

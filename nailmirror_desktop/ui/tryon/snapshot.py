@@ -7,6 +7,8 @@ The split starts where the after side covers every painted nail (`default_split`
 the right of the frame, a plain half-way split showed no paint at all.
 Files go to data_dir()/snapshots (written on a worker by the controller) and are deleted after
 KioskConfig.snapshot_keep_days (purge_expired_snapshots, at start-up and after each session).
+The live pair is shown at once; while the still path renders the "after" again (an EFFECT_PREVIEW task,
+core/tryon/effect_preview.py) the page shows its progress, and `show_render` swaps the finished render in.
 `IdleWatcher` restarts its timer on every touch, click or key; when it fires the session is reset.
 """
 
@@ -14,15 +16,17 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QVBoxLayout, QWidget
 
 from nailmirror_desktop.core.paths import data_dir, private_dir, write_private_file
+from nailmirror_desktop.core.tryon.effect_preview import frames_dir
 from nailmirror_desktop.core.tryon.retention import purge_expired_photos
 from nailmirror_desktop.ui.shell import theme
 
@@ -55,6 +59,22 @@ def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Pat
     return folder / f"{stem}_after.png"
 
 
+def save_frozen_frame(frame: np.ndarray) -> Path:
+    """Write the frozen raw frame ((H, W, 3) uint8 BGR) to a private temp PNG for the EFFECT_PREVIEW task; the
+    task deletes it when it ends. Fast PNG compression: it lives for seconds. Runs on a worker."""
+    import cv2
+
+    ok, encoded = cv2.imencode(".png", frame, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    if not ok:
+        raise OSError("SNAPSHOT_ENCODE_FAILED")
+    folder = frames_dir()
+    target = folder / f"{uuid.uuid4().hex}.png"
+    partial = folder / f"{target.stem}.part"
+    write_private_file(partial, encoded.tobytes())
+    os.replace(partial, target)
+    return target
+
+
 SPLIT_MARGIN = 0.05  # of the width, kept between the last painted nail and the split line
 
 
@@ -82,6 +102,13 @@ class BeforeAfterView(QWidget):
     def set_images(self, before: QImage | None, after: QImage | None) -> None:
         self._before, self._after = before, after
         self.update()
+
+    def set_after(self, after: QImage) -> None:
+        self._after = after
+        self.update()
+
+    def after_image(self) -> QImage | None:
+        return self._after
 
     def has_images(self) -> bool:
         return self._before is not None
@@ -140,6 +167,13 @@ class SnapshotPage(QWidget):
         labels.addWidget(self.after_label)
         self.saved_label = QLabel()
         self.saved_label.setObjectName("muted")
+        self.render_label = QLabel()
+        self.render_label.setObjectName("muted")
+        self.render_bar = QProgressBar()
+        self.render_bar.setRange(0, 100)
+        self.render_bar.setTextVisible(False)
+        self.render_bar.setMaximumHeight(12)
+        self._set_rendering(False)
         self.back_button = QPushButton()
         self.back_button.setObjectName("primary")
         self.back_button.setMinimumHeight(64)
@@ -148,6 +182,10 @@ class SnapshotPage(QWidget):
         layout.addWidget(self.view, 1)
         layout.addLayout(labels)
         layout.addWidget(self.slider)
+        rendering = QHBoxLayout()
+        rendering.addWidget(self.render_label)
+        rendering.addWidget(self.render_bar, 1)
+        layout.addLayout(rendering)
         bottom = QHBoxLayout()
         bottom.addWidget(self.saved_label, 1)
         bottom.addWidget(self.back_button)
@@ -167,8 +205,29 @@ class SnapshotPage(QWidget):
         self.slider.setValue(split)
         self.view.set_split(split / 100)  # also when the slider already stood there (no valueChanged)
         self.saved_label.setText("")
+        self._set_rendering(False)
         title = self.tr("Before / after · %1").replace("%1", style_label) if style_label else self.tr("Before / after")
         self.title.setText(title)
+
+    def show_render_progress(self, fraction: float) -> None:
+        """The still render of the "after" is on its way (fraction 0..1)."""
+        self._set_rendering(True)
+        self.render_bar.setValue(round(min(1.0, max(0.0, fraction)) * 100))
+
+    def show_render(self, after: QImage | None) -> None:
+        """The still render finished: `after` replaces the live one (None: the live one stays)."""
+        self._set_rendering(False)
+        if after is not None and self.view.has_images():
+            self.view.set_after(after)
+
+    def is_rendering(self) -> bool:
+        return not self.render_bar.isHidden()
+
+    def _set_rendering(self, on: bool) -> None:
+        self.render_label.setVisible(on)
+        self.render_bar.setVisible(on)
+        if not on:
+            self.render_bar.setValue(0)
 
     def show_saved(self, path: Path | None) -> None:
         self.saved_label.setText(self.tr("Saved on this kiosk. Ask our staff for a copy.") if path else
@@ -178,6 +237,7 @@ class SnapshotPage(QWidget):
         """Drop the customer's images (idle reset)."""
         self.view.set_images(None, None)
         self.saved_label.setText("")
+        self._set_rendering(False)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
@@ -188,6 +248,7 @@ class SnapshotPage(QWidget):
         self.before_label.setText(self.tr("◀ Before"))
         self.after_label.setText(self.tr("After ▶"))
         self.back_button.setText(self.tr("Back to the mirror"))
+        self.render_label.setText(self.tr("Perfecting your photo…"))
 
 
 class IdleWatcher(QObject):

@@ -3,6 +3,10 @@ before/after snapshot. Thin: each handler is a few lines; the session holds the 
 
 Work goes through the runner the shell hands in (the bridge); an answer that comes back after the kiosk shut
 down is dropped there, so nothing here checks for it.
+
+A snapshot shows and saves the live pair at once; with a task executor it then queues an EFFECT_PREVIEW task
+(core/tryon/effect_preview.py) that renders the frozen frame again by the still path over the saved "after". The
+page shows its progress and swaps the render in when it is done; a failure keeps the live image and logs a line.
 """
 
 from __future__ import annotations
@@ -12,23 +16,37 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QImage
 
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.fingers import Finger
+from nailmirror_desktop.core.paths import DataDirUnusable
+from nailmirror_desktop.core.tasks import TaskStatus
+from nailmirror_desktop.core.tryon.effect_preview import (
+    BIZ_TYPE,
+    EFFECT_PREVIEW,
+    MAX_ATTEMPTS,
+    PreviewRequest,
+    PreviewResult,
+    remove_frame,
+)
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.generation.generate_panel import StyleCard
+from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.compare_page import ComparePage
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
-from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_snapshot
+from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_frozen_frame, save_snapshot
 from nailmirror_desktop.ui.tryon.style_browser import LOADING, READY, UNAVAILABLE, StyleBrowser
-from nailmirror_desktop.ui.tryon.tryon_session import LoadedStyle, TryOnSession, load_style_textures
+from nailmirror_desktop.ui.tryon.tryon_session import FramePair, LoadedStyle, TryOnSession, load_style_textures
+from nailmirror_desktop.vision.image_io import read_image
 from nailmirror_desktop.vision.supervisor import DEMO, SourceSupervisor
 
 log = logging.getLogger(__name__)
+_PREVIEW_ENDS = {TaskStatus.SUCCESS.value, TaskStatus.FAILED.value, TaskStatus.DEAD.value, TaskStatus.CANCELED.value}
 
 
 class TryOnController(QObject):
@@ -36,9 +54,14 @@ class TryOnController(QObject):
 
     def __init__(self, window: MainWindow, session: TryOnSession, supervisor: SourceSupervisor,
                  repository: StyleRepository | None, run_in_background: RunInBackground,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, *, executor: TaskExecutor | None = None) -> None:
         super().__init__(parent)
         self._window = window
+        self._executor = executor  # None: snapshots keep the live "after" (no task engine)
+        self._preview_task: str | None = None  # the EFFECT_PREVIEW task the snapshot page follows
+        if executor is not None:
+            executor.task_changed.connect(self._on_preview_change)
+            executor.task_progress.connect(self._on_preview_progress)
         self.session = session
         self._repository = repository
         self._run = run_in_background
@@ -194,16 +217,77 @@ class TryOnController(QObject):
         self.snapshot_page.show_pair(bgr_to_qimage(pair.before), bgr_to_qimage(pair.after), label or code,
                                      pair.paint_span)
         self._window.show_page(SNAPSHOT)
-        self._run(lambda: save_snapshot(pair.before, pair.after, code), self._on_snapshot_saved)
+        self._preview_task = None
+        render = self._executor is not None and self._executor.running and bool(code) and pair.nails > 0
+        accent = tuple(sorted(f.name.lower() for f in self.session.accent_fingers))
+        if render:
+            self.snapshot_page.show_render_progress(0.0)
+        self._run(lambda: _save(pair, code, render),
+                  lambda saved, error: self._on_snapshot_saved(saved, error, code, accent, pair.nails))
         return True
 
-    def _on_snapshot_saved(self, path: Path | None, error: BaseException | None) -> None:
-        if error is not None:
+    def _on_snapshot_saved(self, saved: tuple[Path, Path | None] | None, error: BaseException | None,
+                           code: str = "", accent: tuple[str, ...] = (), live_nails: int = 0) -> None:
+        if error is not None or saved is None:
             log.error("snapshot not saved: %s", error)
-        self.snapshot_page.show_saved(None if error else path)
-        self.last_snapshot = path
+            self.snapshot_page.show_saved(None)
+            self.snapshot_page.show_render(None)
+            self.last_snapshot = None
+            return
+        after, frame = saved
+        self.snapshot_page.show_saved(after)
+        self.last_snapshot = after
+        if frame is not None:
+            self._submit_preview(PreviewRequest(frame, code, after, accent, live_nails))
+        else:
+            self.snapshot_page.show_render(None)  # nothing to wait for
+
+    def _submit_preview(self, request: PreviewRequest) -> None:
+        """Queue the still render of the saved "after"; the page follows its signals."""
+        executor = self._executor
+        if executor is None or not self.snapshot_page.is_rendering():
+            remove_frame(request.frame)  # the customer went back before the save ended: no one waits for it
+            return
+        try:
+            task = executor.submit(EFFECT_PREVIEW, request.to_payload(), biz_type=BIZ_TYPE,
+                                   biz_id=request.after.name, max_attempts=MAX_ATTEMPTS)
+        except Exception as exc:
+            remove_frame(request.frame)
+            self.snapshot_page.show_render(None)
+            log.warning("still render of the snapshot not queued (the live image stays): %s", exc)
+            return
+        self._preview_task = task.task_no
+
+    def _on_preview_progress(self, task_no: str, fraction: float, _note: str) -> None:
+        if task_no == self._preview_task:
+            self.snapshot_page.show_render_progress(fraction)
+
+    def _on_preview_change(self, task_no: str, status: str) -> None:
+        if task_no != self._preview_task or status not in _PREVIEW_ENDS:
+            return
+        task = self._executor.engine.get(task_no) if self._executor is not None else None
+        result = PreviewResult.from_result(task.result if task is not None else None)
+        if status != TaskStatus.SUCCESS.value or result.path is None:
+            if status != TaskStatus.SUCCESS.value:
+                error = task.last_error_code if task is not None else None
+                log.warning("still render %s ended %s (%s): the live image stays", task_no, status, error)
+            self._preview_task = None
+            self.snapshot_page.show_render(None)
+            return
+        path = result.path  # decoded on a worker; the page keeps following this task until it is shown
+        self._run(lambda: bgr_to_qimage(read_image(path)),
+                  lambda image, error: self._on_render_read(task_no, image, error))
+
+    def _on_render_read(self, task_no: str, image: QImage | None, error: BaseException | None) -> None:
+        if task_no != self._preview_task:
+            return  # the customer left this snapshot (or took another) meanwhile
+        self._preview_task = None
+        if error is not None:
+            log.warning("still render %s could not be read (the live image stays): %s", task_no, error)
+        self.snapshot_page.show_render(None if error else image)
 
     def back_to_mirror(self) -> None:
+        self._preview_task = None  # a render still running goes on saving the better photo; no one waits for it
         self.snapshot_page.clear()
         self._window.show_page(CUSTOMER)
         self.mirror_loop.set_paused(False)
@@ -220,6 +304,7 @@ class TryOnController(QObject):
     def forget_customer(self) -> None:
         """No style, no images of the customer on screen or in memory; the browser back to its first view."""
         self.session.clear()
+        self._preview_task = None
         self.snapshot_page.clear()
         self.compare_page.clear()
         self._window.mirror.clear_frame()
@@ -231,3 +316,15 @@ class TryOnController(QObject):
     def _on_source_state_change(self, state: str) -> None:
         self._window.set_demo_badge(state == DEMO)
         log.info("frame source: %s", state)
+
+
+def _save(pair: FramePair, code: str, with_frame: bool) -> tuple[Path, Path | None]:
+    """On a worker: the live pair's files, and the frozen frame's temp file for the still render if wanted."""
+    after = save_snapshot(pair.before, pair.after, code)
+    if not with_frame:
+        return after, None
+    try:
+        return after, save_frozen_frame(pair.before)
+    except (OSError, DataDirUnusable) as exc:  # the snapshot is saved; only the better render is lost
+        log.warning("still render of the snapshot not queued (the live image stays): %s", exc)
+        return after, None

@@ -55,13 +55,14 @@ class FramePair:
 
     paint: how much is painted, the sum of the painted nails' opacities (0 with no style or no hand; 5 for one
     hand fully facing the camera). paint_span: the painted nails' horizontal extent as fractions of the width
-    (left, right), or None when nothing is painted."""
+    (left, right), or None when nothing is painted. nails: how many nails are painted at all."""
 
     before: np.ndarray
     after: np.ndarray
     paint: float = 0.0
     paint_span: tuple[float, float] | None = None
     timestamp_ms: int = 0
+    nails: int = 0  # painted nails (opacity > 0): a still render of `before` must paint as many to replace it
 
 
 def load_style_textures(code: str, name: str, textures: dict[str, Path],
@@ -86,6 +87,21 @@ def _looks_with_accent(style: LoadedStyle, accent: frozenset[Finger]) -> dict[Fi
     if accent_look is not None:
         looks.update({f: accent_look for f in accent})
     return looks
+
+
+def compositor_for(style: LoadedStyle | None, accent: frozenset[Finger]) -> Compositor:
+    """The compositor that paints `style` with its accent on `accent` (no style: paints nothing). Shared with the
+    still render of a snapshot (app/effect_preview.py), so the photo kept wears exactly what the mirror showed."""
+    if style is None:
+        return Compositor()
+    per_finger: dict[Finger, np.ndarray | PreparedTexture] = {
+        f: t for f, t in style.per_finger.items() if f not in style.default_accent}
+    if style.accent is not None:
+        per_finger.update({f: style.accent for f in accent})
+    default = style.nail if style.nail is not None else next(iter(style.per_finger.values()))
+    looks = _looks_with_accent(style, accent)
+    main_look = next((looks[f] for f in Finger if f in looks and f not in style.default_accent), None)
+    return Compositor(default, per_finger, look=main_look, finger_looks=looks)
 
 
 class TryOnSession:
@@ -148,19 +164,7 @@ class TryOnSession:
             return self._best_recent or self._latest
 
     def _rebuild_compositor(self) -> None:
-        style = self._style
-        if style is None:
-            self.pipeline.compositor = Compositor()
-            return
-        per_finger: dict[Finger, np.ndarray | PreparedTexture] = {
-            f: t for f, t in style.per_finger.items() if f not in style.default_accent}
-        if style.accent is not None:
-            per_finger.update({f: style.accent for f in self._accent})
-        default = style.nail if style.nail is not None else next(iter(style.per_finger.values()))
-        looks = _looks_with_accent(style, self._accent)
-        main_look = next((looks[f] for f in Finger if f in looks and f not in style.default_accent), None)
-        # one assignment: the next frame uses it
-        self.pipeline.compositor = Compositor(default, per_finger, look=main_look, finger_looks=looks)
+        self.pipeline.compositor = compositor_for(self._style, self._accent)  # one assignment: the next frame uses it
 
     # --- worker thread ------------------------------------------------------------------------------------
     def process(self, packet: FramePacket, target_size: tuple[int, int] | None = None) -> ShownFrame:
@@ -171,7 +175,8 @@ class TryOnSession:
         frame = cv2.flip(packet.image, 1) if self.mirror else packet.image
         result = self.pipeline.process_video_frame(frame, packet.timestamp_ms)
         paint, span = _paint_of(result.quads, frame.shape[1]) if self._style is not None else (0.0, None)
-        pair = FramePair(frame, result.frame, paint, span, packet.timestamp_ms)
+        nails = sum(1 for q in result.quads if q.opacity > 0) if self._style is not None else 0
+        pair = FramePair(frame, result.frame, paint, span, packet.timestamp_ms, nails)
         with self._lock:
             self._latest = pair
             best = self._best_recent

@@ -56,3 +56,21 @@ def test_default_split_bounds():
     assert default_split(None) == 0.5
     assert default_split((0.0, 0.2)) == 0.5
     assert default_split((0.5, 0.99)) == 1.0
+
+
+def test_the_still_render_shows_its_progress_then_replaces_the_after(page):
+    assert not page.is_rendering() and not page.render_bar.isVisibleTo(page)
+    page.slider.setValue(page.slider.maximum())  # the whole image is the after
+    page.show_render_progress(0.4)
+    assert page.is_rendering() and page.render_bar.isVisibleTo(page) and page.render_label.isVisibleTo(page)
+    assert page.render_bar.value() == 40 and page.render_label.text()
+    assert after_fraction(page.view) > 0.95  # the live (white) after is on show meanwhile
+    page.show_render(flat("black"))  # the render: black where the live after was white
+    assert not page.is_rendering() and not page.render_bar.isVisibleTo(page)
+    assert after_fraction(page.view) < 0.05
+
+
+def test_a_render_that_kept_the_live_image_only_ends_the_progress(page):
+    page.show_render_progress(0.9)
+    page.show_render(None)
+    assert not page.is_rendering() and after_fraction(page.view) > 0.3  # the white live after still shows
