@@ -4,11 +4,11 @@
 photos) and paints each nail with its still mask (`STILL_MASKS`: the learned segmenter's by default, or the
 GrabCut refiner's); `process_video_frame(frame, timestamp_ms)` uses one VIDEO-mode landmarker, a One Euro
 filter per hand and the per-nail tracks of `nail_tracks` (hysteresis on the fade, a hold through drop-outs),
-and paints the segmenter's mask of every painted nail, run every `segment_every` frames with the masks carried by
-the tracked nails in between. A nail the segmenter finds no nail at (and has no carried mask for) is not
-painted: what is painted is what the coverage says. Every result carries per-stage timings in milliseconds,
-which the benchmark reads. `place_nails` is the still path's geometry and masks on their own, shared with the
-evaluation so it scores exactly what is painted.
+and paints the segmenter's mask of every painted nail, run every `segment_every` frames with the masks carried
+by the tracked nails in between (shifted as each nail moved). A nail the segmenter finds no nail at (and has no
+carried mask for) is not painted: what is painted is what the coverage says. Every result carries per-stage
+timings in milliseconds, which the benchmark reads. `place_nails` is the still path's geometry and masks on their
+own, shared with the evaluation so it scores exactly what is painted.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nail_refiner import NailMask
-from nailmirror_desktop.vision.nail_rois import carry_mask
+from nailmirror_desktop.vision.nail_rois import carry_mask, shifted_mask
 from nailmirror_desktop.vision.nail_tracks import NailTracks, TrackedNail
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
@@ -41,6 +41,10 @@ StillMasks = Literal["model", "grabcut", "quads"]
 # 0.517, precision 0.768; the model's mask 0.671 / 0.748 / 0.913 in-sample and 0.618 / 0.738 / 0.861 by 5-fold
 # cross-validation (models/NAIL_SEGMENTER_CARD.md): the model's mask, even out of sample.
 STILL_MASKS: StillMasks = "model"
+# Video runs the segmenter on every 2nd frame, masks carried (shifted) in between: on every frame it cost 4.0-4.8 ms
+# per hand and the whole/landmarker ratio was 1.30-1.33 (target 1.25); at 2, ratio 1.19-1.24 (benchmarks/
+# pipeline.py on the shared 2-core machine, under load).
+SEGMENT_EVERY = 2
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,7 @@ class TryOnPipeline:
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
-                 smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = 1,
+                 smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
                  segmenter: NailSegmenter | None = None, recover_every: int = 3) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
@@ -173,15 +177,19 @@ class TryOnPipeline:
         masks: list[NailMask | None] = [None] * len(nails)
         if fresh:
             wanted = [i for i, nail in enumerate(nails) if nail.seen and nail.quad.opacity > 0]
-            found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted])
+            found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted],
+                                                   [nails[i].last_mask for i in wanted])
             for i, result in zip(wanted, found, strict=True):
                 if result is not None:
                     masks[i] = result.mask
-                    self._nails.remember(nails[i].track_id, result.roi_mask)
+                    self._nails.remember(nails[i].track_id, result.roi_mask, result.mask)
         quads = []
         for i, nail in enumerate(nails):
-            if masks[i] is None and nail.quad.opacity > 0 and nail.roi_mask is not None and nail.mask_age > 0:
-                masks[i] = carry_mask(nail.roi_mask, nail.quad, frame.shape)
+            if masks[i] is None and nail.quad.opacity > 0 and nail.mask_age > 0:
+                if nail.last_mask is not None and nail.moved is not None:
+                    masks[i] = shifted_mask(nail.last_mask, nail.moved, frame.shape)
+                elif nail.roi_mask is not None:
+                    masks[i] = carry_mask(nail.roi_mask, nail.quad, frame.shape)
             quads.append(nail.quad if masks[i] is not None or nail.quad.opacity <= 0
                          else replace(nail.quad, opacity=0.0))
         return quads, masks
