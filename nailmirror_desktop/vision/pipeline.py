@@ -38,8 +38,9 @@ STAGES = ("track", "smooth", "geometry", "refine", "segment", "composite")
 STILL_MIN_OPACITY = 0.5  # see place_nails
 StillMasks = Literal["model", "grabcut", "quads"]
 # Measured with `nailmirror eval` on nails_eval (52 photos): the GrabCut refiner IoU 0.414 (misses 0), recall
-# 0.517, precision 0.768; the model's mask 0.680 / 0.772 / 0.912 in-sample (with the second-hand search) and 0.618 / 0.738 / 0.861 by 5-fold
-# cross-validation (models/NAIL_SEGMENTER_CARD.md): the model's mask, even out of sample.
+# 0.517, precision 0.768; the model's mask 0.680 / 0.772 / 0.912 in-sample (with the second-hand search) and
+# 0.618 / 0.738 / 0.861 by 5-fold cross-validation (models/NAIL_SEGMENTER_CARD.md): the model's mask, even out of
+# sample.
 STILL_MASKS: StillMasks = "model"
 # Video runs the segmenter on every 2nd frame, masks carried (shifted) in between: on every frame it cost 4.0-4.8 ms
 # per hand and the whole/landmarker ratio was 1.30-1.33 (target 1.25); at 2, ratio 1.19-1.24 (benchmarks/
