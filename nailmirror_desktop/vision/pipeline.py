@@ -173,11 +173,15 @@ class TryOnPipeline:
 
     def _video_masks(self, frame: NDArray[np.uint8], nails: list[TrackedNail],
                      fresh: bool) -> tuple[list[NailQuad], list[NailMask | None]]:
-        """Each tracked nail's mask: the segmenter's, on a fresh frame for the nails seen; else the carried one.
+        """Each tracked nail's mask: the segmenter's, on a fresh frame for the nails seen (between fresh frames for
+        a nail with nothing to carry); else the carried one.
         A painted nail left with no mask is not painted (its quad's opacity becomes 0)."""
         masks: list[NailMask | None] = [None] * len(nails)
-        if fresh:
-            wanted = [i for i, nail in enumerate(nails) if nail.seen and nail.quad.opacity > 0]
+        # on a fresh frame every painted nail seen; between, only those with no mask to carry (a nail just
+        # turned on or re-tracked), so a cadence never leaves a new nail bare
+        wanted = [i for i, nail in enumerate(nails) if nail.seen and nail.quad.opacity > 0
+                  and (fresh or nail.last_mask is None)]
+        if wanted:
             found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted],
                                                    [nails[i].last_mask for i in wanted])
             for i, result in zip(wanted, found, strict=True):
