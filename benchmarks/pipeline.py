@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
 
-from nailmirror_desktop.vision.pipeline import STAGES, TryOnPipeline, video_tracker_settings  # noqa: E402
+from nailmirror_desktop.vision.pipeline import SEGMENT_EVERY, STAGES, TryOnPipeline, video_tracker_settings  # noqa: E402
 from nailmirror_desktop.vision.sources import VideoFileSource  # noqa: E402
 from nailmirror_desktop.vision.style_textures import load_style  # noqa: E402
 from nailmirror_desktop.vision.tracker import HandTracker  # noqa: E402
@@ -50,7 +50,7 @@ def summary(values: list[float]) -> dict[str, float]:
             "mean_ms": round(statistics.fmean(ordered), 3)}
 
 
-def run_scenario(video: Path, max_hands: int, style: Path, rounds: int, segment_every: int = 1) -> dict:
+def run_scenario(video: Path, max_hands: int, style: Path, rounds: int, segment_every: int = SEGMENT_EVERY) -> dict:
     """Per frame, time the landmarker alone and the whole pipeline on the same image, alternating which
     goes first, so load from other processes lands on both alike."""
     landmarker: list[float] = []
@@ -109,7 +109,7 @@ def main() -> int:
     parser.add_argument("--video", type=Path, default=ROOT / "resources" / "demo" / "hand_demo.mp4")
     parser.add_argument("--style", type=Path, default=ROOT / "resources" / "demo" / "styles" / "rose_gloss")
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--segment-every", type=int, default=1, help="run the segmenter every n-th frame")
+    parser.add_argument("--segment-every", type=int, default=SEGMENT_EVERY, help="run the segmenter every n-th frame")
     args = parser.parse_args()
     with VideoFileSource(args.video) as probe:
         size = probe.size

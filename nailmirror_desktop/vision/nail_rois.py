@@ -96,6 +96,47 @@ def centre_component(mask: np.ndarray, max_gap: float = ROI_SIZE / 8) -> np.ndar
     return np.asarray(labels == label)
 
 
+def component_on(mask: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """The connected part of `mask` ((h, w) bool) that overlaps `prior` ((h, w) bool: where this nail was
+    painted a frame ago) most; `centre_component` when none overlaps. On video a quad that lands between two
+    nails (landmark noise is about a nail's width) would otherwise hop from one nail to the other."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return np.zeros(mask.shape, bool)
+    overlap = np.bincount(labels[prior], minlength=count)
+    overlap[0] = 0
+    if not overlap.any():
+        return centre_component(mask)
+    return np.asarray(labels == int(np.argmax(overlap)))
+
+
+def mask_on_grid(mask: NailMask, to_frame: NDArray[np.float64], size: int = ROI_SIZE) -> np.ndarray:
+    """(size, size) bool: a frame-space NailMask resampled onto an ROI grid (see roi_to_frame)."""
+    shift = np.array([[1.0, 0.0, -mask.roi.x0], [0.0, 1.0, -mask.roi.y0], [0.0, 0.0, 1.0]])
+    grid = (shift @ to_frame)[:2]
+    alpha = cv2.warpAffine(mask.alpha, grid, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+    return np.asarray(alpha >= 0.5)
+
+
+def shifted_mask(mask: NailMask, shift: NDArray[np.float64], frame_shape: tuple[int, ...]) -> NailMask | None:
+    """`mask` moved by `shift` (dx, dy) frame pixels, rounded, clipped to the frame; None when it leaves it.
+    The cheap way to carry a mask one or two frames (no resampling): a finger turns little in that time."""
+    dx, dy = (int(round(float(v))) for v in shift)
+    height, width = frame_shape[:2]
+    box = mask.roi
+    x0, y0, x1, y1 = box.x0 + dx, box.y0 + dy, box.x1 + dx, box.y1 + dy
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return None
+    alpha = mask.alpha[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    if not np.any(alpha >= 0.5):
+        return None
+    corners = mask.quad.corners + np.array([dx, dy], np.float32)
+    return NailMask(NailQuad(mask.quad.finger, corners, mask.quad.hand_index, mask.quad.opacity),
+                    Roi(cx0, cy0, cx1, cy1), np.ascontiguousarray(alpha), refined=True)
+
+
 def paste_mask(mask: np.ndarray, roi: NailRoi, frame_shape: tuple[int, ...],
                feather_px: float = FEATHER_PX) -> NailMask | None:
     """Map an ROI mask ((size, size) bool) back to the frame as a NailMask: its quad is the mask's bounding

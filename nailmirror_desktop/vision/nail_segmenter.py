@@ -22,7 +22,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.nail_refiner import NailMask
-from nailmirror_desktop.vision.nail_rois import ROI_SIZE, NailRoi, centre_component, nail_rois, paste_mask
+from nailmirror_desktop.vision.nail_rois import (
+    ROI_SIZE,
+    NailRoi,
+    centre_component,
+    component_on,
+    mask_on_grid,
+    nail_rois,
+    paste_mask,
+)
 from nailmirror_desktop.vision.types import NailQuad
 
 MODEL_NAME = "nail_segmenter.onnx"
@@ -137,8 +145,11 @@ class NailSegmenter:
         (opacity 0), degenerate, or the model finds no nail at its centre. Each hand's ROIs run as one batch."""
         return [None if found is None else found.mask for found in self.segment_nails(image, quads)]
 
-    def segment_nails(self, image: NDArray[np.uint8], quads: list[NailQuad]) -> list[SegmentedNail | None]:
-        """As `segment`, keeping each nail's ROI-space mask too (video carries it to the next frames)."""
+    def segment_nails(self, image: NDArray[np.uint8], quads: list[NailQuad],
+                      priors: list[NailMask | None] | None = None) -> list[SegmentedNail | None]:
+        """As `segment`, keeping each nail's ROI-space mask too (video carries it to the next frames). priors:
+        per quad, where that nail was painted on the previous frame (video): the part of the model's mask on
+        it is kept rather than the one at the ROI's centre (`nail_rois.component_on`)."""
         rois = nail_rois(image, quads)
         out: list[SegmentedNail | None] = [None] * len(quads)
         for hand in sorted({q.hand_index for q in quads}):
@@ -149,7 +160,10 @@ class NailSegmenter:
                 continue
             probs = self.probabilities([roi.image for roi in chosen])
             for i, prob, roi in zip(rows, probs, chosen, strict=True):
-                roi_mask = centre_component(prob >= self.threshold)
+                prior = None if priors is None else priors[i]
+                found = prob >= self.threshold
+                roi_mask = (centre_component(found) if prior is None
+                            else component_on(found, mask_on_grid(prior, roi.to_frame)))
                 mask = paste_mask(roi_mask, roi, image.shape)
                 out[i] = None if mask is None else SegmentedNail(mask, roi_mask)
         return out

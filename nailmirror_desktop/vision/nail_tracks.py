@@ -11,8 +11,8 @@ and a nail whose hand the landmarker loses for a frame or two vanishes. So, per 
   HOLD_FRAMES frames more where its motion was taking it (constant velocity), then dropped; not held where
   another nail is seen within NEAR_LENGTHS nail lengths (its hand is there, turned: the hold never paints a
   palm).
-- the segmenter's last mask on the nail's ROI grid, so a frame without a fresh mask (a cadence, a model miss)
-  paints the carried one (`nail_rois.carry_mask`) for up to HOLD_FRAMES frames.
+- the segmenter's last mask, so a frame without a fresh mask (a cadence, a model miss) paints it carried
+  (moved as the nail's centre moved: `nail_rois.shifted_mask`) for up to HOLD_FRAMES frames.
 
 Nails are matched to tracks by finger and nearest centre (within MATCH_LENGTHS nail lengths), not by the
 landmarker's hand order, which may swap between frames.
@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from nailmirror_desktop.vision.nail_refiner import NailMask
 from nailmirror_desktop.vision.nail_rois import roi_to_frame
 from nailmirror_desktop.vision.types import Finger, NailQuad
 
@@ -47,6 +48,8 @@ class TrackedNail:
     seen: bool
     roi_mask: NDArray[np.bool_] | None
     mask_age: int
+    last_mask: NailMask | None = None  # the frame-space mask painted with roi_mask (None when not fresh enough)
+    moved: NDArray[np.float64] | None = None  # (dx, dy) the nail's centre moved since last_mask was found
 
 
 @dataclass(eq=False)
@@ -60,6 +63,8 @@ class _Track:
     missing: int = 0
     roi_mask: NDArray[np.bool_] | None = None
     mask_age: int = 0
+    last_mask: NailMask | None = None
+    mask_centre: NDArray[np.float64] | None = None
 
 
 class NailTracks:
@@ -111,10 +116,11 @@ class NailTracks:
         self._tracks = kept
         return out
 
-    def remember(self, track_id: int, roi_mask: NDArray[np.bool_]) -> None:
+    def remember(self, track_id: int, roi_mask: NDArray[np.bool_], mask: NailMask | None = None) -> None:
         for track in self._tracks:
             if track.track_id == track_id:
-                track.roi_mask, track.mask_age = roi_mask, 0
+                track.roi_mask, track.mask_age, track.last_mask = roi_mask, 0, mask
+                track.mask_centre = _centre_and_length(track.corners)[0]
 
     def _match(self, quads: list[NailQuad]) -> dict[int, _Track]:
         """id(quad) → its track: greedily the closest pairs of the same finger first."""
@@ -138,7 +144,11 @@ class NailTracks:
 
     def _nail(self, track: _Track, quad: NailQuad, *, seen: bool) -> TrackedNail:
         fresh_enough = track.roi_mask is not None and track.mask_age <= self.hold_frames
-        return TrackedNail(track.track_id, quad, seen, track.roi_mask if fresh_enough else None, track.mask_age)
+        moved = None
+        if fresh_enough and track.mask_centre is not None:
+            moved = _centre_and_length(np.asarray(quad.corners, np.float64))[0] - track.mask_centre
+        return TrackedNail(track.track_id, quad, seen, track.roi_mask if fresh_enough else None, track.mask_age,
+                           track.last_mask if fresh_enough else None, moved)
 
 
 def _near_any(corners: NDArray[np.float64], quads: list[NailQuad]) -> bool:

@@ -4,11 +4,11 @@
 photos) and paints each nail with its still mask (`STILL_MASKS`: the learned segmenter's by default, or the
 GrabCut refiner's); `process_video_frame(frame, timestamp_ms)` uses one VIDEO-mode landmarker, a One Euro
 filter per hand and the per-nail tracks of `nail_tracks` (hysteresis on the fade, a hold through drop-outs),
-and paints the segmenter's mask of every painted nail, run every `segment_every` frames with the masks carried by
-the tracked nails in between. A nail the segmenter finds no nail at (and has no carried mask for) is not
-painted: what is painted is what the coverage says. Every result carries per-stage timings in milliseconds,
-which the benchmark reads. `place_nails` is the still path's geometry and masks on their own, shared with the
-evaluation so it scores exactly what is painted.
+and paints the segmenter's mask of every painted nail, run every `segment_every` frames with the masks carried
+by the tracked nails in between (shifted as each nail moved). A nail the segmenter finds no nail at (and has no
+carried mask for) is not painted: what is painted is what the coverage says. Every result carries per-stage
+timings in milliseconds, which the benchmark reads. `place_nails` is the still path's geometry and masks on their
+own, shared with the evaluation so it scores exactly what is painted.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from numpy.typing import NDArray
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nail_refiner import NailMask
-from nailmirror_desktop.vision.nail_rois import carry_mask
+from nailmirror_desktop.vision.nail_rois import carry_mask, shifted_mask
 from nailmirror_desktop.vision.nail_tracks import NailTracks, TrackedNail
-from nailmirror_desktop.vision.types import HandObservation, NailQuad
+from nailmirror_desktop.vision.types import Finger, HandObservation, NailQuad
 
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
     from nailmirror_desktop.vision.hand_recovery import HandRecovery
@@ -36,11 +36,20 @@ if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, t
 
 STAGES = ("track", "smooth", "geometry", "refine", "segment", "composite")
 STILL_MIN_OPACITY = 0.5  # see place_nails
+# The thumb's nail faces ~90° from the others, so its fade runs low in a "show your nails" pose: with the model's
+# masks a thumb is looked at whenever its fade is not fully out, and the model decides whether a nail is there
+# (nails_eval, in-sample: IoU 0.680 → 0.686, nail recall 0.772 → 0.783, precision 0.912 → 0.909).
+STILL_MIN_OPACITY_THUMB = 1e-6
 StillMasks = Literal["model", "grabcut", "quads"]
 # Measured with `nailmirror eval` on nails_eval (52 photos): the GrabCut refiner IoU 0.414 (misses 0), recall
-# 0.517, precision 0.768; the model's mask 0.671 / 0.748 / 0.913 in-sample and 0.618 / 0.738 / 0.861 by 5-fold
-# cross-validation (models/NAIL_SEGMENTER_CARD.md): the model's mask, even out of sample.
+# 0.517, precision 0.768; the model's mask 0.680 / 0.772 / 0.912 in-sample (with the second-hand search) and
+# 0.618 / 0.738 / 0.861 by 5-fold cross-validation (models/NAIL_SEGMENTER_CARD.md): the model's mask, even out of
+# sample.
 STILL_MASKS: StillMasks = "model"
+# Video runs the segmenter on every 2nd frame, masks carried (shifted) in between: on every frame it cost 4.0-4.8 ms
+# per hand and the whole/landmarker ratio was 1.30-1.33 (target 1.25); at 2, ratio 1.19-1.24 (benchmarks/
+# pipeline.py on the shared 2-core machine, under load).
+SEGMENT_EVERY = 2
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,7 @@ class TryOnPipeline:
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
-                 smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = 1,
+                 smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
                  segmenter: NailSegmenter | None = None, recover_every: int = 3) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
@@ -168,20 +177,28 @@ class TryOnPipeline:
 
     def _video_masks(self, frame: NDArray[np.uint8], nails: list[TrackedNail],
                      fresh: bool) -> tuple[list[NailQuad], list[NailMask | None]]:
-        """Each tracked nail's mask: the segmenter's, on a fresh frame for the nails seen; else the carried one.
+        """Each tracked nail's mask: the segmenter's, on a fresh frame for the nails seen (between fresh frames for
+        a nail with nothing to carry); else the carried one.
         A painted nail left with no mask is not painted (its quad's opacity becomes 0)."""
         masks: list[NailMask | None] = [None] * len(nails)
-        if fresh:
-            wanted = [i for i, nail in enumerate(nails) if nail.seen and nail.quad.opacity > 0]
-            found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted])
+        # on a fresh frame every painted nail seen; between, only those with no mask to carry (a nail just
+        # turned on or re-tracked), so a cadence never leaves a new nail bare
+        wanted = [i for i, nail in enumerate(nails) if nail.seen and nail.quad.opacity > 0
+                  and (fresh or nail.last_mask is None)]
+        if wanted:
+            found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted],
+                                                   [nails[i].last_mask for i in wanted])
             for i, result in zip(wanted, found, strict=True):
                 if result is not None:
                     masks[i] = result.mask
-                    self._nails.remember(nails[i].track_id, result.roi_mask)
+                    self._nails.remember(nails[i].track_id, result.roi_mask, result.mask)
         quads = []
         for i, nail in enumerate(nails):
-            if masks[i] is None and nail.quad.opacity > 0 and nail.roi_mask is not None and nail.mask_age > 0:
-                masks[i] = carry_mask(nail.roi_mask, nail.quad, frame.shape)
+            if masks[i] is None and nail.quad.opacity > 0 and nail.mask_age > 0:
+                if nail.last_mask is not None and nail.moved is not None:
+                    masks[i] = shifted_mask(nail.last_mask, nail.moved, frame.shape)
+                elif nail.roi_mask is not None:
+                    masks[i] = carry_mask(nail.roi_mask, nail.quad, frame.shape)
             quads.append(nail.quad if masks[i] is not None or nail.quad.opacity <= 0
                          else replace(nail.quad, opacity=0.0))
         return quads, masks
@@ -236,17 +253,19 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
 
     On the still path a nail is painted fully or not at all: the geometry's fade (opacity between 0 and 1 while a
     finger turns away) exists so that video does not pop; a photo has no next frame, so a nail that faces the
-    camera less than half (opacity < 0.5) is left bare and the others are painted at full strength.
+    camera less than half (opacity < 0.5) is left bare and the others are painted at full strength. With the
+    model's masks a thumb is asked whenever its fade is not fully out (STILL_MIN_OPACITY_THUMB).
     """
     quads = nail_quads_for_hands(hands, mirrored=mirrored)
     placed = time.perf_counter()
     if masks == "quads":
         return quads, None, placed
-    quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY else 0.0) for quad in quads]
     if masks == "grabcut":
+        quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY else 0.0) for quad in quads]
         from nailmirror_desktop.vision.nail_refiner import refine_nails
 
         return quads, refine_nails(image, quads), placed
+    quads = [replace(quad, opacity=1.0 if quad.opacity >= _still_min_opacity(quad) else 0.0) for quad in quads]
     if segmenter is None:
         from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
 
@@ -254,6 +273,10 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
     found = segmenter.segment(image, quads)
     quads = [quad if mask is not None else replace(quad, opacity=0.0) for quad, mask in zip(quads, found, strict=True)]
     return quads, found, placed
+
+
+def _still_min_opacity(quad: NailQuad) -> float:
+    return STILL_MIN_OPACITY_THUMB if quad.finger is Finger.THUMB else STILL_MIN_OPACITY
 
 
 def video_tracker_settings(max_hands: int) -> TrackerSettings:

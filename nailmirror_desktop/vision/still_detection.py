@@ -68,6 +68,7 @@ class StillHandDetector:
 
     refine: bool = True
     views: list[View] = field(default_factory=cascade_views)
+    second_hand: bool = True
     _trackers: dict[bool, HandTracker] = field(default_factory=dict, init=False, repr=False)
 
     def __enter__(self) -> StillHandDetector:
@@ -92,14 +93,24 @@ class StillHandDetector:
 
 
     def _first_plausible(self, image: NDArray[np.uint8]) -> list[HandObservation]:
-        for view in self.views:
-            hands = self._look(image, view)
-            hands = [hand for hand in hands if is_plausible_hand(hand.landmarks, image.shape)]
-            if view.low_threshold:
-                # a low threshold is where false hands come from: ask the pixels to agree it is skin
-                hands = [hand for hand in hands if looks_like_skin(image, hand.landmarks)]
+        """The first view's plausible hands; when that is one hand, the later default-threshold views are asked
+        for a second one (photos often show both hands; the first view that finds one rarely finds both)."""
+        for number, view in enumerate(self.views):
+            hands = self.look(image, view)
             if hands:
-                return _distinct(hands)
+                if len(hands) == 1 and self.second_hand:
+                    hands += self._second_hand(image, hands[0], self.views[number + 1:])
+                return hands
+        return []
+
+    def _second_hand(self, image: NDArray[np.uint8], first: HandObservation,
+                     views: list[View]) -> list[HandObservation]:
+        for view in views:
+            if view.low_threshold:
+                continue  # a second hand at low thresholds is where false hands come from
+            for hand in self.look(image, view):
+                if not _overlapping(hand, first):
+                    return [hand]
         return []
 
     def _look(self, image: NDArray[np.uint8], view: View, max_canvas: int = 0) -> list[HandObservation]:
@@ -256,6 +267,15 @@ def same_hand(hand: HandObservation, candidates: list[HandObservation],
         if error < best_error:
             best, best_error = candidate, error
     return best if best_error < max_error * size else None
+
+
+def _overlapping(hand: HandObservation, other: HandObservation) -> bool:
+    """Do the two hands' landmark boxes overlap by more than a third of the smaller one (one hand seen twice)?"""
+    (ax0, ay0), (ax1, ay1) = hand.landmarks[:, :2].min(0), hand.landmarks[:, :2].max(0)
+    (bx0, by0), (bx1, by1) = other.landmarks[:, :2].min(0), other.landmarks[:, :2].max(0)
+    inter = max(0.0, min(ax1, bx1) - max(ax0, bx0)) * max(0.0, min(ay1, by1) - max(ay0, by0))
+    smaller = min((ax1 - ax0) * (ay1 - ay0), (bx1 - bx0) * (by1 - by0))
+    return bool(inter > smaller / 3)
 
 
 def _distinct(hands: list[HandObservation]) -> list[HandObservation]:

@@ -147,3 +147,31 @@ def test_a_carried_mask_follows_its_nail_to_the_next_frame():
     truth = _nail_frame(after) > 0
     assert np.count_nonzero(truth & painted) / np.count_nonzero(truth | painted) > 0.9
     assert nail_rois.carry_mask(roi_mask, _quad((300, 220), 0, 1, 1), (480, 640)) is None  # degenerate
+
+
+def test_a_shifted_mask_moves_by_whole_pixels_and_is_clipped_at_the_frame():
+    quad = _quad((100, 80), 0, 30, 20)
+    (roi,) = nail_rois.nail_rois(np.zeros((160, 200, 3), np.uint8), [quad])
+    assert roi is not None
+    mask = nail_rois.paste_mask(nail_rois.crop(_nail_frame(quad, (160, 200)).astype(np.float32) / 255,
+                                               roi.to_frame) >= 0.5, roi, (160, 200))
+    assert mask is not None
+    moved = nail_rois.shifted_mask(mask, np.array([5.4, -3.6]), (160, 200))
+    assert moved is not None
+    assert (moved.roi.x0, moved.roi.y0) == (mask.roi.x0 + 5, mask.roi.y0 - 4)
+    np.testing.assert_array_equal(moved.alpha, mask.alpha)
+    np.testing.assert_allclose(moved.quad.corners, mask.quad.corners + [5, -4])
+    clipped = nail_rois.shifted_mask(mask, np.array([0.0, -mask.roi.y0 - 10.0]), (160, 200))
+    assert clipped is not None and clipped.roi.y0 == 0 and clipped.alpha.shape[0] < mask.alpha.shape[0]
+    assert nail_rois.shifted_mask(mask, np.array([500.0, 0.0]), (160, 200)) is None
+
+
+def test_the_component_on_last_frames_nail_wins_over_the_centre():
+    found = np.zeros((64, 64), bool)
+    found[20:44, 28:36] = True  # the nail at the centre
+    found[20:44, 44:52] = True  # its neighbour, painted a frame ago
+    prior = np.zeros((64, 64), bool)
+    prior[22:40, 42:50] = True
+    chosen = nail_rois.component_on(found, prior)
+    assert chosen[30, 48] and not chosen[30, 32]
+    assert nail_rois.component_on(found, np.zeros((64, 64), bool))[30, 32]  # no overlap: the centre's

@@ -71,3 +71,13 @@ def test_views_map_back_exactly():
         assert 0 <= shown[0] < width and 0 <= shown[1] < height  # the whole image stays in view
         back = cv2.invertAffineTransform(matrix)
         np.testing.assert_allclose(back[:, :2] @ shown + back[:, 2], point, atol=1e-6)
+
+
+def test_a_second_hand_is_looked_for_past_the_view_that_found_the_first(nails_eval_dir):
+    name = "5CBCC5AC-B638-4DFA-AA7B-2464FADFF2F7.jpg"  # two hands; the first view that finds one finds only it
+    image, mask = photo(nails_eval_dir, name), nail_mask(nails_eval_dir, name)
+    with StillHandDetector(refine=False, second_hand=False) as first_only, StillHandDetector(refine=False) as both:
+        assert len(first_only.detect(image)) == 1
+        hands = both.detect(image)
+    assert len(hands) == 2
+    assert all(tips_near_nails(hand, mask) >= 3 for hand in hands)  # both on real nails, not one hand twice
