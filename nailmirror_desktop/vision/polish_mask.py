@@ -1,6 +1,6 @@
 """The shape polish is painted in, from a nail's mask: stretched toward the tip and with an anti-aliased edge.
 
-Stretch (ModiFace's rendering, see /work/shared/reference/nail_tryon_anchors.md §1.1): a mask of the nail plate
+Stretch (as ModiFace renders it, from the team's try-on research notes): a mask of the nail plate
 stops where the light free edge begins, and that white rim showing past the polish gives a try-on away. So the
 mask is stretched along the nail's axis, away from the cuticle, by TIP_STRETCH of its length: the cuticle stays
 where it is (a half-moon stays on it), the tip moves out. The stretched mask is the union of the mask and its
