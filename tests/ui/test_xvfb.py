@@ -43,16 +43,20 @@ def xvfb_display():
         server.wait(10)
 
 
-def test_kiosk_window_renders_under_xvfb(xvfb_display, tmp_path, nailmirror_home):
-    shot = tmp_path / "kiosk.png"
+def run_kiosk(display: str, home: Path, shot: Path, *args: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    env.update(DISPLAY=xvfb_display, NAILMIRROR_HOME=str(nailmirror_home), QT_QPA_PLATFORM="xcb")
+    env.update(DISPLAY=display, NAILMIRROR_HOME=str(home), QT_QPA_PLATFORM="xcb")
     completed = subprocess.run(
-        [sys.executable, "-m", "nailmirror_desktop", "kiosk", "--demo", "--windowed",
+        [sys.executable, "-m", "nailmirror_desktop", "kiosk", "--demo", *args,
          "--screenshot", str(shot), "--quit-after", "7"],
         env=env, capture_output=True, text=True, timeout=120,
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
+
+
+def test_kiosk_window_renders_under_xvfb(xvfb_display, tmp_path, nailmirror_home):
+    shot = tmp_path / "kiosk.png"
+    run_kiosk(xvfb_display, nailmirror_home, shot, "--windowed")
     assert shot.is_file()
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(shot, ARTIFACTS / "kiosk_xvfb.png")
@@ -60,3 +64,13 @@ def test_kiosk_window_renders_under_xvfb(xvfb_display, tmp_path, nailmirror_home
     assert (image.shape[1], image.shape[0]) == WINDOW_SIZE
     assert image.std() > 20, "the screenshot is (nearly) one colour"
     assert len(np.unique(image.reshape(-1, 3)[::97], axis=0)) > 200, "too few colours for a live mirror"
+
+
+def test_full_screen_fills_a_screen_without_a_window_manager(xvfb_display, tmp_path, nailmirror_home):
+    """Xvfb alone runs no window manager, like a bare store-counter X session: the window must still cover the
+    whole 1920×1080 screen (it kept a 1191×720 size hint before)."""
+    shot = tmp_path / "fullscreen.png"
+    run_kiosk(xvfb_display, nailmirror_home, shot)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(shot, ARTIFACTS / "kiosk_fullscreen_1920x1080.png")
+    assert Image.open(shot).size == (1920, 1080)

@@ -8,7 +8,7 @@ e.g. `--quit-after`) allow it.
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -109,6 +109,16 @@ class MainWindow(QMainWindow):
         if old is not None:
             self.pages.removeWidget(old)
             old.deleteLater()
+
+    def showFullScreen(self) -> None:  # noqa: N802 (Qt's name)
+        """Full screen that fills the screen also without a window manager: Qt only asks the window manager
+        (_NET_WM_STATE_FULLSCREEN on X11), and a bare X server at a store counter has none, so the window kept
+        its size hint (1191×720 on a 1920×1080 screen). The geometry is set first; with a window manager the
+        request then does the rest as before."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            self.setGeometry(screen.geometry())
+        super().showFullScreen()
 
     def show_page(self, index: int) -> None:
         self.pages.setCurrentIndex(index)

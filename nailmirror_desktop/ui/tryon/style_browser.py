@@ -25,12 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from nailmirror_desktop.core.catalog.records import Category, StyleRecord
-from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository
+from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository, StyleSource
 from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.shell import i18n
 
 CodeRole = Qt.ItemDataRole.UserRole + 1
+READY, LOADING, UNAVAILABLE = "ready", "loading", "unavailable"  # the catalog, as the empty list explains it
 THUMB_SIZE = QSize(104, 104)
 _ROOT = QModelIndex()
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -81,6 +82,13 @@ class StyleListModel(QAbstractListModel):
     def codes(self) -> list[str]:
         return [s.style_code for s in self._rows]
 
+    def default_code(self) -> str | None:
+        if self._repository is None:
+            return None
+        everyone = StyleFilter(status=StyleStatus.PUBLISHED, previewable_only=True, limit=200)
+        rows = self._repository.list_styles(everyone)  # whatever filter the last customer left on
+        return next((s.style_code for s in rows if s.source != StyleSource.AI), None)
+
     def _icon(self, style: StyleRecord) -> QIcon:
         key = (style.id, style.content_version)
         if key not in self._icons:
@@ -111,6 +119,7 @@ class StyleBrowser(QWidget):
         self._repository = repository
         self.model = StyleListModel(repository, self)
         self._categories: list[Category] = []
+        self._catalog_state = READY
         self._build()
         self._retranslate()
         self.reload()
@@ -154,10 +163,16 @@ class StyleBrowser(QWidget):
         self.empty_label = QLabel()
         self.empty_label.setObjectName("muted")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # The style on the nails: its name leads, its code follows small (staff still read it).
+        self.current_name = QLabel("")
+        self.current_name.setObjectName("title")
+        self.current_name.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.current_name.setVisible(False)
         self.current_code = QLabel("")
         self.current_code.setVisible(False)
-        self.current_code.setObjectName("styleCode")
+        self.current_code.setObjectName("muted")
         self.current_code.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._current_names = ("", "")
         self.accent_title = QLabel()
         self.accent_title.setObjectName("muted")
         accent_row = QHBoxLayout()
@@ -175,6 +190,7 @@ class StyleBrowser(QWidget):
         layout.addWidget(tag_scroll)
         layout.addWidget(self.list_view, 1)
         layout.addWidget(self.empty_label)
+        layout.addWidget(self.current_name)
         layout.addWidget(self.current_code)
         layout.addWidget(self.accent_title)
         layout.addLayout(accent_row)
@@ -195,9 +211,10 @@ class StyleBrowser(QWidget):
         self.model.refresh()
         self._update_empty_state()
 
-    def first_code(self) -> str | None:
-        codes = self.model.codes()
-        return codes[0] if codes else None
+    def default_code(self) -> str | None:
+        """The style a new customer's mirror opens with: the newest catalog or staff-made style. Never an AI
+        one, even published: it was one customer's own design, and the next customer did not ask for it."""
+        return self.model.default_code()
 
     def reload(self) -> None:
         """Re-read categories, tags and the list (after the catalog loads or staff publish a style)."""
@@ -232,9 +249,17 @@ class StyleBrowser(QWidget):
         self.tag_row.addStretch(1)
         self._retranslate_tags()
 
-    def show_current(self, code: str) -> None:
+    def show_current(self, code: str, name: str = "", name_en: str = "") -> None:
+        self._current_names = (name, name_en)
         self.current_code.setText(code)
         self.current_code.setVisible(bool(code))
+        self._retranslate_current()
+
+    def _retranslate_current(self) -> None:
+        zh, en = self._current_names
+        name = (en or zh) if self._english() else (zh or en)
+        self.current_name.setText(name)
+        self.current_name.setVisible(bool(name) and bool(self.current_code.text()))
 
     def set_accent_options(self, available: bool, chosen: frozenset[Finger]) -> None:
         for finger, button in self.accent_buttons.items():
@@ -243,8 +268,24 @@ class StyleBrowser(QWidget):
             button.setChecked(finger in chosen)
             button.blockSignals(False)
 
+    def set_catalog_state(self, state: str) -> None:
+        """LOADING while the first start imports the starter catalog (an empty list then means "wait", not "no
+        match"), UNAVAILABLE when that failed, READY otherwise."""
+        self._catalog_state = state
+        self._retranslate_empty()
+        self._update_empty_state()
+
     def _update_empty_state(self) -> None:
         self.empty_label.setVisible(self.model.rowCount() == 0)
+
+    def _retranslate_empty(self) -> None:
+        if self._catalog_state == LOADING:
+            text = self.tr("Setting up the style catalog for the first time… one moment.")
+        elif self._catalog_state == UNAVAILABLE:
+            text = self.tr("The style catalog could not be loaded. Please ask our staff.")
+        else:
+            text = self.tr("No styles match. Try another word or category.")
+        self.empty_label.setText(text)
 
     # --- view → model / signals -------------------------------------------------------------------------
     def _on_search_change(self, text: str) -> None:
@@ -286,7 +327,7 @@ class StyleBrowser(QWidget):
 
     def _retranslate(self) -> None:
         self.search.setPlaceholderText(self.tr("Search by name or style code"))
-        self.empty_label.setText(self.tr("No styles match. Try another word or category."))
+        self._retranslate_empty()
         self.accent_title.setText(self.tr("Accent nails (tap a finger)"))
         names = {
             Finger.THUMB: self.tr("Thumb"), Finger.INDEX: self.tr("Index"), Finger.MIDDLE: self.tr("Middle"),
@@ -296,6 +337,7 @@ class StyleBrowser(QWidget):
             button.setText(names[finger])
         self._retranslate_categories()
         self._retranslate_tags()
+        self._retranslate_current()
 
     def _retranslate_categories(self) -> None:
         if self.category_tabs.count() == 0:
