@@ -23,6 +23,8 @@ from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, Generation
 from nailmirror_desktop.core.generation.provider_config import ProviderConfig, load_provider_config
 from nailmirror_desktop.core.generation.provider_port import ImageProvider
 from nailmirror_desktop.core.paths import database_path
+from nailmirror_desktop.core.sync.tasks import SyncServices
+from nailmirror_desktop.core.sync.tasks import make_handlers as make_sync_handlers
 from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
 
 log = logging.getLogger(__name__)
@@ -153,3 +155,42 @@ def import_style_folder_in_own_connection(folder: str) -> str:
         return style.style_code
     finally:
         conn.close()
+
+
+# ---- catalog sync with HQ (ARCHITECTURE.md §15) -----------------------------------------------------------
+
+def sync_services(clock: Clock) -> SyncServices:
+    """The sync handlers' services on this machine: the Pillow-checked asset store, HTTP to the enrolled HQ,
+    partial blob downloads under data_dir()/sync/parts."""
+    from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
+    from nailmirror_desktop.adapters.sync.client import HttpHq
+    from nailmirror_desktop.core.catalog.assets import AssetStore
+    from nailmirror_desktop.core.paths import data_dir, private_dir
+
+    store = AssetStore(PillowImageProbe())
+    parts = private_dir(private_dir(data_dir() / "sync") / "parts")
+    return SyncServices(
+        repository_for=lambda conn: StyleRepository(conn, store),
+        port_for=lambda current: HttpHq(current.hq_url, current.token, parts_dir=parts, kiosk_id=current.kiosk_id),
+        clock=clock,
+    )
+
+
+def register_sync(engine: TaskEngine, services: SyncServices | None = None) -> None:
+    """Register SYNC_CYCLE, BLOB_FETCH and DRAFT_PUSH on `engine` (one blob at a time: the spread, not
+    parallelism, is what keeps a chain-wide publish gentle on HQ)."""
+    for task_type, handler in make_sync_handlers(engine, services or sync_services(engine.clock)).items():
+        engine.register_handler(task_type, handler)
+
+
+def open_sync_engine(*, db_path: Path | None = None, config: EngineConfig | None = None) -> TaskEngine:
+    """The task engine over the kiosk's database with the sync task types (and the credit hooks every engine
+    over this database carries)."""
+    engine = TaskEngine(db_path or database_path(), config=config)
+    try:
+        register_credits(engine)
+        register_sync(engine)
+    except Exception:
+        engine.close()
+        raise
+    return engine
