@@ -100,6 +100,13 @@ def _now(args: argparse.Namespace) -> int:
             return _fail("not enrolled (nailmirror sync enroll CODE --hq URL)")
         open_repository(conn, load_catalog=True)  # the starter catalog first: HQ's copy then takes it over
         cycle = submit_cycle(engine, spread=False)
+        current = state.load(conn)
+        waiting = current is not None and current.not_before is not None and current.not_before > time.time()
+        if cycle.status.value == "FAILED" and not waiting:
+            # An earlier cycle waits for its backoff: staff asked for now, so that one makes way for a new one
+            # (a Retry-After from HQ is still honoured: that cycle keeps waiting).
+            engine.cancel(cycle.task_no)
+            cycle = submit_cycle(engine, spread=False)
         deadline = time.monotonic() + args.timeout
         while True:
             engine.run_due()

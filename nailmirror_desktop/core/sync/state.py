@@ -101,12 +101,15 @@ def record_failure(conn: sqlite3.Connection, error: SyncError) -> None:
     status = {Fault.REVOKED: SyncStatus.REVOKED, Fault.UPGRADE_REQUIRED: SyncStatus.UPGRADE_REQUIRED}.get(
         error.fault, SyncStatus.OFFLINE)
     not_before = time.time() + error.retry_after_s if error.retry_after_s else None
+    line = error.one_line()
+    if error.retry_after_s and "wait" not in line:
+        line += f" (HQ asked to wait {error.retry_after_s:.0f} s)"
     with write_transaction(conn):
         conn.execute(
             f"UPDATE sync_state SET state = ?, last_error = ?, not_before = ?,"
             f" offline_since = CASE WHEN ? = 'OFFLINE' THEN COALESCE(offline_since, {_NOW}) ELSE offline_since END"
             " WHERE id = 1",
-            (status.value, error.one_line(), not_before, status.value))
+            (status.value, line, not_before, status.value))
 
 
 def note_reset(conn: sqlite3.Connection, now_s: float) -> None:
