@@ -182,3 +182,14 @@ audit_log = Table(
     Column("entity_id", String(64), nullable=False),
     Column("detail", Text, nullable=False),
 )
+
+# A reviewer's signed-in browser session (the review page). The cookie holds a random id; HQ keeps its sha256
+# and the session's CSRF token, so a copy of the database signs nobody in, and disabling a reviewer ends theirs.
+web_session = Table(
+    "web_session", metadata,
+    Column("id_sha256", String(64), primary_key=True),
+    Column("reviewer", String(80), ForeignKey("reviewer.name"), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", String(24), nullable=False),
+    Column("expires_at", String(24), nullable=False),
+)

@@ -47,5 +47,9 @@ def create_app(hq: HQ) -> FastAPI:
     app.state.hq = hq
     errors.install(app)
     app.include_router(v1.router)
+    from nailmirror_hq.web import routes as review  # Jinja2 and the templates load only with the app
+
+    app.mount(f"{review.PREFIX}/static", review.static, name="review-static")
+    app.include_router(review.router)
     app.add_middleware(ProtocolGate)
     return app

@@ -42,10 +42,30 @@ def make_hq(data: Path, database_url: str | None = None, blobs_url: str | None =
     return open_hq(settings)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def _hq_for(request: pytest.FixtureRequest, tmp_path: Path) -> HQ:
+    url = request.getfixturevalue("pg_cluster").new_database() if request.param.startswith("postgresql") else None
+    blobs = None
+    if request.param.endswith("+s3"):
+        seaweed = request.getfixturevalue("seaweed")
+        monkeypatch = request.getfixturevalue("monkeypatch")
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", seaweed.ACCESS_KEY)
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", seaweed.SECRET_KEY)
+        blobs = seaweed.new_bucket_url()
+    return make_hq(tmp_path / "hq", url, blobs)
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "postgresql+s3"])
 def hq(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HQ]:
-    url = request.getfixturevalue("pg_cluster").new_database() if request.param == "postgresql" else None
-    instance = make_hq(tmp_path / "hq", url)
+    """Both set-ups of the issue: one machine (SQLite + files) and at scale (PostgreSQL, and + S3)."""
+    instance = _hq_for(request, tmp_path)
+    yield instance
+    instance.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def hq_local_blobs(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HQ]:
+    """HQ serving blob bytes itself (the filesystem store): where its own Range handling is under test."""
+    instance = _hq_for(request, tmp_path)
     yield instance
     instance.close()
 

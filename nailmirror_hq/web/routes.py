@@ -1,0 +1,270 @@
+"""The review page's routes, under /review. Every POST checks the session's CSRF token (the login form a
+double-submit cookie); htmx requests (HX-Request) get the changed row, plain form posts a redirect or the page.
+
+Decisions go through the same domain functions as the CLI (drafts.approve / reject, catalog.set_status,
+stores.revoke), so a reviewer deciding a draft another reviewer just decided gets 409 and "already decided".
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy import select
+
+from nailmirror_hq import catalog, db, drafts, reviewers, stores
+from nailmirror_hq.errors import HQError
+from nailmirror_hq.images import MEDIA_TYPES
+from nailmirror_hq.schema import audit_log, blob
+from nailmirror_hq.service import HQ
+from nailmirror_hq.web import i18n, sessions
+
+HERE = Path(__file__).parent
+LOGIN_CSRF_COOKIE = "nm_hq_login_csrf"
+LANG_COOKIE = "nm_hq_lang"
+PREFIX = "/review"
+
+_env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                   extensions=["jinja2.ext.i18n"])
+router = APIRouter(prefix=PREFIX)
+static = StaticFiles(directory=HERE / "static")
+
+
+def _hq(request: Request) -> HQ:
+    hq: HQ = request.app.state.hq
+    return hq
+
+
+def _lang(request: Request) -> str:
+    return i18n.pick(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
+                     request.headers.get("accept-language"))
+
+
+def render(request: Request, template: str, http_status: int = 200, **context: Any) -> HTMLResponse:
+    lang = _lang(request)
+    translations = i18n.translations(lang)
+    _env.install_gettext_translations(translations, newstyle=True)  # type: ignore[attr-defined]
+    html = _env.get_template(template).render(lang=lang, prefix=PREFIX, request=request, **context)
+    response = HTMLResponse(html, status_code=http_status, headers={"Cache-Control": "no-store",
+                                                                "X-Frame-Options": "DENY",
+                                                                "Content-Security-Policy": "default-src 'self'"})
+    if request.query_params.get("lang") in i18n.LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+def _session(request: Request) -> sessions.Session | None:
+    with db.read(_hq(request).engine) as conn:
+        return sessions.find(conn, request.cookies.get(sessions.COOKIE))
+
+
+def _to_login() -> RedirectResponse:
+    return RedirectResponse(f"{PREFIX}/login", status_code=303)
+
+
+async def _form(request: Request, session: sessions.Session) -> dict[str, str] | None:
+    """The posted form, or None when its CSRF token is not this session's."""
+    form = {k: str(v) for k, v in (await request.form()).items()}
+    return form if sessions.csrf_ok(session, form.get("csrf")) else None
+
+
+def _forbidden(request: Request) -> HTMLResponse:
+    return render(request, "error.html", 403, message_key="csrf")
+
+
+# --- sign-in -----------------------------------------------------------------------------------------------------
+
+@router.get("/login")
+def login_page(request: Request) -> HTMLResponse:
+    token = secrets.token_urlsafe(24)
+    response = render(request, "login.html", csrf=token, failed=False)
+    response.set_cookie(LOGIN_CSRF_COOKIE, token, httponly=True, samesite="strict", path=PREFIX)
+    return response
+
+
+@router.post("/login")
+async def login(request: Request) -> Response:
+    form = {k: str(v) for k, v in (await request.form()).items()}
+    cookie = request.cookies.get(LOGIN_CSRF_COOKIE) or ""
+    if not cookie or not hmac.compare_digest(cookie, form.get("csrf", "")):
+        return _forbidden(request)
+    hq = _hq(request)
+    with db.read(hq.engine) as conn:
+        ok = reviewers.verify(conn, form.get("name", ""), form.get("password", ""))
+    if not ok:
+        return render(request, "login.html", 401, csrf=cookie, failed=True)
+    with db.write(hq.engine) as conn:
+        session_id = sessions.start(conn, form["name"])
+    response = RedirectResponse(f"{PREFIX}/", status_code=303)
+    response.set_cookie(sessions.COOKIE, session_id, httponly=True, samesite="strict", path=PREFIX,
+                        secure=request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https",
+                        max_age=int(sessions.LIFETIME.total_seconds()))
+    response.delete_cookie(LOGIN_CSRF_COOKIE, path=PREFIX)
+    return response
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    session = _session(request)
+    if session is not None and await _form(request, session) is not None:
+        with db.write(_hq(request).engine) as conn:
+            sessions.end(conn, request.cookies.get(sessions.COOKIE))
+    response = _to_login()
+    response.delete_cookie(sessions.COOKIE, path=PREFIX)
+    return response
+
+
+# --- the queue -----------------------------------------------------------------------------------------------
+
+def _draft_rows(hq: HQ, status: str | None) -> list[dict[str, Any]]:
+    with db.read(hq.engine) as conn:
+        rows = drafts.list_drafts(conn, status)
+        for row in rows:
+            revision = drafts.get_revision(conn, row["draft_id"], row["rev"])
+            assets = revision.body.get("assets", []) if revision else []
+            shown = ("AI_DRAFT", "COVER", "NAIL_TEXTURE")
+            row["previews"] = [a["sha256"] for a in assets if a.get("type") in shown][:3]
+    return rows
+
+
+@router.get("/")
+def queue(request: Request, status: str = "PENDING_REVIEW") -> Response:
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    wanted = status if status in ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN") else None
+    return render(request, "queue.html", session=session, drafts=_draft_rows(_hq(request), wanted), status=wanted)
+
+
+def _row_response(request: Request, session: sessions.Session, draft_id: str, status: int,
+                  notice: str | None) -> Response:
+    rows = [r for r in _draft_rows(_hq(request), None) if r["draft_id"] == draft_id]
+    if request.headers.get("hx-request"):
+        return render(request, "_draft_row.html", status, session=session, d=rows[0] if rows else None,
+                      notice=notice)
+    return render(request, "queue.html", status, session=session, drafts=_draft_rows(_hq(request), "PENDING_REVIEW"),
+                  status="PENDING_REVIEW", notice=notice, notice_draft=draft_id)
+
+
+@router.post("/drafts/{draft_id}/{action}")
+async def decide(request: Request, draft_id: str, action: str) -> Response:
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    form = await _form(request, session)
+    if form is None:
+        return _forbidden(request)
+    if action not in ("approve", "reject"):
+        return render(request, "error.html", 404, message_key="not_found")
+    reason = form.get("reason", "").strip()
+    if action == "reject" and not reason:
+        return _row_response(request, session, draft_id, 400, "reason_required")
+    rev = int(form["rev"]) if form.get("rev", "").isdigit() else None
+    try:
+        with db.write(_hq(request).engine) as conn:
+            if action == "approve":
+                drafts.approve(conn, draft_id, f"hq:{session.reviewer}", rev)
+            else:
+                drafts.reject(conn, draft_id, f"hq:{session.reviewer}", reason, rev)
+    except HQError as exc:
+        return _row_response(request, session, draft_id, exc.status, str(exc.code))
+    return _row_response(request, session, draft_id, 200, None)
+
+
+@router.get("/blobs/{sha256}")
+def blob_view(request: Request, sha256: str) -> Response:
+    """Draft previews for signed-in reviewers only: AI drafts are not public."""
+    if _session(request) is None:
+        return Response(status_code=401)
+    hq = _hq(request)
+    with db.read(hq.engine) as conn:
+        row = conn.execute(select(blob).where(blob.c.sha256 == sha256)).one_or_none()
+    if row is None:
+        return Response(status_code=404)
+    local = hq.blobs.local_path(sha256)
+    if local is not None:
+        return FileResponse(local, media_type=MEDIA_TYPES.get(row.format, "application/octet-stream"))
+    url = hq.blobs.url_for(sha256, 600)
+    return RedirectResponse(url, status_code=307) if url else Response(status_code=404)
+
+
+# --- catalog, stores, audit --------------------------------------------------------------------------------------
+
+@router.get("/catalog")
+def catalog_page(request: Request) -> Response:
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    with db.read(_hq(request).engine) as conn:
+        rows = catalog.list_styles(conn)
+    return render(request, "catalog.html", session=session, styles=rows)
+
+
+@router.post("/styles/{style_id}/{action}")
+async def style_action(request: Request, style_id: str, action: str) -> Response:
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    if await _form(request, session) is None:
+        return _forbidden(request)
+    status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF", "take-down": "WITHDRAWN"}.get(action)
+    if status is None:
+        return render(request, "error.html", 404, message_key="not_found")
+    try:
+        with db.write(_hq(request).engine) as conn:
+            catalog.set_status(conn, style_id, status, f"hq:{session.reviewer}")
+    except HQError:
+        pass  # the catalog page shows the style's actual state
+    return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
+
+
+@router.get("/stores")
+def stores_page(request: Request, code: str | None = None, store: str | None = None) -> Response:
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    with db.read(_hq(request).engine) as conn:
+        rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
+    return render(request, "stores.html", session=session, stores=rows, new_code=None, new_code_store=None)
+
+
+@router.post("/stores/{store_id}/{action}")
+async def store_action(request: Request, store_id: str, action: str) -> Response:
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    form = await _form(request, session)
+    if form is None:
+        return _forbidden(request)
+    new_code = None
+    try:
+        with db.write(_hq(request).engine) as conn:
+            if action == "enroll-code":
+                new_code = stores.new_enroll_code(conn, store_id, f"hq:{session.reviewer}")
+            elif action == "revoke":
+                stores.revoke(conn, store_id, f"hq:{session.reviewer}", form.get("kiosk") or None)
+    except HQError:
+        pass
+    with db.read(_hq(request).engine) as conn:
+        rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
+    # The code is shown once, on this answer only (never in a URL, so never in a proxy's log).
+    return render(request, "stores.html", session=session, stores=rows, new_code=new_code, new_code_store=store_id)
+
+
+@router.get("/audit")
+def audit_page(request: Request) -> Response:
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    with db.read(_hq(request).engine) as conn:
+        rows = [dict(r._mapping) for r in conn.execute(select(audit_log).order_by(audit_log.c.id.desc()).limit(500))]
+    for row in rows:
+        row["detail"] = json.loads(row["detail"])
+    return render(request, "audit.html", session=session, entries=rows)

@@ -1,0 +1,162 @@
+"""`nailmirror-hq` as a real process: the JSON keys a chain's scripts rely on, one-line errors, backup/restore,
+and `serve` on a real port (with the token kept out of its log)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from nailmirror_hq.api.app import create_app
+from nailmirror_hq.config import load_settings
+from nailmirror_hq.service import open_hq
+from tests.support.hq_fixtures import draft_body, enroll, new_draft_id, style_folder
+from tests.support.hq_servers import free_port, wait_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def hq_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NAILMIRROR_HQ_STARTER_CATALOG": ""}
+    env.pop("NAILMIRROR_HQ_DATABASE_URL", None)
+    env.pop("NAILMIRROR_HQ_BLOBS", None)
+    if request.param == "postgresql":
+        env["NAILMIRROR_HQ_DATABASE_URL"] = request.getfixturevalue("pg_cluster").new_database()
+    env["NAILMIRROR_HQ_HOME"] = str(tmp_path / "hq")
+    return env
+
+
+def run(env: dict[str, str], *args: str, stdin: str = "", ok: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "nailmirror_hq", *args], env=env, input=stdin,
+                          capture_output=True, text=True, timeout=120)
+    if ok:
+        assert done.returncode == 0, done.stderr
+    return done
+
+
+def run_json(env: dict[str, str], *args: str, stdin: str = "") -> Any:
+    return json.loads(run(env, *args, "--json", stdin=stdin).stdout)
+
+
+def _client(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> TestClient:
+    """The same HQ (same database) in-process, as a kiosk talks to it."""
+    for key in ("NAILMIRROR_HQ_DATABASE_URL", "NAILMIRROR_HQ_STARTER_CATALOG", "NAILMIRROR_HQ_HOME"):
+        monkeypatch.setenv(key, env[key]) if key in env else monkeypatch.delenv(key, raising=False)
+    return TestClient(create_app(open_hq(load_settings())))
+
+
+def test_chain_workflow_from_the_command_line(hq_env: dict[str, str], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    env = hq_env
+    added = run_json(env, "stores", "add", "SH-0012", "--channel", "cn-all")
+    assert added["store_id"] == "st_SH-0012" and len(added["enrollment_code"]) == 9
+    # --data and --json before or after the subcommand
+    data = env.pop("NAILMIRROR_HQ_HOME")
+    listed = json.loads(run(env, "--data", data, "--json", "stores", "list").stdout)
+    assert [(s["store_id"], s["channel"], s["status"]) for s in listed] == [("st_SH-0012", "cn-all", "ACTIVE")]
+    env["NAILMIRROR_HQ_HOME"] = data
+
+    imported = run_json(env, "styles", "import", str(style_folder(tmp_path)), "--publish")
+    assert imported["status"] == "PUBLISHED" and imported["style_id"]
+
+    client = _client(env, monkeypatch)
+    headers = enroll(client, added["enrollment_code"])
+    snapshot = client.get("/v1/catalog/snapshot", headers=headers).json()
+    assert [s["id"] for s in snapshot["styles"]] == [imported["style_id"]]
+
+    draft_id = new_draft_id()
+    assert client.put(f"/v1/drafts/{draft_id}/revisions/1", headers=headers,
+                      json=draft_body(client, headers)).status_code == 201
+    drafts = run_json(env, "drafts", "list", "--status", "PENDING_REVIEW")
+    assert [{k: d[k] for k in ("draft_id", "status", "store_id", "name")} for d in drafts] == [
+        {"draft_id": draft_id, "status": "PENDING_REVIEW", "store_id": "st_SH-0012", "name": "奶白贝壳猫眼"}]
+    approved = run_json(env, "drafts", "approve", draft_id)
+    assert approved["status"] == "APPROVED" and approved["style_id"] == draft_id
+    again = run(env, "drafts", "reject", draft_id, "--reason", "late", ok=False)
+    assert again.returncode == 1 and "already_decided" in again.stderr and len(again.stderr.splitlines()) == 1
+    changes = client.get("/v1/catalog/changes", params={"since": snapshot["cursor"]}, headers=headers).json()
+    assert draft_id in [c["id"] for c in changes["changes"]]
+
+    down = run_json(env, "styles", "take-down", imported["style_code"])
+    assert down["status"] == "WITHDRAWN"
+
+    run(env, "stores", "revoke", "st_SH-0012")
+    assert client.get("/v1/hello", headers=headers).json()["error"] == "token_revoked"
+    code = run_json(env, "stores", "enroll-code", "st_SH-0012")["enrollment_code"]
+    assert client.get("/v1/hello", headers=enroll(client, code, "replacement PC")).status_code == 200
+
+
+def test_reviewers_and_bad_input_get_one_line_errors(hq_env: dict[str, str], tmp_path: Path) -> None:
+    env = hq_env
+    assert run_json(env, "reviewers", "add", "li.wang", "--password-stdin", stdin="correct horse battery\n") == {
+        "name": "li.wang"}
+    short = run(env, "reviewers", "add", "zhang", "--password-stdin", stdin="short\n", ok=False)
+    dup = run(env, "reviewers", "add", "li.wang", "--password-stdin", stdin="another long one\n", ok=False)
+    missing = run(env, "styles", "import", str(tmp_path / "nope"), ok=False)
+    unknown = run(env, "drafts", "approve", new_draft_id(), ok=False)
+    for done in (short, dup, missing, unknown):
+        assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "Traceback" not in done.stderr
+    run(env, "reviewers", "disable", "li.wang")
+    assert run_json(env, "reviewers", "list")[0]["disabled_at"]
+    assert run(env, "stores", "add", ok=False).returncode == 2  # argparse: bad command line
+
+
+def test_restore_starts_a_new_epoch(hq_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = hq_env
+    added = run_json(env, "stores", "add", "SH-0012")
+    first = run_json(env, "styles", "import", str(style_folder(tmp_path, salt=1)), "--publish")
+    client = _client(env, monkeypatch)
+    headers = enroll(client, added["enrollment_code"])
+    before = client.get("/v1/catalog/snapshot", headers=headers).json()
+    manifest = run_json(env, "backup", str(tmp_path / "backup"))
+    assert manifest["blobs"] >= 3 and manifest["epoch"] == before["epoch"]
+    run_json(env, "styles", "import", str(style_folder(tmp_path, salt=2)), "--publish")  # lost by the restore
+    restored = run_json(env, "restore", str(tmp_path / "backup"))
+    assert restored["epoch"] != before["epoch"] and restored["from_epoch"] == before["epoch"]
+    stale = client.get("/v1/catalog/changes", params={"since": before["cursor"]}, headers=headers)
+    assert stale.status_code == 410 and stale.json()["details"]["reason"] == "epoch_changed"
+    after = client.get("/v1/catalog/snapshot", headers=headers).json()  # the token survived the restore
+    assert [s["id"] for s in after["styles"]] == [first["style_id"]] and after["epoch"] == restored["epoch"]
+    assert after["state"] == before["state"]
+    assert run(env, "restore", str(tmp_path), ok=False).returncode == 1  # not a backup: refused, nothing lost
+    assert run_json(env, "styles", "list", "--status", "PUBLISHED")[0]["style_id"] == first["style_id"]
+
+
+def test_serve_answers_on_its_port_and_never_logs_the_token(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NAILMIRROR_HQ_STARTER_CATALOG": ""}
+    env.pop("NAILMIRROR_HQ_DATABASE_URL", None)
+    data = str(tmp_path / "hq")
+    code = json.loads(run(env, "stores", "add", "SH-0012", "--data", data, "--json").stdout)["enrollment_code"]
+    port = free_port()
+    log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen([sys.executable, "-m", "nailmirror_hq", "serve", "--port", str(port), "--data", data],
+                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        assert wait_port(port, 60), (tmp_path / "serve.log").read_text()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as answer:
+            assert json.loads(answer.read())["status"] == "ok"
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/enroll", method="POST",
+                                         data=json.dumps({"nm": 1, "code": code}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            token = json.loads(answer.read())["token"]
+        hello = urllib.request.Request(f"http://127.0.0.1:{port}/v1/hello",
+                                       headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(hello, timeout=10) as answer:
+            assert answer.status == 200
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+        log.close()
+    text = (tmp_path / "serve.log").read_text()
+    assert "GET /v1/hello" in text and token not in text and code not in text

@@ -1,0 +1,115 @@
+"""The review page in a real browser (Debian's chromium + chromedriver, driven by selenium), with htmx swapping
+rows: approve, reject with a Chinese reason, and a second reviewer's stale page getting "already decided".
+Screenshots are kept in test-artifacts/hq_review/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from nailmirror_hq import db, reviewers
+from nailmirror_hq.api.app import create_app
+from nailmirror_hq.service import HQ
+from tests.support.hq_fixtures import draft_body, new_draft_id, new_kiosk
+from tests.support.hq_servers import Uvicorn, unavailable
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTIFACTS = Path(os.environ.get("NAILMIRROR_TEST_ARTIFACTS") or ROOT / "test-artifacts") / "hq_review"
+PASSWORD = "correct horse battery"
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+def _browser():  # type: ignore[no-untyped-def]
+    if not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)):
+        unavailable("needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)")
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never try to download a driver
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1280,800"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+@pytest.fixture
+def server(hq_sqlite: HQ) -> Iterator[tuple[HQ, Uvicorn, list[str]]]:
+    hq = hq_sqlite
+    with db.write(hq.engine) as conn:
+        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "zhang.min", PASSWORD, "test")
+    api = TestClient(create_app(hq))
+    ids = []
+    for n, store in enumerate(("SH-0012", "BJ-0001", "GZ-0100")):
+        _, headers = new_kiosk(hq, api, store)
+        draft_id = new_draft_id()
+        body = draft_body(api, headers, salt=n, name=f"奶白贝壳猫眼 {n + 1}")
+        assert api.put(f"/v1/drafts/{draft_id}/revisions/1", headers=headers, json=body).status_code == 201
+        ids.append(draft_id)
+    running = Uvicorn(create_app(hq))
+    yield hq, running, ids
+    running.stop()
+
+
+def test_review_round_trip_in_chromium(server: tuple[HQ, Uvicorn, list[str]]) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait as _Wait
+
+    def WebDriverWait(driver, timeout):  # type: ignore[no-untyped-def]  # noqa: N802
+        # htmx replaces the row while we read it: a stale element only means "look again"
+        return _Wait(driver, timeout, ignored_exceptions=[StaleElementReferenceException])
+
+    hq, running, (first_id, second_id, third_id) = server
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    a, b = _browser(), _browser()
+    try:
+        for driver, name in ((a, "li.wang"), (b, "zhang.min")):
+            driver.get(f"{running.url}/review/login?lang=zh_CN")
+            driver.find_element(By.ID, "name").send_keys(name)
+            driver.find_element(By.ID, "password").send_keys(PASSWORD)
+            driver.find_element(By.ID, "sign-in").click()
+            WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "queue"))
+        rows = a.find_elements(By.CSS_SELECTOR, "tr.draft")
+        assert len(rows) == 3 and {r.find_element(By.CLASS_NAME, "store").text for r in rows} == {
+            "st_SH-0012", "st_BJ-0001", "st_GZ-0100"}
+        a.save_screenshot(str(ARTIFACTS / "1_queue.png"))
+
+        def status(driver, draft_id: str) -> str:  # type: ignore[no-untyped-def]
+            return str(driver.find_element(By.ID, f"draft-{draft_id}").get_attribute("data-status"))
+
+        a.find_element(By.CSS_SELECTOR, f"#draft-{first_id} button.approve").click()
+        WebDriverWait(a, 20).until(lambda d: status(d, first_id) == "APPROVED")
+        row = a.find_element(By.ID, f"draft-{second_id}")
+        row.find_element(By.CLASS_NAME, "reason").send_keys("颜色与品牌色不符")
+        row.find_element(By.CSS_SELECTOR, "button.reject").click()
+        WebDriverWait(a, 20).until(lambda d: status(d, second_id) == "REJECTED")
+        assert "颜色与品牌色不符" in a.find_element(By.ID, f"draft-{second_id}").text
+        assert a.current_url.rstrip("/").endswith("/review")  # htmx swapped rows; the page never reloaded
+        a.save_screenshot(str(ARTIFACTS / "2_decided.png"))
+
+        # B's page was loaded before A decided: B's approve of the same draft must say "already decided".
+        b.find_element(By.CSS_SELECTOR, f"#draft-{first_id} button.approve").click()
+        WebDriverWait(b, 20).until(lambda d: "已被处理" in d.find_element(By.ID, f"draft-{first_id}").text)
+        assert status(b, first_id) == "APPROVED"
+        b.find_element(By.CSS_SELECTOR, f"#draft-{third_id} button.reject").click()  # no reason given
+        WebDriverWait(b, 20).until(lambda d: "驳回需要填写原因" in d.find_element(By.ID, f"draft-{third_id}").text)
+        b.save_screenshot(str(ARTIFACTS / "3_already_decided.png"))
+    finally:
+        a.quit()
+        b.quit()
+    with db.read(hq.engine) as conn:
+        from nailmirror_hq import drafts
+
+        states = {d["draft_id"]: (d["status"], d["reviewer"]) for d in drafts.list_drafts(conn)}
+    assert states == {first_id: ("APPROVED", "hq:li.wang"), second_id: ("REJECTED", "hq:li.wang"),
+                      third_id: ("PENDING_REVIEW", None)}
+    assert all((ARTIFACTS / f).stat().st_size > 1000 for f in ("1_queue.png", "2_decided.png", "3_already_decided.png"))

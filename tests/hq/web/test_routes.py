@@ -1,0 +1,87 @@
+"""The review page's rules, through the real app: sign-in, CSRF on every form, one decision per revision."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from nailmirror_hq import db, drafts, reviewers
+from nailmirror_hq.api.app import create_app
+from nailmirror_hq.service import HQ
+from tests.support.hq_fixtures import draft_body, new_draft_id, new_kiosk
+
+PASSWORD = "correct horse battery"
+
+
+def _csrf(html: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found, html[:500]
+    return found.group(1)
+
+
+def sign_in(app_client: TestClient, name: str, password: str = PASSWORD) -> int:
+    page = app_client.get("/review/login")
+    answer = app_client.post("/review/login", data={"csrf": _csrf(page.text), "name": name, "password": password},
+                             follow_redirects=False)
+    return answer.status_code
+
+
+def _setup(hq: HQ) -> tuple[TestClient, str]:
+    with db.write(hq.engine) as conn:
+        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "zhang.min", PASSWORD, "test")
+    api = TestClient(create_app(hq))
+    _, headers = new_kiosk(hq, api)
+    draft_id = new_draft_id()
+    answer = api.put(f"/v1/drafts/{draft_id}/revisions/1", headers=headers, json=draft_body(api, headers))
+    assert answer.status_code == 201
+    return api, draft_id
+
+
+def test_sign_in_needs_the_right_password_and_an_enabled_reviewer(hq: HQ) -> None:
+    _setup(hq)
+    browser = TestClient(create_app(hq))
+    assert browser.get("/review/", follow_redirects=False).status_code == 303  # to the login page
+    assert sign_in(browser, "li.wang", "wrong password!") == 401
+    assert sign_in(browser, "nobody", PASSWORD) == 401
+    assert sign_in(browser, "li.wang") == 303
+    queue = browser.get("/review/")
+    assert queue.status_code == 200 and "奶白贝壳猫眼" in queue.text and "审核队列" in queue.text
+    assert "Review queue" in browser.get("/review/?lang=en").text
+    cookie = browser.cookies.get("nm_hq_session")
+    with db.read(hq.engine) as conn:
+        assert cookie and cookie not in repr(conn.exec_driver_sql("SELECT * FROM web_session").all())
+    with db.write(hq.engine) as conn:
+        reviewers.disable(conn, "li.wang", "test")
+    assert browser.get("/review/", follow_redirects=False).status_code == 303  # the session ends with it
+
+
+def test_every_form_needs_the_sessions_csrf_token(hq: HQ) -> None:
+    _, draft_id = _setup(hq)
+    browser = TestClient(create_app(hq))
+    assert sign_in(browser, "li.wang") == 303
+    forged = browser.post(f"/review/drafts/{draft_id}/approve", data={"csrf": "forged"})
+    assert forged.status_code == 403
+    login_forged = TestClient(create_app(hq)).post("/review/login", data={"csrf": "x", "name": "li.wang",
+                                                                          "password": PASSWORD})
+    assert login_forged.status_code == 403
+    with db.read(hq.engine) as conn:
+        assert drafts.list_drafts(conn)[0]["status"] == "PENDING_REVIEW"
+
+
+def test_a_second_reviewer_gets_already_decided(hq: HQ) -> None:
+    _, draft_id = _setup(hq)
+    first, second = TestClient(create_app(hq)), TestClient(create_app(hq))
+    assert sign_in(first, "li.wang") == 303 and sign_in(second, "zhang.min") == 303
+    stale = _csrf(second.get("/review/").text)  # the second page was loaded before the first decision
+    approved = first.post(f"/review/drafts/{draft_id}/approve", data={"csrf": _csrf(first.get("/review/").text)},
+                          headers={"HX-Request": "true"})
+    assert approved.status_code == 200 and 'data-status="APPROVED"' in approved.text
+    late = second.post(f"/review/drafts/{draft_id}/reject", data={"csrf": stale, "reason": "不符合"},
+                       headers={"HX-Request": "true"})
+    assert late.status_code == 409 and "已被处理" in late.text and 'data-status="APPROVED"' in late.text
+    no_reason = second.post(f"/review/drafts/{draft_id}/reject", data={"csrf": stale})
+    assert no_reason.status_code == 400
+    audit = first.get("/review/audit").text
+    assert "DRAFT_APPROVE" in audit and "hq:li.wang" in audit and "DRAFT_REJECT" not in audit
