@@ -105,3 +105,48 @@ def _token() -> str:
         conn.close()
     assert len(token) >= 20
     return token
+
+
+def _submitted_draft(rig: HqRig, tmp_path: Path, salt: int = 41) -> tuple[str, str]:
+    imported = nailmirror("styles", "import", str(style_folder(tmp_path / f"d{salt}", name="雾霾蓝", salt=salt)))
+    assert imported.rc == 0, imported.err
+    code = imported.out.strip()
+    assert nailmirror("styles", "submit", code).rc == 0
+    assert nailmirror("sync", "now").rc == 0
+    return code, next(s["client_uid"] for s in local_styles() if s["style_code"] == code)
+
+
+def test_reject_comes_back_with_its_reason_and_a_revision_goes_up_as_rev_2(rig: HqRig, tmp_path: Path) -> None:
+    enroll(rig)
+    code, draft_id = _submitted_draft(rig, tmp_path)
+    rig.reject(draft_id, "颜色太暗")
+    assert nailmirror("sync", "now").rc == 0
+    shown = nailmirror("styles", "show", code, "--json").json()
+    assert shown["style"]["status"] == "REJECTED"
+    assert any(e["action"] == "REJECT" and e["reason"] == "颜色太暗" and e["actor"].startswith("hq:")
+               for e in shown["audit"])
+    assert nailmirror("styles", "revise", code).rc == 0
+    assert nailmirror("styles", "submit", code).rc == 0
+    assert nailmirror("sync", "now").rc == 0
+    latest = next(d for d in rig.drafts() if d["draft_id"] == draft_id)
+    assert latest["rev"] == 2 and latest["status"] == "PENDING_REVIEW"
+
+
+def test_a_revision_replayed_with_another_body_is_a_dead_letter_not_a_retry(rig: HqRig, tmp_path: Path) -> None:
+    """A kiosk restored from an old disk image sends rev 1 again, with other content: HQ says 409."""
+    enroll(rig)
+    code, draft_id = _submitted_draft(rig, tmp_path)
+    from nailmirror_desktop.core.db import open_database
+    from nailmirror_desktop.core.paths import database_path
+
+    conn = open_database(database_path())
+    with conn:
+        conn.execute("UPDATE style SET name = '另一个名字' WHERE client_uid = ?", (draft_id,))
+        conn.execute("UPDATE sync_draft_upload SET state = 'QUEUED' WHERE draft_id = ?", (draft_id,))
+    conn.close()
+    failed = nailmirror("sync", "now")
+    assert failed.rc == 1 and "revision_conflict" in failed.err
+    dead = nailmirror("tasks", "list", "--status", "DEAD", "--type", "DRAFT_PUSH", "--json").json()
+    assert len(dead) == 1 and dead[0]["attempt_count"] == 1
+    assert next(d for d in rig.drafts() if d["draft_id"] == draft_id)["name"] == "雾霾蓝"  # HQ kept rev 1
+    assert nailmirror("styles", "show", code, "--json").json()["style"]["status"] == "PENDING_REVIEW"

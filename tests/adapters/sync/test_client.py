@@ -202,3 +202,26 @@ def test_426_upgrade_required(rig: HqRig, tmp_path: Path) -> None:
         future.hello()
     assert caught.value.fault is Fault.UPGRADE_REQUIRED and caught.value.code == "upgrade_required"
     assert enrolled["token"] not in str(caught.value) and enrolled["token"] not in repr(future)
+
+
+def test_429_quota_keeps_the_draft_queued_and_sends_it_after_the_wait(rig: HqRig, proxy: FaultProxy,
+                                                                      tmp_path: Path) -> None:
+    from tests.support.hq_fixtures import style_folder
+
+    enroll(rig, proxy.url)
+    imported = nailmirror("styles", "import", str(style_folder(tmp_path / "q", salt=61)))
+    code = imported.out.strip()
+    assert nailmirror("styles", "submit", code).rc == 0
+    body = json.dumps({"nm": 1, "error": "submission_quota_exceeded", "message": "over 20 drafts a day",
+                       "retryable": True}).encode()
+    proxy.rules.append(Rule(path="/v1/drafts/", answer=answer(429, "Too Many Requests",
+                                                               {"Content-Type": "application/json",
+                                                                "Retry-After": "1"}, body)))
+    run = nailmirror("sync", "now")
+    assert run.rc == 0, run.err  # sync now waited out the Retry-After and sent it
+    puts = [p for p in proxy.paths() if p.startswith("/v1/drafts/")]
+    assert len(puts) == 2
+    draft_id = next(s["client_uid"] for s in local_styles() if s["style_code"] == code)
+    assert [d["rev"] for d in rig.drafts() if d["draft_id"] == draft_id] == [1]
+    task = nailmirror("tasks", "list", "--type", "DRAFT_PUSH", "--json").json()[0]
+    assert task["status"] == "SUCCESS" and task["rate_limited_count"] == 1 and task["attempt_count"] == 1

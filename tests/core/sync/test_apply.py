@@ -185,3 +185,32 @@ def test_first_sync_takes_over_the_starter_catalog_without_duplicates(tmp_path: 
         repo.conn.close()
     finally:
         hq.stop()
+
+
+def test_a_take_down_applies_while_the_styles_blobs_are_still_downloading(
+        rig: HqRig, repo: StyleRepository, tmp_path: Path) -> None:
+    port = enrolled_port(rig, repo, tmp_path)
+    style_id = rig.publish_new()
+    cycle.run_cycle(repo, port, time.time())  # staged, its blobs queued, none fetched yet
+    assert repo.conn.execute("SELECT COUNT(*) FROM sync_staged_style").fetchone()[0] == 1
+    rig.set_status(style_id, "WITHDRAWN")
+    cycle.run_cycle(repo, port, time.time())
+    assert repo.conn.execute("SELECT COUNT(*) FROM sync_staged_style").fetchone()[0] == 0
+    drain(repo)  # the blobs still arrive; nothing shows
+    assert not [r for r in rows_for(repo, style_id) if r["deleted"] == 0]
+
+
+def test_more_than_three_resets_an_hour_stop_the_loop(rig: HqRig, repo: StyleRepository, tmp_path: Path) -> None:
+    from nailmirror_desktop.core.sync.errors import Fault, SyncError
+
+    port = enrolled_port(rig, repo, tmp_path)
+    now = time.time()
+    cycle.run_cycle(repo, port, now)
+    for step in range(3):
+        rig.new_epoch()
+        assert cycle.run_cycle(repo, port, now + step).snapshot
+    rig.new_epoch()
+    with pytest.raises(SyncError) as caught:
+        cycle.run_cycle(repo, port, now + 10)
+    assert caught.value.fault is Fault.RESET_LOOP
+    assert cycle.run_cycle(repo, port, now + 3700).snapshot  # an hour later it resyncs again
