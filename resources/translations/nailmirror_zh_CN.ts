@@ -4,75 +4,110 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="70"/>
         <source>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</source>
         <translation>磁盘已满：%1 个任务结果等待保存。请清理磁盘空间，腾出空间后会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="74"/>
         <source>OK</source>
         <translation>正常</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
+        <source>OK, last synced %1</source>
+        <translation>正常，上次同步 %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <source>Offline since %1; the kiosk keeps its catalog and retries</source>
+        <translation>自 %1 起离线；本机保留现有款式并会自动重试</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <source>HQ revoked this kiosk: enroll it again</source>
+        <translation>总部已吊销本机授权：请重新注册</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <source>HQ needs a newer kiosk version</source>
+        <translation>总部要求更新本机软件版本</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="84"/>
+        <source>Not enrolled with HQ</source>
+        <translation>未在总部注册</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="88"/>
+        <source>%1 download(s), %2 upload(s) pending</source>
+        <translation>待下载 %1 个，待上传 %2 个</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
         <source>Frames per second</source>
         <translation>帧率（FPS）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
         <source>Frame source</source>
         <translation>画面来源</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
         <source>Latency per stage</source>
         <translation>各阶段耗时</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
         <source>Frames waiting (mirror)</source>
         <translation>待处理帧（魔镜）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Task queue</source>
         <translation>任务队列</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Free disk space</source>
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
         <source>Saving results</source>
         <translation>结果保存</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <source>Catalog sync (HQ)</source>
+        <translation>款式同步（总部）</translation>
     </message>
 </context>
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="154"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="209"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="210"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="211"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="212"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
     </message>
@@ -80,23 +115,33 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="72"/>
         <source>Still designing your nails: one design at a time. It will be ready soon.</source>
         <translation>正在为你设计：一次只能设计一款，马上就好。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="92"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="100"/>
+        <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
+        <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="134"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="173"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -104,28 +149,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="159"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="160"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="161"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="165"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="166"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -133,90 +178,110 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="18"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="30"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>这个款式无法生成，请换一种描述。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="20"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>暂时连不上设计服务。可以先试试现成款式，或咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="23"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>设计服务暂停中，请咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="25"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>现在设计的人有点多，请一分钟后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="34"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="37"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>先告诉我们颜色或图案吧。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="38"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>生成款式时出了点问题，请再试一次。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
+        <source>The kiosk&apos;s storage is full, so no new design can be saved. Please ask our staff.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="48"/>
+        <source>The design service sent back something we could not use. Please try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
+        <source>We lost contact while your design was being made. So you are not charged twice, we did not ask again: please ask our staff before trying again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
+        <source>Your design took too long and was stopped. Please try again, or try a quick pick.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="62"/>
         <source>Waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="63"/>
         <source>Working</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="64"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
         <source>Failed, will retry</source>
         <translation>失败，将重试</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
         <source>Canceled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="67"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="74"/>
         <source>Draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="75"/>
         <source>Pending review</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="76"/>
         <source>Published</source>
         <translation>已上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="77"/>
         <source>Rejected</source>
         <translation>已驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="56"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="78"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
@@ -237,14 +302,9 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="153"/>
-        <source>Style code</source>
-        <translation>款号</translation>
     </message>
 </context>
 <context>
@@ -479,37 +539,37 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="165"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="165"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="169"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="183"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="184"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="185"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
@@ -576,47 +636,57 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="329"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="287"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="283"/>
+        <source>Setting up the style catalog for the first time… one moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="285"/>
+        <source>The style catalog could not be loaded. Please ask our staff.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="331"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="333"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="333"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="333"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="334"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="334"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="345"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -697,7 +767,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="150"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
