@@ -157,7 +157,7 @@ def _open_task_engine(
     default provider's name."""
     try:
         provider_config = load_provider_config()
-        engine = shared.open_task_engine(provider_config)
+        engine = shared.open_task_engine(provider_config, sync=True)
         executor = TaskExecutor(engine)
     except Exception as exc:
         log.error("task engine unavailable: %s", exc)

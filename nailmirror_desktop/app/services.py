@@ -87,7 +87,7 @@ def register_credits(engine: TaskEngine, policy: CreditPolicy | None = None) -> 
 
 
 def open_task_engine(provider_config: ProviderConfig | None = None, *, db_path: Path | None = None,
-                     config: EngineConfig | None = None, generation: bool = True) -> TaskEngine:
+                     config: EngineConfig | None = None, generation: bool = True, sync: bool = False) -> TaskEngine:
     """The task engine over the kiosk's database (or `db_path`), ready to run STYLE_GENERATION tasks; with
     generation=False only to read and manage tasks (no handler, no provider settings read, no numpy/Pillow
     imported). Close it when done (it is a context manager)."""
@@ -97,6 +97,8 @@ def open_task_engine(provider_config: ProviderConfig | None = None, *, db_path: 
             register_credits(engine)
             return engine
         register_generation(engine, provider_config)
+        if sync:  # the running kiosk: catalog sync polls HQ on this engine (ARCHITECTURE.md §15)
+            register_sync(engine, periodic=True)
     except Exception:
         engine.close()
         raise
@@ -159,7 +161,7 @@ def import_style_folder_in_own_connection(folder: str) -> str:
 
 # ---- catalog sync with HQ (ARCHITECTURE.md §15) -----------------------------------------------------------
 
-def sync_services(clock: Clock) -> SyncServices:
+def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
     """The sync handlers' services on this machine: the Pillow-checked asset store, HTTP to the enrolled HQ,
     partial blob downloads under data_dir()/sync/parts."""
     from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
@@ -173,14 +175,24 @@ def sync_services(clock: Clock) -> SyncServices:
         repository_for=lambda conn: StyleRepository(conn, store),
         port_for=lambda current: HttpHq(current.hq_url, current.token, parts_dir=parts, kiosk_id=current.kiosk_id),
         clock=clock,
+        periodic=periodic,
     )
 
 
-def register_sync(engine: TaskEngine, services: SyncServices | None = None) -> None:
+def register_sync(engine: TaskEngine, services: SyncServices | None = None, *, periodic: bool = False) -> None:
     """Register SYNC_CYCLE, BLOB_FETCH and DRAFT_PUSH on `engine` (one blob at a time: the spread, not
-    parallelism, is what keeps a chain-wide publish gentle on HQ)."""
-    for task_type, handler in make_sync_handlers(engine, services or sync_services(engine.clock)).items():
+    parallelism, is what keeps a chain-wide publish gentle on HQ). `periodic` (the running kiosk): every cycle
+    schedules the next poll, and an enrolled kiosk's first one is queued now."""
+    services = services or sync_services(engine.clock, periodic=periodic)
+    for task_type, handler in make_sync_handlers(engine, services).items():
         engine.register_handler(task_type, handler)
+    if periodic:
+        from nailmirror_desktop.core.sync import state
+        from nailmirror_desktop.core.sync.tasks import schedule_timer_cycle
+
+        current = state.load(engine.connection())
+        if current is not None and current.state.value in ("OK", "OFFLINE"):
+            schedule_timer_cycle(engine, engine.clock.now(), services.poll_interval_s)
 
 
 def open_sync_engine(*, db_path: Path | None = None, config: EngineConfig | None = None) -> TaskEngine:

@@ -67,6 +67,8 @@ class SyncServices:
     port_for: Callable[[SyncState], HqPort]
     clock: Clock
     rng: random.Random = field(default_factory=random.Random)
+    periodic: bool = False  # the running kiosk: every cycle schedules the next poll
+    poll_interval_s: int = 300  # until HQ's hello says otherwise
 
 
 def task_error(error: SyncError) -> TaskError:
@@ -80,17 +82,37 @@ def submit_cycle(engine: Submitter, *, spread: bool = True) -> Task:
     return engine.submit(SYNC_CYCLE, {"spread": spread}, request_source=REQUEST_SOURCE, request_source_id=CYCLE_KEY)
 
 
+def schedule_timer_cycle(engine: Submitter, at_s: float, interval_s: float) -> Task:
+    """The running kiosk's next poll. Keyed by its time slot, so a cycle scheduling its successor while it still
+    runs (its own key is taken) gets a new task, and two cycles ending in one slot schedule one successor."""
+    slot = int(at_s // max(1.0, interval_s))
+    return engine.submit(SYNC_CYCLE, {"spread": True, "timer": True}, request_source=REQUEST_SOURCE,
+                         request_source_id=f"timer/{slot}", scheduled_time=at_s)
+
+
 def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callable[[TaskContext], dict[str, Any]]]:
     def run_sync_cycle(ctx: TaskContext) -> dict[str, Any]:
         repo = services.repository_for(ctx.connection)
+        payload = ctx.task.payload or {}
+        timer = bool(payload.get("timer"))
         current = state.require(repo.conn)
+        now_s = services.clock.now()
         try:
-            report = cycle.run_cycle(repo, services.port_for(current), services.clock.now())
+            report = cycle.run_cycle(repo, services.port_for(current), now_s)
         except SyncError as exc:
             state.record_failure(repo.conn, exc)
-            raise task_error(exc) from None
-        spread = bool((ctx.task.payload or {}).get("spread", True)) and not report.snapshot
+            error = task_error(exc)
+            if timer and error.retryable:
+                # The poll timer never dies of a bad network: it records the fault and polls again later.
+                wait = max(float(services.poll_interval_s), exc.retry_after_s or 0.0)
+                schedule_timer_cycle(engine, now_s + wait, services.poll_interval_s)
+                return {"error": exc.one_line()}
+            raise error from None  # sync now reports it; REVOKED / UPGRADE_REQUIRED stop the timer too
+        spread = bool(payload.get("spread", True)) and not report.snapshot
         queued = queue_work(engine, repo.conn, services, spread_s=report.blob_spread_s if spread else 0)
+        if services.periodic:
+            interval = report.poll_interval_s or services.poll_interval_s
+            schedule_timer_cycle(engine, now_s + interval, interval)
         return {"pages": report.pages, "changes": report.changes, "snapshot": report.snapshot,
                 "inbox_events": report.inbox_events, **queued}
 
