@@ -108,6 +108,7 @@ def _now(args: argparse.Namespace) -> int:
             engine.cancel(cycle.task_no)
             cycle = submit_cycle(engine, spread=False)
         deadline = time.monotonic() + args.timeout
+        last_unqueued: int | None = None
         while True:
             engine.run_due()
             task = engine.get(cycle.task_no)
@@ -118,22 +119,35 @@ def _now(args: argparse.Namespace) -> int:
                 state_name = current.state.value if current else "NOT_ENROLLED"
                 return _fail(f"cannot sync ({state_name}): {reason}")
             if task.status.value == "SUCCESS" and _unfinished(engine) == 0:
-                break
+                unqueued = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state = 'PENDING'").fetchone()[0]
+                if not unqueued or (last_unqueued is not None and unqueued >= last_unqueued):
+                    break
+                last_unqueued = unqueued
+                cycle = submit_cycle(engine, spread=False)  # more blobs than the engine's backlog took at once
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return _fail(f"timed out after {args.timeout:.0f} s; {_pending_line(conn)}")
             engine.clock.sleep(min(engine.seconds_until_next_work(), remaining, 0.5))
-        report = state.status_report(conn)
-        failed = conn.execute("SELECT sha256, last_error FROM sync_blob WHERE state = 'FAILED'").fetchall()
-        uploads = conn.execute("SELECT draft_id, last_error FROM sync_draft_upload WHERE state = 'FAILED'").fetchall()
-        result = {**report, "cycle": task.result, "failed_downloads": len(failed), "failed_uploads": len(uploads)}
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False))
+        return _outcome(conn, task.result, args.json)
+
+
+def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:
+    from nailmirror_desktop.core.sync import state
+
+    report = state.status_report(conn)
+    failed = conn.execute("SELECT sha256, last_error FROM sync_blob WHERE state = 'FAILED'").fetchall()
+    uploads = conn.execute("SELECT draft_id, last_error FROM sync_draft_upload WHERE state = 'FAILED'").fetchall()
+    if as_json:
+        print(json.dumps({**report, "cycle": cycle_result, "failed_downloads": len(failed),
+                          "failed_uploads": len(uploads)}, ensure_ascii=False))
     if failed:
         return _fail(f"{len(failed)} download(s) failed, their styles stay hidden: {failed[0]['last_error']}")
     if uploads:
         return _fail(f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
-    if not args.json:
+    if report["pending_downloads"]:
+        return _fail(f"{report['pending_downloads']} download(s) could not finish; the styles waiting on them stay"
+                     " hidden (sync status; tasks list --type BLOB_FETCH)")
+    if not as_json:
         print(f"synced: cursor {report['cursor']}, {report['pending_downloads']} download(s) pending,"
               f" {report['pending_uploads']} upload(s) pending")
     return 0

@@ -32,7 +32,7 @@ from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncState
 from nailmirror_desktop.core.tasks.context import TaskContext
-from nailmirror_desktop.core.tasks.errors import ErrorClass, TaskError
+from nailmirror_desktop.core.tasks.errors import ErrorClass, TaskError, TooManyPendingTasks
 from nailmirror_desktop.core.tasks.models import Task
 
 log = logging.getLogger(__name__)
@@ -218,13 +218,21 @@ def queue_work(engine: Submitter, conn: sqlite3.Connection, services: SyncServic
     """A BLOB_FETCH per pending blob (spread over `spread_s` so a chain-wide publish does not hit HQ at once)
     and a DRAFT_PUSH per queued submission. Safe to repeat: each task is keyed by what it moves."""
     now_s = services.clock.now()
-    blobs = apply.pending_blobs(conn)
-    for blob in blobs:
-        delay = services.rng.uniform(0, spread_s) if spread_s > 0 else 0.0
-        engine.submit(BLOB_FETCH, {"sha256": blob["sha256"]}, request_source=REQUEST_SOURCE,
-                      request_source_id=f"blob/{blob['sha256']}", scheduled_time=now_s + delay)
-    uploads = drafts.queued_uploads(conn)
-    for upload in uploads:
-        engine.submit(DRAFT_PUSH, {"draft_id": upload["draft_id"], "rev": upload["rev"]},
-                      request_source=REQUEST_SOURCE, request_source_id=f"draft/{upload['draft_id']}/{upload['rev']}")
-    return {"blobs_queued": len(blobs), "drafts_queued": len(uploads)}
+    blobs, uploads = apply.pending_blobs(conn), drafts.queued_uploads(conn)
+    queued = {"blobs_queued": 0, "drafts_queued": 0}
+    try:
+        for upload in uploads:  # drafts first: they are few, and staff are waiting on them
+            engine.submit(DRAFT_PUSH, {"draft_id": upload["draft_id"], "rev": upload["rev"]},
+                          request_source=REQUEST_SOURCE,
+                          request_source_id=f"draft/{upload['draft_id']}/{upload['rev']}")
+            queued["drafts_queued"] += 1
+        for blob in blobs:
+            delay = services.rng.uniform(0, spread_s) if spread_s > 0 else 0.0
+            engine.submit(BLOB_FETCH, {"sha256": blob["sha256"]}, request_source=REQUEST_SOURCE,
+                          request_source_id=f"blob/{blob['sha256']}", scheduled_time=now_s + delay)
+            queued["blobs_queued"] += 1
+    except TooManyPendingTasks:
+        # The engine's backlog limit per source: the rest stay PENDING in sync_blob; the next cycle queues them.
+        log.info("sync queued %(blobs_queued)d blob fetch(es) and %(drafts_queued)d push(es); more next cycle",
+                 queued)
+    return queued
