@@ -59,3 +59,25 @@ def test_the_poll_timer_keeps_polling_offline_and_stops_when_revoked(rig: HqRig)
             assert len(proxy.seen) == seen
     finally:
         proxy.stop()
+
+
+def test_more_missing_blobs_than_the_engine_backlog_takes_are_queued_by_later_cycles(rig: HqRig) -> None:
+    from nailmirror_desktop.core.sync import state
+    from nailmirror_desktop.core.sync.tasks import submit_cycle
+    from nailmirror_desktop.core.tasks import EngineConfig
+
+    enroll(rig)
+    published = [rig.publish_new(f"款{i}") for i in range(3)]  # 3 blobs each: 9 to fetch
+    with TaskEngine(database_path(), config=EngineConfig(pending_limit_per_source=4)) as engine:
+        register_credits(engine)
+        register_sync(engine)
+        rounds = 0
+        while rounds < 10:
+            submit_cycle(engine, spread=False)
+            engine.run_until_idle(30)
+            rounds += 1
+            assert not engine.list_tasks("DEAD") and not engine.list_tasks("FAILED")
+            if not state.status_report(engine.connection())["pending_downloads"]:
+                break
+        assert rounds >= 3  # at most 3 fetches fit beside the cycle each round
+    assert set(published) <= {s["client_uid"] for s in local_styles("--customer")}
