@@ -8,12 +8,41 @@ from pathlib import Path
 import pytest
 
 from tests.support.hq_fixtures import style_folder
+from tests.support.hq_servers import PostgresCluster, SeaweedS3
 from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
 
 
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[HqRig]:
     hq = HqRig(tmp_path / "hq")
+    yield hq
+    hq.stop()
+
+
+@pytest.fixture(scope="module")
+def pg_cluster() -> Iterator[PostgresCluster]:
+    cluster = PostgresCluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="module")
+def seaweed() -> Iterator[SeaweedS3]:
+    server = SeaweedS3()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql+s3"])
+def any_rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HqRig]:
+    """The Done-when runs against both HQ set-ups: one machine, and PostgreSQL + S3 (blobs by 307 to S3)."""
+    if request.param == "sqlite":
+        hq = HqRig(tmp_path / "hq")
+    else:
+        cluster, s3 = request.getfixturevalue("pg_cluster"), request.getfixturevalue("seaweed")
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3.ACCESS_KEY)
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3.SECRET_KEY)
+        hq = HqRig(tmp_path / "hq", database_url=cluster.new_database(), blobs_url=s3.new_bucket_url())
     yield hq
     hq.stop()
 
@@ -36,7 +65,8 @@ def test_enroll_refuses_plain_http_to_another_host_and_a_bad_code(rig: HqRig) ->
     assert nailmirror("sync", "status", "--json").json()["state"] == "NOT_ENROLLED"
 
 
-def test_done_when_publish_submit_approve_take_down_revoke(rig: HqRig, tmp_path: Path) -> None:
+def test_done_when_publish_submit_approve_take_down_revoke(any_rig: HqRig, tmp_path: Path) -> None:
+    rig = any_rig
     store_id = enroll(rig)
     starter_before = {s["client_uid"] for s in local_styles()}  # the kiosk's starter catalog (HQ has none here)
     assert starter_before

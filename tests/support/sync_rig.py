@@ -46,11 +46,14 @@ def nailmirror(*argv: str) -> Run:
 
 
 class HqRig:
-    """One HQ (SQLite + filesystem blobs) served on 127.0.0.1, with the operations a chain's staff do."""
+    """One HQ (SQLite + filesystem blobs unless given PostgreSQL and S3 URLs) served on 127.0.0.1, with the
+    operations a chain's staff do."""
 
-    def __init__(self, root: Path, *, starter: Path | None = None) -> None:
+    def __init__(self, root: Path, *, starter: Path | None = None, database_url: str | None = None,
+                 blobs_url: str | None = None) -> None:
         self.root = root
-        self.hq: HQ = open_hq(Settings(root, f"sqlite:///{root / 'hq.sqlite3'}", (root / "blobs").as_uri(), starter))
+        self.hq: HQ = open_hq(Settings(root, database_url or f"sqlite:///{root / 'hq.sqlite3'}",
+                                       blobs_url or (root / "blobs").as_uri(), starter))
         self.server = Uvicorn(create_app(self.hq))
         self.folders = 0
 
