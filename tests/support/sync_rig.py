@@ -135,6 +135,8 @@ class FaultProxy:
     down: bool = False  # accept and reset at once: the network is gone
     rules: list[Rule] = field(default_factory=list)
     seen: list[str] = field(default_factory=list)  # request heads, in order
+    bytes_down: int = 0  # response bytes relayed to the kiosk (headers included)
+    bytes_up: int = 0  # request bytes relayed to HQ
 
     def __post_init__(self) -> None:
         self._listener = socket.create_server(("127.0.0.1", self.port))
@@ -174,6 +176,7 @@ class FaultProxy:
                     return
             with socket.create_connection(("127.0.0.1", self.upstream_port)) as upstream:
                 upstream.sendall(head.encode("latin-1") + body)
+                self.bytes_up += len(head) + len(body)
                 sent = 0
                 while True:
                     chunk = upstream.recv(65536)
@@ -185,6 +188,7 @@ class FaultProxy:
                         return
                     client.sendall(chunk)
                     sent += len(chunk)
+                    self.bytes_down += len(chunk)
 
     def stop(self) -> None:
         self._stop = True
