@@ -225,3 +225,22 @@ def test_429_quota_keeps_the_draft_queued_and_sends_it_after_the_wait(rig: HqRig
     assert [d["rev"] for d in rig.drafts() if d["draft_id"] == draft_id] == [1]
     task = nailmirror("tasks", "list", "--type", "DRAFT_PUSH", "--json").json()[0]
     assert task["status"] == "SUCCESS" and task["rate_limited_count"] == 1 and task["attempt_count"] == 1
+
+
+def test_410_ahead_of_server_hq_restored_without_a_new_epoch(rig: HqRig, proxy: FaultProxy) -> None:
+    """HQ went back in time (an old backup restored by hand, same epoch): the kiosk's cursor is past HQ's head,
+    HQ answers 410 ahead_of_server, and the kiosk resyncs from the snapshot."""
+    from sqlalchemy import update
+
+    from nailmirror_hq import db
+    from nailmirror_hq.schema import channel
+
+    enroll(rig, proxy.url)
+    first = rig.publish_new("第一款")
+    assert nailmirror("sync", "now").rc == 0
+    with db.write(rig.hq.engine) as conn:
+        conn.execute(update(channel).values(head_seq=0))
+    assert nailmirror("sync", "now").rc == 0
+    assert any("/v1/catalog/snapshot" in p for p in proxy.paths()[-6:])
+    assert visible(first)
+    assert str(status()["cursor"]).endswith(".0")
