@@ -82,6 +82,12 @@ def submit_cycle(engine: Submitter, *, spread: bool = True) -> Task:
     return engine.submit(SYNC_CYCLE, {"spread": spread}, request_source=REQUEST_SOURCE, request_source_id=CYCLE_KEY)
 
 
+def submit_push(engine: Submitter, draft_id: str, rev: int) -> Task:
+    """One DRAFT_PUSH, keyed by draft and revision: the running kiosk's engine picks it up at once."""
+    return engine.submit(DRAFT_PUSH, {"draft_id": draft_id, "rev": rev}, request_source=REQUEST_SOURCE,
+                         request_source_id=f"draft/{draft_id}/{rev}")
+
+
 def schedule_timer_cycle(engine: Submitter, at_s: float, interval_s: float) -> Task:
     """The running kiosk's next poll. Keyed by its time slot, so a cycle scheduling its successor while it still
     runs (its own key is taken) gets a new task, and two cycles ending in one slot schedule one successor."""
@@ -222,9 +228,7 @@ def queue_work(engine: Submitter, conn: sqlite3.Connection, services: SyncServic
     queued = {"blobs_queued": 0, "drafts_queued": 0}
     try:
         for upload in uploads:  # drafts first: they are few, and staff are waiting on them
-            engine.submit(DRAFT_PUSH, {"draft_id": upload["draft_id"], "rev": upload["rev"]},
-                          request_source=REQUEST_SOURCE,
-                          request_source_id=f"draft/{upload['draft_id']}/{upload['rev']}")
+            submit_push(engine, upload["draft_id"], int(upload["rev"]))
             queued["drafts_queued"] += 1
         for blob in blobs:
             delay = services.rng.uniform(0, spread_s) if spread_s > 0 else 0.0
