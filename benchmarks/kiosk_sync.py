@@ -39,7 +39,7 @@ def main() -> int:
     relay = FaultProxy(rig.server.port)
     try:
         started = time.perf_counter()
-        ids = [rig.publish_new(f"基准款{i}") for i in range(args.styles)]
+        ids = [_publish(rig, work, f"基准款{i}", i) for i in range(args.styles)]
         publish_s = time.perf_counter() - started
         enroll(rig, relay.url)
         local_styles()  # the kiosk's own starter catalog loads first, as on a kiosk's first start (not counted)
@@ -48,7 +48,7 @@ def main() -> int:
         assert set(ids) <= shown, "the first sync did not show every style"
         for i in range(args.changes):  # 10 changes: half new styles, half take-downs
             if i % 2 == 0:
-                rig.publish_new(f"新款{i}")
+                _publish(rig, work, f"新款{i}", args.styles + i)
             else:
                 rig.set_status(ids[i], "WITHDRAWN")
         incremental = _measured(relay, lambda: nailmirror("sync", "now"))
@@ -61,6 +61,22 @@ def main() -> int:
         relay.stop()
         rig.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _publish(rig, work: Path, name: str, n: int) -> str:  # type: ignore[no-untyped-def]
+    """A published style whose three images are unique to `n` (so no blob is shared between styles)."""
+    from nailmirror_hq import catalog
+    from tests.support.hq_fixtures import png
+
+    folder = work / "folders" / f"s{n}"
+    folder.mkdir(parents=True)
+    colour = (n % 256, (n // 256) % 256, 90)
+    (folder / "nail.png").write_bytes(png(rgb=colour))
+    (folder / "accent.png").write_bytes(png(rgb=colour, salt=1))
+    (folder / "preview.png").write_bytes(png(32, 24, colour))
+    (folder / "style.json").write_text(json.dumps({"name": name, "accent_fingers": ["ring"]}, ensure_ascii=False),
+                                       encoding="utf-8")
+    return str(catalog.import_folder(rig.hq.engine, rig.hq.blobs, folder, actor="bench", publish=True).id)
 
 
 def _measured(relay, run) -> dict[str, object]:  # type: ignore[no-untyped-def]
