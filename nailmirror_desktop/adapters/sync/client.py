@@ -9,6 +9,7 @@ core/sync's faults by status and code; the token never appears in a message.
 from __future__ import annotations
 
 import json
+import time
 import urllib.parse
 from pathlib import Path
 from typing import Any, cast
@@ -77,7 +78,17 @@ def fault_for(answer: HttpAnswer) -> SyncError:
     return SyncError(fault, code, message, retry_after_s=_retry_after(answer), details=details)
 
 
+_CLOCK_SIGNS = ("certificate is not yet valid", "certificate has expired")
+
+
 def transport_fault(exc: ProviderError) -> SyncError:
+    """A transport failure; a certificate outside its validity by this kiosk's clock is named as a clock
+    problem (a kiosk whose clock says 2019 sees every certificate as not yet valid)."""
+    if any(sign in exc.message for sign in _CLOCK_SIGNS):
+        now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        return SyncError(Fault.CLOCK, "clock_or_certificate",
+                         f"HQ's TLS certificate is not valid at this kiosk's time ({now}): check the kiosk's clock"
+                         f" ({exc.message[-120:]})")
     return SyncError(Fault.OFFLINE, exc.code, exc.message[:200])
 
 

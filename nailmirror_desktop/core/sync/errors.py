@@ -19,6 +19,7 @@ class Fault(StrEnum):
     INVALID = "INVALID"  # any other refusal, or an answer that is not protocol v1
     NOT_ENROLLED = "NOT_ENROLLED"
     RESET_LOOP = "RESET_LOOP"  # more than three 410 resets within an hour: stop and say so
+    CLOCK = "CLOCK"  # HQ's certificate is "not yet valid" or "expired" by this kiosk's clock: check the clock
 
 
 class SyncError(Exception):

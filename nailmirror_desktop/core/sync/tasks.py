@@ -75,6 +75,10 @@ def task_error(error: SyncError) -> TaskError:
     error_class = _CLASSES.get(error.fault, ErrorClass.INVALID_REQUEST)
     if error.fault is Fault.RESET_LOOP:
         return TaskError(error.code, error.message, error_class, retry_after_s=1200.0)
+    if error.fault is Fault.CLOCK:
+        # No blind retries (each would fail the same way) and no dead letter either: the clock may be fixed
+        # (NTP, staff); look again in five minutes without burning an attempt.
+        return TaskError(error.code, error.message, ErrorClass.RATE_LIMITED, retry_after_s=300.0)
     return TaskError(error.code, error.message, error_class, retry_after_s=error.retry_after_s)
 
 
