@@ -25,6 +25,7 @@ from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepositor
 from nailmirror_desktop.core.catalog.status import AuditAction, StyleStatus, write_audit
 from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.sync import state
+from nailmirror_protocol.canonical import catalog_digest
 from nailmirror_protocol.shapes import Asset, Category, Change, ChangesPage, Snapshot, StyleBody, Tag
 
 log = logging.getLogger(__name__)
@@ -258,6 +259,17 @@ def set_hidden(repo: StyleRepository, style_code: str, hidden: bool, *, actor: s
         repo.conn.execute(f"UPDATE style SET hidden_locally = ?, is_previewable = ?, updated_at = {_NOW}"
                           " WHERE id = ?", (int(hidden), int(covered and not hidden), style.id))
         write_audit(repo.conn, style.id, AuditAction.SYNC, actor, reason="hidden here" if hidden else "shown here")
+
+
+def local_digest(conn: sqlite3.Connection) -> str:
+    """The kiosk's side of HQ's catalog digest: (id, version) of every live HQ style it holds, a staged version
+    counting as held (it is what the feed sent)."""
+    pairs = {r["client_uid"]: int(r["remote_version"]) for r in conn.execute(
+        "SELECT client_uid, remote_version FROM style WHERE owner = 'HQ' AND deleted = 0"
+        " AND remote_version IS NOT NULL")}
+    for row in conn.execute("SELECT remote_id, version FROM sync_staged_style"):
+        pairs[row["remote_id"]] = int(row["version"])
+    return catalog_digest(pairs.items())
 
 
 def pending_blobs(conn: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -68,6 +68,12 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
             pages += 1
             cursor = page["next"]
             if not page["has_more"]:
+                if "state" in page and page["state"]["digest"] != apply.local_digest(repo.conn):
+                    # Drift (a row lost or changed here behind sync's back): one snapshot repairs it.
+                    with write_transaction(conn):
+                        state.note_reset(conn, now_s)
+                    changes += _snapshot(repo, port, force=True)
+                    took_snapshot = True
                 break
     events = _pull_inbox(repo, port, hello["epoch"])
     backoff = float(hello.get("backoff_s") or 0)
@@ -76,10 +82,10 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
                        int(hello["blob_spread_s"]))
 
 
-def _snapshot(repo: StyleRepository, port: HqPort) -> int:
+def _snapshot(repo: StyleRepository, port: HqPort, *, force: bool = False) -> int:
     current = state.require(repo.conn)
     # If-None-Match only when the cursor we hold is the snapshot's own: a 304 then means nothing to re-apply.
-    etag = current.snapshot_etag if current.snapshot_etag == current.channel_cursor else None
+    etag = current.snapshot_etag if current.snapshot_etag == current.channel_cursor and not force else None
     snapshot = port.snapshot(etag)
     if snapshot is None:
         return 0

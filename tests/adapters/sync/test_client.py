@@ -244,3 +244,24 @@ def test_410_ahead_of_server_hq_restored_without_a_new_epoch(rig: HqRig, proxy: 
     assert any("/v1/catalog/snapshot" in p for p in proxy.paths()[-6:])
     assert visible(first)
     assert str(status()["cursor"]).endswith(".0")
+
+
+def test_digest_mismatch_drift_is_repaired_by_one_resync(rig: HqRig, proxy: FaultProxy) -> None:
+    """A row lost behind sync's back (the kiosk's disk image restored, a hand edit): HQ's digest on the last
+    page differs from the kiosk's, and one snapshot brings the row back."""
+    from nailmirror_desktop.core.db import open_database
+    from nailmirror_desktop.core.paths import database_path
+
+    enroll(rig, proxy.url)
+    style_id = rig.publish_new()
+    assert nailmirror("sync", "now").rc == 0
+    conn = open_database(database_path())
+    with conn:
+        conn.execute("UPDATE style SET deleted = 1 WHERE client_uid = ?", (style_id,))
+    conn.close()
+    assert not visible(style_id)
+    assert nailmirror("sync", "now").rc == 0
+    assert visible(style_id)
+    assert sum("/v1/catalog/snapshot" in p for p in proxy.paths()) == 2  # the first sync's and the repair's
+    assert nailmirror("sync", "now").rc == 0  # in step again: no more snapshots
+    assert sum("/v1/catalog/snapshot" in p for p in proxy.paths()) == 2
