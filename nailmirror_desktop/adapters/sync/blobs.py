@@ -25,6 +25,8 @@ from nailmirror_desktop.core.sync.errors import Fault, SyncError
 CHUNK = 64 * 1024
 MAX_REDIRECTS = 1
 BLOB_MAX_BYTES = 64 * 1024 * 1024
+# OpenSSL's words for a certificate outside its validity: by this kiosk's clock, usually a wrong clock.
+CLOCK_SIGNS = ("certificate is not yet valid", "certificate has expired")
 
 
 def fetch_resumable(url: str, sha256: str, size: int, *, headers: dict[str, str], parts_dir: Path,
@@ -86,6 +88,10 @@ def _get_into(url: str, headers: dict[str, str], part: Path, have: int,
         try:
             conn.connect()
         except (OSError, ssl.SSLError) as exc:
+            if any(sign in str(exc) for sign in CLOCK_SIGNS):
+                raise SyncError(Fault.CLOCK, "clock_or_certificate",
+                                f"{parts.hostname}'s TLS certificate is not valid at this kiosk's time: check the"
+                                " kiosk's clock") from None
             raise SyncError(Fault.OFFLINE, "network_unreachable", f"connect to {parts.hostname}: {exc}") from None
         guard.watch(conn.sock)
         # A blob may take longer than one JSON answer: the deadline is read_s per megabyte, at least read_s.

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from nailmirror_desktop.adapters.http.client import HttpAnswer, Timeouts, exchange, json_body, parse_json
-from nailmirror_desktop.adapters.sync.blobs import fetch_resumable
+from nailmirror_desktop.adapters.sync.blobs import CLOCK_SIGNS, fetch_resumable
 from nailmirror_desktop.core.generation.provider_port import ProviderError
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_protocol import PROTOCOL_VERSION, paths
@@ -78,13 +78,10 @@ def fault_for(answer: HttpAnswer) -> SyncError:
     return SyncError(fault, code, message, retry_after_s=_retry_after(answer), details=details)
 
 
-_CLOCK_SIGNS = ("certificate is not yet valid", "certificate has expired")
-
-
 def transport_fault(exc: ProviderError) -> SyncError:
     """A transport failure; a certificate outside its validity by this kiosk's clock is named as a clock
     problem (a kiosk whose clock says 2019 sees every certificate as not yet valid)."""
-    if any(sign in exc.message for sign in _CLOCK_SIGNS):
+    if any(sign in exc.message for sign in CLOCK_SIGNS):
         now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         return SyncError(Fault.CLOCK, "clock_or_certificate",
                          f"HQ's TLS certificate is not valid at this kiosk's time ({now}): check the kiosk's clock"
