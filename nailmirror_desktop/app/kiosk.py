@@ -173,7 +173,7 @@ def _open_task_engine(
     thread) and the default provider's name."""
     try:
         provider_config = load_provider_config()
-        engine = shared.open_task_engine(provider_config)
+        engine = shared.open_task_engine(provider_config, sync=True)
         preview = register_effect_preview(engine, mirrored=config.mirror)
         executor = TaskExecutor(engine)
     except Exception as exc:

@@ -23,6 +23,8 @@ from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, Generation
 from nailmirror_desktop.core.generation.provider_config import ProviderConfig, load_provider_config
 from nailmirror_desktop.core.generation.provider_port import ImageProvider
 from nailmirror_desktop.core.paths import database_path
+from nailmirror_desktop.core.sync.tasks import SyncServices
+from nailmirror_desktop.core.sync.tasks import make_handlers as make_sync_handlers
 from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
 
 log = logging.getLogger(__name__)
@@ -85,7 +87,7 @@ def register_credits(engine: TaskEngine, policy: CreditPolicy | None = None) -> 
 
 
 def open_task_engine(provider_config: ProviderConfig | None = None, *, db_path: Path | None = None,
-                     config: EngineConfig | None = None, generation: bool = True) -> TaskEngine:
+                     config: EngineConfig | None = None, generation: bool = True, sync: bool = False) -> TaskEngine:
     """The task engine over the kiosk's database (or `db_path`), ready to run STYLE_GENERATION tasks; with
     generation=False only to read and manage tasks (no handler, no provider settings read, no numpy/Pillow
     imported). Close it when done (it is a context manager)."""
@@ -95,6 +97,8 @@ def open_task_engine(provider_config: ProviderConfig | None = None, *, db_path: 
             register_credits(engine)
             return engine
         register_generation(engine, provider_config)
+        if sync:  # the running kiosk: catalog sync polls HQ on this engine (ARCHITECTURE.md §16)
+            register_sync(engine, periodic=True)
     except Exception:
         engine.close()
         raise
@@ -153,3 +157,52 @@ def import_style_folder_in_own_connection(folder: str) -> str:
         return style.style_code
     finally:
         conn.close()
+
+
+# ---- catalog sync with HQ (ARCHITECTURE.md §16) -----------------------------------------------------------
+
+def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
+    """The sync handlers' services on this machine: the Pillow-checked asset store, HTTP to the enrolled HQ,
+    partial blob downloads under data_dir()/sync/parts."""
+    from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
+    from nailmirror_desktop.adapters.sync.client import HttpHq
+    from nailmirror_desktop.core.catalog.assets import AssetStore
+    from nailmirror_desktop.core.paths import data_dir, private_dir
+
+    store = AssetStore(PillowImageProbe())
+    parts = private_dir(private_dir(data_dir() / "sync") / "parts")
+    return SyncServices(
+        repository_for=lambda conn: StyleRepository(conn, store),
+        port_for=lambda current: HttpHq(current.hq_url, current.token, parts_dir=parts, kiosk_id=current.kiosk_id),
+        clock=clock,
+        periodic=periodic,
+    )
+
+
+def register_sync(engine: TaskEngine, services: SyncServices | None = None, *, periodic: bool = False) -> None:
+    """Register SYNC_CYCLE, BLOB_FETCH and DRAFT_PUSH on `engine` (one blob at a time: the spread, not
+    parallelism, is what keeps a chain-wide publish gentle on HQ). `periodic` (the running kiosk): every cycle
+    schedules the next poll, and an enrolled kiosk's first one is queued now."""
+    services = services or sync_services(engine.clock, periodic=periodic)
+    for task_type, handler in make_sync_handlers(engine, services).items():
+        engine.register_handler(task_type, handler)
+    if periodic:
+        from nailmirror_desktop.core.sync import state
+        from nailmirror_desktop.core.sync.tasks import schedule_timer_cycle
+
+        current = state.load(engine.connection())
+        if current is not None and current.state.value in ("OK", "OFFLINE"):
+            schedule_timer_cycle(engine, engine.clock.now(), services.poll_interval_s)
+
+
+def open_sync_engine(*, db_path: Path | None = None, config: EngineConfig | None = None) -> TaskEngine:
+    """The task engine over the kiosk's database with the sync task types (and the credit hooks every engine
+    over this database carries)."""
+    engine = TaskEngine(db_path or database_path(), config=config)
+    try:
+        register_credits(engine)
+        register_sync(engine)
+    except Exception:
+        engine.close()
+        raise
+    return engine

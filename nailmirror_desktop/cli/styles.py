@@ -203,9 +203,53 @@ def _transition(args: argparse.Namespace) -> int:
 
     to_status, expect_from, _ = TRANSITION_COMMANDS[args.transition]
     try:
-        style = _repository().transit(args.code, to_status, actor=cli_actor(), reason=args.reason,
-                                      expect_from=expect_from)
+        repo = _repository()
+        if _enrolled(repo):
+            return _transition_enrolled(repo, args)
+        style = repo.transit(args.code, to_status, actor=cli_actor(), reason=args.reason, expect_from=expect_from)
     except StyleError as exc:
         return _refused(exc)
+    print(f"{style.style_code} {style.status.value}")
+    return 0
+
+
+def _enrolled(repo: StyleRepository) -> bool:
+    from nailmirror_desktop.core.sync import state
+
+    return state.load(repo.conn) is not None
+
+
+def _queue_push(draft_id: str, rev: int) -> None:
+    """A DRAFT_PUSH task for the running kiosk's engine (it polls for new work); the next sync cycle queues it
+    anyway if this one cannot be written now."""
+    from nailmirror_desktop.app.services import open_task_engine
+    from nailmirror_desktop.core.sync.tasks import submit_push
+    from nailmirror_desktop.core.tasks import TaskError
+
+    try:
+        with open_task_engine(generation=False) as engine:
+            submit_push(engine, draft_id, rev)
+    except TaskError as exc:  # busy or full: the upload row is queued, the next cycle pushes it
+        print(f"note: the push waits for the next sync ({exc.code})", file=sys.stderr)
+
+
+def _transition_enrolled(repo: StyleRepository, args: argparse.Namespace) -> int:
+    """Once the kiosk is enrolled, review happens at HQ: `submit` queues the draft for upload (the next sync
+    pushes it); approve, reject and publish are refused here; HQ's own styles are read-only."""
+    from nailmirror_desktop.core.catalog import StyleError
+    from nailmirror_desktop.core.sync.drafts import queue_submission
+
+    style = repo.get_by_code(args.code)
+    if style.owner == "HQ":
+        raise StyleError("HQ_OWNED", f"{style.style_code} belongs to HQ's catalog (sync hide hides it here)")
+    if args.transition in ("approve", "reject", "publish"):
+        raise StyleError("DECIDED_AT_HQ", "this kiosk is enrolled: drafts are approved and published at HQ")
+    if args.transition == "submit":
+        style, draft_id, rev = queue_submission(repo, args.code, actor=cli_actor())
+        _queue_push(draft_id, rev)
+        print(f"{style.style_code} {style.status.value} (queued for HQ as draft {draft_id} rev {rev})")
+        return 0
+    to_status, expect_from, _ = TRANSITION_COMMANDS[args.transition]
+    style = repo.transit(args.code, to_status, actor=cli_actor(), reason=args.reason, expect_from=expect_from)
     print(f"{style.style_code} {style.status.value}")
     return 0

@@ -130,49 +130,84 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="70"/>
         <source>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</source>
         <translation>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="74"/>
         <source>OK</source>
         <translation>OK</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
+        <source>OK, last synced %1</source>
+        <translation>OK, last synced %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <source>Offline since %1; the kiosk keeps its catalog and retries</source>
+        <translation>Offline since %1; the kiosk keeps its catalog and retries</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <source>HQ revoked this kiosk: enroll it again</source>
+        <translation>HQ revoked this kiosk: enroll it again</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <source>HQ needs a newer kiosk version</source>
+        <translation>HQ needs a newer kiosk version</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="84"/>
+        <source>Not enrolled with HQ</source>
+        <translation>Not enrolled with HQ</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="88"/>
+        <source>%1 download(s), %2 upload(s) pending</source>
+        <translation>%1 download(s), %2 upload(s) pending</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
         <source>Frames per second</source>
         <translation>Frames per second</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
         <source>Frame source</source>
         <translation>Frame source</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
         <source>Latency per stage</source>
         <translation>Latency per stage</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
         <source>Frames waiting (mirror)</source>
         <translation>Frames waiting (mirror)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Task queue</source>
         <translation>Task queue</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Free disk space</source>
         <translation>Free disk space</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
         <source>Saving results</source>
         <translation>Saving results</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <source>Catalog sync (HQ)</source>
+        <translation>Catalog sync (HQ)</translation>
     </message>
 </context>
 <context>

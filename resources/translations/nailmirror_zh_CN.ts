@@ -130,49 +130,84 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="70"/>
         <source>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</source>
         <translation>磁盘已满：%1 个任务结果等待保存。请清理磁盘空间，腾出空间后会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="74"/>
         <source>OK</source>
         <translation>正常</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
+        <source>OK, last synced %1</source>
+        <translation>正常，上次同步 %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <source>Offline since %1; the kiosk keeps its catalog and retries</source>
+        <translation>自 %1 起离线；本机保留现有款式并会自动重试</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <source>HQ revoked this kiosk: enroll it again</source>
+        <translation>总部已吊销本机授权：请重新注册</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <source>HQ needs a newer kiosk version</source>
+        <translation>总部要求更新本机软件版本</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="84"/>
+        <source>Not enrolled with HQ</source>
+        <translation>未在总部注册</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="88"/>
+        <source>%1 download(s), %2 upload(s) pending</source>
+        <translation>待下载 %1 个，待上传 %2 个</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
         <source>Frames per second</source>
         <translation>帧率（FPS）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
         <source>Frame source</source>
         <translation>画面来源</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
         <source>Latency per stage</source>
         <translation>各阶段耗时</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
         <source>Frames waiting (mirror)</source>
         <translation>待处理帧（魔镜）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Task queue</source>
         <translation>任务队列</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Free disk space</source>
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
         <source>Saving results</source>
         <translation>结果保存</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <source>Catalog sync (HQ)</source>
+        <translation>款式同步（总部）</translation>
     </message>
 </context>
 <context>

@@ -58,9 +58,12 @@ class StyleRecord:
     deleted: bool
     created_at: str
     updated_at: str
+    owner: str = "LOCAL"  # HQ: the chain's catalog owns the row (read-only here; migration 0004)
+    hidden_locally: bool = False  # staff hid this HQ style in their own store
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> StyleRecord:
+        keys = row.keys()
         return cls(
             id=row["id"],
             style_code=row["style_code"],
@@ -84,6 +87,8 @@ class StyleRecord:
             deleted=bool(row["deleted"]),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            owner=row["owner"] if "owner" in keys else "LOCAL",
+            hidden_locally=bool(row["hidden_locally"]) if "hidden_locally" in keys else False,
         )
 
     def to_dict(self) -> dict[str, Any]:

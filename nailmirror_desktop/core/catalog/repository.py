@@ -419,12 +419,15 @@ class StyleRepository:
     def edit_content(self, style_code: str, content: StyleContent, *, actor: str,
                      reason: str | None = None) -> StyleRecord:
         """New content version; slots not in `content` carry over. A non-DRAFT style goes back to DRAFT.
+        A style HQ owns (synced from the chain's catalog) is not edited: a new local DRAFT is returned instead.
 
         PUBLISHED/OFF_SHELF/REJECTED → DRAFT (audit EDIT_CONTENT); PENDING_REVIEW refuses (IllegalTransition):
         what is under review must not change under the reviewer.
         """
         style = self.get_by_code(style_code)
         stored = self.store_content(content)
+        if style.owner == "HQ":
+            return self._local_draft_of(style, stored, actor=actor, reason=reason)
         with write_transaction(self.conn):
             style = self.get(style.id)  # re-read under the write lock
             new_version = style.content_version + 1
@@ -446,6 +449,27 @@ class StyleRepository:
             covered = self._textures_cover_hand(style.id, new_version)
             self.conn.execute("UPDATE style SET is_previewable = ? WHERE id = ?", (int(covered), style.id))
         return self.get(style.id)
+
+    def _local_draft_of(self, parent: StyleRecord, stored: StoredContent, *, actor: str,
+                        reason: str | None) -> StyleRecord:
+        """Editing a style HQ owns never changes it here (the feed would overwrite it, and HQ's status is
+        authoritative): the edit becomes a new local DRAFT with `parent_style_id` set, which staff may submit."""
+        category = self.conn.execute("SELECT code FROM category WHERE id = ?", (parent.category_id,)).fetchone()
+        with write_transaction(self.conn):
+            draft = self.create_style(parent.name, StyleSource.MANUAL, actor=actor, name_en=parent.name_en,
+                                      category_code=category["code"] if category else None, prompt=parent.prompt,
+                                      design_json=parent.design_json, accent_fingers=parent.accent_fingers,
+                                      parent_style_id=parent.id)
+            self._carry_over(parent.id, parent.content_version, 1, stored, target_style_id=draft.id)
+            self.attach_content(draft.id, stored, 1)
+            if ACCENT_SLOT in stored.textures:
+                self.conn.execute("UPDATE style SET accent_fingers = ? WHERE id = ?",
+                                  (",".join(stored.accent_fingers), draft.id))
+            write_audit(self.conn, draft.id, AuditAction.EDIT_CONTENT, actor, StyleStatus.DRAFT, StyleStatus.DRAFT,
+                        reason, {"parent_style_id": parent.id, "parent_code": parent.style_code})
+            covered = self._textures_cover_hand(draft.id, 1)
+            self.conn.execute("UPDATE style SET is_previewable = ? WHERE id = ?", (int(covered), draft.id))
+        return self.get(draft.id)
 
     # ---- garbage ------------------------------------------------------------------------------------------
 
@@ -494,7 +518,8 @@ class StyleRepository:
 
     # ---- helpers --------------------------------------------------------------------------------------------
 
-    def _carry_over(self, style_id: int, old: int, new: int, stored: StoredContent) -> None:
+    def _carry_over(self, style_id: int, old: int, new: int, stored: StoredContent, *,
+                    target_style_id: int | None = None) -> None:
         replaced_slots = set(stored.textures)
         replaced_types = {AssetType.COVER.value, AssetType.THUMBNAIL.value} if stored.cover else set()
         for asset in self.assets(style_id, version=old):
@@ -504,7 +529,7 @@ class StyleRepository:
                 continue
             blob = StoredBlob(asset.file_sha256, asset.file_md5, asset.file_size, asset.storage_path, asset.width,
                               asset.height, asset.format)
-            self.add_asset(style_id, blob, asset.asset_type, slot=asset.slot, version=new,
+            self.add_asset(target_style_id or style_id, blob, asset.asset_type, slot=asset.slot, version=new,
                            is_primary=asset.is_primary)
 
     def _textures_cover_hand(self, style_id: int, version: int) -> bool:

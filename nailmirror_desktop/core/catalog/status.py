@@ -40,6 +40,7 @@ class AuditAction(StrEnum):
     REVISE = "REVISE"
     EDIT_CONTENT = "EDIT_CONTENT"
     DELETE = "DELETE"
+    SYNC = "SYNC"  # HQ's catalog wrote the row (core/sync): a new version, status or take-down from the feed
 
 
 S = StyleStatus

@@ -40,3 +40,31 @@ def test_staff_see_disk_full_while_a_result_waits_and_ok_once_it_is_saved(qtbot)
         i18n.install_language("en")
         page.refresh()
         assert page.values["storage"].text() == "OK"
+
+
+def test_staff_see_where_catalog_sync_stands_in_both_languages(qtbot):
+    from nailmirror_desktop.core.sync import state
+    from nailmirror_desktop.core.sync.errors import Fault, SyncError
+
+    save_config(load_config())
+    with started_kiosk(qtbot) as kiosk:
+        kiosk.staff.enter()
+        page = kiosk.staff.staff_page.findChild(DiagnosticsPage)
+        i18n.install_language("en")
+        page.refresh()
+        assert page.values["sync"].text().startswith("Not enrolled with HQ")
+        conn = kiosk.services.engine.connection()
+        state.save_enrollment(conn, "https://hq.example.com", "st_x", "k_x", "all", "secret-token-value")
+        state.record_failure(conn, SyncError(Fault.OFFLINE, "network_unreachable", "no route"))
+        page.refresh()
+        assert page.values["sync"].text().startswith("Offline since 20")
+        assert "0 download(s), 0 upload(s) pending" in page.values["sync"].text()
+        i18n.install_language("zh_CN")
+        page.refresh()
+        assert "离线" in page.values["sync"].text() and "待下载 0 个" in page.values["sync"].text()
+        qtbot.waitUntil(lambda: page.labels["sync"].text() == "款式同步（总部）", timeout=5000)
+        state.record_success(conn)
+        page.refresh()
+        assert page.values["sync"].text().startswith("正常，上次同步 20")
+        assert "secret-token-value" not in page.values["sync"].text()
+        i18n.install_language("en")

@@ -1,0 +1,131 @@
+"""Blob GETs with resume: bytes land in `<parts_dir>/<sha256>.part` as they arrive (flushed per chunk), so a
+reset mid-blob keeps what came; the next attempt asks `Range: bytes=<have>-` with `If-Range: "<sha256>"`.
+206 appends, 200 (HQ ignored the range, or the blob changed) starts over, 416 drops the part and starts over.
+
+A 307 to another host (S3/CDN presigned URLs) is followed by hand, one hop, and the kiosk's token is not sent
+there. The caller verifies the sha256 of what this returns; a part that completes is removed only after that
+(core/sync/tasks.py stores it and the part is removed here first thing on the next fetch of a stored blob).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import socket
+import ssl
+import time
+import urllib.parse
+from pathlib import Path
+
+from nailmirror_desktop.adapters.http.client import DeadlineGuard, Timeouts, open_connection
+from nailmirror_desktop.core.generation.provider_port import ProviderError
+from nailmirror_desktop.core.sync.errors import Fault, SyncError
+
+CHUNK = 64 * 1024
+MAX_REDIRECTS = 1
+BLOB_MAX_BYTES = 64 * 1024 * 1024
+# OpenSSL's words for a certificate outside its validity: by this kiosk's clock, usually a wrong clock.
+CLOCK_SIGNS = ("certificate is not yet valid", "certificate has expired")
+
+
+def fetch_resumable(url: str, sha256: str, size: int, *, headers: dict[str, str], parts_dir: Path,
+                    timeouts: Timeouts) -> bytes:
+    parts_dir.mkdir(parents=True, exist_ok=True)
+    part = parts_dir / f"{sha256}.part"
+    if size > BLOB_MAX_BYTES:
+        raise SyncError(Fault.INVALID, "blob_too_large", f"blob {sha256[:12]}… declares {size} bytes")
+    origin = urllib.parse.urlsplit(url).netloc
+    for _hop in range(MAX_REDIRECTS + 1):
+        have = part.stat().st_size if part.exists() else 0
+        if have >= size > 0:
+            # The whole blob is here from an earlier attempt (cut after the last byte): verify it, fetch nothing.
+            data = part.read_bytes()
+            part.unlink()
+            return data
+        send = dict(headers) if urllib.parse.urlsplit(url).netloc == origin else {
+            k: v for k, v in headers.items() if k.lower() not in ("authorization",)}
+        if have:
+            send["Range"] = f"bytes={have}-"
+            send["If-Range"] = f'"{sha256}"'
+        status, location = _get_into(url, send, part, have, timeouts)
+        if status in (200, 206):
+            data = part.read_bytes()
+            part.unlink()
+            return data
+        if status == 416:
+            part.unlink(missing_ok=True)
+            continue
+        if status in (301, 302, 303, 307, 308) and location:
+            url = urllib.parse.urljoin(url, location)
+            continue
+        raise _status_fault(status, sha256)
+    raise SyncError(Fault.OFFLINE, "too_many_redirects", f"blob {sha256[:12]}…: more than {MAX_REDIRECTS} redirect")
+
+
+def _status_fault(status: int, sha256: str) -> SyncError:
+    if status == 401:
+        return SyncError(Fault.REVOKED, "token_revoked", "HQ refused this kiosk's token")
+    if status == 404:
+        return SyncError(Fault.NOT_FOUND, "not_found", f"HQ has no blob {sha256[:12]}…")
+    if status == 426:
+        return SyncError(Fault.UPGRADE_REQUIRED, "upgrade_required", "HQ needs a newer kiosk")
+    return SyncError(Fault.OFFLINE, f"http_{status}", f"blob {sha256[:12]}…: HQ answered {status}")
+
+
+def _get_into(url: str, headers: dict[str, str], part: Path, have: int,
+              timeouts: Timeouts) -> tuple[int, str | None]:
+    """One GET; a 2xx body is written into `part` (appended for 206). Returns (status, Location)."""
+    parts = urllib.parse.urlsplit(url)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    try:
+        conn = open_connection(parts, timeouts)
+    except ProviderError as exc:
+        raise SyncError(Fault.INVALID, exc.code, exc.message) from None
+    guard = DeadlineGuard(conn, None)
+    try:
+        guard.arm(time.monotonic() + timeouts.connect_s)
+        try:
+            conn.connect()
+        except (OSError, ssl.SSLError) as exc:
+            if any(sign in str(exc) for sign in CLOCK_SIGNS):
+                raise SyncError(Fault.CLOCK, "clock_or_certificate",
+                                f"{parts.hostname}'s TLS certificate is not valid at this kiosk's time: check the"
+                                " kiosk's clock") from None
+            raise SyncError(Fault.OFFLINE, "network_unreachable", f"connect to {parts.hostname}: {exc}") from None
+        guard.watch(conn.sock)
+        # A blob may take longer than one JSON answer: the deadline is read_s per megabyte, at least read_s.
+        guard.arm(time.monotonic() + timeouts.read_s * 4)
+        conn.sock.settimeout(timeouts.read_s)
+        try:
+            conn.request("GET", path, headers=headers)
+            response = conn.getresponse()
+            status = response.status
+            if status == 206:
+                mode = "ab"
+            elif status == 200:
+                mode = "wb"  # HQ sent the whole blob (no range, or If-Range did not match): start over
+            else:
+                with contextlib.suppress(OSError, http.client.HTTPException):
+                    response.read(64 * 1024)
+                return status, response.getheader("Location")
+            if status == 206 and not (response.getheader("Content-Range") or "").startswith(f"bytes {have}-"):
+                mode = "wb"  # not the range we asked for: never splice bytes from elsewhere into the part
+                part.unlink(missing_ok=True)
+            with open(part, mode) as out:
+                while True:
+                    chunk = response.read(CHUNK)
+                    if not chunk:
+                        break
+                    out.write(chunk)
+                    out.flush()  # what arrived survives a reset (and, after fsync at close, a power cut)
+                os.fsync(out.fileno())
+            if response.length:  # declared bytes never came: a cut; keep the part for the next attempt
+                raise SyncError(Fault.OFFLINE, "network_interrupted", "the blob was cut short; will resume")
+            return status, None
+        except (OSError, http.client.HTTPException) as exc:
+            code = "network_timeout" if isinstance(exc, socket.timeout) or guard.why else "network_interrupted"
+            raise SyncError(Fault.OFFLINE, code, f"GET {parts.hostname}: {type(exc).__name__}; will resume") from None
+    finally:
+        guard.close()
+        conn.close()

@@ -1,0 +1,193 @@
+"""`nailmirror sync …`: this kiosk and the chain's HQ catalog (issue #11; ARCHITECTURE.md §16).
+
+    sync enroll CODE --hq URL [--name NAME]   enroll with a one-time code (http:// only for loopback hosts)
+    sync now [--json] [--timeout S]           one full cycle, blobs and draft pushes included, ignoring the
+                                              download spread; returns when the visible catalog is complete
+    sync status [--json]                      state (OK, OFFLINE, REVOKED, UPGRADE_REQUIRED, NOT_ENROLLED),
+                                              last_success_at, offline_since, cursor, pending_uploads,
+                                              pending_downloads, last_error
+    sync hide CODE | sync unhide CODE         hide an HQ style in this store only (HQ's status is untouched)
+
+Exit status: 0 done; 1 cannot sync (not enrolled, offline, revoked, upgrade required, a download that failed),
+with a one-line reason on stderr; 2 usage; 4 data directory unusable; 5 internal error (cli). The store token
+is never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+import time
+from typing import Any
+
+DEFAULT_TIMEOUT_S = 300.0
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("sync", help="catalog sync with the chain's HQ: enroll, now, status")
+    actions = parser.add_subparsers(dest="sync_action", metavar="ACTION", required=True)
+
+    enroll = actions.add_parser("enroll", help="enroll this kiosk with HQ using a one-time code")
+    enroll.add_argument("code")
+    enroll.add_argument("--hq", required=True, help="HQ's base URL (https://…; http:// only for loopback)")
+    enroll.add_argument("--name", default=None, help="this kiosk's name at HQ (default: the host name)")
+    enroll.add_argument("--json", action="store_true")
+    enroll.set_defaults(handler=_enroll)
+
+    now = actions.add_parser("now", help="sync now: one full cycle including downloads and draft uploads")
+    now.add_argument("--json", action="store_true")
+    now.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds to wait at most")
+    now.set_defaults(handler=_now)
+
+    status = actions.add_parser("status", help="where sync stands")
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(handler=_status)
+
+    for name, hidden in (("hide", True), ("unhide", False)):
+        command = actions.add_parser(name, help=f"{name} an HQ style in this store only")
+        command.add_argument("code")
+        command.set_defaults(handler=_hide, hidden=hidden)
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}"[:400].replace("\n", " "), file=sys.stderr)
+    return 1
+
+
+def _enroll(args: argparse.Namespace) -> int:
+    from nailmirror_desktop import __version__
+    from nailmirror_desktop.adapters.sync.client import HttpHq
+    from nailmirror_desktop.core.db import open_database
+    from nailmirror_desktop.core.paths import data_dir, database_path
+    from nailmirror_desktop.core.sync import state
+    from nailmirror_desktop.core.sync.errors import SyncError
+    from nailmirror_desktop.core.sync.urls import normalise_hq_url
+
+    try:
+        url = normalise_hq_url(args.hq)
+        client = HttpHq(url, None, parts_dir=data_dir() / "sync" / "parts")
+        answer = client.enroll(args.code.strip(), args.name or socket.gethostname(), __version__)
+    except SyncError as exc:
+        return _fail(f"cannot enroll: {exc.one_line()}")
+    conn = open_database(database_path())
+    try:
+        state.save_enrollment(conn, url, answer["store_id"], answer["kiosk_id"], answer["channel"], answer["token"])
+    finally:
+        conn.close()
+    result = {"store_id": answer["store_id"], "kiosk_id": answer["kiosk_id"], "channel": answer["channel"],
+              "hq_url": url}
+    print(json.dumps(result) if args.json else
+          f"enrolled as {answer['kiosk_id']} of store {answer['store_id']} (channel {answer['channel']})")
+    return 0
+
+
+def _unfinished(engine: Any) -> int:
+    from nailmirror_desktop.core.sync.tasks import SYNC_TASK_TYPES
+
+    return sum(engine.count(["PENDING", "PROCESSING", "FAILED"], task_type) for task_type in SYNC_TASK_TYPES)
+
+
+def _now(args: argparse.Namespace) -> int:
+    from nailmirror_desktop.app.services import open_repository, open_sync_engine
+    from nailmirror_desktop.core.sync import state
+    from nailmirror_desktop.core.sync.tasks import submit_cycle
+
+    with open_sync_engine() as engine:
+        conn = engine.connection()
+        if state.load(conn) is None:
+            return _fail("not enrolled (nailmirror sync enroll CODE --hq URL)")
+        open_repository(conn, load_catalog=True)  # the starter catalog first: HQ's copy then takes it over
+        cycle = submit_cycle(engine, spread=False)
+        current = state.load(conn)
+        waiting = current is not None and current.not_before is not None and current.not_before > time.time()
+        if cycle.status.value == "FAILED" and not waiting:
+            # An earlier cycle waits for its backoff: staff asked for now, so that one makes way for a new one
+            # (a Retry-After from HQ is still honoured: that cycle keeps waiting).
+            engine.cancel(cycle.task_no)
+            cycle = submit_cycle(engine, spread=False)
+        deadline = time.monotonic() + args.timeout
+        last_unqueued: int | None = None
+        while True:
+            engine.run_due()
+            task = engine.get(cycle.task_no)
+            assert task is not None
+            if task.status.value in ("FAILED", "DEAD", "CANCELED"):
+                current = state.load(conn)
+                reason = (current.last_error if current else None) or task.last_error_message or task.status.value
+                state_name = current.state.value if current else "NOT_ENROLLED"
+                return _fail(f"cannot sync ({state_name}): {reason}")
+            if task.status.value == "SUCCESS" and _unfinished(engine) == 0:
+                unqueued = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state = 'PENDING'").fetchone()[0]
+                if not unqueued or (last_unqueued is not None and unqueued >= last_unqueued):
+                    break
+                last_unqueued = unqueued
+                cycle = submit_cycle(engine, spread=False)  # more blobs than the engine's backlog took at once
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return _fail(f"timed out after {args.timeout:.0f} s; {_pending_line(conn)}")
+            engine.clock.sleep(min(engine.seconds_until_next_work(), remaining, 0.5))
+        return _outcome(conn, task.result, args.json)
+
+
+def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:
+    from nailmirror_desktop.core.sync import state
+
+    report = state.status_report(conn)
+    failed = conn.execute("SELECT sha256, last_error FROM sync_blob WHERE state = 'FAILED'").fetchall()
+    uploads = conn.execute("SELECT draft_id, last_error FROM sync_draft_upload WHERE state = 'FAILED'").fetchall()
+    if as_json:
+        print(json.dumps({**report, "cycle": cycle_result, "failed_downloads": len(failed),
+                          "failed_uploads": len(uploads)}, ensure_ascii=False))
+    if failed:
+        return _fail(f"{len(failed)} download(s) failed, their styles stay hidden: {failed[0]['last_error']}")
+    if uploads:
+        return _fail(f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
+    if report["pending_downloads"]:
+        return _fail(f"{report['pending_downloads']} download(s) could not finish; the styles waiting on them stay"
+                     " hidden (sync status; tasks list --type BLOB_FETCH)")
+    if not as_json:
+        print(f"synced: cursor {report['cursor']}, {report['pending_downloads']} download(s) pending,"
+              f" {report['pending_uploads']} upload(s) pending")
+    return 0
+
+
+def _pending_line(conn: Any) -> str:
+    from nailmirror_desktop.core.sync import state
+
+    report = state.status_report(conn)
+    return f"{report['pending_downloads']} download(s) and {report['pending_uploads']} upload(s) pending"
+
+
+def _status(args: argparse.Namespace) -> int:
+    from nailmirror_desktop.core.db import open_database
+    from nailmirror_desktop.core.paths import database_path
+    from nailmirror_desktop.core.sync import state
+
+    conn = open_database(database_path())
+    try:
+        report = state.status_report(conn)
+    finally:
+        conn.close()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+        return 0
+    print(f"state: {report['state']}")
+    for key in ("last_success_at", "offline_since", "cursor", "pending_uploads", "pending_downloads", "last_error"):
+        print(f"{key}: {report[key] if report[key] is not None else '-'}")
+    return 0
+
+
+def _hide(args: argparse.Namespace) -> int:
+    from nailmirror_desktop.app.services import open_repository
+    from nailmirror_desktop.cli.styles import cli_actor
+    from nailmirror_desktop.core.catalog import StyleError
+    from nailmirror_desktop.core.sync import apply
+
+    try:
+        apply.set_hidden(open_repository(), args.code, args.hidden, actor=cli_actor())
+    except StyleError as exc:
+        return _fail(f"{exc.code}" + (f" ({exc.detail})" if exc.detail else ""))
+    print(f"{args.code.strip().upper()} {'hidden' if args.hidden else 'shown'} in this store")
+    return 0

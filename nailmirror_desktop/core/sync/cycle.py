@@ -1,0 +1,111 @@
+"""One sync cycle over an HqPort: hello, the channel feed (or the snapshot after a 410), then the inbox.
+
+Each page is its own transaction with its cursor, so a cycle cut anywhere resumes where the last committed page
+left off. Blobs and draft pushes are not fetched here: the cycle leaves them queued (sync_blob,
+sync_draft_upload) and tasks.py turns them into BLOB_FETCH and DRAFT_PUSH tasks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.sync import apply, drafts, state
+from nailmirror_desktop.core.sync.errors import Fault, SyncError
+from nailmirror_desktop.core.sync.port import HqPort
+from nailmirror_desktop.core.sync.state import SyncStatus
+from nailmirror_protocol import paths
+
+MAX_PAGES = 1000  # a cycle never loops forever on a feed that keeps saying has_more
+
+
+@dataclass(frozen=True)
+class CycleReport:
+    pages: int
+    changes: int
+    snapshot: bool
+    inbox_events: int
+    poll_interval_s: int
+    blob_spread_s: int
+
+
+def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: int = paths.PAGE_MAX) -> CycleReport:
+    """Raises SyncError; the caller records it (state.record_failure) and decides about retries."""
+    conn = repo.conn
+    current = state.require(conn)
+    if current.state in (SyncStatus.REVOKED, SyncStatus.UPGRADE_REQUIRED):
+        # No request at all: a revoked kiosk must not hammer HQ; re-enrolling (or upgrading) clears this.
+        raise SyncError(Fault.REVOKED if current.state is SyncStatus.REVOKED else Fault.UPGRADE_REQUIRED,
+                        current.state.value.lower(), current.last_error or current.state.value)
+    if current.not_before is not None and now_s < current.not_before:
+        wait = current.not_before - now_s
+        raise SyncError(Fault.RETRY_LATER, "retry_later", f"HQ asked to wait {wait:.0f} s more", retry_after_s=wait)
+    hello = port.hello()
+    pages = changes = 0
+    took_snapshot = False
+    cursor = current.channel_cursor
+    if cursor is None or cursor.split(".")[0] != hello["epoch"]:
+        # No cursor yet, or HQ's history changed (restored): a snapshot replace, not a 410 round trip.
+        if cursor is not None:
+            with write_transaction(conn):
+                state.note_reset(conn, now_s)
+        changes += _snapshot(repo, port)
+        took_snapshot = True
+    else:
+        while pages < MAX_PAGES:
+            try:
+                page = port.changes(cursor, page_limit)
+            except SyncError as exc:
+                if exc.fault is not Fault.RESET:
+                    raise
+                with write_transaction(conn):
+                    state.note_reset(conn, now_s)
+                changes += _snapshot(repo, port)
+                took_snapshot = True
+                break
+            changes += apply.apply_changes_page(repo, page)
+            pages += 1
+            cursor = page["next"]
+            if not page["has_more"]:
+                if "state" in page and page["state"]["digest"] != apply.local_digest(repo.conn):
+                    # Drift (a row lost or changed here behind sync's back): one snapshot repairs it.
+                    with write_transaction(conn):
+                        state.note_reset(conn, now_s)
+                    changes += _snapshot(repo, port, force=True)
+                    took_snapshot = True
+                break
+    events = _pull_inbox(repo, port, hello["epoch"])
+    backoff = float(hello.get("backoff_s") or 0)
+    state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None)
+    return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
+                       int(hello["blob_spread_s"]))
+
+
+def _snapshot(repo: StyleRepository, port: HqPort, *, force: bool = False) -> int:
+    current = state.require(repo.conn)
+    # If-None-Match only when the cursor we hold is the snapshot's own: a 304 then means nothing to re-apply.
+    etag = current.snapshot_etag if current.snapshot_etag == current.channel_cursor and not force else None
+    snapshot = port.snapshot(etag)
+    if snapshot is None:
+        return 0
+    return apply.apply_snapshot(repo, snapshot)
+
+
+def _pull_inbox(repo: StyleRepository, port: HqPort, epoch: str) -> int:
+    events = 0
+    inbox_cursor = state.require(repo.conn).inbox_cursor
+    if inbox_cursor is not None and inbox_cursor.split(".")[0] != epoch:
+        inbox_cursor = None  # a restored HQ: its inbox history starts again
+    for _ in range(MAX_PAGES):
+        try:
+            inbox_page = port.inbox(inbox_cursor)
+        except SyncError as exc:
+            if exc.fault is not Fault.RESET:
+                raise
+            inbox_page = port.inbox(None)
+        events += drafts.apply_inbox_page(repo, inbox_page)
+        inbox_cursor = inbox_page["next"]
+        if not inbox_page["has_more"]:
+            break
+    return events

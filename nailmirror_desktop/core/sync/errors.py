@@ -1,0 +1,36 @@
+"""What can go wrong talking to HQ, as kinds the cycle and the task engine act on (never HTTP details)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Fault(StrEnum):
+    OFFLINE = "OFFLINE"  # no answer, a reset, a captive portal's page, a 5xx: try again later
+    RETRY_LATER = "RETRY_LATER"  # 429 / 503 with Retry-After: wait that long, no attempt burnt
+    REVOKED = "REVOKED"  # 401: HQ revoked (or does not know) this kiosk's token; stop until re-enrolled
+    UPGRADE_REQUIRED = "UPGRADE_REQUIRED"  # 426: this build speaks no protocol HQ serves
+    RESET = "RESET"  # 410 cursor_expired: fetch the snapshot and apply it as a replace
+    NOT_FOUND = "NOT_FOUND"  # 404 (a blob HQ does not have)
+    CONFLICT = "CONFLICT"  # 409 (a different body for the same revision, already decided)
+    FORBIDDEN = "FORBIDDEN"  # 403 (another store's draft id)
+    MISSING_BLOBS = "MISSING_BLOBS"  # 422: upload `missing` first, then retry (no attempt counted)
+    HASH_MISMATCH = "HASH_MISMATCH"  # bytes that do not hash to their name
+    INVALID = "INVALID"  # any other refusal, or an answer that is not protocol v1
+    NOT_ENROLLED = "NOT_ENROLLED"
+    RESET_LOOP = "RESET_LOOP"  # more than three 410 resets within an hour: stop and say so
+    CLOCK = "CLOCK"  # HQ's certificate is "not yet valid" or "expired" by this kiosk's clock: check the clock
+
+
+class SyncError(Exception):
+    def __init__(self, fault: Fault, code: str, message: str, *, retry_after_s: float | None = None,
+                 details: dict[str, object] | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.fault = fault
+        self.code = code
+        self.message = message
+        self.retry_after_s = retry_after_s
+        self.details = details or {}
+
+    def one_line(self) -> str:
+        return f"{self.code}: {self.message}"[:300]

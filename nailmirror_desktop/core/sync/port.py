@@ -1,0 +1,42 @@
+"""HqPort: what one sync cycle asks of HQ. adapters/sync/client.py implements it over HTTP; every method raises
+SyncError (never a transport exception), so the core decides what a fault means for the catalog."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from nailmirror_protocol.shapes import (
+    ChangesPage,
+    DraftRevision,
+    DraftRevisionReceipt,
+    EnrollResponse,
+    Hello,
+    InboxPage,
+    Snapshot,
+)
+
+
+class HqPort(Protocol):
+    def hello(self) -> Hello: ...
+
+    def changes(self, since: str, limit: int) -> ChangesPage: ...
+
+    def snapshot(self, etag: str | None) -> Snapshot | None:
+        """None for 304 (the snapshot with that ETag is what the kiosk already applied)."""
+        ...
+
+    def inbox(self, since: str | None) -> InboxPage: ...
+
+    def fetch_blob(self, sha256: str, size: int) -> bytes:
+        """The blob's bytes (resuming a partial download where the transport allows); not yet verified."""
+        ...
+
+    def blobs_missing(self, sha256s: list[str]) -> list[str]: ...
+
+    def put_blob(self, sha256: str, data: bytes, media_type: str) -> None: ...
+
+    def put_draft(self, draft_id: str, rev: int, body: DraftRevision) -> DraftRevisionReceipt: ...
+
+
+class Enroller(Protocol):
+    def __call__(self, hq_url: str, code: str, kiosk_name: str) -> EnrollResponse: ...

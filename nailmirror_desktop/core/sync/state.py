@@ -1,0 +1,139 @@
+"""The kiosk's enrollment and its place in HQ's feeds (the one row of sync_state), and what `sync status` says.
+
+The token is read here and handed to the HTTP adapter only; `SyncState.__repr__` leaves it out, so no log line
+or error message built from a state ever carries it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.sync.errors import Fault, SyncError
+
+_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+RESETS_PER_HOUR = 3
+
+
+class SyncStatus(StrEnum):
+    OK = "OK"
+    OFFLINE = "OFFLINE"
+    REVOKED = "REVOKED"
+    UPGRADE_REQUIRED = "UPGRADE_REQUIRED"
+    NOT_ENROLLED = "NOT_ENROLLED"
+
+
+@dataclass(frozen=True)
+class SyncState:
+    hq_url: str
+    store_id: str
+    kiosk_id: str
+    channel: str
+    token: str = field(repr=False)
+    state: SyncStatus
+    channel_cursor: str | None
+    snapshot_etag: str | None
+    inbox_cursor: str | None
+    last_success_at: str | None
+    offline_since: str | None
+    last_error: str | None
+    not_before: float | None  # epoch seconds
+    resets: tuple[float, ...]
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> SyncState:
+        return cls(row["hq_url"], row["store_id"], row["kiosk_id"], row["channel"], row["token"],
+                   SyncStatus(row["state"]), row["channel_cursor"], row["snapshot_etag"], row["inbox_cursor"],
+                   row["last_success_at"], row["offline_since"], row["last_error"],
+                   float(row["not_before"]) if row["not_before"] else None,
+                   tuple(float(t) for t in json.loads(row["resets_json"] or "[]")))
+
+
+def load(conn: sqlite3.Connection) -> SyncState | None:
+    row = conn.execute("SELECT * FROM sync_state WHERE id = 1").fetchone()
+    return SyncState.from_row(row) if row else None
+
+
+def require(conn: sqlite3.Connection) -> SyncState:
+    found = load(conn)
+    if found is None:
+        raise SyncError(Fault.NOT_ENROLLED, "not_enrolled",
+                        "this kiosk is not enrolled (nailmirror sync enroll CODE --hq URL)")
+    return found
+
+
+def save_enrollment(conn: sqlite3.Connection, hq_url: str, store_id: str, kiosk_id: str, channel: str,
+                    token: str) -> None:
+    """A new enrollment starts its feeds from scratch (the first cycle takes the snapshot, a replace that keeps
+    every row HQ never owned)."""
+    with write_transaction(conn):
+        conn.execute("DELETE FROM sync_state")
+        conn.execute("INSERT INTO sync_state (id, hq_url, store_id, kiosk_id, channel, token)"
+                     " VALUES (1, ?, ?, ?, ?, ?)", (hq_url, store_id, kiosk_id, channel, token))
+
+
+def set_cursor(conn: sqlite3.Connection, channel_cursor: str, *, snapshot_etag: str | None = None) -> None:
+    if snapshot_etag is None:
+        conn.execute("UPDATE sync_state SET channel_cursor = ? WHERE id = 1", (channel_cursor,))
+    else:
+        conn.execute("UPDATE sync_state SET channel_cursor = ?, snapshot_etag = ? WHERE id = 1",
+                     (channel_cursor, snapshot_etag))
+
+
+def set_inbox_cursor(conn: sqlite3.Connection, cursor: str) -> None:
+    conn.execute("UPDATE sync_state SET inbox_cursor = ? WHERE id = 1", (cursor,))
+
+
+def record_success(conn: sqlite3.Connection, *, not_before: float | None = None) -> None:
+    with write_transaction(conn):
+        conn.execute(f"UPDATE sync_state SET state = 'OK', last_success_at = {_NOW}, offline_since = NULL,"
+                     " last_error = NULL, not_before = ? WHERE id = 1", (not_before,))
+
+
+def record_failure(conn: sqlite3.Connection, error: SyncError) -> None:
+    """OFFLINE keeps the time it started; REVOKED and UPGRADE_REQUIRED stop further cycles until re-enrolled
+    (or upgraded), so a revoked kiosk never hammers HQ."""
+    status = {Fault.REVOKED: SyncStatus.REVOKED, Fault.UPGRADE_REQUIRED: SyncStatus.UPGRADE_REQUIRED}.get(
+        error.fault, SyncStatus.OFFLINE)
+    not_before = time.time() + error.retry_after_s if error.retry_after_s else None
+    line = error.one_line()
+    if error.retry_after_s and "wait" not in line:
+        line += f" (HQ asked to wait {error.retry_after_s:.0f} s)"
+    with write_transaction(conn):
+        conn.execute(
+            f"UPDATE sync_state SET state = ?, last_error = ?, not_before = ?,"
+            f" offline_since = CASE WHEN ? = 'OFFLINE' THEN COALESCE(offline_since, {_NOW}) ELSE offline_since END"
+            " WHERE id = 1",
+            (status.value, line, not_before, status.value))
+
+
+def note_reset(conn: sqlite3.Connection, now_s: float) -> None:
+    """Count a 410 reset; SyncError(RESET_LOOP) when this would be the fourth within an hour."""
+    current = require(conn)
+    recent = [t for t in current.resets if now_s - t < 3600]
+    if len(recent) >= RESETS_PER_HOUR:
+        raise SyncError(Fault.RESET_LOOP, "reset_loop",
+                        f"HQ reset this kiosk's feed {len(recent)} times in the last hour; waiting before another")
+    conn.execute("UPDATE sync_state SET resets_json = ? WHERE id = 1", (json.dumps([*recent, now_s]),))
+
+
+def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
+    """What `sync status --json` prints and the staff page shows."""
+    current = load(conn)
+    pending_uploads = conn.execute(
+        "SELECT COUNT(*) FROM sync_draft_upload WHERE state = 'QUEUED'").fetchone()[0]
+    pending_downloads = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state != 'DONE'").fetchone()[0]
+    if current is None:
+        return {"state": SyncStatus.NOT_ENROLLED.value, "last_success_at": None, "offline_since": None,
+                "cursor": None, "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
+                "last_error": None}
+    return {"state": current.state.value, "last_success_at": current.last_success_at,
+            "offline_since": current.offline_since, "cursor": current.channel_cursor,
+            "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
+            "last_error": current.last_error, "hq_url": current.hq_url, "store_id": current.store_id,
+            "kiosk_id": current.kiosk_id, "inbox_cursor": current.inbox_cursor}

@@ -1,0 +1,246 @@
+"""Sync as task types of the kiosk's engine (ARCHITECTURE.md §7, §16), so sync inherits retries, backoff, dead
+letters and idempotency:
+
+- SYNC_CYCLE  one cycle (cycle.py); a singleton: submitted under one request_source_id, so a second submit while
+              one is waiting or running returns that one. At its end it queues a BLOB_FETCH per missing blob and
+              a DRAFT_PUSH per queued submission (each keyed by what it moves, so never twice at once).
+- BLOB_FETCH  one blob by sha256: fetched (resumed where the transport allows), hashed, probed, stored; then
+              every staged style it completes is materialised. A wrong hash is fetched again once, then DEAD.
+- DRAFT_PUSH  one revision: missing blobs first, then the revision PUT (a replay answers 200).
+
+HQ's faults become task error classes here: OFFLINE → TRANSIENT (backoff), RETRY_LATER → RATE_LIMITED (waits
+Retry-After, no attempt burnt), and REVOKED, UPGRADE_REQUIRED, 403, 404, 409 → INVALID_REQUEST (a dead letter
+at once: retrying cannot help, and a revoked kiosk must not retry at all).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from nailmirror_desktop.core.catalog.errors import StyleError
+from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.clock import Clock
+from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.sync import apply, cycle, drafts, state
+from nailmirror_desktop.core.sync.errors import Fault, SyncError
+from nailmirror_desktop.core.sync.port import HqPort
+from nailmirror_desktop.core.sync.state import SyncState
+from nailmirror_desktop.core.tasks.context import TaskContext
+from nailmirror_desktop.core.tasks.errors import ErrorClass, TaskError, TooManyPendingTasks
+from nailmirror_desktop.core.tasks.models import Task
+
+log = logging.getLogger(__name__)
+
+SYNC_CYCLE = "SYNC_CYCLE"
+BLOB_FETCH = "BLOB_FETCH"
+DRAFT_PUSH = "DRAFT_PUSH"
+SYNC_TASK_TYPES = (SYNC_CYCLE, BLOB_FETCH, DRAFT_PUSH)
+REQUEST_SOURCE = "sync"
+CYCLE_KEY = "cycle"
+HASH_FAILURES_ALLOWED = 1  # a wrong hash is fetched again once, then the blob is a dead letter
+
+_CLASSES = {
+    Fault.OFFLINE: ErrorClass.TRANSIENT,
+    Fault.RETRY_LATER: ErrorClass.RATE_LIMITED,
+    Fault.MISSING_BLOBS: ErrorClass.TRANSIENT,
+    Fault.HASH_MISMATCH: ErrorClass.TRANSIENT,
+    Fault.RESET_LOOP: ErrorClass.TRANSIENT,
+}
+
+
+class Submitter(Protocol):
+    """The engine's submit (TaskEngine.submit), as the cycle handler uses it."""
+
+    def submit(self, task_type: str, payload: dict[str, Any], *, request_source: str = ...,
+               request_source_id: str | None = ..., scheduled_time: float | None = ...) -> Task: ...
+
+
+@dataclass(frozen=True)
+class SyncServices:
+    repository_for: Callable[[sqlite3.Connection], StyleRepository]
+    port_for: Callable[[SyncState], HqPort]
+    clock: Clock
+    rng: random.Random = field(default_factory=random.Random)
+    periodic: bool = False  # the running kiosk: every cycle schedules the next poll
+    poll_interval_s: int = 300  # until HQ's hello says otherwise
+
+
+def task_error(error: SyncError) -> TaskError:
+    error_class = _CLASSES.get(error.fault, ErrorClass.INVALID_REQUEST)
+    if error.fault is Fault.RESET_LOOP:
+        return TaskError(error.code, error.message, error_class, retry_after_s=1200.0)
+    if error.fault is Fault.CLOCK:
+        # No blind retries (each would fail the same way) and no dead letter either: the clock may be fixed
+        # (NTP, staff); look again in five minutes without burning an attempt.
+        return TaskError(error.code, error.message, ErrorClass.RATE_LIMITED, retry_after_s=300.0)
+    return TaskError(error.code, error.message, error_class, retry_after_s=error.retry_after_s)
+
+
+def submit_cycle(engine: Submitter, *, spread: bool = True) -> Task:
+    return engine.submit(SYNC_CYCLE, {"spread": spread}, request_source=REQUEST_SOURCE, request_source_id=CYCLE_KEY)
+
+
+def submit_push(engine: Submitter, draft_id: str, rev: int) -> Task:
+    """One DRAFT_PUSH, keyed by draft and revision: the running kiosk's engine picks it up at once."""
+    return engine.submit(DRAFT_PUSH, {"draft_id": draft_id, "rev": rev}, request_source=REQUEST_SOURCE,
+                         request_source_id=f"draft/{draft_id}/{rev}")
+
+
+def schedule_timer_cycle(engine: Submitter, at_s: float, interval_s: float) -> Task:
+    """The running kiosk's next poll. Keyed by its time slot, so a cycle scheduling its successor while it still
+    runs (its own key is taken) gets a new task, and two cycles ending in one slot schedule one successor."""
+    slot = int(at_s // max(1.0, interval_s))
+    return engine.submit(SYNC_CYCLE, {"spread": True, "timer": True}, request_source=REQUEST_SOURCE,
+                         request_source_id=f"timer/{slot}", scheduled_time=at_s)
+
+
+def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callable[[TaskContext], dict[str, Any]]]:
+    def run_sync_cycle(ctx: TaskContext) -> dict[str, Any]:
+        repo = services.repository_for(ctx.connection)
+        payload = ctx.task.payload or {}
+        timer = bool(payload.get("timer"))
+        current = state.require(repo.conn)
+        now_s = services.clock.now()
+        try:
+            report = cycle.run_cycle(repo, services.port_for(current), now_s)
+        except SyncError as exc:
+            state.record_failure(repo.conn, exc)
+            error = task_error(exc)
+            if timer and error.retryable:
+                # The poll timer never dies of a bad network: it records the fault and polls again later.
+                wait = max(float(services.poll_interval_s), exc.retry_after_s or 0.0)
+                schedule_timer_cycle(engine, now_s + wait, services.poll_interval_s)
+                return {"error": exc.one_line()}
+            raise error from None  # sync now reports it; REVOKED / UPGRADE_REQUIRED stop the timer too
+        spread = bool(payload.get("spread", True)) and not report.snapshot
+        queued = queue_work(engine, repo.conn, services, spread_s=report.blob_spread_s if spread else 0)
+        if services.periodic:
+            interval = report.poll_interval_s or services.poll_interval_s
+            schedule_timer_cycle(engine, now_s + interval, interval)
+        return {"pages": report.pages, "changes": report.changes, "snapshot": report.snapshot,
+                "inbox_events": report.inbox_events, **queued}
+
+    return {SYNC_CYCLE: run_sync_cycle, BLOB_FETCH: lambda ctx: fetch_blob(services, ctx),
+            DRAFT_PUSH: lambda ctx: push_draft(services, ctx)}
+
+
+def fetch_blob(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
+    sha256 = str((ctx.task.payload or {}).get("sha256", ""))
+    repo = services.repository_for(ctx.connection)
+    row = repo.conn.execute("SELECT * FROM sync_blob WHERE sha256 = ?", (sha256,)).fetchone()
+    if row is None or row["state"] == "DONE":
+        return {"sha256": sha256, "fetched": False}
+    port = services.port_for(state.require(repo.conn))
+    try:
+        data = port.fetch_blob(sha256, int(row["size"]))
+        if hashlib.sha256(data).hexdigest() != sha256:
+            raise SyncError(Fault.HASH_MISMATCH, "hash_mismatch", f"blob {sha256[:12]}… hashed otherwise")
+        stored = repo.require_store().put(data)  # probes the image too (a wrong format is refused)
+    except SyncError as exc:
+        raise _blob_failed(repo.conn, sha256, exc) from None
+    except StyleError as exc:
+        raise _blob_failed(repo.conn, sha256, SyncError(Fault.INVALID, exc.code, str(exc))) from None
+    with write_transaction(repo.conn):
+        repo.conn.execute("UPDATE sync_blob SET state = 'DONE', last_error = NULL,"
+                          " format = ? WHERE sha256 = ?", (stored.format, sha256))
+        shown = apply.materialise_waiting_on(repo, sha256)
+    return {"sha256": sha256, "fetched": True, "materialised": shown}
+
+def push_draft(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
+    payload = ctx.task.payload or {}
+    draft_id, rev = str(payload.get("draft_id")), int(payload.get("rev") or 0)
+    repo = services.repository_for(ctx.connection)
+    upload = repo.conn.execute("SELECT * FROM sync_draft_upload WHERE draft_id = ? AND rev = ?",
+                               (draft_id, rev)).fetchone()
+    if upload is None or upload["state"] != "QUEUED":
+        return {"draft_id": draft_id, "rev": rev, "pushed": False}
+    port = services.port_for(state.require(repo.conn))
+    body, blobs = drafts.revision_body(repo, int(upload["style_id"]))
+    try:
+        receipt = push_revision(port, draft_id, rev, body, blobs)
+    except SyncError as exc:
+        if task_error(exc).retryable:
+            repo.conn.execute("UPDATE sync_draft_upload SET last_error = ? WHERE draft_id = ? AND rev = ?",
+                              (exc.one_line(), draft_id, rev))
+        else:
+            drafts.mark_upload(repo.conn, draft_id, rev, "FAILED", exc.one_line())
+        if exc.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
+            state.record_failure(repo.conn, exc)
+        raise task_error(exc) from None
+    drafts.mark_upload(repo.conn, draft_id, rev, "SENT")
+    return {"draft_id": draft_id, "rev": rev, "pushed": True, "state": receipt["state"]}
+
+
+
+def push_revision(port: HqPort, draft_id: str, rev: int, body: Any, blobs: dict[str, bytes]) -> Any:
+    """Blobs HQ lacks first, then the revision; a 422 missing_blobs (HQ lost one meanwhile) uploads those and
+    tries once more in the same attempt."""
+    for sha256 in port.blobs_missing(sorted(blobs)):
+        port.put_blob(sha256, blobs[sha256], _media_type(blobs[sha256]))
+    try:
+        return port.put_draft(draft_id, rev, body)
+    except SyncError as exc:
+        if exc.fault is not Fault.MISSING_BLOBS:
+            raise
+        missing = exc.details.get("missing")
+        for sha256 in missing if isinstance(missing, list) else []:
+            if sha256 in blobs:
+                port.put_blob(sha256, blobs[sha256], _media_type(blobs[sha256]))
+        return port.put_draft(draft_id, rev, body)
+
+
+def _media_type(data: bytes) -> str:
+    if data.startswith(b"\x89PNG"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8"):
+        return "image/jpeg"
+    return "image/webp"
+
+
+def _blob_failed(conn: sqlite3.Connection, sha256: str, exc: SyncError) -> TaskError:
+    """Record a failed fetch; a second wrong hash (or a 404, a refused image) leaves the blob FAILED — its style
+    stays hidden — and the task a dead letter."""
+    with write_transaction(conn):
+        if exc.fault is Fault.HASH_MISMATCH:
+            conn.execute("UPDATE sync_blob SET hash_failures = hash_failures + 1 WHERE sha256 = ?", (sha256,))
+            failures = conn.execute("SELECT hash_failures FROM sync_blob WHERE sha256 = ?", (sha256,)).fetchone()[0]
+            permanent = failures > HASH_FAILURES_ALLOWED
+        else:
+            permanent = not task_error(exc).retryable
+        conn.execute("UPDATE sync_blob SET state = ?, last_error = ? WHERE sha256 = ?",
+                     ("FAILED" if permanent else "PENDING", exc.one_line(), sha256))
+    if exc.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
+        state.record_failure(conn, exc)
+    error = task_error(exc)
+    if permanent:
+        return TaskError(error.code, error.message, ErrorClass.INVALID_REQUEST)
+    return error
+
+
+def queue_work(engine: Submitter, conn: sqlite3.Connection, services: SyncServices, *,
+               spread_s: float = 0) -> dict[str, int]:
+    """A BLOB_FETCH per pending blob (spread over `spread_s` so a chain-wide publish does not hit HQ at once)
+    and a DRAFT_PUSH per queued submission. Safe to repeat: each task is keyed by what it moves."""
+    now_s = services.clock.now()
+    blobs, uploads = apply.pending_blobs(conn), drafts.queued_uploads(conn)
+    queued = {"blobs_queued": 0, "drafts_queued": 0}
+    try:
+        for upload in uploads:  # drafts first: they are few, and staff are waiting on them
+            submit_push(engine, upload["draft_id"], int(upload["rev"]))
+            queued["drafts_queued"] += 1
+        for blob in blobs:
+            delay = services.rng.uniform(0, spread_s) if spread_s > 0 else 0.0
+            engine.submit(BLOB_FETCH, {"sha256": blob["sha256"]}, request_source=REQUEST_SOURCE,
+                          request_source_id=f"blob/{blob['sha256']}", scheduled_time=now_s + delay)
+            queued["blobs_queued"] += 1
+    except TooManyPendingTasks:
+        # The engine's backlog limit per source: the rest stay PENDING in sync_blob; the next cycle queues them.
+        log.info("sync queued %(blobs_queued)d blob fetch(es) and %(drafts_queued)d push(es); more next cycle",
+                 queued)
+    return queued
