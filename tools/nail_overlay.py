@@ -59,7 +59,7 @@ def main() -> int:
             image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
             truth = cv2.imread(str(mask_path), cv2.IMREAD_GRAYSCALE)
             hands = detector.detect(image)
-            quads, masks, _ = place_nails(image, hands, refine=not args.no_refine)
+            quads, masks, _ = place_nails(image, hands, masks="quads" if args.no_refine else "grabcut")
             painted = coverage_mask(quads, image.shape, masks)
             rows.append(np.hstack([_tile(image), _tile(overlay(image, truth, painted, hands))]))
     if not rows:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.app import services as shared
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig, config_path, load_config, save_config
@@ -25,7 +26,7 @@ from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell import kiosk_app
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
-from nailmirror_desktop.vision.sources import FrameReader
+from nailmirror_desktop.vision.sources import CameraProbe, FrameReader
 from nailmirror_desktop.vision.supervisor import SourceSupervisor
 
 log = logging.getLogger(__name__)
@@ -69,22 +70,23 @@ def open_demo_reader() -> FrameReader:
     return FrameReader(VideoFileSource(path, loop=True), paced=True)
 
 
-def camera_opener(config: KioskConfig) -> Callable[[], FrameReader]:
-    """Opens the configured camera, or with 'auto' the first device that opens."""
+def camera_opener(config: KioskConfig, probe: CameraProbe | None = None) -> Callable[[], FrameReader | None]:
+    """Opens the configured camera, or with 'auto' the first device that opens. The supervisor calls it every
+    few seconds while no camera is live; the probe's backoff decides when a look is due: until then the opener
+    returns None without touching a device (and nothing is logged)."""
+    devices = tuple(CAMERA_CANDIDATES) if config.camera == "auto" else (int(config.camera),)
+    probe = probe or CameraProbe(devices)
+    width, height = config.resolution
 
-    def open_camera() -> FrameReader:
-        from nailmirror_desktop.vision.sources import CameraSource, SourceUnavailable
+    def open_camera() -> FrameReader | None:
+        from nailmirror_desktop.vision.sources import CameraSource
 
-        width, height = config.resolution
-        devices = CAMERA_CANDIDATES if config.camera == "auto" else (int(config.camera),)
-        for device in devices:
-            source = CameraSource(device, width=width, height=height)
-            try:
-                source.open()
-            except SourceUnavailable:
-                continue
-            return FrameReader(source)
-        raise RuntimeError("NO_CAMERA")
+        if not probe.due():
+            return None
+        source = probe.open_first(lambda device: CameraSource(device, width=width, height=height))
+        if source is None:
+            raise RuntimeError(f"NO_CAMERA (next look in {probe.delay_s:.0f} s)")
+        return FrameReader(source)
 
     return open_camera
 
@@ -119,15 +121,25 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     if conn is not None:
         repository = _open_repository(conn)
         engine, executor, provider = _open_task_engine(closers)
+    share = _open_share_server(config, closers)
     closers.append(runner.close)  # closers run last-first: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
     return KioskServices(
         config, session, supervisor, runner, repository=repository, engine=engine, executor=executor,
-        provider=provider,
+        provider=provider, share=share,
         load_catalog=shared.prepare_catalog_in_own_connection if with_db else None,
         import_style_folder=shared.import_style_folder_in_own_connection if with_db else None,
         closers=closers,
     )
+
+
+def _open_share_server(config: KioskConfig, closers: list[Callable[[], object]]) -> ShareServer | None:
+    """The one-time link server when staff turned "send to my phone" on; it opens its port on the first share."""
+    if not config.share_to_phone:
+        return None
+    server = ShareServer(port=config.share_port)
+    closers.append(server.close)
+    return server
 
 
 def _open_database(closers: list[Callable[[], object]]) -> sqlite3.Connection | None:

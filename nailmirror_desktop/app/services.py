@@ -8,12 +8,16 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from nailmirror_desktop.adapters.providers import create_provider
 from nailmirror_desktop.core.catalog.assets import AssetCollection
 from nailmirror_desktop.core.catalog.repository import StyleRepository
-from nailmirror_desktop.core.clock import Clock
+from nailmirror_desktop.core.clock import Clock, to_ms
+from nailmirror_desktop.core.config import KioskConfig, load_config
+from nailmirror_desktop.core.credits import CreditHooks, CreditPolicy
+from nailmirror_desktop.core.credits.policy import policy_from_config
 from nailmirror_desktop.core.db import open_database
 from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, GenerationServices, make_generation_handler
 from nailmirror_desktop.core.generation.provider_config import ProviderConfig, load_provider_config
@@ -48,11 +52,36 @@ def generation_services(config: ProviderConfig, clock: Clock) -> GenerationServi
     )
 
 
-def register_generation(engine: TaskEngine, config: ProviderConfig | None = None, *, concurrency: int = 1) -> None:
-    """Register the STYLE_GENERATION handler on `engine` (settings from config.json / the environment)."""
+def register_generation(engine: TaskEngine, config: ProviderConfig | None = None, *, concurrency: int = 1,
+                        credits: CreditPolicy | None = None) -> None:
+    """Register the STYLE_GENERATION handler on `engine` (settings from config.json / the environment), and the
+    credit hooks that charge and settle its paid tasks (register_credits)."""
     config = config or load_provider_config()
     handler = make_generation_handler(generation_services(config, engine.clock))
     engine.register_handler(STYLE_GENERATION, handler, concurrency=concurrency)
+    policy = credits or credit_policy(config)
+    register_credits(engine, policy if policy.models else replace(policy, models=provider_models(config)))
+
+
+def credit_policy(config: ProviderConfig | None = None, kiosk: KioskConfig | None = None) -> CreditPolicy:
+    """The store's credit policy (config.json), with each remote provider's model (prices may be per model)."""
+    return policy_from_config(kiosk or load_config(), {} if config is None else provider_models(config))
+
+
+def provider_models(config: ProviderConfig) -> dict[str, str]:
+    return {name: config.settings_for(name).model for name in ("openai", "dashscope")}
+
+
+def register_credits(engine: TaskEngine, policy: CreditPolicy | None = None) -> CreditHooks:
+    """The credit hooks for STYLE_GENERATION (ARCHITECTURE.md §14): every engine over the kiosk's database has
+    them, even one that only manages tasks, so a cancel or a replay from anywhere settles or charges. Pending
+    charges left by a process without them (a bare TaskEngine) are settled now."""
+    hooks = CreditHooks(policy or credit_policy())
+    engine.register_hooks(STYLE_GENERATION, hooks)
+    settled = hooks.settle_orphans(engine.connection(), to_ms(engine.clock.now()))  # writes only if it finds some
+    if settled:
+        log.warning("%d credit charge(s) of tasks that had already ended were settled", settled)
+    return hooks
 
 
 def open_task_engine(provider_config: ProviderConfig | None = None, *, db_path: Path | None = None,
@@ -61,9 +90,10 @@ def open_task_engine(provider_config: ProviderConfig | None = None, *, db_path: 
     generation=False only to read and manage tasks (no handler, no provider settings read, no numpy/Pillow
     imported). Close it when done (it is a context manager)."""
     engine = TaskEngine(db_path or database_path(), config=config)
-    if not generation:
-        return engine
     try:
+        if not generation:
+            register_credits(engine)
+            return engine
         register_generation(engine, provider_config)
     except Exception:
         engine.close()

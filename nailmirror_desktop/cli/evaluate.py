@@ -1,9 +1,14 @@
-"""`nailmirror eval`: try-on accuracy on photos with true nail masks (ARCHITECTURE.md §12).
+"""`nailmirror eval`: try-on accuracy on photos or moving clips with true nail masks (ARCHITECTURE.md §12).
 
-    nailmirror eval --data DIR [--json]
+    nailmirror eval --data DIR [--masks model|grabcut|quads] [--json]
+    nailmirror eval --video --data DIR [--json]
 
-DIR holds images/ and masks/ (masks/<image stem>.png, nail = non-zero). Prints a table per image and a summary,
-then one JSON line with the dataset's metrics (with --json, only that line).
+Photos: DIR holds images/ and masks/ (masks/<image stem>.png, nail = non-zero). Prints a table per image and a
+summary, then one JSON line with the dataset's metrics (with --json, only that line). The JSON line says which
+still masks were scored and, for the learned segmenter's, how many of the photos it was trained on
+(`in_sample`): on those the figures are in-sample, and the cross-validated ones are in
+models/NAIL_SEGMENTER_CARD.md. Video: DIR/<clip>/clip.mp4 + DIR/<clip>/gt/000000.png … (tools/make_eval_clips.py);
+prints one JSON line with iou_frames, nail_recall and blink_rate (vision/video_evaluation.py).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from nailmirror_desktop.vision.evaluation import DatasetScore, ImageScore
+    from nailmirror_desktop.vision.video_evaluation import Clip, VideoCounts
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -25,14 +31,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                    description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True, type=Path, metavar="DIR", help="folder with images/ and masks/")
     parser.add_argument("--json", action="store_true", help="print only the final JSON line")
+    parser.add_argument("--video", action="store_true", help="DIR holds moving clips (<clip>/clip.mp4, <clip>/gt/)")
+    parser.add_argument("--masks", choices=("model", "grabcut", "quads"), default=None,
+                        help="still nail masks to score (default: the product's)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.vision.evaluation import dataset_pairs, evaluate, landmark_painter
     from nailmirror_desktop.vision.hand_model import HandModelError
+    from nailmirror_desktop.vision.nail_segmenter import NailSegmenterError, training_photos
+    from nailmirror_desktop.vision.pipeline import STILL_MASKS
     from nailmirror_desktop.vision.still_detection import StillHandDetector
 
+    if args.video:
+        return _run_video(args)
     try:
         pairs = dataset_pairs(args.data)
     except FileNotFoundError as exc:
@@ -40,15 +53,63 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         with StillHandDetector() as detector:
-            scores, summary = evaluate(pairs, landmark_painter(detector))
-    except HandModelError as exc:
+            scores, summary = evaluate(pairs, landmark_painter(detector, masks=args.masks))
+    except (HandModelError, NailSegmenterError) as exc:
         print(f"nailmirror eval: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except ValueError as exc:
         print(f"nailmirror eval: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    masks = args.masks or STILL_MASKS
+    line: dict[str, object] = {**summary.as_dict(), "masks": masks}
+    if masks == "model":
+        trained_on = training_photos() & {image.name for image, _ in pairs}
+        line["in_sample"] = f"{len(trained_on)}/{len(pairs)}"
     if not args.json:
         _print_table(scores, summary)
+        if masks == "model":
+            print(f"note: the committed segmenter was trained on {line['in_sample']} of these photos: in-sample "
+                  "figures (cross-validated ones: models/NAIL_SEGMENTER_CARD.md)")
+    print(json.dumps(line))
+    return EXIT_OK
+
+
+def _run_video(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from nailmirror_desktop.vision.compositor import Compositor
+    from nailmirror_desktop.vision.hand_model import HandModelError
+    from nailmirror_desktop.vision.nail_segmenter import NailSegmenter, NailSegmenterError
+    from nailmirror_desktop.vision.pipeline import TryOnPipeline
+    from nailmirror_desktop.vision.sources import FrameSourceError
+    from nailmirror_desktop.vision.video_evaluation import evaluate_clips, score_clip, video_clips, video_path_coverages
+
+    try:
+        clips = video_clips(args.data)
+    except FileNotFoundError as exc:
+        print(f"nailmirror eval: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        segmenter = NailSegmenter()
+
+        def score(clip: Clip) -> VideoCounts:
+            # a fresh pipeline per clip: no tracking state carries from one clip into the next; any opaque
+            # texture paints exactly the coverage
+            with TryOnPipeline(Compositor(np.full((8, 8, 3), 255, np.uint8)), segmenter=segmenter) as pipeline:
+                counts = score_clip(clip, video_path_coverages(clip, pipeline))
+            if not args.json:
+                iou = counts.iou_sum / max(counts.frames, 1)
+                print(f"{clip.name[:44]:<44} frames {counts.frames:>4}  IoU {iou:.3f}  nails "
+                      f"{counts.recalled}/{counts.nail_frames}  blinks {counts.blinks}/{counts.covered_with_next}")
+            return counts
+
+        summary = evaluate_clips(clips, score)
+    except (HandModelError, NailSegmenterError, ValueError) as exc:
+        print(f"nailmirror eval: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except FrameSourceError as exc:
+        print(f"nailmirror eval: cannot read a clip ({exc.code}: {exc})", file=sys.stderr)
+        return EXIT_FAILED
     print(json.dumps(summary.as_dict()))
     return EXIT_OK
 

@@ -1,7 +1,9 @@
 """`nailmirror kiosk`: start the touch-screen kiosk.
 
 With `--screenshot PNG --quit-after SECONDS` the kiosk runs normally, saves its main window to PNG after that
-long and exits 0 (used by tests, the store build's smoke test and the startup benchmark).
+long and exits 0 (used by tests, the store build's smoke test and the startup benchmark). It logs to
+data_dir()/logs/kiosk.log; the terminal shows warnings only, and native libraries' chatter goes to that file
+(`--verbose` shows it all: app/kiosk_logging.py).
 """
 
 from __future__ import annotations
@@ -24,14 +26,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     screen.add_argument("--windowed", dest="fullscreen", action="store_false")
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the main window to PNG, then exit")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="exit after this many seconds")
+    parser.add_argument("--verbose", action="store_true",
+                        help="show every log line on the terminal, native libraries' (MediaPipe, OpenCV, Qt) too")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import logging
+    from nailmirror_desktop.app.kiosk_logging import configure_logging, quiet_native_libraries
 
     os.environ.setdefault("MPLCONFIGDIR", str(Path.home() / ".cache" / "nailmirror-mpl"))
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     quit_after = args.quit_after
     if args.screenshot is not None and quit_after is None:
         quit_after = 5.0
@@ -42,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         # a timed or screenshot run needs no screen: render offscreen rather than abort inside Qt
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    if not args.verbose:  # before anything loads cv2: OpenCV reads its log level from the environment then
+        quiet_native_libraries()
     # Imported only now: the checks above need no Qt, and an install without the binding gets a sentence.
     try:
         from nailmirror_desktop.app.kiosk import KioskOptions, run_kiosk
@@ -51,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"nailmirror kiosk: the Qt binding is not installed ({exc.name}); ./dev setup installs it.",
               file=sys.stderr)
         return 2
+    configure_logging(args.verbose)  # before Qt starts and mediapipe loads: their stderr lines go to the log file
     options = KioskOptions(demo=args.demo, demo_if_no_camera=args.demo_if_no_camera, fullscreen=args.fullscreen,
                            screenshot=args.screenshot, quit_after_s=quit_after)
     return run_kiosk(options)

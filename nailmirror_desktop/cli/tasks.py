@@ -59,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.app.services import open_task_engine
-    from nailmirror_desktop.core.tasks import InvalidTransition, TaskNotFound
+    from nailmirror_desktop.core.tasks import InvalidTransition, TaskError, TaskNotFound
 
     if not args.tasks_action:
         print("usage: nailmirror tasks {list,show,stats,replay,ignore,resolve,cancel} …", file=sys.stderr)
@@ -72,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
             return 1
         except InvalidTransition as exc:
             print(str(exc), file=sys.stderr)
+            return 1
+        except TaskError as exc:  # e.g. a paid dead letter's replay the credits cannot pay (INSUFFICIENT_CREDITS)
+            print(f"error: {exc.code} ({exc.message})", file=sys.stderr)
             return 1
 
 

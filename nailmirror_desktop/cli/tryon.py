@@ -1,7 +1,7 @@
 """`nailmirror tryon`: paint a style onto the nails in photos or a video.
 
     nailmirror tryon --image PATH... --style STYLE --out OUT [--coverage-out COV]
-    nailmirror tryon --video IN --out OUT.mp4 --style STYLE
+    nailmirror tryon --video IN --out OUT.mp4 --style STYLE [--coverage-out DIR]
 
 PATH may be files or directories (their images, not recursive). With one input OUT (and COV) are files (OUT's
 suffix picks the format, PNG by default); with several they are directories and each output is named
@@ -11,6 +11,9 @@ the exit status is 1 at the end. No hand found: the image is written unchanged, 
 Formats are told by content (JPEG, PNG, WebP, BMP, TIFF, GIF's first frame); a photo over 4096 px on its long
 side is painted at a reduced size and its outputs written at its own size. An OUT or COV that is, or would
 overwrite, an input is refused before anything is written (exit 2). Exit 4: data directory unusable (cli).
+
+With --video, --coverage-out DIR (created with its parents) gets one 8-bit PNG per decoded frame, DIR/000000.png
+onwards in decode order, each the frame's size: 255 where paint was put, 0 elsewhere (all 0 without a hand).
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     inputs.add_argument("--video", type=Path, metavar="IN", help="a video file")
     parser.add_argument("--style", required=True, help="a texture image, a style folder or a catalog style code")
     parser.add_argument("--out", required=True, type=Path, help="output file, or directory for several images")
-    parser.add_argument("--coverage-out", type=Path, metavar="COV", help="coverage PNG (or directory) for images")
+    parser.add_argument("--coverage-out", type=Path, metavar="COV",
+                        help="coverage PNG (or directory) for images; for a video, a directory of one PNG per frame")
     parser.add_argument("--mirrored", action="store_true", help="the input is mirrored (selfie camera)")
     parser.set_defaults(handler=run)
 
@@ -59,9 +63,6 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         if args.video is not None:
-            if args.coverage_out is not None:
-                _error("--coverage-out is for images only")
-                return EXIT_USAGE
             return _run_video(args, style)
         return _run_images(args, style)
     except HandModelError as exc:
@@ -244,6 +245,7 @@ def coverage_at_full_size(coverage: np.ndarray, full_size: tuple[int, int]) -> n
 
 
 def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
+    from nailmirror_desktop.vision.image_io import write_png
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
     from nailmirror_desktop.vision.sources import FrameSourceError, VideoFileSource
 
@@ -251,6 +253,9 @@ def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
     if clash:
         _error(clash)
         return EXIT_USAGE
+    coverage_dir: Path | None = args.coverage_out
+    if coverage_dir is not None and (status := _coverage_directory(coverage_dir, args.video)) != EXIT_OK:
+        return status
     source = VideoFileSource(args.video)
     try:
         source.open()
@@ -268,8 +273,15 @@ def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
                     writer = _open_writer(args.out, source.nominal_fps or 30.0, frame.image.shape)
                     if writer is None:
                         return EXIT_FAILED
-                result = pipeline.process_video_frame(frame.image, frame.timestamp_ms, in_place=True)
+                result = pipeline.process_video_frame(frame.image, frame.timestamp_ms, in_place=True,
+                                                      want_coverage=coverage_dir is not None)
                 writer.write(result.frame)
+                if coverage_dir is not None and result.coverage is not None:
+                    try:
+                        write_png(coverage_dir / f"{frames:06d}.png", result.coverage)
+                    except OSError as exc:
+                        _error(f"{coverage_dir}: cannot write coverage ({exc})")
+                        return EXIT_FAILED
                 frames += 1
                 frames_with_hands += bool(result.hands)
                 progress.update(frames)
@@ -282,6 +294,19 @@ def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
         _error(f"{args.video}: no frames could be read")
         return EXIT_FAILED
     print(f"{frames} frames, hands in {frames_with_hands}, written to {args.out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _coverage_directory(directory: Path, video: Path) -> int:
+    """Create a video's --coverage-out directory (with its parents); a usage error when it is a file."""
+    if directory.resolve() == video.resolve() or (directory.exists() and not directory.is_dir()):
+        _error(f"{directory}: --coverage-out for a video must be a directory")
+        return EXIT_USAGE
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        _error(f"{directory}: cannot create ({exc})")
+        return EXIT_FAILED
     return EXIT_OK
 
 

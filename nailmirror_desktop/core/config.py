@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from nailmirror_desktop.core.paths import data_dir
 
@@ -37,6 +38,20 @@ class KioskConfig:
     # Saved before/after snapshots show a customer's hand: deleted after this many days (core/tryon/retention.py).
     snapshot_keep_days: int = 7
     language: str = "zh_CN"
+    # Generation credits (core/credits, ARCHITECTURE.md §14). A day is the store's local calendar day in
+    # store_time_zone (IANA name). Caps count paid generations not refunded; 0 means no cap. The low-balance
+    # alert shows staff when the balance falls below it. Prices: credits per image by "provider/model" or
+    # "provider" (a paid provider not named costs 1; offline is always free).
+    store_id: str = "local"
+    store_time_zone: str = "Asia/Shanghai"
+    credits_daily_cap: int = 100
+    credits_session_cap: int = 3
+    credits_low_balance: int = 10
+    credit_prices: dict[str, int] = field(default_factory=dict)
+    # "Send to my phone" (adapters/share): the kiosk serves a snapshot once over the store network. Off unless
+    # the store turns it on: otherwise nothing of a customer ever leaves the kiosk. Changing either needs a restart.
+    share_to_phone: bool = False
+    share_port: int = 8765
 
     def with_changes(self, **changes: object) -> KioskConfig:
         return validated(replace(self, **changes))  # type: ignore[arg-type]
@@ -59,7 +74,33 @@ def validated(config: KioskConfig) -> KioskConfig:
         idle_timeout_s=max(10, min(int(config.idle_timeout_s), 3600)),
         snapshot_keep_days=max(1, min(int(config.snapshot_keep_days), 365)),
         language=language,
+        store_id=str(config.store_id).strip()[:64] or "local",
+        store_time_zone=config.store_time_zone if _known_zone(config.store_time_zone) else "Asia/Shanghai",
+        credits_daily_cap=max(0, min(int(config.credits_daily_cap), 100_000)),
+        credits_session_cap=max(0, min(int(config.credits_session_cap), 1_000)),
+        credits_low_balance=max(0, min(int(config.credits_low_balance), 1_000_000)),
+        credit_prices=_prices(config.credit_prices),
+        share_to_phone=bool(config.share_to_phone),
+        share_port=max(1024, min(int(config.share_port), 65535)),
     )
+
+
+def _known_zone(name: object) -> bool:
+    if not isinstance(name, str) or not name:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def _prices(prices: object) -> dict[str, int]:
+    """Credits per image: whole numbers 0–1000 under non-empty keys; anything else in a hand-edited file is dropped."""
+    if not isinstance(prices, Mapping):
+        return {}
+    return {str(key): max(0, min(value, 1000)) for key, value in prices.items()
+            if str(key).strip() and isinstance(value, int) and not isinstance(value, bool)}
 
 
 def load_config(path: Path | None = None) -> KioskConfig:

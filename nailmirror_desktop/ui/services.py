@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.tasks import TaskEngine
@@ -39,6 +40,7 @@ class KioskServices:
     provider: str = "offline"
     load_catalog: Callable[[], object] | None = None  # first-start catalog import, run off the GUI thread
     import_style_folder: Callable[[str], str] | None = None  # staff import, run off the GUI thread
+    share: ShareServer | None = None  # "send to my phone": only when staff turned it on (KioskConfig.share_to_phone)
     closers: list[Callable[[], object]] = field(default_factory=list)  # run last-first by close()
 
     def close(self) -> None:

@@ -1,19 +1,18 @@
-"""Paint nail textures onto a frame, one nail quad at a time, touching only each quad's ROI.
+"""Paint polish onto a frame, one nail quad at a time, touching only each quad's ROI.
 
-Per nail: the nail-shaped alpha (sized to the quad, so the feather is about a frame pixel) and the texture are
-warped into the quad's bounding rectangle. The painted colour is the texture's colour shaded by the real nail:
-scaled by the nail's exposure (its mean brightness against a bare nail's, so polish in a dim room is dim) and
-by its smoothed local brightness (so a curved nail stays curved), with the nail's own fine luminance detail
-(high-pass of its grey level) added back and the brightest of that detail boosted as a specular highlight;
-values near white roll off rather than clip. So it reads as polish, not a sticker. Nothing outside the ROIs is
-touched. The per-pixel steps run once per frame over all nails at once (see `paint_nails`); the cost is about
-0.1 ms per nail at 1280×720 on this machine, mostly the two warps.
-
-A nail may come with a refined mask (`nail_refiner.NailMask`, stills): then its alpha is painted instead of the
-warped nail shape, and the texture is warped onto the mask's own quad (its finger-aligned bounding rectangle).
+Per nail: the nail-shaped alpha (sized to the quad, so the feather is about a frame pixel) or the nail's mask
+(`NailMask`: the refiner's or the segmenter's, stretched toward the tip and anti-aliased by
+`polish_mask.painted_mask`), the texture and the nail's (u, v) coordinates are warped into the quad's bounding
+rectangle. The colour is the texture's (or, for a laid-out look, the design's own colour with its French tip
+and half-moon placed on what is painted); the light is the polish's: an opaque crème hides the nail's colour
+and lunula and keeps only its light — exposure, the room's gradient, its highlights — plus a curved plate's
+shading and a specular streak along the nail's axis (`polish_shading`). Each texture carries a `NailLook`
+(`polish`: finish and layout), the default an opaque gloss crème. Nothing outside the ROIs is touched. The
+per-pixel steps run once per frame over all nails at once (see `paint_nails`); benchmarks/compositor.py
+measures 10 nails at 1280×720.
 
 Coverage (what `coverage_mask` and `Compositor.composite(..., want_coverage=True)` return) is exactly the pixels
-where the nail alpha (warped shape or refined mask) is ≥ 0.5 and the quad's opacity is > 0 (and, in the
+where the painted alpha (warped shape or painted mask) is ≥ 0.5 and the quad's opacity is > 0 (and, in the
 compositor, the texture's own alpha is ≥ 0.5 there). For an opaque texture the two agree pixel for pixel.
 """
 
@@ -23,28 +22,20 @@ import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import replace as replace_field
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from nailmirror_desktop.vision.nail_refiner import NailMask
 from nailmirror_desktop.vision.nail_shape import DEFAULT_FEATHER_PX, nail_alpha
+from nailmirror_desktop.vision.polish import DEFAULT_LOOK, NailLook
+from nailmirror_desktop.vision.polish_mask import painted_mask
+from nailmirror_desktop.vision.polish_shading import NailLight, blend_top_coat, shade_nails
 from nailmirror_desktop.vision.types import Finger, NailQuad
 from nailmirror_desktop.vision.warp import Placement, Roi, place_quad
 
-if TYPE_CHECKING:
-    from nailmirror_desktop.vision.nail_refiner import NailMask
-
-# Grey level of a bare nail under the kiosk's light: a nail this bright shows the texture at its own colour.
-NAIL_REFERENCE_LUMA = 170.0
-_EXPOSURE_RANGE = (0.45, 1.0)  # a dim nail darkens the polish; a bright one shows it at its own colour
-_LOCAL_SHADING = 0.7  # how much of the nail's broad shading (curvature, light fall-off) the polish keeps
-_SHADE_RANGE = (0.35, 1.3)
-_KNEE = 210.0  # above this, values roll off softly towards 255 so bright polish keeps its highlights
-_DETAIL_GAIN = 0.8  # how much of the nail's fine luminance detail shows through
-_SPECULAR_THRESHOLD = 10.0  # grey levels above the local mean that count as a highlight
-_SPECULAR_GAIN = 1.6
 _SMALLEST_TEXTURE_LEVEL = 16
 
 
@@ -64,16 +55,21 @@ class TextureLevel:
 class PreparedTexture:
     """A texture ready for warping: levels[0] is full size, each next level half the previous (INTER_AREA),
     down to ~16 px. The compositor warps from the smallest level still at least as large as the nail, so big
-    textures do not alias and small nails stay cheap."""
+    textures do not alias and small nails stay cheap. look: how it is painted (finish, layout)."""
 
     levels: tuple[TextureLevel, ...]
+    look: NailLook = DEFAULT_LOOK
 
     @property
     def opaque(self) -> bool:
         return self.levels[0].alpha is None
 
+    def with_look(self, look: NailLook) -> PreparedTexture:
+        """The same levels (shared, not copied) painted with another look."""
+        return replace_field(self, look=look)
 
-def prepare_texture(image: NDArray[np.uint8]) -> PreparedTexture:
+
+def prepare_texture(image: NDArray[np.uint8], look: NailLook = DEFAULT_LOOK) -> PreparedTexture:
     """From (h, w, 3) BGR or (h, w, 4) BGRA uint8 (any size ≥ 1×1, any aspect) to a PreparedTexture."""
     if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
         raise ValueError(f"a texture must be (h, w, 3|4) uint8, got {image.shape} {image.dtype}")
@@ -90,7 +86,7 @@ def prepare_texture(image: NDArray[np.uint8]) -> PreparedTexture:
         if alpha is not None:
             alpha = np.asarray(cv2.resize(alpha, half, interpolation=cv2.INTER_AREA), np.float32)
         levels.append(TextureLevel(colour, alpha))
-    return PreparedTexture(tuple(levels))
+    return PreparedTexture(tuple(levels), look)
 
 
 def _level_for(texture: PreparedTexture, size: tuple[int, int]) -> TextureLevel:
@@ -126,14 +122,16 @@ def coverage_mask(quads: list[NailQuad], frame_shape: tuple[int, ...],
                   masks: Sequence[NailMask | None] | None = None) -> np.ndarray:
     """(H, W) uint8: 255 where the compositor paints a nail (nail alpha ≥ 0.5, opacity > 0), else 0.
 
-    masks: optional, one per quad (None where a quad has no refined mask); a mask replaces its quad's shape.
+    masks: optional, one per quad (None where a quad has no mask); a mask replaces its quad's shape, painted
+    as `polish_mask.painted_mask` makes it (stretched toward the tip, anti-aliased).
     """
     mask = np.zeros(frame_shape[:2], np.uint8)
     for quad, refined in zip(quads, _masks_for(quads, masks), strict=True):
         if quad.opacity <= 0:
             continue
         if refined is not None:
-            mask[refined.roi.slices][refined.alpha >= 0.5] = 255
+            painted = painted_mask(refined, frame_shape)
+            mask[painted.roi.slices][painted.alpha >= 0.5] = 255
             continue
         warped = warp_nail_alpha(quad, frame_shape)
         if warped is not None:
@@ -157,23 +155,42 @@ class Composite:
     coverage: NDArray[np.uint8] | None
 
 
+TextureInput = NDArray[np.uint8] | PreparedTexture
+
+
 class Compositor:
     """Paints a default texture on every nail, with per-finger overrides (accents).
 
-    Textures are prepared once (set_style); `composite` copies the frame and touches only the nails' ROIs.
+    look / finger_looks: how the default texture / each finger's is painted (finish, French tip, half-moon);
+    a finger without its own look takes `look`; a PreparedTexture passed in keeps its own look unless one is
+    given. Textures are prepared once (set_style); `composite` copies the frame and touches only the ROIs.
     """
 
-    def __init__(self, texture: NDArray[np.uint8] | PreparedTexture | None = None,
-                 per_finger: Mapping[Finger, NDArray[np.uint8] | PreparedTexture] | None = None) -> None:
+    def __init__(self, texture: TextureInput | None = None, per_finger: Mapping[Finger, TextureInput] | None = None,
+                 *, look: NailLook | None = None, finger_looks: Mapping[Finger, NailLook] | None = None) -> None:
         self._default: PreparedTexture | None = None
         self._per_finger: dict[Finger, PreparedTexture] = {}
         if texture is not None or per_finger:
-            self.set_style(texture, per_finger or {})
+            self.set_style(texture, per_finger or {}, look=look, finger_looks=finger_looks)
 
-    def set_style(self, texture: NDArray[np.uint8] | PreparedTexture | None,
-                  per_finger: Mapping[Finger, NDArray[np.uint8] | PreparedTexture] | None = None) -> None:
-        self._default = _as_prepared(texture) if texture is not None else None
-        self._per_finger = {Finger(f): _as_prepared(t) for f, t in (per_finger or {}).items()}
+    def set_style(self, texture: TextureInput | None, per_finger: Mapping[Finger, TextureInput] | None = None, *,
+                  look: NailLook | None = None, finger_looks: Mapping[Finger, NailLook] | None = None) -> None:
+        looks = {Finger(f): v for f, v in (finger_looks or {}).items()}
+        self._default = _as_prepared(texture, look) if texture is not None else None
+        self._per_finger = {Finger(f): _as_prepared(t, looks.get(Finger(f), look))
+                            for f, t in (per_finger or {}).items()}
+        # a finger with its own look but the default texture (an accent finish on the same colour)
+        if self._default is not None:
+            for finger, finger_look in looks.items():
+                if finger not in self._per_finger:
+                    self._per_finger[finger] = self._default.with_look(finger_look)
+
+    def with_look(self, look: NailLook) -> Compositor:
+        """A compositor with the same textures, every one painted with `look`."""
+        other = Compositor()
+        other._default = self._default.with_look(look) if self._default is not None else None
+        other._per_finger = {f: t.with_look(look) for f, t in self._per_finger.items()}
+        return other
 
     def texture_for(self, finger: Finger) -> PreparedTexture | None:
         return self._per_finger.get(finger, self._default)
@@ -182,7 +199,7 @@ class Compositor:
                   in_place: bool = False, masks: Sequence[NailMask | None] | None = None) -> Composite:
         """Paint `quads` onto `frame` ((H, W, 3) uint8 BGR). Pixels outside every nail's ROI are untouched.
 
-        masks: optional refined nail masks, one per quad (None: the quad's own nail shape)."""
+        masks: optional nail masks, one per quad (None: the quad's own nail shape)."""
         out = frame if in_place else frame.copy()
         coverage = np.zeros(frame.shape[:2], np.uint8) if want_coverage else None
         nails = []
@@ -195,15 +212,17 @@ class Compositor:
         return Composite(out, coverage)
 
 
-def _as_prepared(texture: NDArray[np.uint8] | PreparedTexture) -> PreparedTexture:
-    return texture if isinstance(texture, PreparedTexture) else prepare_texture(texture)
+def _as_prepared(texture: TextureInput, look: NailLook | None) -> PreparedTexture:
+    if isinstance(texture, PreparedTexture):
+        return texture if look is None else texture.with_look(look)
+    return prepare_texture(texture, look or DEFAULT_LOOK)
 
 
 def paint_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTexture,
                coverage: NDArray[np.uint8] | None = None, refined: NailMask | None = None) -> None:
     """Paint one nail in place on `frame` ((H, W, 3) uint8 BGR); mark its painted pixels in `coverage`.
 
-    refined: the nail's refined mask; its alpha is painted and the texture maps onto its quad."""
+    refined: the nail's mask; it is painted (stretched and anti-aliased) and the texture maps onto its quad."""
     paint_nails(frame, [(quad, texture, refined)], coverage)
 
 
@@ -214,9 +233,9 @@ def paint_nails(frame: NDArray[np.uint8], nails: Sequence[tuple[NailQuad, Prepar
     A nail is a few hundred pixels, so what costs is the number of numpy/OpenCV calls, not arithmetic. So the
     per-pixel steps run once over all nails: each nail's ROI-sized arrays lie one after another in shared flat
     buffers (each nail's part contiguous, exactly the array it would have on its own), and only the warps, the
-    blur and the nail's mean brightness are per nail. Every step is elementwise or per nail, so the result is
-    the same, bit for bit. A nail whose ROI overlaps one already in the batch must see that one painted first:
-    the batch is painted and a new one started.
+    blur and per-nail sums are per nail. Every step is elementwise or per nail, so the result is the same as
+    painting each nail alone. A nail whose ROI overlaps one already in the batch must see that one painted
+    first: the batch is painted and a new one started.
     """
     batch: list[_NailJob] = []
     for quad, texture, refined in nails:
@@ -233,36 +252,70 @@ def paint_nails(frame: NDArray[np.uint8], nails: Sequence[tuple[NailQuad, Prepar
 @dataclass(eq=False)
 class _NailJob:
     """One nail ready to paint: where (ROI slices and bounds), its nail alpha (h, w) float32, the alpha to blend
-    with (nail × texture alpha × opacity; the same array when those are 1) and the warped colour (h, w, 3)."""
+    with (nail × texture alpha × opacity; the same array when those are 1), the colour (h, w, 3) uint8, the
+    nail coordinates (h, w, 2) float32 and how its light is shaded."""
 
     roi: Roi
     nail: np.ndarray
     alpha: np.ndarray
     colour: np.ndarray
+    uv: np.ndarray
+    light: NailLight
 
     def overlaps(self, other: _NailJob) -> bool:
         a, b = self.roi, other.roi
         return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
+@functools.lru_cache(maxsize=256)
+def _pixel_grid(width: int, height: int) -> np.ndarray:
+    """(height, width, 2) float32: each ROI pixel centre's (x, y) (read-only, shared)."""
+    grid = np.empty((height, width, 2), np.float32)
+    grid[..., 0] = np.arange(width, dtype=np.float32)[None, :]
+    grid[..., 1] = np.arange(height, dtype=np.float32)[:, None]
+    grid.setflags(write=False)
+    return grid
+
+
+def _nail_coordinates(placement: Placement) -> np.ndarray:
+    """(h, w, 2) float32 over the ROI: each pixel's (u, v) on the quad (0…1 inside it; extrapolated outside),
+    from the inverse of the quad's homography in one OpenCV call (cheaper than warping a (u, v) texture)."""
+    roi = placement.roi
+    grid = _pixel_grid(roi.width, roi.height)
+    a, b, c, d, e, f, g, h, i = placement.to_roi
+    if abs(g) + abs(h) < 1e-5 * abs(i):  # affine (what the geometry makes): invert the 2×3 in closed form
+        a, b, c, d, e, f = a / i, b / i, c / i, d / i, e / i, f / i
+        det = a * e - b * d
+        inverse = np.array(((e / det, -b / det, (b * f - c * e) / det),
+                            (-d / det, a / det, (c * d - a * f) / det)), np.float64)
+        return np.asarray(cv2.transform(grid, inverse), np.float32)
+    matrix = np.linalg.inv(placement.unit_to_roi)
+    return np.asarray(cv2.perspectiveTransform(grid, matrix), np.float32)
+
+
 def _prepare_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTexture,
                   coverage: NDArray[np.uint8] | None, refined: NailMask | None) -> _NailJob | None:
-    """Warp one nail's alpha and colour and mark its coverage; None when nothing of it would change."""
-    if refined is None:
+    """Warp one nail's alpha, colour and coordinates and mark its coverage; None when nothing would change."""
+    painted = None if refined is None else painted_mask(refined, frame.shape)
+    if painted is None:
         placement = place_quad(quad.corners, frame.shape)
     else:
-        placement = place_quad(refined.quad.corners, frame.shape, refined.roi)
+        placement = place_quad(painted.quad.corners, frame.shape, painted.roi)
     if placement is None:
         return None
-    nail = placement.warp(nail_alpha(*placement.size)) if refined is None else refined.alpha
-    level = _level_for(texture, placement.size)
+    nail = placement.warp(nail_alpha(*placement.size)) if painted is None else painted.alpha
+    look = texture.look
     alpha = nail
     tex_alpha = None
-    if level.alpha is not None:
-        tex_alpha = placement.warp(level.alpha, border=cv2.BORDER_REPLICATE)
-        alpha = nail * tex_alpha
-    if quad.opacity < 1.0:
-        alpha = alpha * float(quad.opacity)
+    level = None
+    if not look.laid_out:
+        level = _level_for(texture, placement.size)
+        if level.alpha is not None:
+            tex_alpha = placement.warp(level.alpha, border=cv2.BORDER_REPLICATE)
+            alpha = nail * tex_alpha
+    opacity = float(quad.opacity) * (look.finish.opacity if look.laid_out else 1.0)
+    if opacity < 1.0:
+        alpha = alpha * opacity
     if coverage is not None:
         painted_where = nail >= 0.5
         if tex_alpha is not None:
@@ -270,8 +323,17 @@ def _prepare_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTex
         coverage[placement.roi.slices][painted_where] = 255
     if not cv2.hasNonZero(alpha):
         return None  # (blending with alpha 0 would round back to the frame's own pixels anyway)
-    colour = placement.warp(level.colour, border=cv2.BORDER_REPLICATE)
-    return _NailJob(placement.roi, nail, alpha, colour)
+    roi = placement.roi
+    if level is None:
+        assert look.base_bgr is not None  # a laid-out look has no texture level
+        colour = np.empty((roi.height, roi.width, 3), np.uint8)
+        colour[:] = look.base_bgr
+    else:
+        colour = placement.warp(level.colour, border=cv2.BORDER_REPLICATE)
+    uv = _nail_coordinates(placement)
+    light = NailLight((roi.height, roi.width), look, float(placement.size[0]), float(placement.size[1]),
+                      int(quad.finger) + 5 * quad.hand_index)
+    return _NailJob(roi, nail, alpha, colour, uv, light)
 
 
 def _paint_batch(frame: NDArray[np.uint8], jobs: list[_NailJob]) -> None:
@@ -288,11 +350,14 @@ def _paint_batch(frame: NDArray[np.uint8], jobs: list[_NailJob]) -> None:
         original[0, start:end].reshape(job.colour.shape)[...] = frame[job.roi.slices]
     colour = _gather([job.colour for job in jobs], (1, total, 3))
     nail = _gather([job.nail for job in jobs], (1, total))
+    uv = _gather([job.uv for job in jobs], (1, total, 2))
     alpha = nail if all(job.alpha is job.nail for job in jobs) else _gather(
         [job.alpha for job in jobs], (1, total))
-    painted = _shade_like_nails(original, colour, nail, [job.nail.shape for job in jobs], spans, sizes)
+    painted, top = shade_nails(original, colour, nail, uv, [job.light for job in jobs])
     # blendLinear: (a·painted + (1−a)·original) / (1 + 1e-5); where a = 0 that rounds back to the original
     blended = cv2.blendLinear(painted, original.astype(np.float32), alpha, 1.0 - alpha)
+    if top is not None:
+        blend_top_coat(blended, top, nail)
     result = cv2.convertScaleAbs(blended)  # rounds and saturates to uint8 (blended is ≥ 0)
     for job, (start, end) in zip(jobs, spans, strict=True):
         frame[job.roi.slices] = result[0, start:end].reshape(job.colour.shape)
@@ -303,72 +368,3 @@ def _gather(arrays: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
     if len(arrays) == 1:
         return arrays[0].reshape(shape)
     return np.concatenate([array.reshape(-1) for array in arrays]).reshape(shape)
-
-
-def _shade_like_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray,
-                      shapes: list[tuple[int, int]], spans: list[tuple[int, int]], sizes: list[int]) -> np.ndarray:
-    """The texture colour lit like each real nail, for a batch of nails.
-
-    Per nail: shade = exposure (the nail's mean brightness, weighted by its alpha, against a bare nail's) ×
-    local shading (its smoothed brightness against that mean, tempered); then the fine detail and highlights
-    are added back, and values near white roll off instead of clipping, so a white polish still shows its
-    highlights.
-    original, colour: (1, N, 3) uint8; nail: (1, N) float32; each nail's (h, w) pixels are columns start:end (its
-    span) in row-major order. Returns (1, N, 3) float32 ≥ 0.
-    """
-    grey = cv2.cvtColor(original, cv2.COLOR_BGR2GRAY).astype(np.float32).reshape(-1)
-    flat_nail = nail.reshape(-1)
-    smooth = np.empty_like(grey)
-    gains, offsets = [], []
-    for (rows, columns), (start, end) in zip(shapes, spans, strict=True):
-        # a box blur about a third of the nail wide separates the nail's broad shading from its fine detail
-        size = max(3, (min(rows, columns) // 3) | 1)
-        nail_smooth = smooth[start:end].reshape(rows, columns)
-        blurred = cv2.blur(grey[start:end].reshape(rows, columns), (size, size), dst=nail_smooth)
-        if blurred is not nail_smooth:  # (OpenCV writes into a matching dst; this only guards that)
-            nail_smooth[...] = blurred
-        nail_alpha_values = flat_nail[start:end]
-        weight = cv2.sumElems(nail_alpha_values)[0]
-        mean_luma = (float(smooth[start:end].dot(nail_alpha_values)) / weight if weight > 0
-                     else NAIL_REFERENCE_LUMA)
-        mean_luma = max(mean_luma, 1.0)
-        exposure = min(max(mean_luma / NAIL_REFERENCE_LUMA, _EXPOSURE_RANGE[0]), _EXPOSURE_RANGE[1])
-        # shade = exposure · (1 + k·(smooth/mean − 1)), written as one multiply-add
-        gains.append(exposure * _LOCAL_SHADING / mean_luma)
-        offsets.append(exposure * (1.0 - _LOCAL_SHADING))
-    detail = np.subtract(grey, smooth, out=grey)
-    # per-nail factors as float32 per pixel: what `float32 array * Python float` multiplies by
-    shade = np.multiply(smooth, _per_pixel(gains, sizes), out=smooth)
-    shade += _per_pixel(offsets, sizes)
-    np.minimum(np.maximum(shade, _SHADE_RANGE[0], out=shade), _SHADE_RANGE[1], out=shade)
-    lift = detail - _SPECULAR_THRESHOLD
-    cv2.threshold(lift, 0.0, 0.0, cv2.THRESH_TOZERO, dst=lift)  # only what stands above the threshold
-    lift *= _SPECULAR_GAIN
-    detail *= _DETAIL_GAIN
-    lift += detail
-    shade, lift = shade.reshape(1, -1), lift.reshape(1, -1)
-    painted = cv2.multiply(colour, cv2.merge((shade, shade, shade)), dtype=cv2.CV_32F)
-    cv2.add(painted, cv2.merge((lift, lift, lift)), dst=painted)
-    cv2.threshold(painted, 0.0, 0.0, cv2.THRESH_TOZERO, dst=painted)  # no negative light
-    if painted.max() > _KNEE:
-        _soft_clip(painted)
-    return painted
-
-
-def _per_pixel(values: list[float], sizes: list[int]) -> NDArray[np.float32] | np.float32:
-    if len(values) == 1:
-        return np.float32(values[0])
-    return np.repeat(np.array(values, np.float32), sizes)
-
-
-def _soft_clip(values: np.ndarray) -> None:
-    """In place: values above _KNEE approach 255 smoothly (x → knee + room·tanh((x − knee)/room)).
-
-    Computed over the whole array and copied back where above the knee: cheaper than boolean indexing twice."""
-    room = 255.0 - _KNEE
-    rolled = values - _KNEE
-    rolled /= room
-    np.tanh(rolled, out=rolled)
-    rolled *= room
-    rolled += _KNEE
-    np.copyto(values, rolled, where=values > _KNEE)

@@ -1,8 +1,9 @@
 """Try-on accuracy against photos with true nail masks (ARCHITECTURE.md §12).
 
 A dataset folder holds images/<stem>.<ext> and masks/<stem>.png (nail = non-zero, same size as the image).
-Painted pixels are exactly what the product's still path paints: hand detection, nail quads, per-nail refinement
-(`pipeline.place_nails`), then the compositor's coverage (`compositor.coverage_mask`). Metrics, per dataset:
+Painted pixels are exactly what the product's still path paints: hand detection, nail quads, per-nail masks
+(`pipeline.place_nails`: the learned segmenter's by default), then the compositor's coverage
+(`compositor.coverage_mask`). Metrics, per dataset:
 
 - detection rate: images where at least one hand was found;
 - IoU of painted vs true nail pixels, averaged over images, once with misses counted as 0 and once over the
@@ -128,15 +129,27 @@ class HandDetector(Protocol):
         ...
 
 
-def landmark_painter(detector: HandDetector, *, refine: bool = True) -> Painter:
-    """The product's still path: robust hand detection → nail quads → refinement → the compositor's coverage."""
+def landmark_painter(detector: HandDetector, *, masks: str | None = None) -> Painter:
+    """The product's still path: robust hand detection → nail quads → nail masks → the compositor's coverage.
+    masks: "model", "grabcut" or "quads" (pipeline.StillMasks); None = the product's default, STILL_MASKS."""
     from nailmirror_desktop.vision.compositor import coverage_mask
-    from nailmirror_desktop.vision.pipeline import place_nails
+    from nailmirror_desktop.vision.pipeline import STILL_MASKS, StillMasks, place_nails
+
+    chosen: StillMasks = STILL_MASKS
+    if masks is not None:
+        if masks not in ("model", "grabcut", "quads"):
+            raise ValueError(f"unknown still masks {masks!r} (model, grabcut or quads)")
+        chosen = masks  # type: ignore[assignment]  # checked just above
+    segmenter = None
+    if chosen == "model":
+        from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
+
+        segmenter = NailSegmenter()
 
     def paint(image: NDArray[np.uint8]) -> tuple[np.ndarray, bool]:
         hands = detector.detect(image)
-        quads, masks, _ = place_nails(image, hands, refine=refine)
-        return coverage_mask(quads, image.shape, masks), bool(hands)
+        quads, nail_masks, _ = place_nails(image, hands, masks=chosen, segmenter=segmenter)
+        return coverage_mask(quads, image.shape, nail_masks), bool(hands)
 
     return paint
 

@@ -101,12 +101,26 @@ def paste_mask(mask: np.ndarray, roi: NailRoi, frame_shape: tuple[int, ...],
     """Map an ROI mask ((size, size) bool) back to the frame as a NailMask: its quad is the mask's bounding
     rectangle in the ROI (so it stays nail-aligned), its alpha a feathered edge whose 0.5 level is the mask's
     outline. None when the mask is empty or falls outside the frame."""
+    return paste_mask_on(mask, roi.quad, roi.to_frame, frame_shape, feather_px)
+
+
+def carry_mask(mask: np.ndarray, quad: NailQuad, frame_shape: tuple[int, ...]) -> NailMask | None:
+    """An ROI mask found on an earlier frame, pasted onto `quad` (the same nail, tracked to this frame): the
+    mask rides on the nail's ROI grid, so it follows the finger's shift, turn and scale. None as paste_mask,
+    or for a degenerate quad."""
+    to_frame = roi_to_frame(quad, mask.shape[0])
+    return None if to_frame is None else paste_mask_on(mask, quad, to_frame, frame_shape)
+
+
+def paste_mask_on(mask: np.ndarray, quad: NailQuad, to_frame: NDArray[np.float64], frame_shape: tuple[int, ...],
+                  feather_px: float = FEATHER_PX) -> NailMask | None:
+    """paste_mask for the ROI grid `to_frame` of `quad` (see roi_to_frame)."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return None
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) - 0.5  # edges in pixel-centre coords
-    corners = cv2.transform(rect[None], roi.to_frame[:2])[0] + 0.5  # NailQuad corners are edge coordinates
+    corners = cv2.transform(rect[None], to_frame[:2])[0] + 0.5  # NailQuad corners are edge coordinates
     height, width = frame_shape[:2]
     margin = 2
     fx0 = max(0, int(np.floor(corners[:, 0].min())) - margin)
@@ -117,12 +131,12 @@ def paste_mask(mask: np.ndarray, roi: NailRoi, frame_shape: tuple[int, ...],
         return None
     box = Roi(fx0, fy0, fx1, fy1)
     shift = np.array([[1.0, 0.0, -fx0], [0.0, 1.0, -fy0], [0.0, 0.0, 1.0]])
-    roi_to_box = (shift @ roi.to_frame)[:2]
-    frame_per_roi = float(np.sqrt(abs(np.linalg.det(roi.to_frame[:2, :2]))))
+    roi_to_box = (shift @ to_frame)[:2]
+    frame_per_roi = float(np.sqrt(abs(np.linalg.det(to_frame[:2, :2]))))
     warped = cv2.warpAffine(signed_distance(mask), roi_to_box, (box.width, box.height), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=-1e3)
     alpha = np.clip(0.5 + warped * frame_per_roi / feather_px, 0.0, 1.0).astype(np.float32)
     if not np.any(alpha >= 0.5):
         return None
-    quad = NailQuad(roi.quad.finger, corners.astype(np.float32), roi.quad.hand_index, roi.quad.opacity)
-    return NailMask(quad, box, alpha, refined=True)
+    painted = NailQuad(quad.finger, corners.astype(np.float32), quad.hand_index, quad.opacity)
+    return NailMask(painted, box, alpha, refined=True)

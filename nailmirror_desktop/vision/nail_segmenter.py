@@ -14,6 +14,7 @@ per hand.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,17 @@ from nailmirror_desktop.vision.types import NailQuad
 MODEL_NAME = "nail_segmenter.onnx"
 MODEL_SHA256 = "34dbe5e08bf8cc597cc84d1d0c76f4e2d191a9dd4c6cc09de6987bf0f4d9b165"
 DEFAULT_THRESHOLD = 0.5
+TRAINING_LIST = "nail_segmenter_training.txt"
 _FIX = ("restore models/nail_segmenter.onnx from git (`git checkout -- models/nail_segmenter.onnx`), or rebuild it "
         "with `.venv-train/bin/python tools/train_nail_model.py final` (see models/NAIL_SEGMENTER_CARD.md)")
+
+
+@dataclass(frozen=True, eq=False)
+class SegmentedNail:
+    """One nail the model found: mask in the frame, and roi_mask ((64, 64) bool) on its quad's ROI grid."""
+
+    mask: NailMask
+    roi_mask: NDArray[np.bool_]
 
 
 class NailSegmenterError(RuntimeError):
@@ -48,6 +58,16 @@ def verify_model(path: Path, expected_sha256: str = MODEL_SHA256) -> Path:
         raise NailSegmenterError(f"nail segmenter model at {path} is corrupt or not the verified build "
                                  f"(sha256 {digest[:12]}…, expected {expected_sha256[:12]}…); {_FIX}")
     return path
+
+
+def training_photos() -> set[str]:
+    """File names of the photos the committed model was trained on (models/nail_segmenter_training.txt), so
+    an evaluation can say which of its figures are in-sample."""
+    listing = default_model_path().with_name(TRAINING_LIST)
+    try:
+        return {line.strip() for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()}
+    except OSError:
+        return set()
 
 
 def default_model_path() -> Path:
@@ -115,8 +135,12 @@ class NailSegmenter:
     def segment(self, image: NDArray[np.uint8], quads: list[NailQuad]) -> list[NailMask | None]:
         """One entry per quad of `image` ((H, W, 3) uint8 BGR): its NailMask, or None where the quad is unpainted
         (opacity 0), degenerate, or the model finds no nail at its centre. Each hand's ROIs run as one batch."""
+        return [None if found is None else found.mask for found in self.segment_nails(image, quads)]
+
+    def segment_nails(self, image: NDArray[np.uint8], quads: list[NailQuad]) -> list[SegmentedNail | None]:
+        """As `segment`, keeping each nail's ROI-space mask too (video carries it to the next frames)."""
         rois = nail_rois(image, quads)
-        out: list[NailMask | None] = [None] * len(quads)
+        out: list[SegmentedNail | None] = [None] * len(quads)
         for hand in sorted({q.hand_index for q in quads}):
             rows = [i for i, (q, roi) in enumerate(zip(quads, rois, strict=True))
                     if q.hand_index == hand and roi is not None]
@@ -124,7 +148,8 @@ class NailSegmenter:
             if not chosen:
                 continue
             probs = self.probabilities([roi.image for roi in chosen])
-            for i, mask in zip(rows, masks_from_probabilities(probs, chosen, image.shape, self.threshold),
-                               strict=True):
-                out[i] = mask
+            for i, prob, roi in zip(rows, probs, chosen, strict=True):
+                roi_mask = centre_component(prob >= self.threshold)
+                mask = paste_mask(roi_mask, roi, image.shape)
+                out[i] = None if mask is None else SegmentedNail(mask, roi_mask)
         return out

@@ -1,19 +1,21 @@
-"""The try-on pipeline: hand tracking → (smoothing, video only) → nail geometry → (refinement, stills only) →
-compositing.
+"""The try-on pipeline: hand tracking → (smoothing, video only) → nail geometry → per-nail masks → compositing.
 
 `TryOnPipeline.process_still(image)` uses the robust still-image detector (a cascade of views; slower, for
-photos) and refines each nail from its pixels (`nail_refiner`, a few tens of ms per nail); `process_video_frame(
-frame, timestamp_ms)` uses one VIDEO-mode landmarker and a One Euro filter per hand, and paints the landmark
-quads as they are (the live loop has no time for refinement). Every result carries per-stage timings in
-milliseconds, which the benchmark reads. `place_nails` is the still path's geometry and refinement on their own,
-shared with the evaluation so it scores exactly what is painted.
+photos) and paints each nail with its still mask (`STILL_MASKS`: the learned segmenter's by default, or the
+GrabCut refiner's); `process_video_frame(frame, timestamp_ms)` uses one VIDEO-mode landmarker, a One Euro
+filter per hand and the per-nail tracks of `nail_tracks` (hysteresis on the fade, a hold through drop-outs),
+and paints the segmenter's mask of every painted nail, run every `segment_every` frames with the masks carried by
+the tracked nails in between. A nail the segmenter finds no nail at (and has no carried mask for) is not
+painted: what is painted is what the coverage says. Every result carries per-stage timings in milliseconds,
+which the benchmark reads. `place_nails` is the still path's geometry and masks on their own, shared with the
+evaluation so it scores exactly what is painted.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,15 +23,24 @@ from numpy.typing import NDArray
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nail_refiner import NailMask
+from nailmirror_desktop.vision.nail_rois import carry_mask
+from nailmirror_desktop.vision.nail_tracks import NailTracks, TrackedNail
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
-if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe
+if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
+    from nailmirror_desktop.vision.hand_recovery import HandRecovery
+    from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
     from nailmirror_desktop.vision.smoothing import HandSmoother
     from nailmirror_desktop.vision.still_detection import StillHandDetector
     from nailmirror_desktop.vision.tracker import HandTracker, TrackerSettings
 
-STAGES = ("track", "smooth", "geometry", "refine", "composite")
+STAGES = ("track", "smooth", "geometry", "refine", "segment", "composite")
 STILL_MIN_OPACITY = 0.5  # see place_nails
+StillMasks = Literal["model", "grabcut", "quads"]
+# Measured with `nailmirror eval` on nails_eval (52 photos): the GrabCut refiner IoU 0.414 (misses 0), recall
+# 0.517, precision 0.768; the model's mask 0.671 / 0.748 / 0.913 in-sample and 0.618 / 0.738 / 0.861 by 5-fold
+# cross-validation (models/NAIL_SEGMENTER_CARD.md): the model's mask, even out of sample.
+STILL_MASKS: StillMasks = "model"
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,7 @@ class StageTimings:
     smooth: float = 0.0
     geometry: float = 0.0
     refine: float = 0.0
+    segment: float = 0.0
     composite: float = 0.0
     total: float = 0.0
 
@@ -47,8 +59,8 @@ class StageTimings:
 @dataclass(frozen=True, eq=False)
 class TryOnResult:
     """frame: (H, W, 3) uint8 BGR, painted; coverage: (H, W) uint8 0/255 or None; hands and quads as used;
-    masks: the refined nail masks, one per quad (None where a quad kept its own shape), or None when the frame
-    was not refined (video). `coverage_mask(quads, shape, masks)` reproduces the coverage."""
+    masks: the nail masks, one per quad (None where a quad kept its own shape), or None when no masks were
+    made (still_masks="quads"). `coverage_mask(quads, shape, masks)` reproduces the coverage."""
 
     frame: NDArray[np.uint8]
     coverage: NDArray[np.uint8] | None
@@ -63,19 +75,31 @@ class TryOnPipeline:
 
     mirrored: frames are shown mirrored (a selfie camera), which flips MediaPipe's handedness.
     max_hands: hands tracked in video (each one costs ~10 ms more of palm detection).
-    refine_stills: refine each nail of a still from its pixels (see nail_refiner).
+    still_masks: how a still's nails are shaped (see STILL_MASKS); segment_every: video runs the segmenter on
+    every n-th frame and carries the masks in between; segmenter: a loaded NailSegmenter to share (else one is
+    loaded on first use); recover_every: while fewer than max_hands hands are tracked, try one view of the still
+    cascade every n-th frame and follow what it finds (vision/hand_recovery.py); 0 turns that off.
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
-                 smoothing: bool = True, refine_stills: bool = True) -> None:
+                 smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = 1,
+                 segmenter: NailSegmenter | None = None, recover_every: int = 3) -> None:
+        if segment_every < 1:
+            raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
         self.mirrored = mirrored
         self.max_hands = max_hands
         self.smoothing = smoothing
-        self.refine_stills = refine_stills
+        self.still_masks = still_masks
+        self.segment_every = segment_every
+        self._segmenter = segmenter
         self._still_detector: StillHandDetector | None = None
         self._video_tracker: HandTracker | None = None
         self._smoother: HandSmoother | None = None
+        self._nails = NailTracks()
+        self._video_frames = 0
+        self.recover_every = recover_every
+        self._recovery: HandRecovery | None = None
 
     def __enter__(self) -> TryOnPipeline:
         return self
@@ -84,18 +108,23 @@ class TryOnPipeline:
         self.close()
 
     def close(self) -> None:
-        for resource in (self._still_detector, self._video_tracker):
+        for resource in (self._still_detector, self._video_tracker, self._recovery):
             if resource is not None:
                 resource.close()
-        self._still_detector = self._video_tracker = self._smoother = None
+        self._still_detector = self._video_tracker = self._smoother = self._recovery = None
 
     def process_still(self, image: NDArray[np.uint8], *, want_coverage: bool = True) -> TryOnResult:
         """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails."""
         start = time.perf_counter()
         hands = self._still().detect(image)
         tracked = time.perf_counter()
-        return self._finish(image, hands, want_coverage, start, tracked, tracked, in_place=False,
-                            refine=self.refine_stills)
+        segmenter = self.segmenter() if self.still_masks == "model" else None
+        quads, masks, placed = place_nails(image, hands, mirrored=self.mirrored, masks=self.still_masks,
+                                           segmenter=segmenter)
+        shaped = time.perf_counter()
+        stage = {"refine": _ms(placed, shaped)} if self.still_masks == "grabcut" else {"segment": _ms(placed, shaped)}
+        return self._paint(image, hands, quads, masks, want_coverage, in_place=False, start=start,
+                           timings=StageTimings(track=_ms(start, tracked), geometry=_ms(tracked, placed), **stage))
 
     def process_video_frame(self, frame: NDArray[np.uint8], timestamp_ms: int, *, want_coverage: bool = False,
                             in_place: bool = False) -> TryOnResult:
@@ -105,28 +134,66 @@ class TryOnPipeline:
         """
         start = time.perf_counter()
         hands = self._video().track(frame, timestamp_ms)
+        if self.recover_every > 0:
+            hands = self._recovered().update(frame, hands, self.max_hands)
         tracked = time.perf_counter()
         if self.smoothing:
             hands = self._smoothing().update(hands, timestamp_ms)
         smoothed = time.perf_counter()
-        return self._finish(frame, hands, want_coverage, start, tracked, smoothed, in_place=in_place)
+        nails = self._nails.update(nail_quads_for_hands(hands, mirrored=self.mirrored))
+        placed = time.perf_counter()
+        fresh = self._video_frames % self.segment_every == 0
+        self._video_frames += 1
+        quads, masks = self._video_masks(frame, nails, fresh)
+        segmented = time.perf_counter()
+        return self._paint(frame, hands, quads, masks, want_coverage, in_place=in_place, start=start,
+                           timings=StageTimings(track=_ms(start, tracked), smooth=_ms(tracked, smoothed),
+                                                geometry=_ms(smoothed, placed), segment=_ms(placed, segmented)))
 
     def reset_tracking(self) -> None:
-        """Forget smoothing state (call when the video jumps, e.g. a looping demo restarts)."""
+        """Forget smoothing and nail state (call when the video jumps, e.g. a looping demo restarts)."""
         self._smoother = None
+        self._nails.reset()
+        if self._recovery is not None:
+            self._recovery.reset()
+        self._video_frames = 0
 
-    def _finish(self, frame: NDArray[np.uint8], hands: list[HandObservation], want_coverage: bool,
-                start: float, tracked: float, smoothed: float, *, in_place: bool,
-                refine: bool = False) -> TryOnResult:
-        quads, masks, placed = place_nails(frame, hands, mirrored=self.mirrored, refine=refine)
-        refined = placed if masks is None else time.perf_counter()
+    def segmenter(self) -> NailSegmenter:
+        """The nail segmenter, loaded (and sha256-checked) on first use."""
+        if self._segmenter is None:
+            from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
+
+            self._segmenter = NailSegmenter()
+        return self._segmenter
+
+    def _video_masks(self, frame: NDArray[np.uint8], nails: list[TrackedNail],
+                     fresh: bool) -> tuple[list[NailQuad], list[NailMask | None]]:
+        """Each tracked nail's mask: the segmenter's, on a fresh frame for the nails seen; else the carried one.
+        A painted nail left with no mask is not painted (its quad's opacity becomes 0)."""
+        masks: list[NailMask | None] = [None] * len(nails)
+        if fresh:
+            wanted = [i for i, nail in enumerate(nails) if nail.seen and nail.quad.opacity > 0]
+            found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted])
+            for i, result in zip(wanted, found, strict=True):
+                if result is not None:
+                    masks[i] = result.mask
+                    self._nails.remember(nails[i].track_id, result.roi_mask)
+        quads = []
+        for i, nail in enumerate(nails):
+            if masks[i] is None and nail.quad.opacity > 0 and nail.roi_mask is not None and nail.mask_age > 0:
+                masks[i] = carry_mask(nail.roi_mask, nail.quad, frame.shape)
+            quads.append(nail.quad if masks[i] is not None or nail.quad.opacity <= 0
+                         else replace(nail.quad, opacity=0.0))
+        return quads, masks
+
+    def _paint(self, frame: NDArray[np.uint8], hands: list[HandObservation], quads: list[NailQuad],
+               masks: list[NailMask | None] | None, want_coverage: bool, *, in_place: bool, start: float,
+               timings: StageTimings) -> TryOnResult:
+        before = time.perf_counter()
         composite = self.compositor.composite(frame, quads, want_coverage=want_coverage, in_place=in_place,
                                               masks=masks)
         done = time.perf_counter()
-        timings = StageTimings(
-            track=_ms(start, tracked), smooth=_ms(tracked, smoothed), geometry=_ms(smoothed, placed),
-            refine=_ms(placed, refined), composite=_ms(refined, done), total=_ms(start, done),
-        )
+        timings = replace(timings, composite=_ms(before, done), total=_ms(start, done))
         return TryOnResult(composite.frame, composite.coverage, hands, quads, timings, masks)
 
     def _still(self) -> StillHandDetector:
@@ -144,6 +211,13 @@ class TryOnPipeline:
             tracker.open()
         return self._video_tracker
 
+    def _recovered(self) -> HandRecovery:
+        if self._recovery is None:
+            from nailmirror_desktop.vision.hand_recovery import HandRecovery
+
+            self._recovery = HandRecovery(self.recover_every)
+        return self._recovery
+
     def _smoothing(self) -> HandSmoother:
         if self._smoother is None:
             from nailmirror_desktop.vision.smoothing import HandSmoother
@@ -153,9 +227,12 @@ class TryOnPipeline:
 
 
 def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirrored: bool = False,
-                refine: bool = False) -> tuple[list[NailQuad], list[NailMask | None] | None, float]:
-    """Nail quads for `hands` in `image` ((H, W, 3) uint8 BGR) and, with refine (the still path), their refined
-    masks (one per quad, None where nothing is painted); the third value is time.perf_counter() after the geometry.
+                masks: StillMasks = "quads", segmenter: NailSegmenter | None = None,
+                ) -> tuple[list[NailQuad], list[NailMask | None] | None, float]:
+    """Nail quads for `hands` in a still `image` ((H, W, 3) uint8 BGR) and their masks (one per quad, None where
+    nothing is painted; the whole list None for masks="quads"); the third value is time.perf_counter() after
+    the geometry. masks="model" uses `segmenter` (loaded here when None); a quad the model finds no nail at is
+    left unpainted (opacity 0), so what is painted is what the coverage says.
 
     On the still path a nail is painted fully or not at all: the geometry's fade (opacity between 0 and 1 while a
     finger turns away) exists so that video does not pop; a photo has no next frame, so a nail that faces the
@@ -163,12 +240,20 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
     """
     quads = nail_quads_for_hands(hands, mirrored=mirrored)
     placed = time.perf_counter()
-    if not refine:
+    if masks == "quads":
         return quads, None, placed
-    from nailmirror_desktop.vision.nail_refiner import refine_nails
-
     quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY else 0.0) for quad in quads]
-    return quads, refine_nails(image, quads), placed
+    if masks == "grabcut":
+        from nailmirror_desktop.vision.nail_refiner import refine_nails
+
+        return quads, refine_nails(image, quads), placed
+    if segmenter is None:
+        from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
+
+        segmenter = NailSegmenter()
+    found = segmenter.segment(image, quads)
+    quads = [quad if mask is not None else replace(quad, opacity=0.0) for quad, mask in zip(quads, found, strict=True)]
+    return quads, found, placed
 
 
 def video_tracker_settings(max_hands: int) -> TrackerSettings:

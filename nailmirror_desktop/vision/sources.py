@@ -10,9 +10,12 @@ that increases by one per frame the source delivered.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -144,6 +147,81 @@ class CameraSource(FrameSource):
         if self._capture is not None:
             self._capture.release()
             self._capture = None
+
+
+class CameraProbe:
+    """Decides when to look for a camera that is not there, and looks without making OpenCV print.
+
+    The supervisor asks for the camera every few seconds while the demo plays; each failed
+    `cv2.VideoCapture` used to print V4L2 warnings (about 3,600 lines an hour). Here a failed probe waits
+    `first_s`, then twice as long each time, up to `max_s`; a camera that opened resets the wait. On Linux only
+    devices whose /dev/videoN node exists are opened at all, so an absent camera costs no OpenCV call.
+    """
+
+    def __init__(self, devices: tuple[int, ...] = (0, 1, 2, 3), *, first_s: float = 2.0, max_s: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic,
+                 device_exists: Callable[[int], bool] | None = None) -> None:
+        self.devices = devices
+        self._device_exists = device_exists or _video_node_exists
+        self.first_s = first_s
+        self.max_s = max_s
+        self._clock = clock
+        self._delay_s = 0.0  # 0: never failed, probe now
+        self._next_at = -1e18
+        self.attempts = 0
+
+    @property
+    def delay_s(self) -> float:
+        """The wait after the last failure (0 before any)."""
+        return self._delay_s
+
+    def due(self) -> bool:
+        return self._clock() >= self._next_at
+
+    def failed(self) -> None:
+        self._delay_s = self.first_s if self._delay_s == 0 else min(self._delay_s * 2, self.max_s)
+        self._next_at = self._clock() + self._delay_s
+
+    def succeeded(self) -> None:
+        self._delay_s = 0.0
+        self._next_at = -1e18
+
+    def present_devices(self) -> tuple[int, ...]:
+        """The candidate indexes worth opening: on Linux those with a /dev/videoN node, elsewhere all."""
+        return tuple(d for d in self.devices if self._device_exists(d))
+
+    def open_first(self, make: Callable[[int], CameraSource]) -> CameraSource | None:
+        """The first camera of `make(index)` that opens, or None. Not due yet: None at once, nothing tried."""
+        if not self.due():
+            return None
+        self.attempts += 1
+        with quiet_opencv():
+            for device in self.present_devices():
+                source = make(device)
+                try:
+                    source.open()
+                except SourceUnavailable:
+                    continue
+                self.succeeded()
+                return source
+        self.failed()
+        return None
+
+
+def _video_node_exists(index: int) -> bool:
+    """Linux names cameras /dev/videoN; elsewhere there is no cheap test, so every index is worth a try."""
+    return not sys.platform.startswith("linux") or os.path.exists(f"/dev/video{index}")
+
+
+class quiet_opencv:  # noqa: N801 - used like a function: `with quiet_opencv():`
+    """OpenCV's own log silenced to errors while a camera is opened (a busy or half-plugged device warns)."""
+
+    def __enter__(self) -> None:
+        self._level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(min(self._level, cv2.utils.logging.LOG_LEVEL_ERROR))
+
+    def __exit__(self, *exc_info: object) -> None:
+        cv2.utils.logging.setLogLevel(self._level)
 
 
 class VideoFileSource(FrameSource):

@@ -36,6 +36,8 @@ MIN_SIDE = 480
 # Test-time refinement: upright crops tilted by these angles (degrees), each also mirrored.
 REFINE_TILTS = (-15.0, 0.0, 15.0)
 CROP_FILL = 0.4  # the hand's extent as a fraction of the crop's side: room for context, as in the zoom-outs
+SAME_HAND_ERROR = 0.35  # median landmark error, in palm sizes, under which two looks are one hand
+FOLLOW_ERROR = 0.6  # the same, between consecutive video frames (the hand moved)
 _MIRRORED_HANDEDNESS = {"Left": "Right", "Right": "Left"}  # a mirrored view shows the other hand
 
 
@@ -100,11 +102,24 @@ class StillHandDetector:
                 return _distinct(hands)
         return []
 
-    def _look(self, image: NDArray[np.uint8], view: View) -> list[HandObservation]:
+    def _look(self, image: NDArray[np.uint8], view: View, max_canvas: int = 0) -> list[HandObservation]:
         matrix, size = view_transform(image.shape, view.rotation, view.zoom_out, view.top_anchored)
+        if max_canvas > 0 and max(size) > max_canvas:
+            factor = max_canvas / max(size)
+            matrix, size = matrix * factor, (max(1, round(size[0] * factor)), max(1, round(size[1] * factor)))
         shown = _uint8(cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
         hands = self._tracker(view.low_threshold).detect(shown)
         return [_transformed(hand, cv2.invertAffineTransform(matrix)) for hand in hands]
+
+    def look(self, image: NDArray[np.uint8], view: View, max_canvas: int = 0) -> list[HandObservation]:
+        """The plausible hands of one cascade view of `image` ((H, W, 3) uint8 BGR), in its pixels (no test-time
+        refinement). max_canvas > 0 shrinks the view's canvas to that long side: the palm detector sees 192 px
+        anyway, and a 4× zoom-out of a full frame is otherwise a large warp (video's re-detection)."""
+        hands = self._look(image, view, max_canvas)
+        hands = [hand for hand in hands if is_plausible_hand(hand.landmarks, image.shape)]
+        if view.low_threshold:
+            hands = [hand for hand in hands if looks_like_skin(image, hand.landmarks)]
+        return _distinct(hands)
 
     def _refined(self, image: NDArray[np.uint8], hand: HandObservation) -> HandObservation:
         """The median of the hand's landmarks and further looks on upright crops (tilted a little, mirrored)."""
@@ -122,7 +137,7 @@ class StillHandDetector:
                                              borderMode=cv2.BORDER_REPLICATE))
                 found = self._tracker(True).detect(crop)
                 inverse = cv2.invertAffineTransform(matrix)
-                match = _same_hand(hand, [_transformed(h, inverse) for h in found])
+                match = same_hand(hand, [_transformed(h, inverse) for h in found])
                 if match is not None:
                     looks.append(match.landmarks)
         return looks
@@ -230,22 +245,24 @@ def upright_crop_transform(landmarks: Landmarks, mirrored: bool, side: int = 384
     return matrix, (side, side)
 
 
-def _same_hand(hand: HandObservation, candidates: list[HandObservation]) -> HandObservation | None:
-    """The candidate that is clearly the same hand (landmarks within a fraction of the palm), if any."""
+def same_hand(hand: HandObservation, candidates: list[HandObservation],
+              max_error: float = SAME_HAND_ERROR) -> HandObservation | None:
+    """The candidate that is clearly the same hand (median landmark error under `max_error` palm sizes), if
+    any."""
     size = palm_size(hand.landmarks)
     best, best_error = None, np.inf
     for candidate in candidates:
         error = float(np.median(np.linalg.norm(candidate.landmarks[:, :2] - hand.landmarks[:, :2], axis=1)))
         if error < best_error:
             best, best_error = candidate, error
-    return best if best_error < 0.35 * size else None
+    return best if best_error < max_error * size else None
 
 
 def _distinct(hands: list[HandObservation]) -> list[HandObservation]:
     """Drop a hand that duplicates an earlier, more confident one (same wrist and fingertips)."""
     kept: list[HandObservation] = []
     for hand in sorted(hands, key=lambda h: -h.score):
-        if _same_hand(hand, kept) is None:
+        if same_hand(hand, kept) is None:
             kept.append(hand)
     return kept
 

@@ -6,9 +6,12 @@ A style is either one texture image (painted on every nail) or a style folder:
     accent.png                    accent nails (跳色); which fingers: style.json "accent_fingers", default ["ring"]
     thumb.png index.png middle.png ring.png pinky.png
                                   per-finger overrides (they win over the accent)
-    style.json                    optional: {"name": "...", "accent_fingers": ["ring", "index"]}
+    style.json                    optional: {"name": "...", "accent_fingers": ["ring", "index"], "design": {...}}
 
-Textures may be any size and aspect; PNG alpha is kept (it multiplies the nail's alpha). Every file is read
+Textures may be any size and aspect; PNG alpha is kept (it multiplies the nail's alpha). The design (what
+artwork.render writes: colours, finish, patterns) decides how each finger is painted — its finish, and for a
+simple design its French tip or half-moon laid out on the nail (vision/polish.py); a style without one is
+painted as an opaque gloss crème. A design that does not parse is ignored (the textures still paint). Every file is read
 through image_io, so a corrupt, truncated, empty or huge file gives a StyleError naming it.
 """
 
@@ -25,6 +28,7 @@ from numpy.typing import NDArray
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.vision.compositor import Compositor
 from nailmirror_desktop.vision.image_io import ImageReadError, read_image
+from nailmirror_desktop.vision.polish import NailLook, design_from_dict, looks_for_style
 
 MAX_TEXTURE_PIXELS = 4096 * 4096
 STYLE_FILE = "style.json"
@@ -44,11 +48,13 @@ class StyleError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class StyleTextures:
-    """default: (h, w, 3|4) uint8 BGR(A) for every nail without an override; per_finger: the overrides."""
+    """default: (h, w, 3|4) uint8 BGR(A) for every nail without an override; per_finger: the overrides;
+    looks: how each finger is painted (from the style's design; empty: the default look)."""
 
     name: str
     default: NDArray[np.uint8] | None
     per_finger: dict[Finger, NDArray[np.uint8]] = field(default_factory=dict)
+    looks: dict[Finger, NailLook] = field(default_factory=dict)
 
     def texture_for(self, finger: Finger) -> NDArray[np.uint8]:
         texture = self.per_finger.get(finger, self.default)
@@ -56,7 +62,7 @@ class StyleTextures:
         return texture
 
     def compositor(self) -> Compositor:
-        return Compositor(self.default, self.per_finger)
+        return Compositor(self.default, self.per_finger, finger_looks=self.looks)
 
 
 def load_style(path: str | Path) -> StyleTextures:
@@ -92,7 +98,16 @@ def _load_folder(folder: Path) -> StyleTextures:
     name = meta.get("name") or folder.name
     if not isinstance(name, str):
         raise StyleError("STYLE_META_INVALID", f"{folder / STYLE_FILE}: \"name\" must be a string")
-    return StyleTextures(name, default, per_finger)
+    return StyleTextures(name, default, per_finger, finger_looks(meta.get("design")))
+
+
+def finger_looks(design_data: Any) -> dict[Finger, NailLook]:
+    """Each finger's look from a style's design dict (style.json "design", or the repository's design_json
+    parsed); {} when there is none or it does not parse."""
+    design = design_from_dict(design_data)
+    if design is None:
+        return {}
+    return {FINGER_NAMES[name]: look for name, look in looks_for_style(design).items()}
 
 
 def _read_meta(path: Path) -> dict[str, Any]:

@@ -2,6 +2,132 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ComparePage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
+        <source>Compare two styles</source>
+        <translation>Compare two styles</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="107"/>
+        <source>Back to the mirror</source>
+        <translation>Back to the mirror</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="110"/>
+        <source>Try this one</source>
+        <translation>Try this one</translation>
+    </message>
+</context>
+<context>
+    <name>CreditsPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="95"/>
+        <source>No credits granted yet: generations are not limited by a balance</source>
+        <translation>No credits granted yet: generations are not limited by a balance</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="99"/>
+        <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
+        <translation>%1 credit(s) spent, %2 paid generation(s) of %3</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="103"/>
+        <source>%1 per customer session</source>
+        <translation>%1 per customer session</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
+        <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
+        <translation>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="129"/>
+        <source>no cap</source>
+        <translation>no cap</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
+        <source>Balance</source>
+        <translation>Balance</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
+        <source>Held for running generations</source>
+        <translation>Held for running generations</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
+        <source>Today</source>
+        <translation>Today</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
+        <source>Limit</source>
+        <translation>Limit</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="152"/>
+        <source>Refresh</source>
+        <translation>Refresh</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="153"/>
+        <source>Save limits</source>
+        <translation>Save limits</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <source>Paid generations per day (0: no cap)</source>
+        <translation>Paid generations per day (0: no cap)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <source>Per customer session (0: no cap)</source>
+        <translation>Per customer session (0: no cap)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <source>Alert when the balance is below</source>
+        <translation>Alert when the balance is below</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <source>Time</source>
+        <translation>Time</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <source>Kind</source>
+        <translation>Kind</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <source>Credits</source>
+        <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <source>Paid</source>
+        <translation>Paid</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <source>Task or grant</source>
+        <translation>Task or grant</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <source>Note</source>
+        <translation>Note</translation>
+    </message>
+</context>
+<context>
     <name>DiagnosticsPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
@@ -52,27 +178,27 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="154"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>Your design is ready and on your nails now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="209"/>
         <source>Describe your dream nails</source>
         <translation>Describe your dream nails</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="210"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>e.g. milky white, shell flakes, ring finger accent</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="211"/>
         <source>Create my design</source>
         <translation>Create my design</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="212"/>
         <source>Try it on again</source>
         <translation>Try it on again</translation>
     </message>
@@ -80,23 +206,33 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="72"/>
         <source>Still designing your nails: one design at a time. It will be ready soon.</source>
         <translation>Still designing your nails: one design at a time. It will be ready soon.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="92"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="100"/>
+        <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
+        <translation>We could not find a colour, finish or pattern in “%1”. Try words like: %2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
+        <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
+        <translation>We did not understand “%1”, so it is not in this design. Words we know: %2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="134"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="173"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -104,28 +240,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
         <source>NailMirror</source>
         <translation>NailMirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
         <source>Demo</source>
         <translation>Demo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
         <source>Snapshot · before/after</source>
         <translation>Snapshot · before/after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="174"/>
         <source>Styles</source>
         <translation>Styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
         <source>AI design</source>
         <translation>AI design</translation>
     </message>
@@ -133,90 +269,125 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="89"/>
+        <source>AI design is not available right now. Try a quick-pick style, or ask our staff.</source>
+        <translation>AI design is not available right now. Try a quick-pick style, or ask our staff.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="92"/>
+        <source>We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.</source>
+        <translation>We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="95"/>
+        <source>You have made the most AI designs for one visit. Try on the ones you made, or pick a style.</source>
+        <translation>You have made the most AI designs for one visit. Try on the ones you made, or pick a style.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="21"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="33"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>We can&apos;t make that design. Please describe it differently.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="23"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="26"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="38"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>The design service is paused. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="28"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>Lots of designs are being made right now. Please try again in a minute.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="34"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>Tell us a colour or a pattern first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>Something went wrong making this design. Please try again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="48"/>
+        <source>The kiosk&apos;s storage is full, so no new design can be saved. Please ask our staff.</source>
+        <translation>The kiosk&apos;s storage is full, so no new design can be saved. Please ask our staff.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
+        <source>The design service sent back something we could not use. Please try again.</source>
+        <translation>The design service sent back something we could not use. Please try again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <source>We lost contact while your design was being made. So you are not charged twice, we did not ask again: please ask our staff before trying again.</source>
+        <translation>We lost contact while your design was being made. So you are not charged twice, we did not ask again: please ask our staff before trying again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="58"/>
+        <source>Your design took too long and was stopped. Please try again, or try a quick pick.</source>
+        <translation>Your design took too long and was stopped. Please try again, or try a quick pick.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
         <source>Waiting</source>
         <translation>Waiting</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
         <source>Working</source>
         <translation>Working</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="67"/>
         <source>Done</source>
         <translation>Done</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="68"/>
         <source>Failed, will retry</source>
         <translation>Failed, will retry</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="69"/>
         <source>Canceled</source>
         <translation>Canceled</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="70"/>
         <source>Dead letter</source>
         <translation>Dead letter</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="77"/>
         <source>Draft</source>
         <translation>Draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="78"/>
         <source>Pending review</source>
         <translation>Pending review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="79"/>
         <source>Published</source>
         <translation>Published</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="80"/>
         <source>Rejected</source>
         <translation>Rejected</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="56"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="81"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
@@ -237,14 +408,9 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>Place your hand here, nails facing the screen</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="153"/>
-        <source>Style code</source>
-        <translation>Style code</translation>
     </message>
 </context>
 <context>
@@ -371,145 +537,211 @@
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="150"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="140"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="141"/>
         <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
         <translation>Saved. Camera, resolution, mirroring and hands apply at the next start.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="183"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="188"/>
         <source> days</source>
         <translation> days</translation>
     </message>
 </context>
 <context>
+    <name>ShareController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
+        <source>Send to my phone</source>
+        <translation>Send to my phone</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
+        <source>Style card</source>
+        <translation>Style card</translation>
+    </message>
+</context>
+<context>
+    <name>SharePage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="111"/>
+        <source>Take it home</source>
+        <translation>Take it home</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="112"/>
+        <source>Back to my photo</source>
+        <translation>Back to my photo</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="114"/>
+        <source>Or photograph the style card: our staff find this style again from its code.</source>
+        <translation>Or photograph the style card: our staff find this style again from its code.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="116"/>
+        <source>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</source>
+        <translation>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="118"/>
+        <source>Sent to your phone. The link has now stopped working.</source>
+        <translation>Sent to your phone. The link has now stopped working.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
+        <source>This kiosk is not on a network your phone can reach right now.</source>
+        <translation>This kiosk is not on a network your phone can reach right now.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
+        <source>Sending to a phone does not work on this kiosk right now.</source>
+        <translation>Sending to a phone does not work on this kiosk right now.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
+        <source>This kiosk keeps photos to itself.</source>
+        <translation>This kiosk keeps photos to itself.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
+        <source>The photo is still being saved: try again in a moment.</source>
+        <translation>The photo is still being saved: try again in a moment.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="126"/>
+        <source>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</source>
+        <translation>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="174"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="175"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="188"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="189"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="190"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
@@ -517,12 +749,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="69"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="68"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -563,12 +795,17 @@ Staff: set one on this kiosk PC with the command
         <translation>Tasks</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
         <source>Settings</source>
         <translation>Settings</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
+        <source>Credits</source>
+        <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="52"/>
         <source>Diagnostics</source>
         <translation>Diagnostics</translation>
     </message>
@@ -576,49 +813,97 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <source>Save to my favourites</source>
+        <translation>Save to my favourites</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <source>Setting up the style catalog for the first time… one moment.</source>
+        <translation>Setting up the style catalog for the first time… one moment.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <source>The style catalog could not be loaded. Please ask our staff.</source>
+        <translation>The style catalog could not be loaded. Please ask our staff.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <source>No favourites yet: tap ♡ beside a style you like.</source>
+        <translation>No favourites yet: tap ♡ beside a style you like.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <source>Tap a style…</source>
+        <translation>Tap a style…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <source>Compare</source>
+        <translation>Compare</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
         <source>All</source>
         <translation>All</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <source>♥ Favourites (%1)</source>
+        <translation>♥ Favourites (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>StyleCard</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="37"/>
+        <source>Show this card to our staff</source>
+        <translation>Show this card to our staff</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="39"/>
+        <source>Style code %1</source>
+        <translation>Style code %1</translation>
     </message>
 </context>
 <context>
@@ -697,7 +982,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>

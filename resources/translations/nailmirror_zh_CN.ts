@@ -2,6 +2,132 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ComparePage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
+        <source>Compare two styles</source>
+        <translation>对比两款</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="107"/>
+        <source>Back to the mirror</source>
+        <translation>返回魔镜</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="110"/>
+        <source>Try this one</source>
+        <translation>试戴这款</translation>
+    </message>
+</context>
+<context>
+    <name>CreditsPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="95"/>
+        <source>No credits granted yet: generations are not limited by a balance</source>
+        <translation>尚未发放积分：生成不受余额限制</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="99"/>
+        <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
+        <translation>已消耗 %1 积分，付费生成 %2 次（上限 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="103"/>
+        <source>%1 per customer session</source>
+        <translation>每位顾客每次体验 %1 次</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
+        <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
+        <translation>积分即将用完：剩余 %1（低于 %2 时提醒）。请联系总部发放积分。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="129"/>
+        <source>no cap</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
+        <source>Balance</source>
+        <translation>余额</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="148"/>
+        <source>Held for running generations</source>
+        <translation>生成中预扣</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
+        <source>Today</source>
+        <translation>今日</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="149"/>
+        <source>Limit</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="152"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="153"/>
+        <source>Save limits</source>
+        <translation>保存限制</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <source>Paid generations per day (0: no cap)</source>
+        <translation>每日付费生成次数（0：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <source>Per customer session (0: no cap)</source>
+        <translation>每位顾客每次体验（0：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <source>Alert when the balance is below</source>
+        <translation>余额低于此值时提醒</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <source>Credits</source>
+        <translation>积分</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <source>Paid</source>
+        <translation>实扣</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <source>Task or grant</source>
+        <translation>任务或发放</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="159"/>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
     <name>DiagnosticsPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="67"/>
@@ -52,27 +178,27 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="154"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="164"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="209"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="210"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="211"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="212"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
     </message>
@@ -80,23 +206,33 @@
 <context>
     <name>GenerationController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="61"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="72"/>
         <source>Still designing your nails: one design at a time. It will be ready soon.</source>
         <translation>正在为你设计：一次只能设计一款，马上就好。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="92"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="96"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="100"/>
+        <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
+        <translation>在“%1”里没有找到颜色、质感或图案。可以试试这些词：%2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
+        <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
+        <translation>没有看懂“%1”，所以这款设计里没有它。可以用这些词：%2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="134"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="98"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="173"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -104,28 +240,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="148"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="174"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -133,90 +269,125 @@
 <context>
     <name>Messages</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="15"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="27"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="89"/>
+        <source>AI design is not available right now. Try a quick-pick style, or ask our staff.</source>
+        <translation>AI 设计暂时不可用。请试试快捷款式，或咨询店员。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="92"/>
+        <source>We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.</source>
+        <translation>今天的 AI 设计次数已用完。请试试快捷款式，或明天再来。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="95"/>
+        <source>You have made the most AI designs for one visit. Try on the ones you made, or pick a style.</source>
+        <translation>本次体验的 AI 设计次数已达上限。试戴已生成的款式，或从款式库中挑选吧。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="21"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="33"/>
         <source>We can&apos;t make that design. Please describe it differently.</source>
         <translation>这个款式无法生成，请换一种描述。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="17"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="29"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="23"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
         <source>The design service can&apos;t be reached right now. Try a quick-pick style, or ask our staff.</source>
         <translation>暂时连不上设计服务。可以先试试现成款式，或咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="20"/>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="32"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="26"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="38"/>
         <source>The design service is paused. Please ask our staff.</source>
         <translation>设计服务暂停中，请咨询店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="22"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="28"/>
         <source>Lots of designs are being made right now. Please try again in a minute.</source>
         <translation>现在设计的人有点多，请一分钟后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="34"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
         <source>Tell us a colour or a pattern first.</source>
         <translation>先告诉我们颜色或图案吧。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="35"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
         <source>Something went wrong making this design. Please try again.</source>
         <translation>生成款式时出了点问题，请再试一次。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="40"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="48"/>
+        <source>The kiosk&apos;s storage is full, so no new design can be saved. Please ask our staff.</source>
+        <translation>本机存储空间已满，新设计暂时无法保存。请联系店员。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="51"/>
+        <source>The design service sent back something we could not use. Please try again.</source>
+        <translation>设计服务返回的结果无法使用，请再试一次。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <source>We lost contact while your design was being made. So you are not charged twice, we did not ask again: please ask our staff before trying again.</source>
+        <translation>设计过程中与设计服务失去了联系。为避免重复收费，我们没有再次请求：再试之前请先询问店员。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="58"/>
+        <source>Your design took too long and was stopped. Please try again, or try a quick pick.</source>
+        <translation>设计用时太长，已停止。请再试一次，或试试快捷选项。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="65"/>
         <source>Waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="66"/>
         <source>Working</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="42"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="67"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="43"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="68"/>
         <source>Failed, will retry</source>
         <translation>失败，将重试</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="44"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="69"/>
         <source>Canceled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="45"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="70"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="52"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="77"/>
         <source>Draft</source>
         <translation>草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="53"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="78"/>
         <source>Pending review</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="54"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="79"/>
         <source>Published</source>
         <translation>已上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="55"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="80"/>
         <source>Rejected</source>
         <translation>已驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="56"/>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="81"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
@@ -237,14 +408,9 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="152"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="153"/>
-        <source>Style code</source>
-        <translation>款号</translation>
     </message>
 </context>
 <context>
@@ -371,145 +537,211 @@
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="150"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="140"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="141"/>
         <source>Saved. Camera, resolution, mirroring and hands apply at the next start.</source>
         <translation>已保存。摄像头、分辨率、镜像和识别手数在下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="149"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="179"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="181"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="183"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="186"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="188"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
 </context>
 <context>
+    <name>ShareController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
+        <source>Send to my phone</source>
+        <translation>发送到我的手机</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="97"/>
+        <source>Style card</source>
+        <translation>款式卡片</translation>
+    </message>
+</context>
+<context>
+    <name>SharePage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="111"/>
+        <source>Take it home</source>
+        <translation>带回家</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="112"/>
+        <source>Back to my photo</source>
+        <translation>返回我的照片</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="114"/>
+        <source>Or photograph the style card: our staff find this style again from its code.</source>
+        <translation>也可以拍下款式卡片：店员凭款号就能找到这款。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="116"/>
+        <source>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</source>
+        <translation>用手机相机扫码即可保存照片。链接仅可使用一次，%1 分钟内有效，需连接本店 Wi-Fi。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="118"/>
+        <source>Sent to your phone. The link has now stopped working.</source>
+        <translation>已发送到您的手机，链接现已失效。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
+        <source>This kiosk is not on a network your phone can reach right now.</source>
+        <translation>本机目前不在您的手机能访问的网络中。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
+        <source>Sending to a phone does not work on this kiosk right now.</source>
+        <translation>本机暂时无法发送到手机。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
+        <source>This kiosk keeps photos to itself.</source>
+        <translation>本机不会将照片发送出去。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
+        <source>The photo is still being saved: try again in a moment.</source>
+        <translation>照片还在保存中，请稍后再试。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="126"/>
+        <source>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</source>
+        <translation>打不开？访客 Wi-Fi 可能无法访问本机，请改为拍下款式卡片。</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="143"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="170"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="147"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="174"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="148"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="175"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="188"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="162"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="189"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="163"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="190"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
@@ -517,12 +749,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="67"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="69"/>
         <source>Staff</source>
         <translation>员工</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="68"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -563,12 +795,17 @@ Staff: set one on this kiosk PC with the command
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="50"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="51"/>
+        <source>Credits</source>
+        <translation>积分</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="52"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
@@ -576,49 +813,97 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <source>Save to my favourites</source>
+        <translation>加入我的收藏</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="303"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <source>Setting up the style catalog for the first time… one moment.</source>
+        <translation>正在首次准备款式库……请稍候。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <source>The style catalog could not be loaded. Please ask our staff.</source>
+        <translation>款式库加载失败，请联系店员。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <source>No favourites yet: tap ♡ beside a style you like.</source>
+        <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <source>Tap a style…</source>
+        <translation>点选另一款…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
         <source>All</source>
         <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <source>♥ Favourites (%1)</source>
+        <translation>♥ 收藏（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>StyleCard</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="37"/>
+        <source>Show this card to our staff</source>
+        <translation>把这张卡片给店员看</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="39"/>
+        <source>Style code %1</source>
+        <translation>款号 %1</translation>
     </message>
 </context>
 <context>
@@ -697,7 +982,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="134"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="171"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>

@@ -17,6 +17,7 @@ import pytest
 from nailmirror_desktop.cli import main
 from nailmirror_desktop.core.paths import resources_dir
 from nailmirror_desktop.vision.image_io import read_image
+from nailmirror_desktop.vision.nail_tracks import HOLD_FRAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 STYLE = resources_dir() / "demo" / "styles" / "rose_gloss"
@@ -160,10 +161,11 @@ def test_bad_style_or_arguments_are_usage_errors(capsys, photos, tmp_path):
     status, err = _run(capsys, "--image", str(photos[0]), "--style", str(tmp_path / "nope"), "--out",
                        str(tmp_path / "o.png"))
     assert status == 2 and "nope" in err
-    status, err = _run(capsys, "--video", str(DEMO_VIDEO), "--style", str(STYLE), "--out",
-                       str(tmp_path / "o.mp4"), "--coverage-out", str(tmp_path / "c"))
-    assert status == 2 and "coverage" in err
     (tmp_path / "file_not_dir").write_text("x")
+    status, err = _run(capsys, "--video", str(DEMO_VIDEO), "--style", str(STYLE), "--out",
+                       str(tmp_path / "o.mp4"), "--coverage-out", str(tmp_path / "file_not_dir"))
+    assert status == 2 and "coverage-out" in err and "directory" in err
+    assert not (tmp_path / "o.mp4").exists()
     status, err = _run(capsys, "--image", *map(str, photos), "--style", str(STYLE), "--out",
                        str(tmp_path / "file_not_dir"))
     assert status == 2 and "directory" in err
@@ -197,6 +199,40 @@ def test_video_is_painted_frame_by_frame_with_a_progress_bar(capsys, tmp_path):
         return int(((r - g > 80) & (b - g > 10)).sum())
 
     assert rose_pixels(first) > rose_pixels(originals[0]) + 500
+
+
+def test_video_coverage_is_one_png_per_decoded_frame_zero_without_a_hand(capsys, tmp_path):
+    clip = tmp_path / "clip.mp4"
+    reader = cv2.VideoCapture(str(DEMO_VIDEO))
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 30, (1280, 720))
+    for index in range(6 + HOLD_FRAMES + 2):
+        ok, frame = reader.read()
+        assert ok
+        writer.write(frame if index < 6 else np.full_like(frame, 90))  # then an empty counter
+    reader.release()
+    writer.release()
+    out, coverage_dir = tmp_path / "painted.mp4", tmp_path / "nested" / "deeper" / "coverage"
+    status, err = _run(capsys, "--video", str(clip), "--style", str(STYLE), "--out", str(out),
+                       "--coverage-out", str(coverage_dir))
+    assert status == 0, err
+    names = sorted(p.name for p in coverage_dir.iterdir())
+    assert names == [f"{i:06d}.png" for i in range(6 + HOLD_FRAMES + 2)]
+    coverages = [_assert_coverage(coverage_dir / name, (720, 1280)) for name in names]
+    assert all(c.any() for c in coverages[:6])
+    # no hand: all zero once the hold through landmark drop-outs (HOLD_FRAMES) is over
+    assert not any(c.any() for c in coverages[6 + HOLD_FRAMES:])
+    painted = cv2.VideoCapture(str(out))
+    decoded = cv2.VideoCapture(str(clip))
+    for coverage in coverages[:6]:
+        ok_p, frame_p = painted.read()
+        ok_o, frame_o = decoded.read()
+        assert ok_p and ok_o
+        # paint only where the coverage says (mp4v's blocks smear a few pixels either way)
+        changed = np.abs(frame_p.astype(int) - frame_o.astype(int)).max(axis=2) > 60
+        near = cv2.dilate(coverage, np.ones((9, 9), np.uint8)) > 0
+        assert changed.sum() > 200 and (changed & ~near).sum() < 0.02 * changed.sum()
+    painted.release()
+    decoded.release()
 
 
 def test_unreadable_video_fails_cleanly(capsys, tmp_path):

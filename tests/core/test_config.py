@@ -53,3 +53,27 @@ def test_saving_keeps_the_providers_section_and_is_owner_only():
     assert load_provider_config().default_provider == "dashscope"
     assert load_config().mirror is False
     assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
+
+
+def test_credit_settings_have_defaults_and_hand_edited_values_are_clamped():
+    defaults = load_config()
+    assert (defaults.credits_session_cap, defaults.store_time_zone, defaults.credit_prices) == (3, "Asia/Shanghai", {})
+    config_path().write_text(json.dumps({
+        "credits_daily_cap": -5, "credits_session_cap": 10**9, "store_time_zone": "Mars/Olympus",
+        "credit_prices": {"openai": 2, "dashscope": "two", "openai/gpt-image-1": 5000, "": 1, "x": True},
+        "store_id": "  ", "credits_low_balance": 3}))
+    config = load_config()
+    assert (config.credits_daily_cap, config.credits_session_cap, config.credits_low_balance) == (0, 1000, 3)
+    assert config.store_time_zone == "Asia/Shanghai" and config.store_id == "local"
+    assert config.credit_prices == {"openai": 2, "openai/gpt-image-1": 1000}
+    save_config(config.with_changes(store_time_zone="Europe/Paris"))
+    assert load_config().store_time_zone == "Europe/Paris" and load_config().credit_prices == config.credit_prices
+
+
+def test_sending_to_a_phone_is_off_by_default_and_its_port_is_clamped():
+    assert load_config().share_to_phone is False  # privacy first: nothing leaves the kiosk unless staff allow it
+    config_path().write_text(json.dumps({"share_to_phone": True, "share_port": 80}), encoding="utf-8")
+    config = load_config()
+    assert config.share_to_phone is True and config.share_port == 1024
+    save_config(config.with_changes(share_port=99999))
+    assert load_config().share_port == 65535

@@ -5,6 +5,7 @@ The screenshot is kept under test-artifacts/ for people to look at.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -43,16 +44,20 @@ def xvfb_display():
         server.wait(10)
 
 
-def test_kiosk_window_renders_under_xvfb(xvfb_display, tmp_path, nailmirror_home):
-    shot = tmp_path / "kiosk.png"
+def run_kiosk(display: str, home: Path, shot: Path, *args: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    env.update(DISPLAY=xvfb_display, NAILMIRROR_HOME=str(nailmirror_home), QT_QPA_PLATFORM="xcb")
+    env.update(DISPLAY=display, NAILMIRROR_HOME=str(home), QT_QPA_PLATFORM="xcb")
     completed = subprocess.run(
-        [sys.executable, "-m", "nailmirror_desktop", "kiosk", "--demo", "--windowed",
+        [sys.executable, "-m", "nailmirror_desktop", "kiosk", "--demo", *args,
          "--screenshot", str(shot), "--quit-after", "7"],
         env=env, capture_output=True, text=True, timeout=120,
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
+
+
+def test_kiosk_window_renders_under_xvfb(xvfb_display, tmp_path, nailmirror_home):
+    shot = tmp_path / "kiosk.png"
+    run_kiosk(xvfb_display, nailmirror_home, shot, "--windowed")
     assert shot.is_file()
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(shot, ARTIFACTS / "kiosk_xvfb.png")
@@ -60,3 +65,38 @@ def test_kiosk_window_renders_under_xvfb(xvfb_display, tmp_path, nailmirror_home
     assert (image.shape[1], image.shape[0]) == WINDOW_SIZE
     assert image.std() > 20, "the screenshot is (nearly) one colour"
     assert len(np.unique(image.reshape(-1, 3)[::97], axis=0)) > 200, "too few colours for a live mirror"
+
+
+def test_full_screen_fills_a_screen_without_a_window_manager(xvfb_display, tmp_path, nailmirror_home):
+    """Xvfb alone runs no window manager, like a bare store-counter X session: the window must still cover the
+    whole 1920×1080 screen (it kept a 1191×720 size hint before)."""
+    shot = tmp_path / "fullscreen.png"
+    run_kiosk(xvfb_display, nailmirror_home, shot)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copy(shot, ARTIFACTS / "kiosk_fullscreen_1920x1080.png")
+    assert Image.open(shot).size == (1920, 1080)
+
+
+def test_the_grid_and_the_before_after_ends_in_a_real_window(xvfb_display, tmp_path, nailmirror_home):
+    """Issue 13's screens under a real X server at 1920×1080, kept in test-artifacts/: the grid shows at least 20
+    styles, the first split puts the painted nails on the after side, and the slider's two ends show the after
+    and the before whole."""
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    env.update(DISPLAY=xvfb_display, NAILMIRROR_HOME=str(nailmirror_home), QT_QPA_PLATFORM="xcb")
+    completed = subprocess.run([sys.executable, "-m", "tests.support.xvfb_screens", str(tmp_path)], cwd=ROOT,
+                               env=env, capture_output=True, text=True, timeout=180)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name in ("grid", "before_after_default", "before_after_after", "before_after_before"):
+        shutil.copy(tmp_path / f"{name}.png", ARTIFACTS / f"{name}_1920x1080.png")
+    assert report["window"] == [1920, 1080]
+    assert report["visible_tiles"] >= 20
+    left, right = report["paint_span"]
+    assert report["default_split"] >= min(1.0, right)  # every painted nail is left of the split: on the after side
+    after, before = (np.asarray(Image.open(tmp_path / f"before_after_{end}.png").convert("RGB")).astype(int)
+                     for end in ("after", "before"))
+    changed = np.abs(after - before).max(axis=2) > 40
+    assert changed.any(), "both ends show the same picture"
+    xs = np.flatnonzero(changed.any(axis=0)) / after.shape[1]
+    assert xs.min() < 0.9 and xs.max() > 0.1  # the paint, wherever on the frame it is, differs between the ends

@@ -73,7 +73,8 @@ def test_red_texture_turns_the_nail_red_and_keeps_its_shading():
 
 
 def test_red_on_a_real_nail_photo(nails_eval_dir):
-    """Fit a quad to a real nail from the masks, paint it red: red hue, shading kept, nothing else touched."""
+    """Fit a quad to a real nail from the masks, paint it red: red hue, not flat, the photo's brightest nail
+    pixels (its highlights) stay brighter than the rest, nothing else touched."""
     image_path = sorted((nails_eval_dir / "images").iterdir())[0]
     frame = cv2.imread(str(image_path))
     mask = cv2.imread(str(nails_eval_dir / "masks" / (image_path.stem + ".png")), cv2.IMREAD_GRAYSCALE)
@@ -88,7 +89,11 @@ def test_red_on_a_real_nail_photo(nails_eval_dir):
     assert abs(_circular_mean_hue_deg(result.frame[painted])) < 25
     before = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)[painted].astype(float)
     after = cv2.cvtColor(result.frame, cv2.COLOR_BGR2GRAY)[painted].astype(float)
-    assert np.corrcoef(before, after)[0, 1] > 0.3
+    assert after.std() > 4, "the painted nail is flat: it would read as a sticker"
+    brightest = before >= np.percentile(before, 97)
+    assert after[brightest].mean() > np.median(after) + 5
+    changed = np.any(result.frame != frame, axis=2)
+    assert not (changed & ~(cv2.dilate(result.coverage, np.ones((5, 5), np.uint8)) > 0)).any()
 
 
 def test_transparent_texture_leaves_the_frame_unchanged():
@@ -189,8 +194,9 @@ def test_white_polish_keeps_highlights_instead_of_clipping_flat():
     after = cv2.cvtColor(result.frame, cv2.COLOR_BGR2GRAY)[painted].astype(float)
     before = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)[painted].astype(float)
     assert (after >= 254.5).mean() < 0.2, "most of the white nail is clipped flat"
-    assert np.corrcoef(before, after)[0, 1] > 0.5
-    assert after.std() > 0.3 * before.std()
+    assert after.std() > 3, "the white nail is flat"
+    on_highlight = before >= np.percentile(before, 97)  # the scene's white streak
+    assert after[on_highlight].mean() > np.median(after) + 3
 
 
 def test_polish_on_a_dim_nail_is_darker_than_on_a_bright_one():

@@ -127,3 +127,23 @@ def test_centre_component_keeps_our_nail_not_the_neighbours():
     off[0:6, 0:6] = True  # only a far corner: not ours
     assert not nail_rois.centre_component(off).any()
     assert not nail_rois.centre_component(np.zeros((64, 64), bool)).any()
+
+
+def test_a_carried_mask_follows_its_nail_to_the_next_frame():
+    """A mask found on one frame, carried onto the same nail's quad one frame later (moved, turned, grown)."""
+    before = _quad((300, 220), 10, 40, 26)
+    after = _quad((330, 205), 25, 46, 30)
+    (roi,) = nail_rois.nail_rois(np.zeros((480, 640, 3), np.uint8), [before])
+    assert roi is not None
+    roi_mask = nail_rois.crop(_nail_frame(before).astype(np.float32) / 255, roi.to_frame) >= 0.5
+    same = nail_rois.carry_mask(roi_mask, before, (480, 640))
+    pasted = nail_rois.paste_mask(roi_mask, roi, (480, 640))
+    assert same is not None and pasted is not None
+    np.testing.assert_array_equal(same.alpha, pasted.alpha)  # on its own quad: exactly the paste
+    carried = nail_rois.carry_mask(roi_mask, after, (480, 640))
+    assert carried is not None
+    painted = np.zeros((480, 640), bool)
+    painted[carried.roi.slices] = carried.alpha >= 0.5
+    truth = _nail_frame(after) > 0
+    assert np.count_nonzero(truth & painted) / np.count_nonzero(truth | painted) > 0.9
+    assert nail_rois.carry_mask(roi_mask, _quad((300, 220), 0, 1, 1), (480, 640)) is None  # degenerate

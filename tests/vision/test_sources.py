@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from nailmirror_desktop.vision.sources import (
+    CameraProbe,
     CameraSource,
     Frame,
     FrameReader,
@@ -192,4 +193,50 @@ def test_camera_that_stops_delivering_is_lost_and_can_be_reopened(tmp_path):
     assert camera.state is SourceState.OPEN
     frame = camera.read()
     assert frame.sequence == 3 and frame.image.shape == (120, 160, 3)
+    camera.close()
+
+
+def test_camera_probe_backs_off_doubling_to_its_cap_and_prints_nothing(capfd):
+    now = [100.0]
+    made: list[int] = []
+
+    def make(device: int) -> CameraSource:
+        made.append(device)
+        return CameraSource(device, width=None, height=None, fps=None)  # by index: OpenCV warns when it fails
+
+    # indexes no machine has, claimed present: each due probe really asks OpenCV, which must stay quiet
+    probe = CameraProbe((90, 91), first_s=2.0, max_s=10.0, clock=lambda: now[0], device_exists=lambda d: True)
+    waits = []
+    for _ in range(5):
+        assert probe.due()
+        assert probe.open_first(make) is None
+        waits.append(probe.delay_s)
+        now[0] += probe.delay_s - 0.01
+        assert not probe.due()
+        assert probe.open_first(make) is None  # not due: nothing is opened
+        now[0] += 0.01
+    assert waits == [2.0, 4.0, 8.0, 10.0, 10.0]
+    assert made == [90, 91] * 5 and probe.attempts == 5
+    err = capfd.readouterr().err
+    assert "WARN" not in err and "VIDEOIO" not in err
+
+
+def test_camera_probe_opens_nothing_without_a_device_node_and_resets_after_a_camera(tmp_path):
+    absent = CameraProbe((0, 1, 2), device_exists=lambda d: False)
+    assert absent.open_first(lambda d: pytest.fail("no node, no open")) is None
+    assert absent.delay_s == 2.0
+    # a video file opens like a camera through cv2.VideoCapture: a "camera" that appears resets the backoff
+    path = tmp_path / "cam.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (32, 24))
+    for _ in range(3):
+        writer.write(np.zeros((24, 32, 3), np.uint8))
+    writer.release()
+    now = [0.0]
+    probe = CameraProbe((0,), clock=lambda: now[0], device_exists=lambda d: True)
+    assert probe.open_first(lambda d: CameraSource("/dev/nailmirror-no-such-camera", width=None, height=None,
+                                                   fps=None)) is None
+    now[0] += probe.delay_s
+    camera = probe.open_first(lambda d: CameraSource(str(path), width=None, height=None, fps=None))
+    assert camera is not None and camera.state is SourceState.OPEN
+    assert probe.delay_s == 0.0 and probe.due()
     camera.close()

@@ -21,6 +21,11 @@ Result images that are unusable (not an image, cut short, too small, blank or un
 `result_*` code: the same provider task would return the same bytes, and a new generation is the customer's
 call (it is billed again).
 
+Paid providers cost credits (core/credits, ARCHITECTURE.md §14): when the engine carries the credit hooks for
+STYLE_GENERATION, `submit_generation` pre-deducts in the task's insert transaction (a refusal — INSUFFICIENT_CREDITS,
+DAILY_CAP_REACHED, SESSION_CAP_REACHED — raises CreditRefused and nothing is queued) and the engine settles in the
+transaction that ends the task. The result's `delivered` says how many of the `variations` images arrived.
+
 Image work (decoding, the quality screen, cutting nail textures from a swatch) needs OpenCV, so it is passed in
 as `make_artwork` (adapters/providers/artwork.py); this module stays free of cv2.
 """
@@ -37,8 +42,10 @@ from typing import Any
 from nailmirror_desktop.core.catalog.content import StyleContent
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository
-from nailmirror_desktop.core.clock import Clock
+from nailmirror_desktop.core.clock import Clock, to_ms
+from nailmirror_desktop.core.credits.policy import CreditHooks
 from nailmirror_desktop.core.generation.design import Design
+from nailmirror_desktop.core.generation.naming import style_names
 from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
 from nailmirror_desktop.core.generation.prompt_writer import english_prompt
 from nailmirror_desktop.core.generation.provider_config import PROVIDER_NAMES, ConfigError, PollSettings
@@ -61,10 +68,10 @@ STYLE_GENERATION = "STYLE_GENERATION"
 BIZ_TYPE = "STYLE"
 ACTOR = "generation"
 MAX_PROMPT_CHARS = 500
-STYLE_NAME_CHARS = 24
 REQUEST_SIZE = (1024, 1024)
 MAX_CODE_CHARS = 64
 MAX_MESSAGE_CHARS = 500
+MAX_VARIATIONS = 4
 _STOP_CHECK_S = 0.25  # how often a wait between polls looks at the stop signal
 
 
@@ -96,11 +103,13 @@ class GenerationServices:
     poll: PollSettings = PollSettings()
 
 
-def generation_payload(prompt: str, provider: str, seed: int | None = None) -> dict[str, Any]:
+def generation_payload(prompt: str, provider: str, seed: int | None = None, variations: int = 1) -> dict[str, Any]:
     """The task payload: what was asked, and of whom. Never a key or a URL with credentials."""
     payload: dict[str, Any] = {"prompt": prompt, "provider": provider}
     if seed is not None:
         payload["seed"] = int(seed)
+    if variations != 1:
+        payload["variations"] = int(variations)
     return payload
 
 
@@ -113,18 +122,33 @@ def submit_generation(
     request_source: str = "kiosk",
     request_source_id: str | None = None,
     max_attempts: int | None = None,
+    variations: int = 1,
+    session_id: str | None = None,
 ) -> Task:
-    """Queue one generation. The task's provider column drives the engine's per-provider breaker."""
+    """Queue one generation. The task's provider column drives the engine's per-provider breaker.
+
+    A paid provider is charged in the insert's transaction when the engine has the credit hooks (CreditHooks)
+    for STYLE_GENERATION: `session_id` is the customer session its session cap counts (default: the kiosk's
+    `request_source_id`, which is its session; the command line has none). Raises CreditRefused (nothing queued)."""
     if provider not in PROVIDER_NAMES:
         raise ConfigError("provider_unknown", f"unknown provider {provider!r}")
+    if not 1 <= variations <= MAX_VARIATIONS:
+        raise ConfigError("variations_invalid", f"variations must be 1 to {MAX_VARIATIONS}")
+    on_insert = None
+    credits = engine.hooks_for(STYLE_GENERATION)
+    if isinstance(credits, CreditHooks):
+        on_insert = credits.on_insert(
+            provider, variations=variations, request_source=request_source, now_ms=to_ms(engine.clock.now()),
+            session_id=session_id if session_id is not None or request_source == "cli" else request_source_id)
     return engine.submit(
         STYLE_GENERATION,
-        generation_payload(prompt, provider, seed),
+        generation_payload(prompt, provider, seed, variations),
         biz_type=BIZ_TYPE,
         request_source=request_source,
         request_source_id=request_source_id,
         max_attempts=max_attempts,
         provider=provider,
+        on_insert=on_insert,
     )
 
 
@@ -141,15 +165,16 @@ def make_generation_handler(services: GenerationServices) -> Callable[[TaskConte
 
 
 def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, Any]:
-    prompt, provider_name, seed = _read_payload(ctx.payload)
+    prompt, provider_name, seed, variations = _read_payload(ctx.payload)
     repository = services.repository_for(ctx.connection)
     existing = repository.find_by_origin_task(ctx.task.task_no)
     if existing is not None:  # crashed after the style was written: finish without a second provider call
         ctx.link_business(existing.id)
+        # What arrived is not known any more; the style proves the provider delivered: all is paid for.
         return _task_result(existing.style_code, provider_name, refused_images=0, resumed=True)
 
     design = parse_prompt(prompt)
-    request = GenerationRequest(english_prompt(design), prompt, REQUEST_SIZE, 1, seed)
+    request = GenerationRequest(english_prompt(design), prompt, REQUEST_SIZE, variations, seed)
     with stoppable(ctx.task_no) as stop:
         try:
             _raise_if_stopped(ctx, stop)  # a cancel requested before the signal was registered
@@ -172,10 +197,12 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
         except ConfigError as error:
             raise TaskError(error.code, str(error), ErrorClass.CONFIG) from error
 
+    names = style_names(design)
     try:
         style, _created = repository.create_ai_style(
             ctx.task.task_no,
-            name=style_name(prompt, artwork.name),
+            name=names.zh or artwork.name,
+            name_en=names.en,
             content=artwork.content,
             actor=ACTOR,
             prompt=prompt,
@@ -184,19 +211,11 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
     except StyleError as error:  # e.g. an image the asset store refused: the answer is unusable
         raise TaskError(error.code, error.detail or error.code, ErrorClass.INVALID_REQUEST) from error
     ctx.link_business(style.id)
-    return _task_result(style.style_code, provider_name, refused_images=artwork.refused_images)
+    return _task_result(style.style_code, provider_name, refused_images=artwork.refused_images,
+                        delivered=min(variations, len(result.images)) if result.rendered is None else variations)
 
 
-def style_name(prompt: str, fallback: str, max_chars: int = STYLE_NAME_CHARS) -> str:
-    """The customer's own words name the style (staff and customers read them in the kiosk's language);
-    the renderer's English title only when the prompt is blank after trimming."""
-    words = " ".join(prompt.split())
-    if not words:
-        return fallback
-    return words if len(words) <= max_chars else words[: max_chars - 1].rstrip(" ,，、") + "…"
-
-
-def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int]:
+def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int, int]:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         raise TaskError("prompt_empty", "payload has no prompt", ErrorClass.INVALID_REQUEST)
@@ -206,11 +225,18 @@ def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int]:
     if provider not in PROVIDER_NAMES:
         raise TaskError("provider_unknown", f"provider {provider!r}", ErrorClass.INVALID_REQUEST)
     seed = payload.get("seed")
-    return prompt, provider, default_seed(prompt) if seed is None else int(seed)
+    variations = payload.get("variations", 1)
+    if isinstance(variations, bool) or not isinstance(variations, int) or not 1 <= variations <= MAX_VARIATIONS:
+        raise TaskError("variations_invalid", f"variations {variations!r}", ErrorClass.INVALID_REQUEST)
+    return prompt, provider, default_seed(prompt) if seed is None else int(seed), variations
 
 
-def _task_result(style_code: str, provider: str, *, refused_images: int, resumed: bool = False) -> dict[str, Any]:
+def _task_result(style_code: str, provider: str, *, refused_images: int, resumed: bool = False,
+                 delivered: int | None = None) -> dict[str, Any]:
+    """`delivered`: the images that arrived, what the credit hooks confirm (absent: all that were asked for)."""
     result: dict[str, Any] = {"style_code": style_code, "provider": provider}
+    if delivered is not None:
+        result["delivered"] = delivered
     if refused_images:
         result["refused_images"] = refused_images
     if resumed:

@@ -59,6 +59,7 @@ from nailmirror_desktop.core.tasks.errors import (
     TaskNotFound,
     TooManyPendingTasks,
 )
+from nailmirror_desktop.core.tasks.hooks import OnInsert, TaskEnd, TaskHooks
 from nailmirror_desktop.core.tasks.models import Claim, DeadLetterState, EngineConfig, Task, TaskEventRecord, TaskStatus
 from nailmirror_desktop.core.tasks.outcomes import STORAGE_FULL, WaitingOutcome, WriteBackoff, is_storage_full
 from nailmirror_desktop.core.tasks.retry import decide
@@ -94,6 +95,7 @@ class TaskEngine:
         # handler runs.
         self._write_lock = threading.RLock()
         self._handlers: dict[str, _Registration] = {}
+        self._hooks: dict[str, TaskHooks] = {}  # hooks.py: writes in the transactions that end or replay a task
         self._running: dict[int, Claim] = {}
         self._running_by_type: Counter[str] = Counter()
         self._status_listeners: list[StatusListener] = []
@@ -117,6 +119,15 @@ class TaskEngine:
             raise ValueError("concurrency must be at least 1")
         with self._write_lock:
             self._handlers[task_type] = _Registration(handler, concurrency, provider)
+
+    def register_hooks(self, task_type: str, hooks: TaskHooks) -> None:
+        """Have `hooks` write in the transaction that ends (or replays) every task of `task_type` (hooks.py).
+        Independent of the handler: an engine that only manages tasks (a CLI cancel) still settles them."""
+        with self._write_lock:
+            self._hooks[task_type] = hooks
+
+    def hooks_for(self, task_type: str) -> TaskHooks | None:
+        return self._hooks.get(task_type)
 
     @property
     def task_types(self) -> tuple[str, ...]:
@@ -175,10 +186,13 @@ class TaskEngine:
     def submit(self, task_type: str, payload: dict[str, Any], *, biz_type: str | None = None,
                biz_id: str | int | None = None, priority: int = 0, request_source: str = "kiosk",
                request_source_id: str | None = None, max_attempts: int | None = None,
-               scheduled_time: datetime | float | None = None, provider: str | None = None) -> Task:
+               scheduled_time: datetime | float | None = None, provider: str | None = None,
+               on_insert: OnInsert | None = None) -> Task:
         """Queue a task. A duplicate (same source, source id and type) of an unfinished task returns that task.
         Raises TooManyPendingTasks (nothing written) past the per-source limit, and TaskError DATABASE_BUSY
-        (retryable, nothing written) if another process holds the database longer than the busy timeout."""
+        (retryable, nothing written) if another process holds the database longer than the busy timeout.
+        `on_insert(conn, task_id)` writes the caller's rows in the insert's transaction (not called for a
+        duplicate); what it raises propagates and nothing is written (hooks.py)."""
         if not isinstance(payload, dict):
             raise TypeError("payload must be a dict")
         if not isinstance(task_type, str) or not isinstance(request_source, str):
@@ -199,7 +213,7 @@ class TaskEngine:
         limit = self.config.pending_limit_per_source
         try:
             with self._write_lock:
-                inserted = store.submit(self._conn(), values, limit)
+                inserted = store.submit(self._conn(), values, limit, on_insert)
         except store.Backlogged:
             raise TooManyPendingTasks(request_source, limit or 0) from None
         except sqlite3.OperationalError as exc:
@@ -276,8 +290,12 @@ class TaskEngine:
     def cancel(self, task_no: str) -> Task:
         """Queued → CANCELED now; running → cancel requested (the handler may stop early). Finished: refused."""
         task = self._require(task_no)
-        with self._write_lock:
-            status = store.cancel(self._conn(), task.id, self._now_ms())
+        hooks = self._hooks.get(task.task_type)
+        with self._write_lock, write_transaction(self._conn()) as conn:
+            now_ms = self._now_ms()
+            status = store.cancel(conn, task.id, now_ms)
+            if hooks is not None and status == TaskStatus.CANCELED.value:
+                hooks.task_did_finish(conn, TaskEnd(task.id, task.task_type, TaskStatus.CANCELED, now_ms, False))
         if status is None:
             raise InvalidTransition("NOT_CANCELABLE", f"task {task_no} is {task.status.value}")
         if status == TaskStatus.CANCELED.value:
@@ -287,9 +305,13 @@ class TaskEngine:
     def replay(self, task_no: str, *, max_attempts: int | None = None) -> Task:
         """A dead letter runs again with a fresh attempt budget and the same idempotency key."""
         task = self._require(task_no)
+        hooks = self._hooks.get(task.task_type)
         try:
-            with self._write_lock:
-                row = store.replay(self._conn(), task.id, self._now_ms(), max_attempts)
+            with self._write_lock, write_transaction(self._conn()) as conn:
+                now_ms = self._now_ms()
+                row = store.replay(conn, task.id, now_ms, max_attempts)
+                if row is not None and hooks is not None:
+                    hooks.task_will_replay(conn, task.id, now_ms)  # raising refuses the replay: nothing written
         except store.DuplicateUnfinished as exc:
             raise InvalidTransition("DUPLICATE_UNFINISHED", "an unfinished task with the same key exists") from exc
         if row is None:
@@ -314,8 +336,15 @@ class TaskEngine:
     def recover_expired_leases(self) -> int:
         """Return PROCESSING rows silent for longer than the lease to PENDING (attempt counted)."""
         now_s = self.clock.now()
-        with self._write_lock:
-            rows = store.sweep_expired(self._conn(), to_ms(now_s - self.config.lease_s), to_ms(now_s))
+        now_ms = to_ms(now_s)
+        with self._write_lock, write_transaction(self._conn()) as conn:
+            rows = store.sweep_expired(conn, to_ms(now_s - self.config.lease_s), now_ms)
+            for row in rows:
+                hooks = self._hooks.get(row["task_type"])
+                if hooks is not None and row["status"] in (TaskStatus.DEAD.value, TaskStatus.CANCELED.value):
+                    hooks.task_did_finish(conn, TaskEnd(row["id"], row["task_type"], TaskStatus(row["status"]),
+                                                        now_ms, True, None, "LEASE_EXPIRED",
+                                                        "the worker stopped heart-beating"))
         self._last_sweep_s = now_s
         for row in rows:
             task_no = store.task_no_from_id(row["id"])
@@ -456,15 +485,22 @@ class TaskEngine:
             closed = self._closed.is_set()
             conn = self._conn() if closed else self._hot_conn
             finished_ms = to_ms(now_s)
+            hooks = self._hooks.get(claim.task_type)
+
+            def write(c: sqlite3.Connection) -> bool:
+                completed = store.complete(c, claim.id, claim.version, result_json, finished_ms)
+                if completed and hooks is not None:
+                    hooks.task_did_finish(c, TaskEnd(claim.id, claim.task_type, TaskStatus.SUCCESS, finished_ms,
+                                                     True, result_json))
+                return completed
+
             try:
                 with write_transaction(conn):
-                    done = store.complete(conn, claim.id, claim.version, result_json, finished_ms)
+                    done = write(conn)
                     if claim_next and not closed:
                         row = self._claim_row(conn, now_s)
             except sqlite3.OperationalError as exc:
-                self._keep_outcome(WaitingOutcome(
-                    claim, TaskStatus.SUCCESS,
-                    lambda c: store.complete(c, claim.id, claim.version, result_json, finished_ms)), exc)
+                self._keep_outcome(WaitingOutcome(claim, TaskStatus.SUCCESS, write), exc)
                 return None, None
             next_claim = None if row is None else self._hold(row, now_s)
         self._outcome_written(claim, TaskStatus.SUCCESS if done else None)
@@ -500,13 +536,24 @@ class TaskEngine:
         }
         event = (claim.id, now_ms, outcome.event_kind, claim.attempt_count, error.error_class.value, error.code,
                  error.message, self.worker_id)
+        hooks = self._hooks.get(claim.task_type) if outcome.status.is_terminal else None
+
+        def write(c: sqlite3.Connection) -> bool:
+            if hooks is None:
+                return store.record_failure(c, values, event)
+            with write_transaction(c):
+                recorded = store.record_failure(c, values, event)
+                if recorded:
+                    hooks.task_did_finish(c, TaskEnd(claim.id, claim.task_type, outcome.status, now_ms, True, None,
+                                                     error.code, error.message))
+                return recorded
+
         with self._write_lock:
             self._release(claim)
             try:
-                done = store.record_failure(conn, values, event)
+                done = write(conn)
             except sqlite3.OperationalError as exc:
-                self._keep_outcome(WaitingOutcome(claim, outcome.status,
-                                                  lambda c: store.record_failure(c, values, event)), exc)
+                self._keep_outcome(WaitingOutcome(claim, outcome.status, write), exc)
                 return None
         if done:
             log.info("task %s %s: %s %s", claim.task_no, outcome.status.value, error.code, error.message)

@@ -15,7 +15,7 @@ The rules kept here:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from nailmirror_desktop.core.db import write_transaction
@@ -61,11 +61,13 @@ class Backlogged(Exception):
     """The request source already has its limit of unfinished tasks (nothing was written)."""
 
 
-def submit(conn: sqlite3.Connection, values: dict[str, Any], pending_limit: int | None) -> int | sqlite3.Row:
+def submit(conn: sqlite3.Connection, values: dict[str, Any], pending_limit: int | None,
+           on_insert: Callable[[sqlite3.Connection, int], None] | None = None) -> int | sqlite3.Row:
     """Insert a task (`values`: INSERT_TASK's parameters) after its checks, in one transaction, which holds the
     write lock from its start, so nothing can slip in between check and insert, in this process or another.
-    Returns the new row's id, or the unfinished task with the same key (a row; nothing written); raises
-    Backlogged when the request source already has `pending_limit` unfinished tasks."""
+    Returns the new row's id, or the unfinished task with the same key (a row; nothing written, `on_insert` not
+    called); raises Backlogged when the request source already has `pending_limit` unfinished tasks.
+    `on_insert(conn, id)` writes the caller's rows in the same transaction; whatever it raises undoes the insert."""
     with write_transaction(conn):
         if values["request_source_id"] is not None:
             existing: sqlite3.Row | None = conn.execute(FIND_UNFINISHED_BY_KEY, (
@@ -76,6 +78,8 @@ def submit(conn: sqlite3.Connection, values: dict[str, Any], pending_limit: int 
             raise Backlogged(values["request_source"])
         task_id = conn.execute(INSERT_TASK, values).lastrowid
         assert task_id is not None
+        if on_insert is not None:
+            on_insert(conn, task_id)
         return task_id
 
 
@@ -281,7 +285,7 @@ SET status = CASE WHEN cancel_requested THEN 'CANCELED'
     worker_id = NULL, updated_at = :now, version = version + 1
 WHERE id IN (SELECT id FROM task INDEXED BY task_active
              WHERE finished_at IS NULL AND status = 'PROCESSING' AND heartbeat_at < :cutoff)
-RETURNING id, status, attempt_count
+RETURNING id, task_type, status, attempt_count
 """
 
 

@@ -1,12 +1,17 @@
 """AI design: a text box, quick-pick chips from the prompt parser's vocabulary, and the task's progress.
 
 The panel only shows; the controller submits the STYLE_GENERATION task and feeds task signals back through
-`show_*` methods, so the screen never waits on a provider.
+`show_*` methods, so the screen never waits on a provider. A finished design is shown by its preview card and
+its name (the code small, for staff), with a note when some of the customer's words were left out.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -23,6 +28,17 @@ from nailmirror_desktop.core.generation import vocabulary
 from nailmirror_desktop.ui.shell import i18n
 
 CHIP_COLUMNS = 3
+PREVIEW_HEIGHT = 180
+
+
+@dataclass(frozen=True)
+class StyleCard:
+    """What the panel shows of a finished design: names in both languages and its preview card (a file)."""
+
+    code: str
+    name: str
+    name_en: str
+    preview: Path | None
 _COLOR_CHIPS = 12
 _PATTERN_CHIPS = 15
 
@@ -51,6 +67,7 @@ class GeneratePanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._result_code = ""
+        self._card: StyleCard | None = None
         self._build()
         self._retranslate()
 
@@ -89,8 +106,15 @@ class GeneratePanel(QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setObjectName("muted")
+        self.preview = QLabel()
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.preview.setFixedHeight(PREVIEW_HEIGHT)
+        self.result_name = QLabel()
+        self.result_name.setObjectName("title")
+        self.result_name.setWordWrap(True)
+        self.result_name.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.result_code = QLabel()
-        self.result_code.setObjectName("styleCode")
+        self.result_code.setObjectName("muted")
         self.result_code.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.try_button = QPushButton()
         self.try_button.setMinimumHeight(60)
@@ -103,6 +127,8 @@ class GeneratePanel(QWidget):
         layout.addWidget(self.generate_button)
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
+        layout.addWidget(self.preview)
+        layout.addWidget(self.result_name)
         layout.addWidget(self.result_code)
         layout.addWidget(self.try_button)
         self.show_idle()
@@ -112,8 +138,7 @@ class GeneratePanel(QWidget):
         self._result_code = ""
         self.progress.setVisible(False)
         self.status.setText("")
-        self.result_code.setText("")
-        self.try_button.setVisible(False)
+        self._show_card(None)
         self.generate_button.setEnabled(True)
 
     def show_working(self, fraction: float, text: str) -> None:
@@ -122,18 +147,39 @@ class GeneratePanel(QWidget):
         self.status.setText(text)
         self.generate_button.setEnabled(False)
 
-    def show_result(self, style_code: str) -> None:
+    def show_result(self, style_code: str, card: StyleCard | None = None, note: str = "") -> None:
+        """The design is on the customer's nails: its preview, name and code; `note` says what was left out."""
         self._result_code = style_code
         self.progress.setValue(100)
-        self.status.setText(self.tr("Your design is ready and on your nails now."))
-        self.result_code.setText(style_code)
-        self.try_button.setVisible(True)
+        ready = self.tr("Your design is ready and on your nails now.")
+        self.status.setText(f"{ready}\n{note}" if note else ready)
+        self._show_card(card or StyleCard(style_code, "", "", None))
         self.generate_button.setEnabled(True)
 
     def show_error(self, text: str) -> None:
+        """Nothing was made (or nothing was queued): the reason, and no stale result beside it."""
         self.progress.setVisible(False)
         self.status.setText(text)
+        self._show_card(None)
         self.generate_button.setEnabled(True)
+
+    def _show_card(self, card: StyleCard | None) -> None:
+        self._card = card
+        pixmap = QPixmap(str(card.preview)) if card is not None and card.preview is not None else QPixmap()
+        if not pixmap.isNull():
+            pixmap = pixmap.scaledToHeight(PREVIEW_HEIGHT, Qt.TransformationMode.SmoothTransformation)
+        self.preview.setPixmap(pixmap)
+        self.preview.setVisible(not pixmap.isNull())
+        self.result_code.setText(card.code if card is not None else "")
+        self.try_button.setVisible(card is not None)
+        self._retranslate_card()
+
+    def _retranslate_card(self) -> None:
+        card = self._card
+        name = "" if card is None else (card.name_en or card.name) if i18n.current_language() == "en" else (
+            card.name or card.name_en)
+        self.result_name.setText(name)
+        self.result_name.setVisible(bool(name))
 
     def clear(self) -> None:
         """Idle reset: forget what the customer typed."""
@@ -142,9 +188,8 @@ class GeneratePanel(QWidget):
 
     # --- view → signals ---------------------------------------------------------------------------------
     def _on_generate_click(self) -> None:
-        text = self.prompt.text().strip()
-        if text:
-            self.generate_requested.emit(text)
+        # Even an empty box is sent on: the controller is the one place that decides, and says why it refuses.
+        self.generate_requested.emit(self.prompt.text().strip())
 
     def _on_chip_click(self) -> None:
         zh, en = self.sender().property("terms")
@@ -168,3 +213,4 @@ class GeneratePanel(QWidget):
         for chip in self.chips:
             zh, en = chip.property("terms")
             chip.setText(en if english else zh)
+        self._retranslate_card()

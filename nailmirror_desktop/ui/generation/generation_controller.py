@@ -9,10 +9,14 @@ and every way to ask for one (the button, Enter in the text box, whatever comes 
 which refuses while this session's generation is still running or being tried on. The task also carries the
 session's id as its `request_source_id`, so the engine itself answers a second submit from the same session with
 the unfinished task instead of inserting another (ARCHITECTURE.md §7, idempotency).
+
+Before anything is queued the words are read (`prompt_reading`): an empty box, or words the parser finds no
+colour, finish or pattern in, are refused with a sentence and words to try; nothing is queued for them.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Callable
 
@@ -21,23 +25,30 @@ from PySide6.QtCore import QObject
 from nailmirror_desktop.core.generation.flow import submit_generation
 from nailmirror_desktop.core.generation.provider_config import ConfigError
 from nailmirror_desktop.core.tasks import TaskEngine, TaskError
-from nailmirror_desktop.ui.generation.generate_panel import GeneratePanel
+from nailmirror_desktop.ui.generation.generate_panel import GeneratePanel, StyleCard
+from nailmirror_desktop.ui.generation.prompt_reading import PromptReading, read_prompt, suggested_words
 from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
+from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.messages import generation_error_text
 
 TryOnInBackground = Callable[[str, Callable[[bool], None]], None]  # (style code, done(applied))
+log = logging.getLogger(__name__)
+DescribeStyle = Callable[[str], StyleCard | None]  # style code → what the panel shows of it
 
 
 class GenerationController(QObject):
     """Owns the generate panel; follows the one task this customer asked for."""
 
     def __init__(self, engine: TaskEngine | None, executor: TaskExecutor | None, provider: str,
-                 try_on: TryOnInBackground, parent: QObject | None = None) -> None:
+                 try_on: TryOnInBackground, parent: QObject | None = None, *,
+                 describe: DescribeStyle | None = None) -> None:
         super().__init__(parent)
         self._engine = engine
         self._executor = executor
         self._provider = provider
         self._try_on = try_on
+        self._describe = describe
+        self._left_out: tuple[str, ...] = ()  # words of the followed prompt the parser did not understand
         self._task: str | None = None  # the task whose signals this customer follows
         self._active: str | None = None  # this session's generation, from submit until tried on or failed
         self._session_id = uuid.uuid4().hex
@@ -60,6 +71,11 @@ class GenerationController(QObject):
             panel.show_working(panel.progress.value() / 100, self.tr(
                 "Still designing your nails: one design at a time. It will be ready soon."))
             return None
+        reading = read_prompt(text)
+        refusal = self._refusal(text, reading)
+        if refusal:
+            panel.show_error(refusal)
+            return None
         if self._engine is None:
             panel.show_error(generation_error_text("CONFIG", "CONFIG"))
             return None
@@ -72,14 +88,36 @@ class GenerationController(QObject):
             panel.show_error(generation_error_text(exc.code, "CONFIG"))
             return None
         self._task = self._active = task.task_no
+        self._left_out = reading.not_understood
         panel.show_working(0.05, self.tr("Sent! Designing your nails…"))
         return task.task_no
+
+    def _refusal(self, text: str, reading: PromptReading) -> str:
+        """Why these words are not worth a generation ("" when they are)."""
+        if reading.empty:
+            return generation_error_text("EMPTY_PROMPT")
+        if reading.understood_nothing:
+            return self.tr("We could not find a colour, finish or pattern in “%1”. Try words like: %2").replace(
+                "%1", text[:40]).replace("%2", self._word_list(suggested_words(i18n.current_language())))
+        return ""
+
+    def _left_out_note(self) -> str:
+        if not self._left_out:
+            return ""
+        return self.tr("We did not understand “%1”, so it is not in this design. Words we know: %2").replace(
+            "%1", self._word_list(self._left_out)).replace(
+            "%2", self._word_list(suggested_words(i18n.current_language())[:3]))
+
+    @staticmethod
+    def _word_list(words: tuple[str, ...]) -> str:
+        return (", " if i18n.current_language() == "en" else "、").join(words)
 
     def forget_customer(self) -> None:
         """The prompt, the progress and the task this customer was following; the next customer's session starts
         (their generation is not held up by this one's)."""
         self.panel.clear()
         self._task = self._active = None
+        self._left_out = ()
         self._session_id = uuid.uuid4().hex
 
     def _on_task_change(self, task_no: str, status: str) -> None:
@@ -109,11 +147,20 @@ class GenerationController(QObject):
                 return  # the customer walked away meanwhile: the next one does not get this design
             self._active = None
             if ok:
-                panel.show_result(code)
+                panel.show_result(code, self._card_of(code), self._left_out_note())
             else:
                 panel.show_error(generation_error_text(None))
 
         self._try_on(code, applied)
+
+    def _card_of(self, code: str) -> StyleCard | None:
+        if self._describe is None:
+            return None
+        try:
+            return self._describe(code)
+        except Exception:  # noqa: BLE001 — a missing preview must not hide that the design is on the nails
+            log.warning("style %s: no preview to show", code, exc_info=True)
+            return None
 
     def _error_text_of(self, task_no: str) -> str:
         task = self._engine.get(task_no) if self._engine is not None else None

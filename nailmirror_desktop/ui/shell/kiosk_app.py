@@ -18,7 +18,8 @@ from PySide6.QtWidgets import QApplication
 
 from nailmirror_desktop.ui import bridge
 from nailmirror_desktop.ui.services import KioskServices
-from nailmirror_desktop.ui.shell import i18n, theme
+from nailmirror_desktop.ui.share.share_controller import ShareController
+from nailmirror_desktop.ui.shell import i18n, on_screen_keyboard, theme
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
 
 
@@ -70,12 +71,15 @@ class RunReport:
 
 def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], options: WindowOptions) -> int:
     """Create the QApplication, build the services, show the kiosk and run the event loop; the exit status."""
+    on_screen_keyboard.prepare_environment()  # the input method is chosen when the QApplication starts
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(["nailmirror"])
     theme.apply_theme(app)
     i18n.install_language(language)
     bridge.install()
     controller = KioskController(build_services())
+    share = _attach_share(controller)  # held, with its closures, while the event loop runs
+    keyboard = on_screen_keyboard.OnScreenKeyboard(controller.window, parent=controller)
     _show(controller, options)
     controller.start()
     report = RunReport(controller)
@@ -99,7 +103,22 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
 
     app.aboutToQuit.connect(on_quit)
     app.exec()
+    del share, keyboard
     return exit_code
+
+
+def _attach_share(controller: KioskController) -> ShareController:
+    """The snapshot page's "take it home" (ui/share): the QR link when sharing is on, the style card always."""
+    tryon = controller.tryon
+
+    def current_style() -> tuple[str, str] | None:
+        style = tryon.session.style
+        return (style.name, style.code) if style is not None else None
+
+    share = ShareController(controller.window, tryon.snapshot_page, controller.services.share,
+                            lambda: tryon.last_snapshot, current_style, parent=controller)
+    controller.session_did_reset.connect(share.forget_customer)
+    return share
 
 
 def _show(controller: KioskController, options: WindowOptions) -> None:

@@ -39,7 +39,8 @@ class KioskController(QObject):
         self.tryon = TryOnController(self.window, services.session, services.supervisor, services.repository,
                                      services.run_in_background, parent=self)
         self.generation = GenerationController(services.engine, services.executor, services.provider,
-                                               self.tryon.apply_style_in_background, parent=self)
+                                               self.tryon.apply_style_in_background, parent=self,
+                                               describe=self.tryon.style_card)
         self.generation.panel.try_on_requested.connect(self.tryon.apply_style)
         self.window.set_side_panels(self.tryon.style_browser or placeholder(""), self.generation.panel)
         self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self)

@@ -8,7 +8,7 @@ e.g. `--quit-after`) allow it.
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -23,7 +23,10 @@ from PySide6.QtWidgets import (
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 
-CUSTOMER, SNAPSHOT, STAFF = 0, 1, 2
+CUSTOMER, SNAPSHOT, STAFF, COMPARE = 0, 1, 2, 3
+# The side panel (styles, AI design) grows with the screen: a fixed 440 px showed 12 styles at 1920×1080.
+SIDE_SHARE = 0.44  # of the window's width
+SIDE_MIN, SIDE_MAX = 440, 900  # px: at 1280×800 the mirror keeps most of the screen
 
 
 class MainWindow(QMainWindow):
@@ -42,6 +45,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self._build_customer_page())
         self.pages.addWidget(QWidget())  # SNAPSHOT, replaced by the controller
         self.pages.addWidget(QWidget())  # STAFF, replaced by the controller
+        self.pages.addWidget(QWidget())  # COMPARE, replaced by the controller
         self.setCentralWidget(self.pages)
         self._style_tab: QWidget | None = None
         self._generate_tab: QWidget | None = None
@@ -60,7 +64,8 @@ class MainWindow(QMainWindow):
         outer.addLayout(left, 1)
         side = QWidget()
         side.setObjectName("panel")
-        side.setFixedWidth(440)
+        side.setFixedWidth(SIDE_MIN)
+        self.side_panel = side
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(12, 12, 12, 12)
         side_layout.addWidget(self.side_tabs)
@@ -110,6 +115,20 @@ class MainWindow(QMainWindow):
             self.pages.removeWidget(old)
             old.deleteLater()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        self.side_panel.setFixedWidth(side_width(event.size().width()))
+        super().resizeEvent(event)
+
+    def showFullScreen(self) -> None:  # noqa: N802 (Qt's name)
+        """Full screen that fills the screen also without a window manager: Qt only asks the window manager
+        (_NET_WM_STATE_FULLSCREEN on X11), and a bare X server at a store counter has none, so the window kept
+        its size hint (1191×720 on a 1920×1080 screen). The geometry is set first; with a window manager the
+        request then does the rest as before."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            self.setGeometry(screen.geometry())
+        super().showFullScreen()
+
     def show_page(self, index: int) -> None:
         self.pages.setCurrentIndex(index)
 
@@ -156,6 +175,10 @@ class MainWindow(QMainWindow):
             self.side_tabs.setTabText(1, self.tr("AI design"))
 
 
+def side_width(window_width: int) -> int:
+    return max(SIDE_MIN, min(SIDE_MAX, round(window_width * SIDE_SHARE)))
+
+
 def placeholder(text: str) -> QWidget:
     label = QLabel(text)
     label.setObjectName("muted")
@@ -164,4 +187,4 @@ def placeholder(text: str) -> QWidget:
     return label
 
 
-__all__ = ["MainWindow", "placeholder", "CUSTOMER", "SNAPSHOT", "STAFF"]
+__all__ = ["MainWindow", "placeholder", "side_width", "CUSTOMER", "SNAPSHOT", "STAFF", "COMPARE"]

@@ -11,6 +11,12 @@ def generation_error_text(code: str | None, error_class: str | None = None) -> s
     """A friendly sentence for why a generation did not produce a style (task error code and class)."""
     code = (code or "").upper()
     error_class = (error_class or "").upper()
+    own = _own_sentence(code)
+    if own is not None:
+        return own
+    credit = _credit_refusal_sentence(code)
+    if credit is not None:
+        return credit
     if error_class == "CONTENT_REJECTED":
         return QCoreApplication.translate("Messages", "We can't make that design. Please describe it differently.")
     if code.startswith("NETWORK") or code in ("DOWNLOAD_INTERRUPTED",):
@@ -35,6 +41,25 @@ def generation_error_text(code: str | None, error_class: str | None = None) -> s
     return QCoreApplication.translate("Messages", "Something went wrong making this design. Please try again.")
 
 
+def _own_sentence(code: str) -> str | None:
+    """Codes whose cause the customer should hear exactly, whatever their error class (before the class
+    rules: OUTCOME_UNKNOWN and INVALID_RESPONSE are INVALID_REQUEST, and "try again" is wrong for the first)."""
+    if code == "STORAGE_FULL":
+        return QCoreApplication.translate(
+            "Messages", "The kiosk's storage is full, so no new design can be saved. Please ask our staff.")
+    if code == "INVALID_RESPONSE":
+        return QCoreApplication.translate(
+            "Messages", "The design service sent back something we could not use. Please try again.")
+    if code == "OUTCOME_UNKNOWN":
+        return QCoreApplication.translate(
+            "Messages", "We lost contact while your design was being made. So you are not charged twice, we did "
+                        "not ask again: please ask our staff before trying again.")
+    if code == "WAIT_TIMEOUT":
+        return QCoreApplication.translate(
+            "Messages", "Your design took too long and was stopped. Please try again, or try a quick pick.")
+    return None
+
+
 def task_status_text(status: str) -> str:
     names = {
         "PENDING": QCoreApplication.translate("Messages", "Waiting"),
@@ -56,3 +81,17 @@ def style_status_text(status: str) -> str:
         "OFF_SHELF": QCoreApplication.translate("Messages", "Off shelf"),
     }
     return names.get(status, status)
+
+
+def _credit_refusal_sentence(code: str) -> str | None:
+    """Credit refusals (core/credits): the generation was never queued; say what the customer can do instead."""
+    if code == "INSUFFICIENT_CREDITS":
+        return QCoreApplication.translate(
+            "Messages", "AI design is not available right now. Try a quick-pick style, or ask our staff.")
+    if code == "DAILY_CAP_REACHED":
+        return QCoreApplication.translate(
+            "Messages", "We have made all the AI designs we can today. Try a quick-pick style, or come back tomorrow.")
+    if code == "SESSION_CAP_REACHED":
+        return QCoreApplication.translate(
+            "Messages", "You have made the most AI designs for one visit. Try on the ones you made, or pick a style.")
+    return None

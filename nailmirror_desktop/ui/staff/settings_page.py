@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from nailmirror_desktop.core.config import KioskConfig, save_config
+from nailmirror_desktop.core.config import KioskConfig, load_config, save_config
 from nailmirror_desktop.core.generation.provider_config import (
     PROVIDER_NAMES,
     ProviderConfig,
@@ -126,7 +126,8 @@ class SettingsPage(QWidget):
     def save(self) -> bool:
         """Save everything; a new PIN only with the right current PIN (refused: nothing is saved, nothing lost)."""
         pin = self.new_pin.text().strip()
-        config = self._config.with_changes(
+        # Over the file as it is now, so keys other pages saved since (the credit limits) are kept.
+        config = load_config().with_changes(
             camera=self.camera.currentText(), resolution=tuple(self.resolution.currentData()),
             mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
             snapshot_keep_days=self.keep_days.value(), language=self.language.currentData())

@@ -16,6 +16,7 @@ from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
+from nailmirror_desktop.ui.staff.credits_page import CreditsPage
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
@@ -45,6 +46,7 @@ class StaffDoor(QObject):
         self.review_page: ReviewPage | None = None
         self.task_monitor: TaskMonitorPage | None = None
         self.settings_page: SettingsPage | None = None
+        self.credits_page: CreditsPage | None = None
         window.staff_requested.connect(self.ask_for_pin)
 
     def ask_for_pin(self) -> None:
@@ -108,6 +110,9 @@ class StaffDoor(QObject):
         if services.engine is not None:
             self.task_monitor = TaskMonitorPage(services.engine, services.executor)
             pages.append(("tasks", self.task_monitor))
+            self.credits_page = CreditsPage(services.engine)
+            self.credits_page.config_saved.connect(self.config_did_save)
+            pages.append(("credits", self.credits_page))
         self.settings_page = SettingsPage(self._config(), self._staff_pin)
         self.settings_page.config_saved.connect(self.config_did_save)
         pages.append(("settings", self.settings_page))

@@ -47,7 +47,8 @@ class StaffPage(QWidget):
         self.title.setText(self.tr("Staff"))
         self.leave_button.setText(self.tr("Back to the customer screen"))
         self.quit_button.setText(self.tr("Close the kiosk"))
-        names = {"review": self.tr("Review"), "tasks": self.tr("Tasks"), "settings": self.tr("Settings"),
+        names = {"review": self.tr("Review"), "tasks": self.tr("Tasks"),
+                 "credits": self.tr("Credits"), "settings": self.tr("Settings"),
                  "diagnostics": self.tr("Diagnostics")}
         for i, key in enumerate(self._page_keys):
             self.tabs.setTabText(i, names[key])

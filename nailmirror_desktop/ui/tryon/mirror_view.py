@@ -2,16 +2,17 @@
 
 The widget only paints what it is given (`show_frame`); `mirror_loop.MirrorLoop` decides what that is.
 Overlays: a "place your hand here" guide while no hand is seen, a banner for camera trouble, and the
-selected style's code, large, so the customer can read it out to the technician.
+selected style: its name large (what the customer reads and remembers) and its code small underneath, once,
+so the customer can still read it out to the technician.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPaintEvent, QPen, QTransform
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPaintEvent, QPen, QTransform
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from nailmirror_desktop.ui.shell import theme
+from nailmirror_desktop.ui.shell import i18n, theme
 
 
 class MirrorView(QWidget):
@@ -24,7 +25,7 @@ class MirrorView(QWidget):
         self._guide_visible = True
         self._banner = ""
         self._style_code = ""
-        self._style_name = ""
+        self._style_names = ("", "")  # (zh, en): the language is chosen when painting, so a switch needs no reload
         self.frames_painted = 0
         self._guide_cache: tuple[QRectF | None, QPainterPath | None] = (None, None)
         self._retranslate()
@@ -57,9 +58,21 @@ class MirrorView(QWidget):
     def banner(self) -> str:
         return self._banner
 
-    def set_style(self, code: str, name: str) -> None:
-        self._style_code, self._style_name = code, name
+    def set_style(self, code: str, name: str, name_en: str = "") -> None:
+        self._style_code, self._style_names = code, (name, name_en)
         self.update()
+
+    def style_label_lines(self) -> list[tuple[str, int]]:
+        """The style overlay's lines, top to bottom, as (text, pixel size): the name large, the code small.
+        A style without a name shows its code alone, still small-ish: it is a reference, not a headline."""
+        if not self._style_code:
+            return []
+        zh, en = self._style_names
+        name = (en or zh) if i18n.current_language() == "en" else (zh or en)
+        code_px = max(16, self.height() // 36)
+        if not name or name == self._style_code:
+            return [(self._style_code, max(22, self.height() // 24))]
+        return [(name, max(28, self.height() // 16)), (self._style_code, code_px)]
 
     # --- painting ---------------------------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
@@ -72,7 +85,7 @@ class MirrorView(QWidget):
         if self._guide_visible:
             self._paint_guide(painter)
         if self._style_code:
-            self._paint_style_code(painter)
+            self._paint_style_label(painter)
         if self._banner:
             self._paint_banner(painter)
         painter.end()
@@ -108,27 +121,30 @@ class MirrorView(QWidget):
         text_box = QRectF(0, area.bottom() + 8, self.width(), self.height() - area.bottom() - 8)
         painter.drawText(text_box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, self._guide_text)
 
-    def _paint_style_code(self, painter: QPainter) -> None:
-        font = painter.font()
-        font.setPixelSize(max(28, self.height() // 14))
-        font.setWeight(QFont.Weight.Bold)
-        painter.setFont(font)
-        code_width = painter.fontMetrics().horizontalAdvance(self._style_code)
-        box = QRectF(24, 24, code_width + 48, painter.fontMetrics().height() + 56)
+    def _paint_style_label(self, painter: QPainter) -> None:
+        lines = self.style_label_lines()
+        fonts = []
+        for i, (_text, pixels) in enumerate(lines):
+            font = QFont(painter.font())
+            font.setPixelSize(pixels)
+            font.setWeight(QFont.Weight.Bold if i == 0 else QFont.Weight.Normal)
+            fonts.append(font)
+        max_text = self.width() * 0.6  # a long name is elided rather than covering the customer's hand
+        widths = [min(max_text, QFontMetrics(f).horizontalAdvance(t)) for f, (t, _p) in zip(fonts, lines, strict=True)]
+        heights = [QFontMetrics(f).height() for f in fonts]
+        box = QRectF(24, 24, max(widths) + 48, sum(heights) + 8 * (len(lines) - 1) + 32)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(20, 16, 22, 190))
         painter.drawRoundedRect(box, 18, 18)
-        painter.setPen(QColor(theme.ACCENT))
-        painter.drawText(box.adjusted(24, 8, -24, -36), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self._style_code)
-        small = painter.font()
-        small.setPixelSize(max(16, self.height() // 40))
-        small.setWeight(QFont.Weight.Normal)
-        painter.setFont(small)
-        painter.setPen(QColor(theme.MUTED))
-        label = f"{self._code_label}  {self._style_name}".strip()
-        label = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, int(box.width()) - 32)
-        painter.drawText(box.adjusted(24, 0, -8, -10), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, label)
+        y = box.top() + 16
+        colours = (QColor(theme.TEXT), QColor(theme.MUTED))
+        for i, ((text, _pixels), font, height) in enumerate(zip(lines, fonts, heights, strict=True)):
+            painter.setFont(font)
+            painter.setPen(colours[min(i, 1)])
+            shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, int(max_text))
+            painter.drawText(QRectF(box.left() + 24, y, box.width() - 48, height),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
+            y += height + 8
 
     def _paint_banner(self, painter: QPainter) -> None:
         font = painter.font()
@@ -150,7 +166,6 @@ class MirrorView(QWidget):
 
     def _retranslate(self) -> None:
         self._guide_text = self.tr("Place your hand here, nails facing the screen")
-        self._code_label = self.tr("Style code")
         self.update()
 
 

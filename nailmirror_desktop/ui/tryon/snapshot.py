@@ -1,8 +1,12 @@
 """Before/after snapshots, and the idle watcher that ends a customer's session.
 
-`BeforeAfterView` paints the same instant twice, split by a slider: the customer's own nails on the left of
-the split, the style on the right. Files go to data_dir()/snapshots (written on a worker by the controller) and
-are deleted after KioskConfig.snapshot_keep_days (purge_expired_snapshots, at start-up and after each session).
+`BeforeAfterView` paints the same instant twice, split by a slider: the style ("after") on the left of the
+split, the customer's own nails ("before") on the right. So the slider does what its labels say: towards
+"After ▶" shows more of the after, towards "◀ Before" more of the before, and each end shows one whole image.
+The split starts where the after side covers every painted nail (`default_split`): with one hand painted on
+the right of the frame, a plain half-way split showed no paint at all.
+Files go to data_dir()/snapshots (written on a worker by the controller) and are deleted after
+KioskConfig.snapshot_keep_days (purge_expired_snapshots, at start-up and after each session).
 `IdleWatcher` restarts its timer on every touch, click or key; when it fires the session is reset.
 """
 
@@ -51,6 +55,17 @@ def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Pat
     return folder / f"{stem}_after.png"
 
 
+SPLIT_MARGIN = 0.05  # of the width, kept between the last painted nail and the split line
+
+
+def default_split(paint_span: tuple[float, float] | None) -> float:
+    """Where the split starts (fraction of the width; after on its left): half-way, or further right so the
+    after side holds every painted nail (`paint_span`: their horizontal extent, fractions of the width)."""
+    if paint_span is None:
+        return 0.5
+    return min(1.0, max(0.5, paint_span[1] + SPLIT_MARGIN))
+
+
 def purge_expired_snapshots(keep_days: int) -> list[Path]:
     """Delete snapshots older than `keep_days` (core/tryon/retention.py); runs on a worker."""
     return purge_expired_photos(snapshots_dir(), keep_days, time.time())
@@ -75,6 +90,9 @@ class BeforeAfterView(QWidget):
         self._split = min(1.0, max(0.0, fraction))
         self.update()
 
+    def split(self) -> float:
+        return self._split
+
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor("#0d0b0f"))
@@ -84,9 +102,9 @@ class BeforeAfterView(QWidget):
         target = _fit(self._before, QRectF(self.rect()))
         split_x = target.left() + target.width() * self._split
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        painter.drawImage(target, self._after)
-        painter.setClipRect(QRectF(target.left(), target.top(), split_x - target.left(), target.height()))
         painter.drawImage(target, self._before)
+        painter.setClipRect(QRectF(target.left(), target.top(), split_x - target.left(), target.height()))
+        painter.drawImage(target, self._after)
         painter.setClipping(False)
         painter.setPen(QPen(QColor(theme.ACCENT), 4))
         painter.drawLine(int(split_x), int(target.top()), int(split_x), int(target.bottom()))
@@ -134,13 +152,22 @@ class SnapshotPage(QWidget):
         bottom.addWidget(self.saved_label, 1)
         bottom.addWidget(self.back_button)
         layout.addLayout(bottom)
+        self._bottom = bottom
         self._retranslate()
 
-    def show_pair(self, before: QImage, after: QImage, style_code: str) -> None:
+    def add_action(self, button: QWidget) -> None:
+        """A button before "Back to the mirror" (ui/share's "send to my phone")."""
+        self._bottom.insertWidget(self._bottom.count() - 1, button)
+
+    def show_pair(self, before: QImage, after: QImage, style_label: str,
+                  paint_span: tuple[float, float] | None = None) -> None:
+        """Freeze a pair; `style_label` names the style in the title, `paint_span` places the first split."""
         self.view.set_images(before, after)
-        self.slider.setValue(50)
+        split = round(default_split(paint_span) * 100)
+        self.slider.setValue(split)
+        self.view.set_split(split / 100)  # also when the slider already stood there (no valueChanged)
         self.saved_label.setText("")
-        title = self.tr("Before / after · %1").replace("%1", style_code) if style_code else self.tr("Before / after")
+        title = self.tr("Before / after · %1").replace("%1", style_label) if style_label else self.tr("Before / after")
         self.title.setText(title)
 
     def show_saved(self, path: Path | None) -> None:

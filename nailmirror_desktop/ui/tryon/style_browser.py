@@ -1,7 +1,13 @@
-"""The customer's style browser: category tabs, tag chips and search over a Model/View list of thumbnails.
+"""The customer's style browser: category chips, tag chips and search over a Model/View grid of thumbnails.
 
 `StyleListModel` reads the repository (PUBLISHED and previewable styles only) and owns nothing else; the
-panel turns taps into `style_chosen(code)` and accent-finger toggles into `accent_changed(set)`.
+panel turns taps into `style_chosen(code)`, accent-finger toggles into `accent_changed(set)` and a compare
+into `compare_requested(first, second)`.
+
+Made for fingers on a counter screen (issue 13): category chips wrap onto more lines instead of hiding behind
+a tab bar's scroll arrows; tags scroll sideways by dragging, with a visible scroll bar as the cue that there is
+more; every target is at least `TOUCH_MIN` px; a tapped thumbnail is framed, never tinted by Qt's selection
+colour. Favourites are the customer's own (kept for this session only, forgotten at the idle reset).
 """
 
 from __future__ import annotations
@@ -13,25 +19,31 @@ from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListView,
     QPushButton,
     QScrollArea,
-    QTabBar,
+    QScroller,
     QVBoxLayout,
     QWidget,
 )
 
 from nailmirror_desktop.core.catalog.records import Category, StyleRecord
-from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository
+from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository, StyleSource
 from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.core.fingers import Finger
-from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.ui.shell import i18n, theme
+from nailmirror_desktop.ui.tryon.flow_layout import FlowLayout
 
 CodeRole = Qt.ItemDataRole.UserRole + 1
+READY, LOADING, UNAVAILABLE = "ready", "loading", "unavailable"  # the catalog, as the empty list explains it
 THUMB_SIZE = QSize(104, 104)
+GRID_SIZE = QSize(124, 150)
+TOUCH_MIN = 48  # px: the smallest target a fingertip hits reliably
+FAVOURITES = "__favourites__"  # the category chip that shows the customer's favourites
 _ROOT = QModelIndex()
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -49,13 +61,16 @@ class StyleListModel(QAbstractListModel):
         self.text = ""
         self.status: StyleStatus = StyleStatus.PUBLISHED  # the customer's view; staff review pages change it
         self.previewable_only = True
+        self.only_codes: frozenset[str] | None = None  # e.g. the customer's favourites; None = no such filter
 
     def refresh(self) -> None:
         query = StyleFilter(status=self.status, previewable_only=self.previewable_only,
                             category_code=self.category_code, tag_code=self.tag_code,
                             text=self.text.strip() or None, limit=200)
         self.beginResetModel()
-        self._rows = self._repository.list_styles(query) if self._repository is not None else []
+        rows = self._repository.list_styles(query) if self._repository is not None else []
+        only = self.only_codes
+        self._rows = rows if only is None else [r for r in rows if r.style_code in only]
         self.endResetModel()
 
     def rowCount(self, parent: ModelIndex = _ROOT) -> int:  # noqa: N802
@@ -81,10 +96,22 @@ class StyleListModel(QAbstractListModel):
     def codes(self) -> list[str]:
         return [s.style_code for s in self._rows]
 
+    def default_code(self) -> str | None:
+        if self._repository is None:
+            return None
+        everyone = StyleFilter(status=StyleStatus.PUBLISHED, previewable_only=True, limit=200)
+        rows = self._repository.list_styles(everyone)  # whatever filter the last customer left on
+        return next((s.style_code for s in rows if s.source != StyleSource.AI), None)
+
     def _icon(self, style: StyleRecord) -> QIcon:
         key = (style.id, style.content_version)
         if key not in self._icons:
-            self._icons[key] = QIcon(self._thumbnail(style))
+            thumbnail = self._thumbnail(style)
+            icon = QIcon(thumbnail)
+            # The same pixels when selected: Qt's default selected icon is tinted with the highlight colour,
+            # which hid the very colours the customer chose the style for. The frame says "selected" instead.
+            icon.addPixmap(thumbnail, QIcon.Mode.Selected)
+            self._icons[key] = icon
         return self._icons[key]
 
     def _thumbnail(self, style: StyleRecord) -> QPixmap:
@@ -105,12 +132,16 @@ class StyleListModel(QAbstractListModel):
 class StyleBrowser(QWidget):
     style_chosen = Signal(str)
     accent_changed = Signal(object)  # frozenset[Finger]
+    compare_requested = Signal(str, str)  # the style on the nails, the one tapped to compare with it
 
     def __init__(self, repository: StyleRepository | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._repository = repository
         self.model = StyleListModel(repository, self)
         self._categories: list[Category] = []
+        self._catalog_state = READY
+        self.favourites: set[str] = set()
+        self._current = ""
         self._build()
         self._retranslate()
         self.reload()
@@ -119,45 +150,97 @@ class StyleBrowser(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 8, 4, 4)
-        layout.setSpacing(10)
+        layout.setSpacing(8)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
+        self.search.setMinimumHeight(TOUCH_MIN + 8)
         self.search.textChanged.connect(self._on_search_change)
-        self.category_tabs = QTabBar()
-        self.category_tabs.setExpanding(False)
-        self.category_tabs.setDrawBase(False)
-        self.category_tabs.currentChanged.connect(self._on_category_change)
+        self.category_box = QWidget()
+        self.category_row = FlowLayout(self.category_box, spacing=8)
+        self.category_group = QButtonGroup(self)
+        self.category_group.setExclusive(True)
+        self.category_group.buttonToggled.connect(self._on_category_toggle)
         self.tag_row = QHBoxLayout()
+        self.tag_row.setContentsMargins(0, 0, 0, 0)
         self.tag_row.setSpacing(8)
         self.tag_group = QButtonGroup(self)
         self.tag_group.setExclusive(False)
         self.tag_group.buttonToggled.connect(self._on_tag_toggle)
         tags = QWidget()
         tags.setLayout(self.tag_row)
-        tag_scroll = QScrollArea()
-        tag_scroll.setWidget(tags)
-        tag_scroll.setWidgetResizable(True)
-        tag_scroll.setFixedHeight(64)
-        tag_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        tag_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tag_scroll = QScrollArea()
+        self.tag_scroll.setWidget(tags)
+        self.tag_scroll.setWidgetResizable(True)
+        self.tag_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.tag_scroll.setFixedHeight(TOUCH_MIN + 22)
+        self.tag_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tag_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # shown = more to see
+        self.tag_scroll.setStyleSheet(
+            "QScrollBar:horizontal { height: 8px; background: #2d2733; border-radius: 4px; }"
+            f"QScrollBar::handle:horizontal {{ background: {theme.MUTED}; border-radius: 4px; min-width: 40px; }}"
+            "QScrollBar::add-line:horizontal, QScrollBar::sub-line:horizontal { width: 0; }")
+        QScroller.grabGesture(self.tag_scroll.viewport(), QScroller.ScrollerGestureType.LeftMouseButtonGesture)
         self.list_view = QListView()
         self.list_view.setObjectName("styleList")
         self.list_view.setModel(self.model)
         self.list_view.setViewMode(QListView.ViewMode.IconMode)
         self.list_view.setIconSize(THUMB_SIZE)
-        self.list_view.setGridSize(QSize(124, 152))
+        self.list_view.setGridSize(GRID_SIZE)
         self.list_view.setResizeMode(QListView.ResizeMode.Adjust)
         self.list_view.setMovement(QListView.Movement.Static)
         self.list_view.setWordWrap(True)
         self.list_view.setUniformItemSizes(True)
+        self.list_view.setStyleSheet(  # every item has the frame's width, so selecting one moves nothing
+            "QListView#styleList::item { border: 3px solid transparent; border-radius: 12px; }"
+            "QListView#styleList::item:selected { background: transparent;"
+            f" border: 3px solid {theme.ACCENT}; border-radius: 12px; color: {theme.TEXT}; }}")
+        QScroller.grabGesture(self.list_view.viewport(), QScroller.ScrollerGestureType.LeftMouseButtonGesture)
         self.list_view.clicked.connect(self._on_style_click)
         self.empty_label = QLabel()
         self.empty_label.setObjectName("muted")
+        self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(self.search)
+        layout.addWidget(self.category_box)
+        layout.addWidget(self.tag_scroll)
+        layout.addWidget(self.list_view, 1)
+        layout.addWidget(self.empty_label)
+        layout.addLayout(self._build_current_row())
+        layout.addLayout(self._build_accent_row())
+        self.set_accent_options(False, frozenset())
+
+    def _build_current_row(self) -> QHBoxLayout:
+        """The style on the nails: its name leads, its code follows small (staff still read it); beside it the
+        favourite heart and the compare button."""
+        self.current_name = QLabel("")
+        self.current_name.setObjectName("title")
+        self.current_name.setVisible(False)
         self.current_code = QLabel("")
         self.current_code.setVisible(False)
-        self.current_code.setObjectName("styleCode")
-        self.current_code.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.current_code.setObjectName("muted")
+        self._current_names = ("", "")
+        names = QVBoxLayout()
+        names.setSpacing(0)
+        names.addWidget(self.current_name)
+        names.addWidget(self.current_code)
+        self.favourite_button = QPushButton()
+        self.favourite_button.setObjectName("chip")
+        self.favourite_button.setCheckable(True)
+        self.favourite_button.setMinimumSize(TOUCH_MIN + 16, TOUCH_MIN)
+        self.favourite_button.toggled.connect(self._on_favourite_toggle)
+        self.compare_button = QPushButton()
+        self.compare_button.setObjectName("chip")
+        self.compare_button.setCheckable(True)
+        self.compare_button.setMinimumHeight(TOUCH_MIN)
+        self.compare_button.toggled.connect(self._on_compare_toggle)
+        row = QHBoxLayout()
+        row.addLayout(names, 1)
+        row.addWidget(self.favourite_button)
+        row.addWidget(self.compare_button)
+        self._update_current_buttons()
+        return row
+
+    def _build_accent_row(self) -> QVBoxLayout:
         self.accent_title = QLabel()
         self.accent_title.setObjectName("muted")
         accent_row = QHBoxLayout()
@@ -170,71 +253,113 @@ class StyleBrowser(QWidget):
             button.toggled.connect(self._on_accent_toggle)
             self.accent_buttons[finger] = button
             accent_row.addWidget(button)
-        layout.addWidget(self.search)
-        layout.addWidget(self.category_tabs)
-        layout.addWidget(tag_scroll)
-        layout.addWidget(self.list_view, 1)
-        layout.addWidget(self.empty_label)
-        layout.addWidget(self.current_code)
-        layout.addWidget(self.accent_title)
-        layout.addLayout(accent_row)
-        self.set_accent_options(False, frozenset())
+        column = QVBoxLayout()
+        column.setSpacing(4)
+        column.addWidget(self.accent_title)
+        column.addLayout(accent_row)
+        return column
+
+    def _chip(self, objectName: str = "chip") -> QPushButton:  # noqa: N803 (Qt's word)
+        button = QPushButton()
+        button.setObjectName(objectName)
+        button.setCheckable(True)
+        button.setMinimumHeight(TOUCH_MIN)
+        return button
 
     # --- model → view -----------------------------------------------------------------------------------
     def reset_filters(self) -> None:
-        """Back to 'All', no tag, no search text (idle reset)."""
-        for widget in (self.search, self.category_tabs, self.tag_group):
+        """Back to 'All', no tag, no search text, no favourites, no compare (idle reset: a new customer)."""
+        for widget in (self.search, self.category_group, self.tag_group, self.compare_button,
+                       self.favourite_button):
             widget.blockSignals(True)
         self.search.clear()
-        self.category_tabs.setCurrentIndex(0)
+        buttons = self.category_group.buttons()
+        if buttons:
+            buttons[0].setChecked(True)
         for button in self.tag_group.buttons():
             button.setChecked(False)
-        for widget in (self.search, self.category_tabs, self.tag_group):
+        self.compare_button.setChecked(False)
+        for widget in (self.search, self.category_group, self.tag_group, self.compare_button,
+                       self.favourite_button):
             widget.blockSignals(False)
+        self.favourites.clear()
         self.model.text, self.model.category_code, self.model.tag_code = "", None, None
-        self.model.refresh()
-        self._update_empty_state()
+        self.model.only_codes = None
+        self._retranslate_categories()
+        self._refresh()
 
-    def first_code(self) -> str | None:
-        codes = self.model.codes()
-        return codes[0] if codes else None
+    def default_code(self) -> str | None:
+        """The style a new customer's mirror opens with: the newest catalog or staff-made style. Never an AI
+        one, even published: it was one customer's own design, and the next customer did not ask for it."""
+        return self.model.default_code()
 
     def reload(self) -> None:
         """Re-read categories, tags and the list (after the catalog loads or staff publish a style)."""
         self._fill_categories()
         self._fill_tags()
+        self._refresh()
+
+    def _refresh(self) -> None:
         self.model.refresh()
         self._update_empty_state()
 
     def _fill_categories(self) -> None:
+        chosen = self.model.category_code
         self._categories = self._repository.categories() if self._repository is not None else []
-        self.category_tabs.blockSignals(True)
-        while self.category_tabs.count():
-            self.category_tabs.removeTab(0)
-        self.category_tabs.addTab("")
-        for _category in self._categories:
-            self.category_tabs.addTab("")
-        self.category_tabs.blockSignals(False)
+        self.category_group.blockSignals(True)
+        for button in self.category_group.buttons():
+            self.category_group.removeButton(button)
+            self.category_row.removeWidget(button)
+            button.deleteLater()
+        codes: list[str | None] = [None, *(c.code for c in self._categories), FAVOURITES]
+        for code in codes:
+            button = self._chip()
+            button.setProperty("category", code)
+            self.category_group.addButton(button)
+            self.category_row.addWidget(button)
+            button.setChecked(code == (FAVOURITES if self.model.only_codes is not None else chosen))
+        if self.category_group.checkedButton() is None:
+            self.category_group.buttons()[0].setChecked(True)
+            self.model.category_code = None
+        self.category_group.blockSignals(False)
         self._retranslate_categories()
 
     def _fill_tags(self) -> None:
         for button in self.tag_group.buttons():
             self.tag_group.removeButton(button)
             button.deleteLater()
+        while self.tag_row.count():
+            self.tag_row.takeAt(0)
         tags = self._repository.tags() if self._repository is not None else []
         for tag in tags[:16]:
-            button = QPushButton()
-            button.setObjectName("chip")
-            button.setCheckable(True)
+            button = self._chip()
             button.setProperty("tag", tag)
             self.tag_group.addButton(button)
             self.tag_row.addWidget(button)
         self.tag_row.addStretch(1)
         self._retranslate_tags()
 
-    def show_current(self, code: str) -> None:
+    def show_current(self, code: str, name: str = "", name_en: str = "") -> None:
+        self._current = code
+        self._current_names = (name, name_en)
         self.current_code.setText(code)
         self.current_code.setVisible(bool(code))
+        self._retranslate_current()
+        self._update_current_buttons()
+
+    def _update_current_buttons(self) -> None:
+        for button in (self.favourite_button, self.compare_button):
+            button.setVisible(bool(self._current))
+        self.favourite_button.blockSignals(True)
+        self.favourite_button.setChecked(self._current in self.favourites)
+        self.favourite_button.blockSignals(False)
+        self.favourite_button.setText("♥" if self._current in self.favourites else "♡")
+
+    def _retranslate_current(self) -> None:
+        zh, en = self._current_names
+        name = (en or zh) if self._english() else (zh or en)
+        self.current_name.setText(name)
+        self.current_name.setVisible(bool(name) and bool(self.current_code.text()))
 
     def set_accent_options(self, available: bool, chosen: frozenset[Finger]) -> None:
         for finger, button in self.accent_buttons.items():
@@ -243,19 +368,37 @@ class StyleBrowser(QWidget):
             button.setChecked(finger in chosen)
             button.blockSignals(False)
 
+    def set_catalog_state(self, state: str) -> None:
+        """LOADING while the first start imports the starter catalog (an empty list then means "wait", not "no
+        match"), UNAVAILABLE when that failed, READY otherwise."""
+        self._catalog_state = state
+        self._retranslate_empty()
+        self._update_empty_state()
+
     def _update_empty_state(self) -> None:
         self.empty_label.setVisible(self.model.rowCount() == 0)
+
+    def visible_tile_count(self) -> int:
+        """Tiles shown whole without scrolling (what a customer sees at a glance)."""
+        viewport = self.list_view.viewport().rect()
+        return sum(1 for row in range(self.model.rowCount())
+                   if viewport.contains(self.list_view.visualRect(self.model.index(row, 0))))
 
     # --- view → model / signals -------------------------------------------------------------------------
     def _on_search_change(self, text: str) -> None:
         self.model.text = text
-        self.model.refresh()
-        self._update_empty_state()
+        self._refresh()
 
-    def _on_category_change(self, index: int) -> None:
-        self.model.category_code = self._categories[index - 1].code if index > 0 else None
-        self.model.refresh()
-        self._update_empty_state()
+    def _on_category_toggle(self, button: QAbstractButton, checked: bool) -> None:
+        if not checked:
+            return
+        code = button.property("category")
+        if code == FAVOURITES:
+            self.model.category_code, self.model.only_codes = None, frozenset(self.favourites)
+        else:
+            self.model.category_code, self.model.only_codes = code, None
+        self._retranslate_empty()
+        self._refresh()
 
     def _on_tag_toggle(self, button: QAbstractButton, checked: bool) -> None:
         if checked:
@@ -265,11 +408,31 @@ class StyleBrowser(QWidget):
                     other.setChecked(False)
                     other.blockSignals(False)
         self.model.tag_code = button.property("tag").code if checked else None
-        self.model.refresh()
-        self._update_empty_state()
+        self._refresh()
 
     def _on_style_click(self, index: QModelIndex) -> None:
-        self.style_chosen.emit(index.data(CodeRole))
+        code = index.data(CodeRole)
+        if self.compare_button.isChecked() and self._current and code != self._current:
+            self.compare_button.setChecked(False)
+            self.compare_requested.emit(self._current, code)
+            return
+        self.style_chosen.emit(code)
+
+    def _on_favourite_toggle(self, checked: bool) -> None:
+        if not self._current:
+            return
+        if checked:
+            self.favourites.add(self._current)
+        else:
+            self.favourites.discard(self._current)
+        self._update_current_buttons()
+        if self.model.only_codes is not None:
+            self.model.only_codes = frozenset(self.favourites)
+            self._refresh()
+        self._retranslate_categories()
+
+    def _on_compare_toggle(self, _checked: bool) -> None:
+        self._retranslate_compare()
 
     def _on_accent_toggle(self, _checked: bool) -> None:
         chosen = frozenset(f for f, b in self.accent_buttons.items() if b.isChecked())
@@ -286,8 +449,9 @@ class StyleBrowser(QWidget):
 
     def _retranslate(self) -> None:
         self.search.setPlaceholderText(self.tr("Search by name or style code"))
-        self.empty_label.setText(self.tr("No styles match. Try another word or category."))
+        self._retranslate_empty()
         self.accent_title.setText(self.tr("Accent nails (tap a finger)"))
+        self.favourite_button.setToolTip(self.tr("Save to my favourites"))
         names = {
             Finger.THUMB: self.tr("Thumb"), Finger.INDEX: self.tr("Index"), Finger.MIDDLE: self.tr("Middle"),
             Finger.RING: self.tr("Ring"), Finger.PINKY: self.tr("Pinky"),
@@ -296,14 +460,35 @@ class StyleBrowser(QWidget):
             button.setText(names[finger])
         self._retranslate_categories()
         self._retranslate_tags()
+        self._retranslate_current()
+        self._retranslate_compare()
+
+    def _retranslate_empty(self) -> None:
+        if self._catalog_state == LOADING:
+            text = self.tr("Setting up the style catalog for the first time… one moment.")
+        elif self._catalog_state == UNAVAILABLE:
+            text = self.tr("The style catalog could not be loaded. Please ask our staff.")
+        elif self.model.only_codes is not None:
+            text = self.tr("No favourites yet: tap ♡ beside a style you like.")
+        else:
+            text = self.tr("No styles match. Try another word or category.")
+        self.empty_label.setText(text)
+
+    def _retranslate_compare(self) -> None:
+        self.compare_button.setText(self.tr("Tap a style…") if self.compare_button.isChecked() else
+                                    self.tr("Compare"))
 
     def _retranslate_categories(self) -> None:
-        if self.category_tabs.count() == 0:
-            return
-        self.category_tabs.setTabText(0, self.tr("All"))
         english = self._english()
-        for i, category in enumerate(self._categories, start=1):
-            self.category_tabs.setTabText(i, (category.name_en if english and category.name_en else category.name_zh))
+        names = {c.code: (c.name_en if english and c.name_en else c.name_zh) for c in self._categories}
+        for button in self.category_group.buttons():
+            code = button.property("category")
+            if code is None:
+                button.setText(self.tr("All"))
+            elif code == FAVOURITES:
+                button.setText(self.tr("♥ Favourites (%1)").replace("%1", str(len(self.favourites))))
+            else:
+                button.setText(names.get(code, code))
 
     def _retranslate_tags(self) -> None:
         english = self._english()

@@ -17,11 +17,14 @@ from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.bridge import RunInBackground
-from nailmirror_desktop.ui.shell.main_window import CUSTOMER, SNAPSHOT, MainWindow
+from nailmirror_desktop.ui.generation.generate_panel import StyleCard
+from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
+from nailmirror_desktop.ui.tryon.compare_page import ComparePage
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
 from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_snapshot
-from nailmirror_desktop.ui.tryon.style_browser import StyleBrowser
+from nailmirror_desktop.ui.tryon.style_browser import LOADING, READY, UNAVAILABLE, StyleBrowser
 from nailmirror_desktop.ui.tryon.tryon_session import LoadedStyle, TryOnSession, load_style_textures
 from nailmirror_desktop.vision.supervisor import DEMO, SourceSupervisor
 
@@ -46,6 +49,10 @@ class TryOnController(QObject):
         self.snapshot_page.back_requested.connect(self.back_to_mirror)
         window.set_page_widget(SNAPSHOT, self.snapshot_page)
         window.snapshot_requested.connect(self.take_snapshot)
+        self.compare_page = ComparePage()
+        self.compare_page.back_requested.connect(self.back_to_mirror)
+        self.compare_page.chosen.connect(self._on_compare_choice)
+        window.set_page_widget(COMPARE, self.compare_page)
         self.last_snapshot: Path | None = None
 
     def _build_style_browser(self, repository: StyleRepository | None) -> StyleBrowser | None:
@@ -54,6 +61,7 @@ class TryOnController(QObject):
         browser = StyleBrowser(repository)
         browser.style_chosen.connect(self.apply_style)
         browser.accent_changed.connect(self._on_accent_change)
+        browser.compare_requested.connect(self.compare)
         return browser
 
     def start(self) -> None:
@@ -83,6 +91,7 @@ class TryOnController(QObject):
             return
         try:
             assets = try_on_assets(self._require_repository(), code)
+            name_en = self._require_repository().get_by_code(code).name_en
         except Exception as exc:
             self._on_style_unusable(code, exc)
             done(False)
@@ -97,17 +106,20 @@ class TryOnController(QObject):
             done(True)
 
         self._run(lambda: load_style_textures(assets.style_code, assets.name, assets.textures,
-                                              assets.accent_fingers), decoded)
+                                              assets.accent_fingers, name_en), decoded)
 
     def put_on_a_first_style(self) -> None:
-        """The mirror opens with the catalog's newest style on, so a passer-by sees what it does at once."""
+        """The mirror opens with the catalog's newest style on (never a customer's AI design), so a passer-by
+        sees what it does at once."""
         if self.session.style is None and self.style_browser is not None:
-            code = self.style_browser.first_code()
+            code = self.style_browser.default_code()
             if code:
                 self.apply_style(code)
 
     def load_catalog(self, load: Callable[[], object]) -> None:
         """Run the first-start catalog import on a worker, then show the catalog with a first style on."""
+        if self.style_browser is not None:
+            self.style_browser.set_catalog_state(LOADING)
         self._run(load, self._on_catalog_loaded)
 
     def reload_catalog(self) -> None:
@@ -117,8 +129,31 @@ class TryOnController(QObject):
     def _on_catalog_loaded(self, _report: object, error: BaseException | None) -> None:
         if error is not None:
             log.error("starter catalog could not be loaded: %s", error)
+        if self.style_browser is not None:
+            self.style_browser.set_catalog_state(UNAVAILABLE if error is not None else READY)
         self.reload_catalog()
         self.put_on_a_first_style()
+
+    def style_card(self, code: str) -> StyleCard:
+        """A style's names and preview card file, for the AI panel (read here, with this thread's connection)."""
+        repository = self._require_repository()
+        style = repository.get_by_code(code)
+        return StyleCard(style.style_code, style.name, style.name_en, try_on_assets(repository, code).preview)
+
+    def compare(self, first: str, second: str) -> bool:
+        """Show two styles side by side (their preview cards); False when one of them cannot be read."""
+        try:
+            cards = self.style_card(first), self.style_card(second)
+        except Exception as exc:
+            self._on_style_unusable(second, exc)
+            return False
+        self.compare_page.show_styles(*cards)
+        self._window.show_page(COMPARE)
+        return True
+
+    def _on_compare_choice(self, code: str) -> None:
+        self.apply_style(code)
+        self.back_to_mirror()
 
     def _require_repository(self) -> StyleRepository:
         if self._repository is None:
@@ -126,8 +161,10 @@ class TryOnController(QObject):
         return self._repository
 
     def _load_style(self, code: str) -> LoadedStyle:
-        assets = try_on_assets(self._require_repository(), code)
-        return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers)
+        repository = self._require_repository()
+        assets = try_on_assets(repository, code)
+        return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers,
+                                   repository.get_by_code(code).name_en)
 
     def _on_style_unusable(self, code: str, error: BaseException) -> None:
         log.warning("style %s cannot be tried on: %s", code, error)
@@ -136,9 +173,9 @@ class TryOnController(QObject):
     def _show_style(self, loaded: LoadedStyle) -> None:
         self.session.apply(loaded)
         self._window.mirror.set_banner("")
-        self._window.mirror.set_style(loaded.code, loaded.name)
+        self._window.mirror.set_style(loaded.code, loaded.name, loaded.name_en)
         if self.style_browser is not None:
-            self.style_browser.show_current(loaded.code)
+            self.style_browser.show_current(loaded.code, loaded.name, loaded.name_en)
             self.style_browser.set_accent_options(loaded.accent is not None, self.session.accent_fingers)
 
     def _on_accent_change(self, fingers: frozenset[Finger]) -> None:
@@ -146,14 +183,16 @@ class TryOnController(QObject):
 
     # --- snapshots ----------------------------------------------------------------------------------------
     def take_snapshot(self) -> bool:
-        """Freeze the newest before/after pair on the snapshot page and save it (on a worker)."""
-        pair = self.session.latest_pair()
+        """Freeze the best painted recent before/after pair on the snapshot page and save it (on a worker)."""
+        pair = self.session.snapshot_pair()
         if pair is None:
             return False
         style = self.session.style
         code = style.code if style is not None else ""
+        label = (style.name_en or style.name if i18n.current_language() == "en" else style.name) if style else ""
         self.mirror_loop.set_paused(True)
-        self.snapshot_page.show_pair(bgr_to_qimage(pair.before), bgr_to_qimage(pair.after), code)
+        self.snapshot_page.show_pair(bgr_to_qimage(pair.before), bgr_to_qimage(pair.after), label or code,
+                                     pair.paint_span)
         self._window.show_page(SNAPSHOT)
         self._run(lambda: save_snapshot(pair.before, pair.after, code), self._on_snapshot_saved)
         return True
@@ -182,6 +221,7 @@ class TryOnController(QObject):
         """No style, no images of the customer on screen or in memory; the browser back to its first view."""
         self.session.clear()
         self.snapshot_page.clear()
+        self.compare_page.clear()
         self._window.mirror.clear_frame()
         self._window.mirror.set_style("", "")
         if self.style_browser is not None:

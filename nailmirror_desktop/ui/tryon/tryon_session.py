@@ -3,6 +3,10 @@
 `process(packet)` runs on a worker (through the bridge, one frame at a time); everything else runs on the GUI
 thread. Changing the style swaps the pipeline's compositor in one assignment, so the next frame the worker
 starts is painted with it ("applied within one frame"). Textures are decoded once per style and cached.
+
+The snapshot freezes the most painted pair of the last `FREEZE_WINDOW_MS`, not simply the newest: a nail
+fades while it turns away (geometry's facing fade), and a tap on "snapshot" moves the hand, so the newest
+frame often caught the paint half faded out.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from nailmirror_desktop.vision.supervisor import FramePacket
 FINGER_SLOTS = {finger.name.lower(): finger for finger in Finger}
 _CACHE_SIZE = 12
 TIMED_STAGES = ("track", "smooth", "geometry", "composite", "total")
+FREEZE_WINDOW_MS = 1500  # how far back a snapshot may reach for a better painted frame
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,18 +42,26 @@ class LoadedStyle:
     accent: np.ndarray | None
     per_finger: dict[Finger, np.ndarray]
     default_accent: tuple[Finger, ...]
+    name_en: str = ""
 
 
 @dataclass(frozen=True, eq=False)
 class FramePair:
-    """The same instant before and after painting: (H, W, 3) uint8 BGR each."""
+    """The same instant before and after painting: (H, W, 3) uint8 BGR each.
+
+    paint: how much is painted, the sum of the painted nails' opacities (0 with no style or no hand; 5 for one
+    hand fully facing the camera). paint_span: the painted nails' horizontal extent as fractions of the width
+    (left, right), or None when nothing is painted."""
 
     before: np.ndarray
     after: np.ndarray
+    paint: float = 0.0
+    paint_span: tuple[float, float] | None = None
+    timestamp_ms: int = 0
 
 
 def load_style_textures(code: str, name: str, textures: dict[str, Path],
-                        accent_fingers: tuple[str, ...]) -> LoadedStyle:
+                        accent_fingers: tuple[str, ...], name_en: str = "") -> LoadedStyle:
     """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file)."""
     decoded = {slot: read_image(path, keep_alpha=True) for slot, path in textures.items()}
     per_finger = {FINGER_SLOTS[s]: img for s, img in decoded.items() if s in FINGER_SLOTS}
@@ -56,7 +69,7 @@ def load_style_textures(code: str, name: str, textures: dict[str, Path],
     accent = decoded.get("accent")
     if accent is None:
         accent = next((per_finger[f] for f in default_accent if f in per_finger), None)
-    return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent)
+    return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent, name_en)
 
 
 class TryOnSession:
@@ -68,6 +81,7 @@ class TryOnSession:
         self._accent: frozenset[Finger] = frozenset()
         self._lock = threading.Lock()
         self._latest: FramePair | None = None
+        self._best_recent: FramePair | None = None  # the most painted pair of the last FREEZE_WINDOW_MS
         self._last_sequence = -1  # touched by the worker only
         self.pipeline.compositor = Compositor()
 
@@ -106,11 +120,16 @@ class TryOnSession:
         self._accent = frozenset()
         self.pipeline.compositor = Compositor()
         with self._lock:
-            self._latest = None
+            self._latest = self._best_recent = None
 
     def latest_pair(self) -> FramePair | None:
         with self._lock:
             return self._latest
+
+    def snapshot_pair(self) -> FramePair | None:
+        """The pair a snapshot freezes: the most painted one of the last FREEZE_WINDOW_MS."""
+        with self._lock:
+            return self._best_recent or self._latest
 
     def _rebuild_compositor(self) -> None:
         style = self._style
@@ -132,7 +151,23 @@ class TryOnSession:
         # cv2.flip: ~0.5 ms per 1280×720 frame against ~5 ms for numpy's strided copy of image[:, ::-1]
         frame = cv2.flip(packet.image, 1) if self.mirror else packet.image
         result = self.pipeline.process_video_frame(frame, packet.timestamp_ms)
+        paint, span = _paint_of(result.quads, frame.shape[1]) if self._style is not None else (0.0, None)
+        pair = FramePair(frame, result.frame, paint, span, packet.timestamp_ms)
         with self._lock:
-            self._latest = FramePair(frame, result.frame)
+            self._latest = pair
+            best = self._best_recent
+            if best is None or paint >= best.paint or pair.timestamp_ms - best.timestamp_ms > FREEZE_WINDOW_MS \
+                    or pair.timestamp_ms < best.timestamp_ms:  # a re-opened source restarts its clock
+                self._best_recent = pair
         timings = {name: float(getattr(result.timings, name)) for name in TIMED_STAGES}
         return shown_frame_from(result.frame, len(result.hands), timings, packet.sequence, target_size)
+
+
+def _paint_of(quads: list[Any], width: int) -> tuple[float, tuple[float, float] | None]:
+    """(sum of the painted nails' opacities, their horizontal extent as fractions of `width`)."""
+    painted = [q for q in quads if q.opacity > 0]
+    if not painted or width <= 0:
+        return 0.0, None
+    xs = np.concatenate([q.corners[:, 0] for q in painted])
+    left, right = float(np.clip(xs.min() / width, 0, 1)), float(np.clip(xs.max() / width, 0, 1))
+    return float(sum(q.opacity for q in painted)), (left, right)

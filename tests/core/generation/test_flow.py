@@ -466,14 +466,13 @@ def _wait_for_polls(task_no: str, dashscope: FakeDashScope, worker: subprocess.P
     raise AssertionError("the worker never persisted a provider task id")
 
 
-def test_a_generated_style_is_named_in_the_customers_own_words():
-    from nailmirror_desktop.core.generation.flow import style_name
-
-    assert style_name("奶白色底胶、贝壳碎片、无名指跳色", "Milky white") == "奶白色底胶、贝壳碎片、无名指跳色"
-    long_prompt = "奶白色底胶，" * 10
-    named = style_name(long_prompt, "x")
-    assert len(named) == 24 and named.endswith("…") and not named[:-1].endswith("，")
-    assert style_name("  \n ", "Milky white") == "Milky white"
+def test_a_generated_style_is_named_from_its_design_in_both_languages():
+    """Not the raw prompt (core/generation/naming.py): the names say what was understood."""
+    with new_engine(provider_config()) as engine:
+        task = generate(engine, "offline", prompt="hello, 酒红磨砂 world")
+        style = assert_one_style_for(task)
+        assert (style["name"], style["name_en"]) == ("酒红磨砂", "Burgundy matte")
+        assert style["prompt"] == "hello, 酒红磨砂 world"  # what the customer typed is kept, just not as a name
 
 
 # ---------------------------------------------------------------------------------------------- issue #12

@@ -64,7 +64,7 @@ def test_a_retry_says_so_and_a_dead_task_shows_why(qtbot, engine):
 
     engine.register_handler(STYLE_GENERATION, rejected)
     controller, executor, tried = controller_for(engine)
-    task_no = controller.generate("something refused")
+    task_no = controller.generate("金色闪粉")
     executor.task_changed.emit(task_no, "FAILED")
     assert "Trying again" in controller.panel.status.text()
     engine.run_due()
@@ -115,11 +115,11 @@ def test_a_failed_generation_frees_the_customer_to_try_again(qtbot, engine):
 
     engine.register_handler(STYLE_GENERATION, rejected)
     controller, executor, tried = controller_for(engine)
-    first = controller.generate("something refused")
-    assert controller.generate("again") is None
+    first = controller.generate("金色闪粉")
+    assert controller.generate("蓝色") is None
     engine.run_due()
     executor.task_changed.emit(first, "DEAD")
-    assert controller.generate("something else") not in (None, first)
+    assert controller.generate("奶白法式") not in (None, first)
 
 
 def test_the_next_customer_is_not_blocked_by_the_last_ones_generation(qtbot, engine):
@@ -144,3 +144,71 @@ def test_a_late_try_on_of_the_last_customers_design_is_not_shown_to_the_next(qtb
     controller.forget_customer()
     pending[0](True)  # the texture decode answers after the idle reset
     assert controller.panel.result_code.text() == ""
+
+
+# ---------------------------------------------------------------------------------------------- honest feedback
+
+
+def test_an_empty_prompt_is_refused_with_a_sentence_and_nothing_is_queued(qtbot, engine):
+    controller, executor, tried = controller_for(engine)
+    qtbot.addWidget(controller.panel)
+    controller.panel.prompt.setText("   ")
+    controller.panel.generate_button.click()
+    assert controller.panel.status.text() == "Tell us a colour or a pattern first."
+    assert controller.generate("") is None
+    assert engine.count(task_type=STYLE_GENERATION) == 0
+
+
+def test_words_the_parser_finds_nothing_in_are_refused_with_words_to_try(qtbot, engine):
+    controller, executor, tried = controller_for(engine)
+    assert controller.generate("hello world") is None
+    status = controller.panel.status.text()
+    assert "hello world" in status and "milky white" in status and "cat eye" in status
+    assert "ready" not in status and not controller.panel.try_button.isVisibleTo(controller.panel)
+    assert engine.count(task_type=STYLE_GENERATION) == 0
+
+
+def test_words_left_out_are_named_next_to_the_finished_design(qtbot, engine):
+    engine.register_handler(STYLE_GENERATION, lambda ctx: {"style_code": "AIS-TEST06"})
+    controller, executor, tried = controller_for(engine)
+    task_no = controller.generate("hello red")
+    assert task_no is not None
+    engine.run_due()
+    executor.task_changed.emit(task_no, "SUCCESS")
+    status = controller.panel.status.text()
+    assert "ready" in status and "“hello”" in status
+
+
+def test_the_finished_design_shows_its_preview_and_its_name_before_its_code(qtbot, engine, tmp_path):
+    from PIL import Image
+
+    from nailmirror_desktop.ui.generation.generate_panel import StyleCard
+
+    preview = tmp_path / "preview.png"
+    Image.new("RGB", (768, 512), (120, 20, 40)).save(preview)
+    engine.register_handler(STYLE_GENERATION, lambda ctx: {"style_code": "AIS-TEST07"})
+    executor = SignalsOnly()
+    controller = GenerationController(engine, executor, "offline", lambda code, done: done(True),
+                                      describe=lambda code: StyleCard(code, "酒红磨砂", "Burgundy matte", preview))
+    panel = controller.panel
+    qtbot.addWidget(panel)
+    panel.show()
+    task_no = controller.generate("酒红磨砂")
+    engine.run_due()
+    executor.task_changed.emit(task_no, "SUCCESS")
+    assert panel.preview.isVisible() and panel.preview.pixmap().height() == panel.preview.height()
+    assert panel.preview.pixmap().toImage().pixelColor(10, 10).red() == 120
+    assert panel.result_name.text() == "Burgundy matte" and panel.result_code.text() == "AIS-TEST07"
+    controller.forget_customer()
+    assert not panel.preview.isVisible() and panel.result_name.text() == ""
+
+
+@pytest.mark.parametrize("code", ["STORAGE_FULL", "INVALID_RESPONSE", "OUTCOME_UNKNOWN", "WAIT_TIMEOUT"])
+def test_these_error_codes_have_their_own_sentence(qtbot, code):
+    from nailmirror_desktop.ui.shell.messages import generation_error_text
+
+    fallback = generation_error_text(None)
+    own = generation_error_text(code, "INVALID_REQUEST")
+    assert own != fallback and own == generation_error_text(code.lower(), "TRANSIENT")
+    assert len({generation_error_text(c) for c in ("STORAGE_FULL", "INVALID_RESPONSE", "OUTCOME_UNKNOWN",
+                                                    "WAIT_TIMEOUT")}) == 4

@@ -155,7 +155,7 @@ def test_a_rejected_prompt_gets_a_friendly_message(qtbot, monkeypatch):
         monkeypatch.setenv("NAILMIRROR_OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("NAILMIRROR_OPENAI_API_KEY", API_KEY)
         with started_kiosk(qtbot) as controller:
-            task_no = controller.generation.generate("something the moderation refuses")
+            task_no = controller.generation.generate("red, something the moderation refuses")
             status = controller.generation.panel.status
             qtbot.waitUntil(lambda: "describe it differently" in status.text(), timeout=30000)
             task = controller.services.engine.get(task_no)

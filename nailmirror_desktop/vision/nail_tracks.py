@@ -1,0 +1,155 @@
+"""Each nail followed across video frames: whether it is painted, and where it is while it briefly drops out.
+
+Video painted frame by frame blinks: a nail whose finger-facing score hovers at the fade's edge pops on and off,
+and a nail whose hand the landmarker loses for a frame or two vanishes. So, per nail:
+
+- hysteresis on the fade (geometry's opacity, from how much the nail faces the camera): an unpainted nail is
+  painted once its opacity reaches ON_AT, and a painted one stops only when the fade is fully out (opacity
+  ≤ OFF_AT: the finger faces away). A palm never reaches ON_AT, so a palm is never painted; a nail that was
+  painted is dropped the first frame its finger is seen facing away.
+- a hold: a painted nail that is not seen (its hand dropped, its quad degenerate) is painted for up to
+  HOLD_FRAMES frames more where its motion was taking it (constant velocity), then dropped; not held where
+  another nail is seen within NEAR_LENGTHS nail lengths (its hand is there, turned: the hold never paints a
+  palm).
+- the segmenter's last mask on the nail's ROI grid, so a frame without a fresh mask (a cadence, a model miss)
+  paints the carried one (`nail_rois.carry_mask`) for up to HOLD_FRAMES frames.
+
+Nails are matched to tracks by finger and nearest centre (within MATCH_LENGTHS nail lengths), not by the
+landmarker's hand order, which may swap between frames.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from nailmirror_desktop.vision.nail_rois import roi_to_frame
+from nailmirror_desktop.vision.types import Finger, NailQuad
+
+ON_AT = 0.5
+OFF_AT = 0.0
+HOLD_FRAMES = 3  # 100 ms at 30 FPS: longer than the landmarker's usual drop-outs, short enough not to smear
+MATCH_LENGTHS = 1.0
+NEAR_LENGTHS = 2.0  # a held nail with any nail seen this close is not held: the hand is there, and it decides
+
+
+@dataclass(frozen=True, eq=False)
+class TrackedNail:
+    """One nail of this frame. quad: where it is, opacity 1.0 painted / 0.0 not; seen: observed this frame
+    (False: held); roi_mask: the segmenter's last (64, 64) bool mask on the nail's ROI grid, found mask_age
+    frames ago (0: this frame), or None."""
+
+    track_id: int
+    quad: NailQuad
+    seen: bool
+    roi_mask: NDArray[np.bool_] | None
+    mask_age: int
+
+
+@dataclass(eq=False)
+class _Track:
+    track_id: int
+    finger: Finger
+    hand_index: int
+    corners: NDArray[np.float64]  # (4, 2)
+    velocity: NDArray[np.float64]  # (4, 2) pixels per frame
+    on: bool
+    missing: int = 0
+    roi_mask: NDArray[np.bool_] | None = None
+    mask_age: int = 0
+
+
+class NailTracks:
+    """`update(quads)` once per frame (the geometry's quads, raw fade opacities) → the frame's TrackedNails;
+    `remember(track_id, roi_mask)` stores a fresh segmenter mask for a nail of that frame."""
+
+    def __init__(self, hold_frames: int = HOLD_FRAMES) -> None:
+        self.hold_frames = hold_frames
+        self._tracks: list[_Track] = []
+        self._ids = itertools.count()
+
+    def reset(self) -> None:
+        self._tracks = []
+
+    def update(self, quads: list[NailQuad]) -> list[TrackedNail]:
+        for track in self._tracks:
+            track.mask_age += 1
+        seen = [q for q in quads if roi_to_frame(q) is not None]
+        matched = self._match(seen)
+        out: list[TrackedNail] = []
+        for quad in seen:
+            corners = np.asarray(quad.corners, np.float64)
+            found = matched.get(id(quad))
+            if found is None:
+                track = _Track(next(self._ids), quad.finger, quad.hand_index, corners, np.zeros((4, 2)),
+                               on=quad.opacity >= ON_AT)
+                self._tracks.append(track)
+            else:
+                track = found
+                track.velocity = (corners - track.corners) / (track.missing + 1)
+                track.corners, track.hand_index, track.missing = corners, quad.hand_index, 0
+                track.on = quad.opacity > OFF_AT if track.on else quad.opacity >= ON_AT
+            out.append(self._nail(track, replace(quad, opacity=1.0 if track.on else 0.0), seen=True))
+        shown = {nail.track_id for nail in out}
+        kept = []
+        for track in self._tracks:
+            if track.track_id in shown:
+                kept.append(track)
+                continue
+            track.missing += 1
+            if not track.on or track.missing > self.hold_frames:
+                continue  # gone (an unpainted nail has nothing to hold)
+            track.corners = track.corners + track.velocity
+            if _near_any(track.corners, seen):
+                continue  # its hand is seen there and says otherwise (e.g. turned over): no ghost on a palm
+            kept.append(track)
+            held = NailQuad(track.finger, track.corners.astype(np.float32), track.hand_index, 1.0)
+            out.append(self._nail(track, held, seen=False))
+        self._tracks = kept
+        return out
+
+    def remember(self, track_id: int, roi_mask: NDArray[np.bool_]) -> None:
+        for track in self._tracks:
+            if track.track_id == track_id:
+                track.roi_mask, track.mask_age = roi_mask, 0
+
+    def _match(self, quads: list[NailQuad]) -> dict[int, _Track]:
+        """id(quad) → its track: greedily the closest pairs of the same finger first."""
+        pairs = []
+        for quad in quads:
+            centre, length = _centre_and_length(np.asarray(quad.corners, np.float64))
+            for track in self._tracks:
+                if track.finger != quad.finger:
+                    continue
+                distance = float(np.linalg.norm(_centre_and_length(track.corners)[0] - centre))
+                if distance <= MATCH_LENGTHS * length:
+                    pairs.append((distance, id(quad), track))
+        matched: dict[int, _Track] = {}
+        taken: set[int] = set()
+        for _, quad_id, track in sorted(pairs, key=lambda pair: pair[0]):
+            if quad_id in matched or track.track_id in taken:
+                continue
+            matched[quad_id] = track
+            taken.add(track.track_id)
+        return matched
+
+    def _nail(self, track: _Track, quad: NailQuad, *, seen: bool) -> TrackedNail:
+        fresh_enough = track.roi_mask is not None and track.mask_age <= self.hold_frames
+        return TrackedNail(track.track_id, quad, seen, track.roi_mask if fresh_enough else None, track.mask_age)
+
+
+def _near_any(corners: NDArray[np.float64], quads: list[NailQuad]) -> bool:
+    centre, length = _centre_and_length(corners)
+    for quad in quads:
+        other, other_length = _centre_and_length(np.asarray(quad.corners, np.float64))
+        if float(np.linalg.norm(other - centre)) <= NEAR_LENGTHS * max(length, other_length):
+            return True
+    return False
+
+
+def _centre_and_length(corners: NDArray[np.float64]) -> tuple[NDArray[np.float64], float]:
+    tip, cuticle = 0.5 * (corners[0] + corners[1]), 0.5 * (corners[2] + corners[3])
+    return 0.5 * (tip + cuticle), float(np.linalg.norm(tip - cuticle))

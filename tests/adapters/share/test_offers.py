@@ -1,0 +1,39 @@
+"""One-time offers and the rate limiter, on a manual clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nailmirror_desktop.adapters.share.offers import Claim, RateLimiter, ShareOffers
+
+
+def test_an_offer_is_good_once_and_until_it_expires():
+    now = [0.0]
+    offers = ShareOffers(ttl_s=180, clock=lambda: now[0])
+    offer = offers.offer(Path("a.png"))
+    assert offers.peek(offer.token)[0] is Claim.OK
+    assert offers.peek(offer.token)[0] is Claim.OK  # peeking uses nothing up
+    assert offers.claim(offer.token)[0] is Claim.OK
+    assert offers.claim(offer.token)[0] is Claim.USED
+    late = offers.offer(Path("b.png"))
+    now[0] += 180
+    assert offers.claim(late.token)[0] is Claim.EXPIRED
+    assert offers.claim("not-a-token")[0] is Claim.UNKNOWN
+    offers.withdraw_all()
+    assert offers.peek(late.token)[0] is Claim.UNKNOWN
+
+
+def test_tokens_are_fresh_and_long():
+    offers = ShareOffers()
+    tokens = {offers.offer(Path("a.png")).token for _ in range(50)}
+    assert len(tokens) == 50 and min(len(t) for t in tokens) >= 43  # 32 random bytes, base64url
+
+
+def test_the_rate_limit_slides_per_client():
+    now = [0.0]
+    limiter = RateLimiter(limit=3, window_s=10, clock=lambda: now[0])
+    assert [limiter.allow("10.0.0.5") for _ in range(4)] == [True, True, True, False]
+    assert limiter.allow("10.0.0.6")  # another phone is not held up
+    assert 1 <= limiter.retry_after_s("10.0.0.5") <= 11
+    now[0] += 10
+    assert limiter.allow("10.0.0.5")

@@ -1,0 +1,132 @@
+""""Take it home" on the snapshot page: a QR code for a one-time link served on loopback, the style card, and
+what the page says when sharing is off or the phone cannot reach the kiosk."""
+
+from __future__ import annotations
+
+import http.client
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from nailmirror_desktop.adapters.share.server import ShareServer
+from nailmirror_desktop.ui import bridge
+from nailmirror_desktop.ui.share.share_controller import SHARE, ShareController
+from nailmirror_desktop.ui.share.share_page import LINK, NO_NETWORK, OFF, SAVING, SENT
+from nailmirror_desktop.ui.shell import i18n, theme
+from nailmirror_desktop.ui.shell.main_window import SNAPSHOT, MainWindow
+from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage
+from tests.support.ui_support import ROOT
+
+pytestmark = pytest.mark.qt
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+@pytest.fixture
+def snapshot_file(tmp_path: Path) -> Path:
+    path = tmp_path / "20261201T000000Z_FES-M1MWQS_after.png"
+    Image.fromarray(np.full((48, 64, 3), (200, 90, 120), np.uint8)).save(path)
+    return path
+
+
+def build(qtbot, server: ShareServer | None, snapshot: Path | None):
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    theme.apply_theme(app)
+    bridge.install()
+    window = MainWindow()
+    qtbot.addWidget(window)
+    page = SnapshotPage()
+    window.set_page_widget(SNAPSHOT, page)
+    share = ShareController(window, page, server, lambda: snapshot, lambda: ("Rose glow gloss", "FES-M1MWQS"))
+    window.resize(1280, 800)
+    window.show()
+    window.show_page(SNAPSHOT)
+    return window, page, share
+
+
+def download(url: str) -> int:
+    path = url.split("127.0.0.1", 1)[1]
+    port, _, rest = path.lstrip(":").partition("/")
+    conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=5)
+    try:
+        conn.request("GET", "/" + rest + "/photo.png")
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def test_send_to_my_phone_shows_a_qr_link_that_works_once(qtbot, snapshot_file):
+    i18n.install_language("en")
+    links: list[str] = []
+    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
+    real_offer = server.offer
+    server.offer = lambda path, content_type="image/png": _record(real_offer(path, content_type), links)
+    try:
+        window, page, share = build(qtbot, server, snapshot_file)
+        assert share.button.text() == "Send to my phone" and share.button.minimumHeight() >= 48
+        share.button.click()
+        assert window.current_page() == SHARE and share.page.state == LINK
+        assert not share.page.qr.pixmap().isNull()
+        assert "Rose glow gloss" in share.page.card.name.text() and "FES-M1MWQS" in share.page.card.code.text()
+        ARTIFACTS.mkdir(exist_ok=True)
+        window.grab().save(str(ARTIFACTS / "share_qr_page.png"))
+        assert download(links[0]) == 200
+        qtbot.waitUntil(lambda: share.page.state == SENT, timeout=5000)
+        assert download(links[0]) == 410
+        share.page.back_button.click()
+        assert window.current_page() == SNAPSHOT
+    finally:
+        server.close()
+
+
+def _record(link, links):
+    links.append(link.url)
+    return link
+
+
+def test_the_idle_reset_withdraws_the_link(qtbot, snapshot_file):
+    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
+    try:
+        _window, _page, share = build(qtbot, server, snapshot_file)
+        share.take_home()
+        token = share._token
+        share.forget_customer()
+        status, _ = server.offers.peek(token)
+        assert status.name == "UNKNOWN" and share.page.state == OFF
+    finally:
+        server.close()
+
+
+def test_without_a_network_or_with_sharing_off_the_style_card_is_offered(qtbot, snapshot_file, tmp_path):
+    i18n.install_language("en")
+    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: None)
+    try:
+        _window, _page, share = build(qtbot, server, snapshot_file)
+        share.take_home()
+        assert share.page.state == NO_NETWORK and not share.page.qr.isVisibleTo(share.page)
+        assert "not on a network your phone can reach" in share.page.message.text()
+        assert "style card" in share.page.hint.text() and share.page.card.code.text()
+    finally:
+        server.close()
+    _window, _page, off = build(qtbot, None, snapshot_file)
+    assert off.button.text() == "Style card"
+    off.take_home()
+    assert off.page.state == OFF and "FES-M1MWQS" in off.page.card.code.text()
+    _window, _page, saving = build(qtbot, ShareServer(port=0, bind="127.0.0.1"), tmp_path / "not-yet.png")
+    saving.take_home()
+    assert saving.page.state == SAVING
+
+
+def test_the_share_page_speaks_chinese(qtbot, snapshot_file):
+    i18n.install_language("zh_CN")
+    try:
+        _window, _page, share = build(qtbot, None, snapshot_file)
+        share.take_home()
+        assert share.button.text() != "Style card" and share.page.title.text() != "Take it home"
+    finally:
+        i18n.install_language("en")

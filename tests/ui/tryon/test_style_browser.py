@@ -1,0 +1,145 @@
+"""The customer's style browser over a real repository (SQLite file and asset store in the test's data dir)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nailmirror_desktop.core.catalog.content import read_style_folder
+from nailmirror_desktop.core.catalog.starter import load_starter_catalog
+from nailmirror_desktop.core.catalog.status import StyleStatus
+from nailmirror_desktop.ui.tryon.style_browser import StyleBrowser
+from tests.support.style_fixtures import make_catalog, make_style_folder, repository
+
+
+@pytest.fixture
+def repo(tmp_path):
+    repo = repository()
+    load_starter_catalog(repo, make_catalog(tmp_path / "catalog", count=4))
+    yield repo
+    repo.conn.close()
+
+
+def publish_ai_style(repo, folder):
+    content = read_style_folder(make_style_folder(folder, name="酒红磨砂")).content
+    style, _ = repo.create_ai_style("T000000000000000a", name="酒红磨砂", content=content, actor="test")
+    for status in (StyleStatus.PENDING_REVIEW, StyleStatus.PUBLISHED):
+        repo.transit(style.style_code, status, actor="staff")
+    return style
+
+
+def test_a_published_ai_style_is_listed_but_is_not_the_next_customers_default(qtbot, repo, tmp_path):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    catalog_default = browser.default_code()
+    ai = publish_ai_style(repo, tmp_path / "ai")
+    browser.reload()
+    assert browser.model.codes()[0] == ai.style_code  # newest first: the customer still finds it
+    assert browser.default_code() == catalog_default != ai.style_code
+
+
+def test_the_default_ignores_the_last_customers_filter(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    expected = browser.default_code()
+    browser.search.setText("no such style")
+    assert browser.model.rowCount() == 0 and browser.default_code() == expected
+
+
+# ---------------------------------------------------------------------------------------------- made for fingers
+
+
+def many_tags(repo, count=12):
+    for i in range(count):
+        repo.ensure_tag(f"tag{i:02d}", f"长一点的标签{i}", f"A longer tag {i}")
+
+
+def test_category_chips_wrap_instead_of_hiding_and_every_target_is_finger_sized(qtbot, repo):
+    for i in range(6):
+        repo.ensure_category(f"extra{i}", f"更多类别{i}", f"More {i}", sort_order=10 + i)
+    many_tags(repo)
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    browser.resize(480, 900)
+    browser.show()
+    qtbot.waitExposed(browser)
+    qtbot.wait(50)  # the scroll area settles its bars on the next event loop turn
+    chips = browser.category_group.buttons()
+    assert len(chips) == 1 + len(repo.categories()) + 1  # All, each category, favourites
+    lines = {chip.geometry().top() for chip in chips}
+    assert len(lines) > 1, "the chips should wrap onto more lines"
+    box = browser.category_box.rect()
+    assert all(box.contains(chip.geometry()) for chip in chips), "a chip is cut off"
+    for button in [*chips, *browser.tag_group.buttons(), browser.favourite_button, browser.compare_button]:
+        assert button.minimumHeight() >= 48 or button.height() >= 48
+    assert all(chip.height() >= 48 for chip in chips)
+    assert browser.tag_scroll.horizontalScrollBar().isVisible(), "more tags than fit: the scroll bar is the cue"
+
+
+def test_a_selected_thumbnail_is_not_tinted(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    browser.resize(600, 800)
+    browser.show()
+    qtbot.waitExposed(browser)
+    view = browser.list_view
+    index = browser.model.index(0, 0)
+    rect = view.visualRect(index)
+    icon_box = rect.adjusted(rect.width() // 3, 12, -rect.width() // 3, -rect.height() // 2)
+
+    def icon_pixels():
+        return view.viewport().grab(icon_box).toImage()
+
+    before = icon_pixels()
+    view.setCurrentIndex(index)
+    view.selectionModel().select(index, view.selectionModel().SelectionFlag.ClearAndSelect)
+    after = icon_pixels()
+    assert view.selectionModel().isSelected(index)
+    assert after == before, "the thumbnail's colours changed when selected"
+
+
+def test_favourites_are_kept_for_the_session_and_forgotten_at_the_reset(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    code = browser.model.codes()[2]
+    browser.show_current(code, "款式", "Style")
+    browser.favourite_button.click()
+    assert browser.favourites == {code} and browser.favourite_button.text() == "♥"
+    favourites_chip = browser.category_group.buttons()[-1]
+    assert "(1)" in favourites_chip.text()
+    favourites_chip.click()
+    assert browser.model.codes() == [code]
+    browser.favourite_button.click()  # un-favourited: the favourites view empties, and says what to do
+    assert browser.model.rowCount() == 0 and "♡" in browser.empty_label.text()
+    browser.favourite_button.click()
+    browser.reset_filters()
+    assert browser.favourites == set() and browser.model.rowCount() == 4
+    assert browser.category_group.buttons()[0].isChecked()
+
+
+def test_compare_takes_the_next_tapped_style_instead_of_putting_it_on(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    first, second = browser.model.codes()[:2]
+    browser.show_current(first, "一", "One")
+    chosen, compared = [], []
+    browser.style_chosen.connect(chosen.append)
+    browser.compare_requested.connect(lambda a, b: compared.append((a, b)))
+    browser.compare_button.click()
+    browser.list_view.clicked.emit(browser.model.index(1, 0))
+    assert compared == [(first, second)] and chosen == [] and not browser.compare_button.isChecked()
+    browser.list_view.clicked.emit(browser.model.index(1, 0))  # compare is over: a tap puts the style on again
+    assert chosen == [second]
+
+
+def test_at_1920_by_1080_the_grid_shows_at_least_20_styles_without_scrolling(qtbot):
+    from tests.support.ui_support import started_kiosk
+
+    with started_kiosk(qtbot) as kiosk:
+        kiosk.window.resize(1920, 1080)
+        browser = kiosk.tryon.style_browser
+        qtbot.waitUntil(lambda: browser.model.rowCount() >= 20, timeout=60000)
+        qtbot.wait(100)
+        assert browser.visible_tile_count() >= 20
+        kiosk.window.resize(1280, 800)
+        qtbot.wait(100)
+        assert kiosk.window.mirror.width() > kiosk.window.side_panel.width()  # the mirror still leads there

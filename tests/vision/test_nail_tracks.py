@@ -1,0 +1,108 @@
+"""Nails followed across frames: hysteresis on the facing fade, a hold through brief drop-outs, never a palm."""
+
+import numpy as np
+import pytest
+
+from nailmirror_desktop.vision.geometry import nail_quads_for_hands
+from nailmirror_desktop.vision.nail_tracks import HOLD_FRAMES, NailTracks
+from nailmirror_desktop.vision.types import Finger, HandObservation, NailQuad
+
+
+def _quad(cx: float, cy: float, opacity: float, finger: Finger = Finger.INDEX, hand: int = 0) -> NailQuad:
+    corners = np.array([[cx - 8, cy - 12], [cx + 8, cy - 12], [cx + 8, cy + 12], [cx - 8, cy + 12]], np.float32)
+    return NailQuad(finger, corners, hand, opacity)
+
+
+def _painted(nails) -> list[bool]:
+    return [nail.quad.opacity > 0 for nail in nails]
+
+
+def test_a_nail_at_the_fade_edge_does_not_blink_once_painted():
+    tracks = NailTracks()
+    # the fade wavers between 0.3 and 0.7 as the finger's facing score jitters around the edge
+    shown = [_painted(tracks.update([_quad(100 + i, 100, opacity)]))[0]
+             for i, opacity in enumerate([0.3, 0.7, 0.3, 0.4, 0.05, 0.6, 0.2])]
+    assert shown == [False, True, True, True, True, True, True]
+    assert all(nail.quad.opacity in (0.0, 1.0) for nail in tracks.update([_quad(108, 100, 0.4)]))
+
+
+def test_a_painted_nail_stops_the_first_frame_its_finger_faces_away():
+    tracks = NailTracks()
+    assert _painted(tracks.update([_quad(100, 100, 1.0)])) == [True]
+    assert _painted(tracks.update([_quad(101, 100, 0.0)])) == [False]
+    assert _painted(tracks.update([_quad(102, 100, 0.3)])) == [False]  # back under ON_AT: stays off
+
+
+def test_a_nail_that_drops_out_for_two_frames_stays_painted_where_it_was_going():
+    tracks = NailTracks()
+    for x in (100, 104, 108):
+        tracks.update([_quad(x, 100, 1.0)])
+    held = [tracks.update([]) for _ in range(2)]
+    assert [_painted(frame) for frame in held] == [[True], [True]]
+    assert [frame[0].seen for frame in held] == [False, False]
+    centres = [float(frame[0].quad.corners[:, 0].mean()) for frame in held]
+    assert centres == pytest.approx([112, 116])  # constant velocity, 4 px a frame
+    back = tracks.update([_quad(120, 100, 1.0)])
+    assert _painted(back) == [True] and back[0].seen
+    assert back[0].track_id == held[0][0].track_id  # the same nail, not a new one
+
+
+def test_a_hold_ends_after_hold_frames():
+    tracks = NailTracks()
+    tracks.update([_quad(100, 100, 1.0)])
+    frames = [tracks.update([]) for _ in range(HOLD_FRAMES + 1)]
+    assert [len(frame) for frame in frames] == [1] * HOLD_FRAMES + [0]
+
+
+def test_a_nail_that_was_never_painted_is_not_held():
+    tracks = NailTracks()
+    tracks.update([_quad(100, 100, 0.2)])
+    assert tracks.update([]) == []
+
+
+def test_nails_follow_their_finger_not_the_landmarkers_hand_order():
+    tracks = NailTracks()
+    first = tracks.update([_quad(100, 100, 1.0, hand=0), _quad(300, 100, 0.0, hand=1)])
+    # the landmarker swaps the hands' order: the painted nail is still the one at x≈100
+    second = tracks.update([_quad(302, 100, 0.0, hand=0), _quad(101, 100, 0.0, hand=1)])
+    by_id = {nail.track_id: nail for nail in second}
+    assert by_id[first[0].track_id].quad.hand_index == 1 and not by_id[first[1].track_id].quad.opacity
+
+
+def _hand(palm_towards_camera: bool) -> HandObservation:
+    """A right hand, fingers straight up, seen from the back (MediaPipe's 'Right' on an unmirrored frame) or,
+    mirrored left-right, from the palm side (the same label)."""
+    points = np.zeros((21, 3), np.float32)
+    points[0] = (200, 400, 0)
+    for finger, x in zip(range(5), (120, 160, 200, 240, 280), strict=True):
+        base = 1 + 4 * finger
+        for joint in range(4):
+            points[base + joint] = (x, 300 - 40 * joint, -5 * joint)
+    if palm_towards_camera:
+        points[:, 0] = 400 - points[:, 0]
+    return HandObservation(points, "Right", 0.95)
+
+
+def test_a_palm_is_never_painted_not_even_after_the_back_of_the_hand():
+    back = nail_quads_for_hands([_hand(palm_towards_camera=False)])
+    palm = nail_quads_for_hands([_hand(palm_towards_camera=True)])
+    assert all(q.opacity >= 0.5 for q in back[1:]) and all(q.opacity == 0 for q in palm)
+    tracks = NailTracks()
+    assert not any(_painted(tracks.update(palm)))  # a palm alone: never
+    for _ in range(3):
+        assert not any(_painted(tracks.update(palm)))
+    tracks = NailTracks()
+    assert sum(_painted(tracks.update(back))) >= 4
+    assert not any(_painted(tracks.update(palm)))  # the hand turns over: the palm is bare at once
+
+
+def test_fresh_masks_are_carried_for_hold_frames_then_forgotten():
+    tracks = NailTracks()
+    nail = tracks.update([_quad(100, 100, 1.0)])[0]
+    mask = np.ones((64, 64), bool)
+    tracks.remember(nail.track_id, mask)
+    ages = []
+    for step in range(HOLD_FRAMES + 1):
+        current = tracks.update([_quad(101 + step, 100, 1.0)])[0]
+        ages.append((current.mask_age, current.roi_mask is mask))
+    assert ages == [(1, True), (2, True), (3, True), (4, False)]
