@@ -275,3 +275,53 @@ def test_credits_command_line_errors_are_one_line(tmp_path: Path, args: tuple[st
     if rc == 1:
         assert len(done.stderr.strip().splitlines()) == 1
     assert json.loads(run(hq_env, "credits", "show", "--json").stdout)[0]["granted"] == 0
+
+
+# --- with the kiosk's real ledger ----------------------------------------------------------------------------
+
+def test_grant_to_kiosk_ledger_and_back_to_hq_books(hq_local_blobs: HQ, api: TestClient, tmp_path: Path) -> None:
+    """The issue's flow end to end on a real kiosk database: HQ grants 2, the kiosk applies the inbox event
+    (delivered twice: counted once), one paid generation succeeds and one is refunded, the settled entries go
+    up (the whole batch sent again after a 'crash' before marking: all 200), and HQ's balance equals the kiosk's."""
+    from nailmirror_desktop.core.credits import ledger
+    from nailmirror_desktop.core.credits.inbox_grant import apply_grant_event
+    from nailmirror_desktop.core.credits.upload import mark_uploaded, pending_uploads
+    from nailmirror_desktop.core.db import open_database
+
+    hq = hq_local_blobs
+    store_id, headers = new_kiosk(hq, api)
+    given = _grant(hq, store_id, 2, "opening")
+    kiosk = open_database(tmp_path / "kiosk.db")
+    try:
+        now = 1_790_000_000_000
+        for _delivery in range(2):
+            for event in api.get("/v1/stores/me/inbox", headers=headers).json()["events"]:
+                if event["type"] == "credits.grant":
+                    apply_grant_event(kiosk, event, store_id=store_id, now_ms=now)
+        assert ledger.find_account(kiosk, store_id).balance == 2
+        for n, delivered in ((1, 1), (2, 0)):
+            task_no = f"T{n:016d}"
+            ledger.pre_deduct(kiosk, store_id, ledger.Charge(task_no, "openai", "gpt-image-1", 1, 1, None, "kiosk",
+                                                              100, 3, now - 10, now + 86_400_000), now + n)
+            ledger.settle(kiosk, task_no, delivered, None, now + 100 + n)
+        assert ledger.find_account(kiosk, store_id).balance == 1
+
+        batch = pending_uploads(kiosk, store_id)
+        assert len(batch) == 3
+        answers = [api.put(f"/v1/ledger/entries/{u.entry_id}", headers=headers, json=u.body) for u in batch]
+        assert [a.status_code for a in answers] == [201, 201, 201]
+        # a crash before mark_uploaded: the next cycle sends the same batch, HQ answers 200 and stores nothing new
+        answers = [api.put(f"/v1/ledger/entries/{u.entry_id}", headers=headers, json=u.body) for u in batch]
+        assert [a.status_code for a in answers] == [200, 200, 200]
+        assert mark_uploaded(kiosk, [u.entry_id for u in batch], now + 1_000) == 3
+        assert pending_uploads(kiosk, store_id) == []
+        kiosk_balance = ledger.find_account(kiosk, store_id).balance
+    finally:
+        kiosk.close()
+    found = _books(hq, store_id)
+    assert (found["granted"], found["confirmed"], found["refunded"], found["balance"]) == (2, 1, 1, kiosk_balance)
+    assert found["grants_applied"] == 1 and found["granted_locally"] == 0 and found["generations"] == 1
+    with db.read(hq.engine) as conn:
+        grant_rows = conn.execute(select(credit_ledger_entry.c.grant_id).where(
+            credit_ledger_entry.c.kind == "GRANT")).scalars().all()
+    assert grant_rows == [given.grant_id]
