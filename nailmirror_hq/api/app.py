@@ -52,5 +52,8 @@ def create_app(hq: HQ) -> FastAPI:
 
     app.mount(f"{review.PREFIX}/static", review.static, name="review-static")
     app.include_router(review.router)
+    from nailmirror_hq.web import credits_page
+
+    app.include_router(credits_page.router)
     app.add_middleware(ProtocolGate)
     return app
