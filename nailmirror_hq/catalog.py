@@ -82,7 +82,7 @@ def ensure_tag(conn: Connection, code: str, name_zh: str, name_en: str) -> None:
         _republish_reference(conn, "tag", code)
 
 
-def _reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, Any]] | None:
+def reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, Any]] | None:
     if kind == "category":
         row = conn.execute(select(category).where(category.c.code == code)).one_or_none()
         if row is None:
@@ -96,7 +96,7 @@ def _reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, A
 
 
 def _send_reference(conn: Connection, channel_code: str, kind: str, code: str) -> None:
-    ref = _reference(conn, kind, code)
+    ref = reference(conn, kind, code)
     if ref is not None and feed.live_version(conn, channel_code, kind, code) != ref[0]:
         feed.append(conn, channel_code, kind, "upsert", code, ref[0], ref[1])
 
@@ -243,10 +243,10 @@ def import_folder(engine: Engine, blobs: BlobStore, path: Path, *, actor: str, s
     body = folder_body(folder, name_zh=name or folder.name, name_en=name_en, category_code=category_code,
                        tags=list(tags or []), prompt=prompt)
     with db.write(engine) as conn:
-        if category_code and _reference(conn, "category", category_code) is None:
+        if category_code and reference(conn, "category", category_code) is None:
             raise HQError(400, ErrorCode.BAD_REQUEST, f"no category {category_code} (add it first)")
         for tag_code in tags or []:
-            if _reference(conn, "tag", tag_code) is None:
+            if reference(conn, "tag", tag_code) is None:
                 raise HQError(400, ErrorCode.BAD_REQUEST, f"no tag {tag_code} (add it first)")
         for img in folder.images:
             record_blob(conn, img.sha256, len(img.data), img.format, img.width, img.height)
@@ -278,10 +278,15 @@ def load_starter_catalog(engine: Engine, blobs: BlobStore, folder: Path) -> list
                                 item.get("category_name_en") or cat_code)
             for t in tag_items:
                 ensure_tag(conn, t["code"], t.get("name_zh") or t["code"], t.get("name_en") or "")
-        import_folder(engine, blobs, folder / str(item.get("folder") or code), actor=STARTER_ACTOR,
-                      style_id=style_id, name=item.get("name_zh") or item.get("name") or code,
-                      name_en=item.get("name_en") or "", category_code=cat_code,
-                      tags=[t["code"] for t in tag_items], prompt=item.get("prompt") or "", publish=True,
-                      preferred_code=codes.stable_style_code(codes.code_prefix(cat_code, "CATALOG"), code))
+        try:
+            import_folder(engine, blobs, folder / str(item.get("folder") or code), actor=STARTER_ACTOR,
+                          style_id=style_id, name=item.get("name_zh") or item.get("name") or code,
+                          name_en=item.get("name_en") or "", category_code=cat_code,
+                          tags=[t["code"] for t in tag_items], prompt=item.get("prompt") or "", publish=True,
+                          preferred_code=codes.stable_style_code(codes.code_prefix(cat_code, "CATALOG"), code))
+        except HQError as exc:
+            if exc.status != 409:  # 409: another HQ process starting at the same time loaded it first
+                raise
+            continue
         added.append(style_id)
     return added

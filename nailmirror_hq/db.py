@@ -79,6 +79,23 @@ def alembic_config(engine: Engine) -> Config:
     return config
 
 
+MIGRATE_LOCK = FEED_LOCK + 1
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (a no-op when it is there)."""
-    command.upgrade(alembic_config(engine), "head")
+    """Bring the schema to the newest revision (a no-op when it is there). Several HQ processes starting at once
+    take turns: a session advisory lock on PostgreSQL; on SQLite the migration's BEGIN IMMEDIATE."""
+    config = alembic_config(engine)
+    if engine.dialect.name != "postgresql":
+        command.upgrade(config, "head")
+        return
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATE_LOCK})
+        conn.commit()
+        try:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+            conn.commit()
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATE_LOCK})
+            conn.commit()

@@ -193,10 +193,10 @@ def approve(conn: Connection, draft_id: str, reviewer: str, rev: int | None = No
     _decide(conn, revision, "APPROVED", reviewer, None)
     body = published_body(revision)
     for code in filter(None, [body.get("category")]):
-        if catalog._reference(conn, "category", str(code)) is None:
+        if catalog.reference(conn, "category", str(code)) is None:
             catalog.ensure_category(conn, str(code), str(code), str(code))
     for code in body["tags"]:
-        if catalog._reference(conn, "tag", code) is None:
+        if catalog.reference(conn, "tag", code) is None:
             catalog.ensure_tag(conn, code, code, code)
     existing = catalog.get_style(conn, draft_id)
     if existing is None:

@@ -6,6 +6,7 @@ Both sides import this package, so the wire shapes cannot drift apart (shared/re
 - `shapes`    the JSON bodies as TypedDicts (hello, feed page, snapshot, draft revision, inbox, enrollment)
 - `canonical` canonical JSON and its sha256 (draft replay detection) and the catalog state digest
 - `paths`     the endpoint paths and header names
+- `checks`    what a client checks on every answer: a real protocol body, and what an error means to do
 
 The kiosk's side: send `Authorization: Bearer <token>` and `NM-Protocol: 1`; reject any 2xx body without
 `"nm": 1` as a transient fault (a captive portal); treat the 410 reasons in `errors.RESET_REASONS` as "fetch

@@ -3,6 +3,8 @@ Range answers must stay byte-exact), and a 426 for a kiosk speaking a protocol v
 
 from __future__ import annotations
 
+import re
+
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -10,6 +12,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from nailmirror_hq import __version__
 from nailmirror_hq.api import credits, errors, v1
 from nailmirror_hq.api.errors import error_response
+from nailmirror_hq.api.v1 import MIN_KIOSK_VERSION
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ
 from nailmirror_protocol import SUPPORTED_PROTOCOLS
@@ -17,8 +20,23 @@ from nailmirror_protocol.errors import ErrorCode
 from nailmirror_protocol.paths import HEADER_PROTOCOL
 
 
+def _version(text: str) -> tuple[int, ...]:
+    parts = []
+    for piece in text.split(".")[:3]:
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+def _kiosk_version(user_agent: str) -> tuple[int, ...] | None:
+    """"nailmirror-kiosk/0.6.0 (Windows 10)" → (0, 6, 0); None for any other client."""
+    match = re.match(r"nailmirror-kiosk/([0-9][0-9.]*)", user_agent)
+    return _version(match.group(1)) if match else None
+
+
 class ProtocolGate:
-    """426 upgrade_required when NM-Protocol names no version HQ speaks; gzip except on blob paths."""
+    """426 upgrade_required when NM-Protocol names no version HQ speaks or the kiosk (User-Agent
+    nailmirror-kiosk/<version>) is older than hello's min_kiosk_version; gzip except on blob paths."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -30,6 +48,13 @@ class ProtocolGate:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         wanted = headers.get(HEADER_PROTOCOL.lower())
+        too_old = _kiosk_version(headers.get("user-agent", ""))
+        if too_old is not None and too_old < _version(MIN_KIOSK_VERSION):
+            response = error_response(HQError(426, ErrorCode.UPGRADE_REQUIRED,
+                                              f"this kiosk app is older than {MIN_KIOSK_VERSION}; update it",
+                                              {"min": MIN_KIOSK_VERSION}))
+            await response(scope, receive, send)
+            return
         if wanted is not None and wanted.strip() not in {str(v) for v in SUPPORTED_PROTOCOLS}:
             response = error_response(HQError(426, ErrorCode.UPGRADE_REQUIRED,
                                               f"HQ speaks protocol {list(SUPPORTED_PROTOCOLS)}, not {wanted}",

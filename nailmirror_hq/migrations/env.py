@@ -4,9 +4,14 @@ from alembic import context
 
 from nailmirror_hq.schema import metadata
 
-engine = context.config.attributes["engine"]
-with engine.connect() as connection:
-    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+given = context.config.attributes.get("connection")
+if given is not None:  # db.migrate holds a lock on this connection (PostgreSQL)
+    context.configure(connection=given, target_metadata=metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
-    connection.commit()
+else:
+    with context.config.attributes["engine"].connect() as connection:
+        context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+        connection.commit()

@@ -160,3 +160,15 @@ def test_serve_answers_on_its_port_and_never_logs_the_token(tmp_path: Path) -> N
         log.close()
     text = (tmp_path / "serve.log").read_text()
     assert "GET /v1/hello" in text and token not in text and code not in text
+
+
+def test_two_hq_processes_starting_together_load_the_starter_catalog_once(hq_env: dict[str, str]) -> None:
+    env = {**hq_env}
+    env.pop("NAILMIRROR_HQ_STARTER_CATALOG")  # the real starter catalog, as a new HQ loads it
+    procs = [subprocess.Popen([sys.executable, "-m", "nailmirror_hq", "--json", "styles", "list"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [proc.communicate(timeout=300) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0], [err for _, err in outputs]
+    listed = run_json(env, "styles", "list", "--status", "PUBLISHED")
+    expected = len(json.loads((ROOT / "resources" / "starter_catalog" / "catalog.json").read_text())["styles"])
+    assert len(listed) == expected and len({s["style_id"] for s in listed}) == expected

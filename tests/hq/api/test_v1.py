@@ -19,6 +19,7 @@ from tests.support.hq_fixtures import (
     png,
     sha,
     style_folder,
+    upload,
 )
 
 
@@ -93,6 +94,10 @@ def test_unknown_protocol_version_gets_426(hq: HQ, client: TestClient) -> None:
     _, headers = new_kiosk(hq, client)
     answer = client.get("/v1/hello", headers={**headers, "NM-Protocol": "2"})
     assert answer.status_code == 426 and answer.json()["error"] == "upgrade_required"
+    old = client.get("/v1/hello", headers={**headers, "User-Agent": "nailmirror-kiosk/0.0.9 (Windows 10)"})
+    assert old.status_code == 426 and old.json()["details"]["min"] == "0.1.0"
+    current = client.get("/v1/hello", headers={**headers, "User-Agent": "nailmirror-kiosk/0.1.0 (Linux)"})
+    assert current.status_code == 200
 
 
 def test_healthz(client: TestClient) -> None:
@@ -281,3 +286,48 @@ def test_reject_needs_a_reason_and_reaches_the_inbox(hq: HQ, client: TestClient)
     stale = client.put(f"/v1/drafts/{draft_id}/revisions/1", headers=headers,
                        json=draft_body(client, headers, salt=3))
     assert stale.status_code == 409
+
+
+def test_an_expired_enrollment_code_is_refused(hq: HQ, client: TestClient) -> None:
+    _, code = add_store(hq)
+    with db.write(hq.engine) as conn:
+        conn.execute(enroll_code.update().values(expires_at="2000-01-01T00:00:00.000Z"))
+    answer = client.post("/v1/enroll", json={"nm": 1, "code": code})
+    assert answer.status_code == 410 and answer.json()["error"] == "enroll_code_expired"
+
+
+def test_oversized_blobs_and_over_quota_drafts_are_refused(hq: HQ, client: TestClient) -> None:
+    _, headers = new_kiosk(hq, client)
+    big = b"\x89PNG" + bytes(8 * 1024 * 1024)
+    assert client.put(f"/v1/blobs/{sha(big)}", content=big, headers=headers).status_code == 413
+    body = draft_body(client, headers)
+    for _ in range(drafts.DRAFTS_PER_DAY):
+        assert client.put(f"/v1/drafts/{new_draft_id()}/revisions/1", headers=headers, json=body).status_code == 201
+    over = client.put(f"/v1/drafts/{new_draft_id()}/revisions/1", headers=headers, json=body)
+    assert over.status_code == 429 and over.json()["error"] == "submission_quota_exceeded"
+    assert int(over.headers["retry-after"]) > 0 and over.json()["retryable"] is True
+
+
+def test_hqs_real_answers_classify_as_the_protocol_says(hq: HQ, client: TestClient) -> None:
+    from nailmirror_protocol.checks import Action, classify, parse_body
+
+    store_id, headers = new_kiosk(hq, client)
+
+    def verdict(answer):  # type: ignore[no-untyped-def]
+        return classify(answer.status_code, parse_body(answer.content, answer.headers["content-type"])).action
+
+    assert parse_body(client.get("/v1/hello", headers=headers).content)["store_id"] == store_id
+    assert verdict(client.get("/v1/catalog/changes", params={"since": "eOLD.1"}, headers=headers)) is Action.RESET
+    lone = png(salt=55)
+    early = {"nm": 1, "source": "AI", "name": {"zh": "x", "en": ""},
+             "assets": [{"type": "NAIL_TEXTURE", "slot": "nail", "sha256": sha(lone), "size": len(lone),
+                         "format": "PNG", "width": 8, "height": 12}]}
+    draft_id = new_draft_id()
+    assert verdict(client.put(f"/v1/drafts/{draft_id}/revisions/1", headers=headers, json=early)) is Action.UPLOAD
+    upload(client, headers, lone)
+    assert client.put(f"/v1/drafts/{draft_id}/revisions/1", headers=headers, json=early).status_code == 201
+    conflict = client.put(f"/v1/drafts/{draft_id}/revisions/1", headers=headers, json={**early, "prompt": "y"})
+    assert verdict(conflict) is Action.GIVE_UP
+    with db.write(hq.engine) as conn:
+        stores.revoke(conn, store_id, "test")
+    assert verdict(client.get("/v1/hello", headers=headers)) is Action.STOP
