@@ -86,7 +86,7 @@ def grant(conn: Connection, store_id: str, amount: int, reason: str, actor: str)
     if found is None:
         raise not_found(f"store {store_id}")
     if found.status != "ACTIVE":
-        raise HQError(409, ErrorCode.TOKEN_REVOKED, f"store {store_id} is revoked: it would never receive the grant")
+        raise HQError(409, "store_revoked", f"store {store_id} is revoked: it would never receive the grant")
     grant_id = f"gr_{secrets.token_hex(12)}"
     seq = inbox.append(conn, store_id, CREDITS_GRANT, grant_id=grant_id, amount=amount, reason=reason)
     now = clock.now_text()
