@@ -325,3 +325,22 @@ def test_grant_to_kiosk_ledger_and_back_to_hq_books(hq_local_blobs: HQ, api: Tes
         grant_rows = conn.execute(select(credit_ledger_entry.c.grant_id).where(
             credit_ledger_entry.c.kind == "GRANT")).scalars().all()
     assert grant_rows == [given.grant_id]
+
+
+def test_grants_and_uploaded_entries_survive_backup_and_restore(hq_local_blobs: HQ, api: TestClient,
+                                                                tmp_path: Path) -> None:
+    from nailmirror_hq import backup
+
+    hq = hq_local_blobs
+    store_id, headers = new_kiosk(hq, api)
+    given = _grant(hq, store_id, 7)
+    assert api.put("/v1/ledger/entries/c1", headers=headers, json=charge(amount=2, confirmed=2)).status_code == 201
+    before = _books(hq, store_id)
+    backup.backup(hq.engine, hq.blobs, tmp_path / "bk")
+    _grant(hq, store_id, 100, "after the backup")
+    backup.restore(hq.engine, hq.blobs, tmp_path / "bk", "test")
+    assert _books(hq, store_id) == before and before["balance"] == 5
+    with db.read(hq.engine) as conn:
+        assert [g.grant_id for g in credits.grants(conn, store_id)] == [given.grant_id]
+    # the restored entry is still there: the same upload is a replay
+    assert api.put("/v1/ledger/entries/c1", headers=headers, json=charge(amount=2, confirmed=2)).status_code == 200
