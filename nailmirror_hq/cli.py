@@ -6,6 +6,7 @@
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
     nailmirror-hq reviewers add NAME --password-stdin | passwd NAME --password-stdin | disable NAME | list
+    nailmirror-hq credits grant STORE_ID N --reason R | show [STORE_ID]
     nailmirror-hq backup DIR | restore DIR
 
 --data and --json may come before or after the subcommand. Exit status: 0 done; 1 HQ refused (a one-line
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from nailmirror_hq import backup as backup_mod
-from nailmirror_hq import catalog, db, drafts, reviewers, stores
+from nailmirror_hq import catalog, credits, db, drafts, reviewers, stores
 from nailmirror_hq.config import load_settings
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ, open_hq
@@ -128,6 +129,15 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--password-stdin", action="store_true", required=True)
     command(group, "disable", _reviewers_disable, "stop a reviewer from signing in").add_argument("name")
     command(group, "list", _reviewers_list, "list reviewers")
+
+    group = sub.add_parser("credits", help="generation credits granted to stores").add_subparsers(
+        dest="action", metavar="ACTION", required=True)
+    give = command(group, "grant", _credits_grant, "grant a store N credits (reaches it as a credits.grant event)")
+    give.add_argument("store_id")
+    give.add_argument("amount", type=int, metavar="N")
+    give.add_argument("--reason", required=True)
+    command(group, "show", _credits_show, "each store's granted, confirmed, refunded and balance as HQ knows it"
+            ).add_argument("store_id", nargs="?")
 
     command(sub, "backup", _backup, "write a backup of HQ (database and blobs) to DIR").add_argument("dir")
     command(sub, "restore", _restore, "replace HQ with a backup; starts a new epoch (kiosks resync)"
@@ -273,6 +283,18 @@ def _reviewers_disable(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 def _reviewers_list(hq: HQ, _args: argparse.Namespace) -> list[dict[str, Any]]:
     with db.read(hq.engine) as conn:
         return reviewers.list_reviewers(conn)
+
+
+def _credits_grant(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    with db.write(hq.engine) as conn:
+        given = credits.grant(conn, args.store_id, args.amount, args.reason, cli_actor())
+    return {"grant_id": given.grant_id, "store_id": given.store_id, "amount": given.amount, "reason": given.reason,
+            "created_at": given.created_at}
+
+
+def _credits_show(hq: HQ, args: argparse.Namespace) -> list[dict[str, Any]]:
+    with db.read(hq.engine) as conn:
+        return [b.as_json() for b in credits.books(conn, args.store_id)]
 
 
 def _backup(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The per-store inbox: what HQ tells one store about its own drafts (received, approved, rejected).
+"""The per-store inbox: what HQ tells one store about its own drafts (received, approved, rejected) and the
+credits it grants it (credits.grant, written by credits.grant in the grant's transaction).
 
 seq counts per store (store.inbox_seq, bumped inside db.write, the same single writer as the feed).
 """
@@ -12,7 +13,10 @@ from sqlalchemy import Connection, select, update
 
 from nailmirror_hq import clock
 from nailmirror_hq.schema import store, store_event
-from nailmirror_protocol.shapes import InboxEvent
+from nailmirror_protocol.shapes import CREDITS_GRANT, InboxEvent
+
+# Every event type a store's inbox carries (hello declares them in capabilities.inbox_events).
+EVENT_TYPES = ("draft.received", "draft.decision", CREDITS_GRANT)
 
 
 def append(conn: Connection, store_id: str, event_type: str, **fields: Any) -> int:

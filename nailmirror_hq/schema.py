@@ -193,3 +193,38 @@ web_session = Table(
     Column("created_at", String(24), nullable=False),
     Column("expires_at", String(24), nullable=False),
 )
+
+# Credits (issue 14, nailmirror_hq/credits.py). A grant is HQ's decision (also a credits.grant inbox event);
+# credit_ledger_entry holds the kiosks' settled ledger entries as they uploaded them (immutable, keyed by the
+# kiosk's entry id), so HQ's view of a store's balance is grants - confirmed charges.
+credit_grant = Table(
+    "credit_grant", metadata,
+    Column("grant_id", String(40), primary_key=True),
+    Column("store_id", String(64), ForeignKey("store.id"), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("inbox_seq", BigInteger, nullable=False),
+    Column("created_at", String(24), nullable=False),
+)
+Index("credit_grant_by_store", credit_grant.c.store_id, credit_grant.c.created_at)
+
+credit_ledger_entry = Table(
+    "credit_ledger_entry", metadata,
+    Column("store_id", String(64), ForeignKey("store.id"), nullable=False),
+    Column("entry_id", String(64), nullable=False),
+    Column("kiosk_id", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),  # GRANT | CHARGE
+    Column("status", String(12), nullable=False),  # CONFIRMED | REFUNDED
+    Column("amount", BigInteger, nullable=False),
+    Column("confirmed_amount", BigInteger, nullable=False),
+    Column("funded", Integer, nullable=False),  # 1: counted against the balance
+    Column("grant_id", String(200)),
+    Column("task_no", Text),
+    Column("created_at", String(24), nullable=False),  # the kiosk's time of the entry
+    Column("settled_at", String(24)),
+    Column("body", Text, nullable=False),  # the LedgerEntryUpload JSON as received
+    Column("body_sha256", String(64), nullable=False),  # canonical body hash: replay 200, different 409
+    Column("received_at", String(24), nullable=False),
+    PrimaryKeyConstraint("store_id", "entry_id"),
+)

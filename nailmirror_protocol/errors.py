@@ -37,6 +37,8 @@ class ErrorCode(StrEnum):
     ALREADY_DECIDED = "already_decided"  # 409
     NOT_YOUR_DRAFT = "not_your_draft"  # 403: the draft id belongs to another store
     SUBMISSION_QUOTA_EXCEEDED = "submission_quota_exceeded"  # 429 + Retry-After
+    INVALID_LEDGER_ENTRY = "invalid_ledger_entry"  # 400
+    LEDGER_ENTRY_CONFLICT = "ledger_entry_conflict"  # 409: same entry id, different body; never retry
     NOT_IMPLEMENTED = "not_implemented"  # 501: a capability hello declares as reserved
     UNAVAILABLE = "unavailable"  # 503 + Retry-After
 

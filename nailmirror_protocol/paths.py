@@ -6,7 +6,7 @@ CATALOG_CHANGES = "/v1/catalog/changes"  # ?since=<cursor>&limit=<n ≤ PAGE_MAX
 CATALOG_SNAPSHOT = "/v1/catalog/snapshot"  # If-None-Match: "<cursor>" → 304
 BLOBS_MISSING = "/v1/blobs:missing"
 INBOX = "/v1/stores/me/inbox"  # ?since=<cursor>&limit=<n>
-LEDGER_ENTRIES = "/v1/ledger/entries"  # reserved (credits): PUT /v1/ledger/entries/{entry_id}
+LEDGER_ENTRIES = "/v1/ledger/entries"  # credits: PUT /v1/ledger/entries/{entry_id}, one settled kiosk entry
 HEALTHZ = "/healthz"
 
 
@@ -21,3 +21,7 @@ def draft_revision(draft_id: str, rev: int) -> str:
 HEADER_PROTOCOL = "NM-Protocol"
 HEADER_KIOSK = "NM-Kiosk"
 PAGE_MAX = 500
+
+
+def ledger_entry(entry_id: str) -> str:
+    return f"{LEDGER_ENTRIES}/{entry_id}"

@@ -130,10 +130,10 @@ class Limits(TypedDict):
 
 
 class Capabilities(TypedDict):
-    """What this HQ serves. `reserved` ones are declared so a kiosk can plan for them; HQ answers 501 today."""
+    """What this HQ serves. `reserved` ones are declared so a kiosk can plan for them; HQ answers 501 for them."""
 
-    inbox_events: list[str]  # "draft.received", "draft.decision", "credits.grant" (reserved)
-    ledger_upload: dict[str, str]  # {"path": "/v1/ledger/entries/{entry_id}", "method": "PUT", "status": ...}
+    inbox_events: list[str]  # "draft.received", "draft.decision", "credits.grant"
+    ledger_upload: dict[str, str]  # {"path": "/v1/ledger/entries/{entry_id}", "method": "PUT", "status": "available"}
     reserved: list[str]
 
 
@@ -217,7 +217,7 @@ class DraftRevisionReceipt(TypedDict):
 
 class InboxEvent(TypedDict):
     seq: int
-    type: str  # "draft.received" | "draft.decision" | (reserved) "credits.grant"
+    type: str  # "draft.received" | "draft.decision" | "credits.grant"
     at: str
     draft_id: NotRequired[str]
     rev: NotRequired[int]
@@ -225,6 +225,8 @@ class InboxEvent(TypedDict):
     published_style_id: NotRequired[str | None]
     reviewer: NotRequired[str]
     reason: NotRequired[str | None]
+    grant_id: NotRequired[str]  # credits.grant
+    amount: NotRequired[int]  # credits.grant
 
 
 class InboxPage(TypedDict):
@@ -233,3 +235,54 @@ class InboxPage(TypedDict):
     has_more: bool
     next: str
     events: list[InboxEvent]
+
+
+# --- credits (issue 14) ---------------------------------------------------------------------------------------
+
+CREDITS_GRANT = "credits.grant"
+GRANT_MAX_AMOUNT = 1_000_000  # the kiosk's ledger refuses more in one grant, so HQ never sends more
+GRANT_MAX_REASON = 500
+LedgerKind = Literal["GRANT", "CHARGE"]
+LedgerStatus = Literal["CONFIRMED", "REFUNDED"]  # only settled entries go up: a settled entry never changes
+
+
+class CreditsGrantEvent(TypedDict):
+    """The inbox event HQ writes when it grants a store credits; the kiosk applies it once per grant_id."""
+
+    seq: int
+    type: Literal["credits.grant"]
+    at: str
+    grant_id: str  # "gr_<hex>"
+    amount: int  # 1 … GRANT_MAX_AMOUNT
+    reason: str
+
+
+class LedgerEntryUpload(TypedDict):
+    """PUT /v1/ledger/entries/{entry_id}: one settled kiosk ledger entry, immutable once stored at HQ.
+
+    entry_id is the kiosk's random id for the entry (32 hex); the same id with the same body is a replay (200),
+    with a different body a conflict (409 ledger_entry_conflict). funded: the charge counted against the
+    balance (false before the store's first grant, when it paid its provider itself)."""
+
+    nm: int
+    kind: LedgerKind
+    status: LedgerStatus
+    amount: int
+    confirmed_amount: int
+    funded: bool
+    grant_id: str | None  # GRANT only
+    task_no: str | None  # CHARGE only
+    provider: NotRequired[str | None]
+    model: NotRequired[str | None]
+    unit_price: NotRequired[int | None]
+    variations: NotRequired[int | None]
+    reason: NotRequired[str | None]
+    note: NotRequired[str | None]
+    created_at: str
+    settled_at: str | None
+
+
+class LedgerEntryReceipt(TypedDict):
+    nm: int
+    entry_id: str
+    received_at: str

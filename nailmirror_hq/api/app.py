@@ -10,7 +10,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nailmirror_hq import __version__
-from nailmirror_hq.api import errors, v1
+from nailmirror_hq.api import credits, errors, v1
 from nailmirror_hq.api.errors import error_response
 from nailmirror_hq.api.v1 import MIN_KIOSK_VERSION
 from nailmirror_hq.errors import HQError
@@ -72,9 +72,13 @@ def create_app(hq: HQ) -> FastAPI:
     app.state.hq = hq
     errors.install(app)
     app.include_router(v1.router)
+    app.include_router(credits.router)
     from nailmirror_hq.web import routes as review  # Jinja2 and the templates load only with the app
 
     app.mount(f"{review.PREFIX}/static", review.static, name="review-static")
     app.include_router(review.router)
+    from nailmirror_hq.web import credits_page
+
+    app.include_router(credits_page.router)
     app.add_middleware(ProtocolGate)
     return app

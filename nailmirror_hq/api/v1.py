@@ -115,9 +115,9 @@ def hello(request: Request, kiosk: Kiosk) -> JSONResponse:
         "limits": {"page_max": paths.PAGE_MAX, "blob_max_bytes": BLOB_MAX_BYTES,
                    "draft_max_assets": drafts.DRAFT_MAX_ASSETS, "drafts_per_day": drafts.DRAFTS_PER_DAY},
         "capabilities": {
-            "inbox_events": ["draft.received", "draft.decision", "credits.grant"],
-            "ledger_upload": {"path": paths.LEDGER_ENTRIES + "/{entry_id}", "method": "PUT", "status": "reserved"},
-            "reserved": ["credits.grant", "ledger.upload"],
+            "inbox_events": list(inbox.EVENT_TYPES),
+            "ledger_upload": {"path": paths.LEDGER_ENTRIES + "/{entry_id}", "method": "PUT", "status": "available"},
+            "reserved": [],
         },
     }
     return _json(answer)
@@ -271,12 +271,6 @@ def put_draft_revision(request: Request, draft_id: str, rev: int, body: dict[str
     answer: DraftRevisionReceipt = {"nm": 1, "draft_id": revision.draft_id, "rev": revision.rev,
                                     "state": revision.state, "received_at": revision.received_at}  # type: ignore[typeddict-item]
     return _json(answer, 201 if created else 200)
-
-
-@router.put(paths.LEDGER_ENTRIES + "/{entry_id}")
-def put_ledger_entry(entry_id: str, _kiosk: Kiosk) -> JSONResponse:
-    raise HQError(501, ErrorCode.NOT_IMPLEMENTED, "ledger upload is reserved in protocol v1 (see hello)",
-                  {"entry_id": entry_id})
 
 
 @router.get(paths.HEALTHZ)

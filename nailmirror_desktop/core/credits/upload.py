@@ -1,0 +1,71 @@
+"""The kiosk's ledger entries going up to HQ (PUT /v1/ledger/entries/{entry_id}, migrations/0005).
+
+`pending_uploads` lists the settled entries HQ has not stored yet, oldest first, each with its wire body;
+the sync cycle PUTs each one and calls `mark_uploaded` with the ids HQ answered 200 or 201 for. A crash between
+the PUT and the mark only means the same body is sent again, which HQ answers 200 (a replay). PENDING charges
+stay here until they settle: a settled entry never changes, so its body, and so its upload, is final."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from nailmirror_desktop.core.credits.ledger import TASK_BIZ_TYPE
+from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
+from nailmirror_desktop.core.db import write_transaction
+from nailmirror_protocol.shapes import LedgerEntryUpload
+
+PENDING_UPLOADS = """
+SELECT e.* FROM credit_entry e INDEXED BY credit_entry_to_upload
+JOIN credit_account a ON a.id = e.account_id
+WHERE a.store_id = ? AND e.uploaded_at IS NULL AND e.status <> 'PENDING'
+ORDER BY e.id LIMIT ?
+"""
+
+
+@dataclass(frozen=True)
+class PendingUpload:
+    entry_id: str  # the entry's upload_id: the {entry_id} of the PUT
+    local_id: int
+    body: LedgerEntryUpload
+
+
+def utc_text(ms: int) -> str:
+    """Milliseconds since the epoch as the protocol's "YYYY-MM-DDTHH:MM:SS.fffZ"."""
+    return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def _body(row: sqlite3.Row) -> LedgerEntryUpload:
+    return {
+        "nm": 1, "kind": row["kind"], "status": row["status"], "amount": row["amount"],
+        "confirmed_amount": row["confirmed_amount"], "funded": bool(row["funded"]), "grant_id": row["grant_id"],
+        "task_no": row["biz_id"] if row["biz_type"] == TASK_BIZ_TYPE else None, "provider": row["provider"],
+        "model": row["model"], "unit_price": row["unit_price"], "variations": row["variations"],
+        "reason": row["reason"], "note": row["note"], "created_at": utc_text(row["created_at"]),
+        "settled_at": None if row["settled_at"] is None else utc_text(row["settled_at"]),
+    }
+
+
+def pending_uploads(conn: sqlite3.Connection, store_id: str = DEFAULT_STORE_ID, *,
+                    limit: int = 100) -> list[PendingUpload]:
+    """Settled entries of the store not yet stored at HQ, oldest first (at most `limit`)."""
+    if limit < 1:
+        raise ValueError("limit is 1 or more")
+    return [PendingUpload(row["upload_id"], row["id"], _body(row))
+            for row in conn.execute(PENDING_UPLOADS, (store_id, limit))]
+
+
+def mark_uploaded(conn: sqlite3.Connection, entry_ids: Iterable[str], now_ms: int | None = None) -> int:
+    """Record that HQ stored these entries (by upload id); returns how many were marked now. Marking twice, or
+    an id that is not a settled entry, changes nothing."""
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    marked = 0
+    with write_transaction(conn):
+        for entry_id in entry_ids:
+            marked += conn.execute("""UPDATE credit_entry SET uploaded_at = ?
+                                      WHERE upload_id = ? AND uploaded_at IS NULL AND status <> 'PENDING'""",
+                                   (now, entry_id)).rowcount
+    return marked
