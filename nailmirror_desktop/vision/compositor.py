@@ -179,11 +179,18 @@ class Compositor:
         self._default = _as_prepared(texture, look) if texture is not None else None
         self._per_finger = {Finger(f): _as_prepared(t, looks.get(Finger(f), look))
                             for f, t in (per_finger or {}).items()}
-        # a finger with its own look but the default texture (an accent finish on the same colour)
+        # a finger with its own look but the default texture (an accent finish on the same colour); fingers that
+        # share a look share one prepared texture, and a look equal to the default's is the default itself
         if self._default is not None:
+            shared: list[PreparedTexture] = [self._default]
             for finger, finger_look in looks.items():
-                if finger not in self._per_finger:
-                    self._per_finger[finger] = self._default.with_look(finger_look)
+                if finger in self._per_finger:
+                    continue
+                same = next((t for t in shared if t.look == finger_look), None)
+                if same is None:
+                    same = self._default.with_look(finger_look)
+                    shared.append(same)
+                self._per_finger[finger] = same
 
     def with_look(self, look: NailLook) -> Compositor:
         """A compositor with the same textures, every one painted with `look`."""

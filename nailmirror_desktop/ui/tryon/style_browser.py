@@ -40,8 +40,8 @@ from nailmirror_desktop.ui.tryon.flow_layout import FlowLayout
 
 CodeRole = Qt.ItemDataRole.UserRole + 1
 READY, LOADING, UNAVAILABLE = "ready", "loading", "unavailable"  # the catalog, as the empty list explains it
-THUMB_SIZE = QSize(104, 104)
-GRID_SIZE = QSize(124, 150)
+THUMB_SIZE = QSize(104, 70)  # the preview cards are 3:2: a square icon left a third of each tile empty
+GRID_SIZE = QSize(124, 134)  # the thumbnail, two lines of text (name, code) and the gaps
 TOUCH_MIN = 48  # px: the smallest target a fingertip hits reliably
 FAVOURITES = "__favourites__"  # the category chip that shows the customer's favourites
 _ROOT = QModelIndex()
