@@ -47,6 +47,25 @@ def test_a_nail_that_drops_out_for_two_frames_stays_painted_where_it_was_going()
     assert back[0].track_id == held[0][0].track_id  # the same nail, not a new one
 
 
+def test_a_nail_that_drops_out_beside_its_hands_facing_nails_is_held():
+    tracks = NailTracks()
+    for x in (100, 104):
+        tracks.update([_quad(x, 100, 1.0), _quad(x + 30, 100, 1.0, Finger.MIDDLE)])
+    # the index's quad is lost (e.g. degenerate) while the middle finger beside it still faces the camera
+    frame = tracks.update([_quad(138, 100, 1.0, Finger.MIDDLE)])
+    assert sorted((nail.quad.finger.name, nail.seen, nail.quad.opacity > 0) for nail in frame) == [
+        ("INDEX", False, True), ("MIDDLE", True, True)]
+
+
+def test_a_nail_that_drops_out_beside_nails_facing_away_is_not_held():
+    tracks = NailTracks()
+    for x in (100, 104):
+        tracks.update([_quad(x, 100, 1.0), _quad(x + 30, 100, 1.0, Finger.MIDDLE)])
+    # the hand turns: the middle finger is seen facing away and the index is not seen: nothing is left painted
+    frame = tracks.update([_quad(138, 100, 0.0, Finger.MIDDLE)])
+    assert [nail.quad.finger for nail in frame] == [Finger.MIDDLE] and not any(_painted(frame))
+
+
 def test_a_hold_ends_after_hold_frames():
     tracks = NailTracks()
     tracks.update([_quad(100, 100, 1.0)])
@@ -105,4 +124,4 @@ def test_fresh_masks_are_carried_for_hold_frames_then_forgotten():
     for step in range(HOLD_FRAMES + 1):
         current = tracks.update([_quad(101 + step, 100, 1.0)])[0]
         ages.append((current.mask_age, current.roi_mask is mask))
-    assert ages == [(1, True), (2, True), (3, True), (4, False)]
+    assert ages == [(age, True) for age in range(1, HOLD_FRAMES + 1)] + [(HOLD_FRAMES + 1, False)]
