@@ -126,8 +126,9 @@ def test_done_when_grant_at_hq_spend_at_the_kiosk_and_hq_sees_it(rig: HqRig, ope
     # Nothing left to send: a third cycle PUTs nothing and HQ's books stay as they are.
     assert sync_now()["cycle"]["ledger_uploaded"] == 0
     assert hq_books(rig, store_id)["confirmed"] == 1
-    assert given["grant_id"] in {e["grant_id"] for e in nailmirror("credits", "ledger", "--json").json()}
-    assert task_no
+    entries = nailmirror("credits", "ledger", "--json").json()
+    assert given["grant_id"] in {e["grant_id"] for e in entries}
+    assert [(e["status"], e["confirmed_amount"]) for e in entries if e["task_no"] == task_no] == [("CONFIRMED", 1)]
 
 
 def test_the_same_grant_event_delivered_twice_counts_once(rig: HqRig) -> None:
@@ -218,5 +219,28 @@ def test_hq_unreachable_during_uploads_keeps_the_entries_for_the_next_cycle(rig:
         proxy.rules.clear()
         assert sync_now()["pending_ledger_uploads"] == 0
         assert hq_books(rig, store_id)["grants_applied"] == 1
+    finally:
+        proxy.stop()
+
+
+def test_an_upload_whose_mark_was_lost_is_a_replay_hq_answers_200(rig: HqRig) -> None:
+    proxy = FaultProxy(rig.server.port)
+    try:
+        store_id = enroll(rig, proxy.url)
+        hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+        sync_now()
+        # A crash between HQ's answer and the mark: the kiosk still counts the entry as not sent.
+        conn = sqlite3.connect(str(database_path()))
+        with conn:
+            conn.execute("UPDATE credit_entry SET uploaded_at = NULL")
+        conn.close()
+        assert nailmirror("sync", "status", "--json").json()["pending_ledger_uploads"] == 1
+        proxy.seen.clear()
+        again = sync_now()
+        assert again["cycle"]["ledger_uploaded"] == 1 and again["pending_ledger_uploads"] == 0
+        assert again["parked_ledger_uploads"] == 0
+        assert len([p for p in proxy.paths() if "/v1/ledger/entries/" in p]) == 1  # sent once, no loop
+        books = hq_books(rig, store_id)
+        assert (books["granted"], books["grants_applied"], books["balance"]) == (2, 1, 2)  # counted once at HQ
     finally:
         proxy.stop()
