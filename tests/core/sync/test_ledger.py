@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -244,3 +245,38 @@ def test_an_upload_whose_mark_was_lost_is_a_replay_hq_answers_200(rig: HqRig) ->
         assert (books["granted"], books["grants_applied"], books["balance"]) == (2, 1, 2)  # counted once at HQ
     finally:
         proxy.stop()
+
+
+WORKER = ROOT / "tests" / "support" / "ledger_sync_proc.py"
+
+
+def killed_sync(point: str) -> None:
+    done = subprocess.run([sys.executable, str(WORKER), "--kill-at", point], env=dict(os.environ),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
+
+
+def test_kill_inside_the_inbox_transaction_leaves_neither_the_grant_nor_the_cursor(rig: HqRig) -> None:
+    store_id = enroll(rig)
+    hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+    killed_sync("inbox_commit")
+    assert credits_show()["balance"] is None  # the grant rolled back with its page
+    assert nailmirror("sync", "status", "--json").json()["inbox_cursor"] is None
+    sync_now()
+    assert credits_show()["balance"] == 2  # applied once, on the next cycle
+    assert_books_balance(database_path())
+    assert hq_books(rig, store_id)["grants_applied"] == 1
+
+
+def test_kill_between_hq_storing_an_entry_and_the_mark_resends_it_once(rig: HqRig) -> None:
+    store_id = enroll(rig)
+    hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+    killed_sync("ledger_mark")
+    assert credits_show()["balance"] == 2
+    assert nailmirror("sync", "status", "--json").json()["pending_ledger_uploads"] == 1  # HQ has it; we don't know
+    assert hq_books(rig, store_id)["grants_applied"] == 1
+    again = sync_now()
+    assert again["cycle"]["ledger_uploaded"] == 1 and again["pending_ledger_uploads"] == 0
+    assert again["parked_ledger_uploads"] == 0  # the same body: a 200 replay, not a conflict
+    books = hq_books(rig, store_id)
+    assert (books["granted"], books["grants_applied"], books["balance"]) == (2, 1, 2)
