@@ -176,6 +176,7 @@ def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
         port_for=lambda current: HttpHq(current.hq_url, current.token, parts_dir=parts, kiosk_id=current.kiosk_id),
         clock=clock,
         periodic=periodic,
+        credit_store_id=load_config().store_id,  # HQ's grants land in the account the credit hooks spend
     )
 
 

@@ -5,7 +5,9 @@
                                               download spread; returns when the visible catalog is complete
     sync status [--json]                      state (OK, OFFLINE, REVOKED, UPGRADE_REQUIRED, NOT_ENROLLED),
                                               last_success_at, offline_since, cursor, pending_uploads,
-                                              pending_downloads, last_error
+                                              pending_downloads, pending_ledger_uploads (settled credit
+                                              entries not at HQ yet), parked_ledger_uploads and
+                                              ledger_upload_error (entries HQ refused), last_error
     sync hide CODE | sync unhide CODE         hide an HQ style in this store only (HQ's status is untouched)
 
 Exit status: 0 done; 1 cannot sync (not enrolled, offline, revoked, upgrade required, a download that failed),
@@ -144,6 +146,10 @@ def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:
         return _fail(f"{len(failed)} download(s) failed, their styles stay hidden: {failed[0]['last_error']}")
     if uploads:
         return _fail(f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
+    if report["parked_ledger_uploads"]:
+        # Never resent blindly: HQ holds another body under the entry's id, which staff must look into.
+        return _fail(f"{report['parked_ledger_uploads']} ledger entr(ies) refused by HQ and parked:"
+                     f" {report['ledger_upload_error']}")
     if report["pending_downloads"]:
         return _fail(f"{report['pending_downloads']} download(s) could not finish; the styles waiting on them stay"
                      " hidden (sync status; tasks list --type BLOB_FETCH)")
@@ -174,7 +180,8 @@ def _status(args: argparse.Namespace) -> int:
         print(json.dumps(report, ensure_ascii=False))
         return 0
     print(f"state: {report['state']}")
-    for key in ("last_success_at", "offline_since", "cursor", "pending_uploads", "pending_downloads", "last_error"):
+    for key in ("last_success_at", "offline_since", "cursor", "pending_uploads", "pending_downloads",
+                "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error"):
         print(f"{key}: {report[key] if report[key] is not None else '-'}")
     return 0
 

@@ -26,6 +26,8 @@ from nailmirror_protocol.shapes import (
     EnrollResponse,
     Hello,
     InboxPage,
+    LedgerEntryReceipt,
+    LedgerEntryUpload,
     Snapshot,
 )
 
@@ -188,3 +190,10 @@ class HttpHq:
         answer = self._exchange("PUT", paths.draft_revision(draft_id, rev), body=data,
                                 content_type="application/json")
         return cast(DraftRevisionReceipt, self._document(answer, ok=(200, 201)))
+
+    def put_ledger_entry(self, entry_id: str, body: LedgerEntryUpload) -> LedgerEntryReceipt:
+        # Idempotent by id (a settled entry never changes): a timeout after sending is safe to retry, HQ then
+        # answers 200. A 409 (another body under this id) comes back as Fault.CONFLICT for the core to park.
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        answer = self._exchange("PUT", paths.ledger_entry(entry_id), body=data, content_type="application/json")
+        return cast(LedgerEntryReceipt, self._document(answer, ok=(200, 201)))

@@ -2,7 +2,8 @@
 
 `pending_uploads` lists the settled entries HQ has not stored yet, oldest first, each with its wire body;
 the sync cycle PUTs each one and calls `mark_uploaded` with the ids HQ answered 200 or 201 for. A crash between
-the PUT and the mark only means the same body is sent again, which HQ answers 200 (a replay). PENDING charges
+the PUT and the mark only means the same body is sent again, which HQ answers 200 (a replay). An entry HQ refuses
+(409) is parked by `park_upload` (migrations/0006) and offered no more. PENDING charges
 stay here until they settle: a settled entry never changes, so its body, and so its upload, is final."""
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from nailmirror_protocol.shapes import LedgerEntryUpload
 PENDING_UPLOADS = """
 SELECT e.* FROM credit_entry e INDEXED BY credit_entry_to_upload
 JOIN credit_account a ON a.id = e.account_id
-WHERE a.store_id = ? AND e.uploaded_at IS NULL AND e.status <> 'PENDING'
+WHERE a.store_id = ? AND e.uploaded_at IS NULL AND e.status <> 'PENDING' AND e.upload_error IS NULL
 ORDER BY e.id LIMIT ?
 """
 
@@ -51,7 +52,7 @@ def _body(row: sqlite3.Row) -> LedgerEntryUpload:
 
 def pending_uploads(conn: sqlite3.Connection, store_id: str = DEFAULT_STORE_ID, *,
                     limit: int = 100) -> list[PendingUpload]:
-    """Settled entries of the store not yet stored at HQ, oldest first (at most `limit`)."""
+    """Settled entries of the store not yet stored at HQ and not parked, oldest first (at most `limit`)."""
     if limit < 1:
         raise ValueError("limit is 1 or more")
     return [PendingUpload(row["upload_id"], row["id"], _body(row))
@@ -69,3 +70,29 @@ def mark_uploaded(conn: sqlite3.Connection, entry_ids: Iterable[str], now_ms: in
                                       WHERE upload_id = ? AND uploaded_at IS NULL AND status <> 'PENDING'""",
                                    (now, entry_id)).rowcount
     return marked
+
+
+def park_upload(conn: sqlite3.Connection, entry_id: str, error: str) -> bool:
+    """HQ refused this entry for good (a conflicting body under its id): keep the error and stop offering it.
+    True if it was parked now."""
+    with write_transaction(conn):
+        return conn.execute("""UPDATE credit_entry SET upload_error = ?
+                               WHERE upload_id = ? AND uploaded_at IS NULL AND upload_error IS NULL""",
+                            (error[:400], entry_id)).rowcount == 1
+
+
+@dataclass(frozen=True)
+class UploadCounts:
+    pending: int  # settled, not at HQ yet, still offered
+    parked: int  # refused by HQ, kept with their error
+    last_error: str | None  # the newest parked entry's error
+
+
+def upload_counts(conn: sqlite3.Connection) -> UploadCounts:
+    """Over every store in this database (a kiosk keeps one): what `sync status` shows."""
+    pending, parked = conn.execute(
+        """SELECT COALESCE(SUM(upload_error IS NULL), 0), COALESCE(SUM(upload_error IS NOT NULL), 0)
+           FROM credit_entry WHERE uploaded_at IS NULL AND status <> 'PENDING'""").fetchone()
+    last = conn.execute("""SELECT upload_error FROM credit_entry WHERE uploaded_at IS NULL
+                           AND upload_error IS NOT NULL ORDER BY id DESC LIMIT 1""").fetchone()
+    return UploadCounts(int(pending), int(parked), None if last is None else str(last[0]))

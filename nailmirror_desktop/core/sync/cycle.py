@@ -1,4 +1,5 @@
-"""One sync cycle over an HqPort: hello, the channel feed (or the snapshot after a 410), then the inbox.
+"""One sync cycle over an HqPort: hello, the channel feed (or the snapshot after a 410), then the inbox (review
+decisions and credit grants), then the settled ledger entries up to HQ (ledger.py).
 
 Each page is its own transaction with its cursor, so a cycle cut anywhere resumes where the last committed page
 left off. Blobs and draft pushes are not fetched here: the cycle leaves them queued (sync_blob,
@@ -10,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
-from nailmirror_desktop.core.sync import apply, drafts, state
+from nailmirror_desktop.core.sync import apply, drafts, ledger, state
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncStatus
@@ -28,10 +30,15 @@ class CycleReport:
     inbox_events: int
     poll_interval_s: int
     blob_spread_s: int
+    ledger_uploaded: int = 0
+    ledger_parked: int = 0
 
 
-def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: int = paths.PAGE_MAX) -> CycleReport:
-    """Raises SyncError; the caller records it (state.record_failure) and decides about retries."""
+def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: int = paths.PAGE_MAX,
+              credit_store_id: str = DEFAULT_STORE_ID) -> CycleReport:
+    """Raises SyncError; the caller records it (state.record_failure) and decides about retries.
+    `credit_store_id` is the kiosk's own credit account (KioskConfig.store_id): grants land there and its
+    entries go up (HQ files them under the store of the token that sends them)."""
     conn = repo.conn
     current = state.require(conn)
     if current.state in (SyncStatus.REVOKED, SyncStatus.UPGRADE_REQUIRED):
@@ -75,11 +82,12 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
                     changes += _snapshot(repo, port, force=True)
                     took_snapshot = True
                 break
-    events = _pull_inbox(repo, port, hello["epoch"])
+    events = _pull_inbox(repo, port, hello["epoch"], credit_store_id)
+    uploads = ledger.upload_entries(conn, port, store_id=credit_store_id)
     backoff = float(hello.get("backoff_s") or 0)
     state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None)
     return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
-                       int(hello["blob_spread_s"]))
+                       int(hello["blob_spread_s"]), uploads.uploaded, uploads.parked)
 
 
 def _snapshot(repo: StyleRepository, port: HqPort, *, force: bool = False) -> int:
@@ -92,7 +100,7 @@ def _snapshot(repo: StyleRepository, port: HqPort, *, force: bool = False) -> in
     return apply.apply_snapshot(repo, snapshot)
 
 
-def _pull_inbox(repo: StyleRepository, port: HqPort, epoch: str) -> int:
+def _pull_inbox(repo: StyleRepository, port: HqPort, epoch: str, credit_store_id: str) -> int:
     events = 0
     inbox_cursor = state.require(repo.conn).inbox_cursor
     if inbox_cursor is not None and inbox_cursor.split(".")[0] != epoch:
@@ -104,7 +112,7 @@ def _pull_inbox(repo: StyleRepository, port: HqPort, epoch: str) -> int:
             if exc.fault is not Fault.RESET:
                 raise
             inbox_page = port.inbox(None)
-        events += drafts.apply_inbox_page(repo, inbox_page)
+        events += drafts.apply_inbox_page(repo, inbox_page, credit_store_id=credit_store_id)
         inbox_cursor = inbox_page["next"]
         if not inbox_page["has_more"]:
             break

@@ -15,7 +15,7 @@ from nailmirror_desktop.core.catalog.records import StyleRecord
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepository
 from nailmirror_desktop.core.catalog.status import StyleStatus, transit
 from nailmirror_desktop.core.db import write_transaction
-from nailmirror_desktop.core.sync import state
+from nailmirror_desktop.core.sync import ledger, state
 from nailmirror_protocol.shapes import Asset, DraftRevision, InboxPage
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -74,8 +74,10 @@ def queued_uploads(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     return conn.execute("SELECT * FROM sync_draft_upload WHERE state = 'QUEUED' ORDER BY queued_at").fetchall()
 
 
-def apply_inbox_page(repo: StyleRepository, page: InboxPage) -> int:
-    """Review decisions on this store's drafts, with the inbox cursor, in one transaction.
+def apply_inbox_page(repo: StyleRepository, page: InboxPage, *, credit_store_id: str | None = None) -> int:
+    """Review decisions on this store's drafts and (with `credit_store_id`, the kiosk's credit account) HQ's
+    credit grants (ledger.py), with the inbox cursor, in one transaction. Returns the events that changed
+    something here.
 
     Approved: the local draft goes PUBLISHED at once (its files are here already); when the catalog feed's
     upsert of the same id arrives (before or after) it takes the same row over — one row whichever comes first.
@@ -102,5 +104,7 @@ def apply_inbox_page(repo: StyleRepository, page: InboxPage) -> int:
                 transit(conn, row["id"], StyleStatus.REJECTED, actor=actor, reason=reason or "rejected at HQ",
                         expect_from=StyleStatus.PENDING_REVIEW, detail={"draft_id": draft_id, "rev": rev})
             applied += 1
+        if credit_store_id is not None:
+            applied += ledger.apply_grant_events(conn, page["events"], store_id=credit_store_id)
         state.set_inbox_cursor(conn, page["next"])
     return applied

@@ -12,6 +12,8 @@ from nailmirror_protocol.shapes import (
     EnrollResponse,
     Hello,
     InboxPage,
+    LedgerEntryReceipt,
+    LedgerEntryUpload,
     Snapshot,
 )
 
@@ -36,6 +38,10 @@ class HqPort(Protocol):
     def put_blob(self, sha256: str, data: bytes, media_type: str) -> None: ...
 
     def put_draft(self, draft_id: str, rev: int, body: DraftRevision) -> DraftRevisionReceipt: ...
+
+    def put_ledger_entry(self, entry_id: str, body: LedgerEntryUpload) -> LedgerEntryReceipt:
+        """One settled ledger entry (HQ answers 201 stored, 200 a replay of the same body; 409 a conflict)."""
+        ...
 
 
 class Enroller(Protocol):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from nailmirror_desktop.core.credits.upload import upload_counts
 from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 
@@ -128,12 +129,16 @@ def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
     pending_uploads = conn.execute(
         "SELECT COUNT(*) FROM sync_draft_upload WHERE state = 'QUEUED'").fetchone()[0]
     pending_downloads = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state != 'DONE'").fetchone()[0]
+    ledger = upload_counts(conn)
+    # Settled ledger entries not at HQ yet; parked ones (HQ refused them: 409) apart, with HQ's error.
+    credits = {"pending_ledger_uploads": ledger.pending, "parked_ledger_uploads": ledger.parked,
+               "ledger_upload_error": ledger.last_error}
     if current is None:
         return {"state": SyncStatus.NOT_ENROLLED.value, "last_success_at": None, "offline_since": None,
                 "cursor": None, "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
-                "last_error": None}
+                "last_error": None, **credits}
     return {"state": current.state.value, "last_success_at": current.last_success_at,
             "offline_since": current.offline_since, "cursor": current.channel_cursor,
             "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
             "last_error": current.last_error, "hq_url": current.hq_url, "store_id": current.store_id,
-            "kiosk_id": current.kiosk_id, "inbox_cursor": current.inbox_cursor}
+            "kiosk_id": current.kiosk_id, "inbox_cursor": current.inbox_cursor, **credits}

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
+from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.sync import apply, cycle, drafts, state
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
@@ -69,6 +70,7 @@ class SyncServices:
     rng: random.Random = field(default_factory=random.Random)
     periodic: bool = False  # the running kiosk: every cycle schedules the next poll
     poll_interval_s: int = 300  # until HQ's hello says otherwise
+    credit_store_id: str = DEFAULT_STORE_ID  # the kiosk's credit account (KioskConfig.store_id)
 
 
 def task_error(error: SyncError) -> TaskError:
@@ -108,7 +110,8 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
         current = state.require(repo.conn)
         now_s = services.clock.now()
         try:
-            report = cycle.run_cycle(repo, services.port_for(current), now_s)
+            report = cycle.run_cycle(repo, services.port_for(current), now_s,
+                                     credit_store_id=services.credit_store_id)
         except SyncError as exc:
             state.record_failure(repo.conn, exc)
             error = task_error(exc)
@@ -124,7 +127,8 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
             interval = report.poll_interval_s or services.poll_interval_s
             schedule_timer_cycle(engine, now_s + interval, interval)
         return {"pages": report.pages, "changes": report.changes, "snapshot": report.snapshot,
-                "inbox_events": report.inbox_events, **queued}
+                "inbox_events": report.inbox_events, "ledger_uploaded": report.ledger_uploaded,
+                "ledger_parked": report.ledger_parked, **queued}
 
     return {SYNC_CYCLE: run_sync_cycle, BLOB_FETCH: lambda ctx: fetch_blob(services, ctx),
             DRAFT_PUSH: lambda ctx: push_draft(services, ctx)}

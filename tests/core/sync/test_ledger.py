@@ -1,0 +1,282 @@
+"""Credits through sync against the real HQ app on a loopback socket: a grant at HQ (its own command line, in a
+real process) reaches the kiosk's ledger by `nailmirror sync now`; a paid generation (the real engine and the
+fake OpenAI server on loopback) goes up to HQ as a settled entry; a grant delivered twice counts once; an entry
+HQ refuses (409) is parked with a visible error and never sent again."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nailmirror_desktop.app.services import register_generation
+from nailmirror_desktop.core.clock import ManualClock
+from nailmirror_desktop.core.credits import CreditPolicy
+from nailmirror_desktop.core.credits.upload import pending_uploads
+from nailmirror_desktop.core.db import open_database, write_transaction
+from nailmirror_desktop.core.generation.flow import submit_generation
+from nailmirror_desktop.core.paths import database_path
+from nailmirror_desktop.core.sync import drafts
+from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine, TaskStatus
+from nailmirror_protocol.shapes import InboxPage
+from tests.support.credit_books import assert_books_balance
+from tests.support.fake_providers import FakeOpenAI
+from tests.support.sync_rig import FaultProxy, HqRig, enroll, nailmirror
+
+ROOT = Path(__file__).resolve().parents[3]
+PROMPT = "奶白色底胶、贝壳碎片、无名指跳色"
+POLICY = CreditPolicy(daily_cap=100, session_cap=3)
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[HqRig]:
+    hq = HqRig(tmp_path / "hq")
+    yield hq
+    hq.stop()
+
+
+@pytest.fixture
+def openai() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+def hq_command(rig: HqRig, *args: str) -> Any:
+    """`nailmirror-hq …` in its own process over the rig's data directory (the server keeps running)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NAILMIRROR_HQ_STARTER_CATALOG": "",
+           "NAILMIRROR_HQ_HOME": str(rig.root)}
+    env.pop("NAILMIRROR_HQ_DATABASE_URL", None)
+    env.pop("NAILMIRROR_HQ_BLOBS", None)
+    done = subprocess.run([sys.executable, "-m", "nailmirror_hq", "--json", *args], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def hq_books(rig: HqRig, store_id: str) -> dict[str, Any]:
+    shown = hq_command(rig, "credits", "show", store_id)
+    assert len(shown) == 1 and shown[0]["store_id"] == store_id
+    return dict(shown[0])
+
+
+def credits_show() -> dict[str, Any]:
+    run = nailmirror("credits", "show", "--json")
+    assert run.rc == 0, run.err
+    return dict(run.json())
+
+
+def sync_now() -> dict[str, Any]:
+    run = nailmirror("sync", "now", "--json")
+    assert run.rc == 0, run.err
+    return dict(run.json())
+
+
+def paid_generation(openai: FakeOpenAI) -> str:
+    """One paid generation on the kiosk's own database: the real engine, the real credit hooks."""
+    from nailmirror_desktop.core.generation.provider_config import (
+        PollSettings,
+        ProviderConfig,
+        RemoteProviderSettings,
+        Secret,
+    )
+    from tests.support.fake_providers import API_KEY
+
+    config = ProviderConfig(openai=RemoteProviderSettings(openai.base_url, Secret(API_KEY), "gpt-image-1"),
+                            connect_timeout_s=2.0, read_timeout_s=5.0, poll=PollSettings())
+    with TaskEngine(database_path(), clock=ManualClock(), config=EngineConfig(retry_base_s=0.01)) as engine:
+        register_generation(engine, config, credits=POLICY)
+        task = submit_generation(engine, PROMPT, "openai")
+        engine.run_until_idle(timeout_s=60)
+        done = engine.get(task.task_no)
+        assert done is not None and done.status is TaskStatus.SUCCESS
+        return task.task_no
+
+
+def test_done_when_grant_at_hq_spend_at_the_kiosk_and_hq_sees_it(rig: HqRig, openai: FakeOpenAI) -> None:
+    store_id = enroll(rig)
+    given = hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+    assert credits_show()["balance"] is None  # nothing arrived yet: no grant ever received
+
+    first = sync_now()
+    assert first["cycle"]["inbox_events"] == 1
+    assert credits_show()["balance"] == 2
+    # The GRANT entry went up in the same cycle: HQ knows its grant was applied.
+    assert first["pending_ledger_uploads"] == 0 and first["cycle"]["ledger_uploaded"] == 1
+    assert hq_books(rig, store_id)["grants_applied"] == 1
+
+    task_no = paid_generation(openai)
+    assert credits_show()["balance"] == 1
+    status = nailmirror("sync", "status", "--json").json()
+    assert status["pending_ledger_uploads"] == 1 and status["parked_ledger_uploads"] == 0
+
+    second = sync_now()
+    assert second["cycle"]["ledger_uploaded"] == 1 and second["pending_ledger_uploads"] == 0
+    books = hq_books(rig, store_id)
+    assert (books["confirmed"], books["balance"], books["granted"], books["generations"]) == (1, 1, 2, 1)
+    assert credits_show()["balance"] == 1
+    assert_books_balance(database_path())
+
+    # Nothing left to send: a third cycle PUTs nothing and HQ's books stay as they are.
+    assert sync_now()["cycle"]["ledger_uploaded"] == 0
+    assert hq_books(rig, store_id)["confirmed"] == 1
+    entries = nailmirror("credits", "ledger", "--json").json()
+    assert given["grant_id"] in {e["grant_id"] for e in entries}
+    assert [(e["status"], e["confirmed_amount"]) for e in entries if e["task_no"] == task_no] == [("CONFIRMED", 1)]
+
+
+def test_the_same_grant_event_delivered_twice_counts_once(rig: HqRig) -> None:
+    store_id = enroll(rig)
+    hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+    sync_now()
+    assert credits_show()["balance"] == 2
+    # The inbox fetched again from its start (a crash before the cursor's commit, a restored HQ): the event
+    # arrives a second time and adds nothing.
+    conn = open_database(database_path())
+    try:
+        with write_transaction(conn):
+            conn.execute("UPDATE sync_state SET inbox_cursor = NULL")
+    finally:
+        conn.close()
+    again = sync_now()
+    assert again["cycle"]["inbox_events"] == 0
+    assert credits_show()["balance"] == 2
+    books = hq_books(rig, store_id)
+    assert (books["granted"], books["grants_applied"], books["balance"]) == (2, 1, 2)
+
+
+def test_a_page_carrying_one_grant_twice_applies_it_once_with_its_cursor(rig: HqRig) -> None:
+    from nailmirror_desktop.app.services import open_repository
+
+    enroll(rig)
+    event = {"seq": 1, "type": "credits.grant", "at": "2026-12-01T00:00:00.000Z", "grant_id": "gr_0011",
+             "amount": 3, "reason": "opening"}
+    bad = {**event, "seq": 2, "grant_id": "gr_0012", "amount": True}  # a JSON true is not one credit
+    page: InboxPage = {"nm": 1, "epoch": "e1", "has_more": False, "next": "e1.3",
+                       "events": [event, bad, {**event, "seq": 3}]}  # type: ignore[list-item]
+    repo = open_repository()
+    assert drafts.apply_inbox_page(repo, page, credit_store_id="local") == 1
+    assert drafts.apply_inbox_page(repo, page, credit_store_id="local") == 0
+    assert credits_show()["balance"] == 3
+    row = repo.conn.execute("SELECT inbox_cursor FROM sync_state").fetchone()
+    assert row[0] == "e1.3"
+    repo.conn.close()
+
+
+def test_an_entry_hq_refuses_is_parked_visibly_and_never_resent(rig: HqRig) -> None:
+    proxy = FaultProxy(rig.server.port)
+    try:
+        store_id = enroll(rig, proxy.url)
+        hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+        sync_now()
+        # The kiosk's copy of the uploaded GRANT entry now differs from HQ's under the same id (a restored
+        # disk image, a hand edit): HQ answers 409 ledger_entry_conflict.
+        conn = sqlite3.connect(str(database_path()))
+        with conn:
+            conn.execute("UPDATE credit_entry SET uploaded_at = NULL, reason = 'edited' WHERE kind = 'GRANT'")
+            entry_id = conn.execute("SELECT upload_id FROM credit_entry WHERE kind = 'GRANT'").fetchone()[0]
+        conn.close()
+        proxy.seen.clear()
+        refused = nailmirror("sync", "now", "--json")
+        assert refused.rc == 1 and "parked" in refused.err and "Traceback" not in refused.err
+        assert len(refused.err.strip().splitlines()) == 1
+        status = nailmirror("sync", "status", "--json").json()
+        assert status["parked_ledger_uploads"] == 1 and status["pending_ledger_uploads"] == 0
+        assert "ledger_entry_conflict" in status["ledger_upload_error"]
+        assert [p for p in proxy.paths() if entry_id in p] == [f"/v1/ledger/entries/{entry_id}"]
+
+        proxy.seen.clear()
+        assert nailmirror("sync", "now").rc == 1  # still says so
+        assert not [p for p in proxy.paths() if "/v1/ledger/" in p]  # and sends nothing again
+        conn = open_database(database_path())
+        try:
+            assert pending_uploads(conn) == []
+        finally:
+            conn.close()
+        assert hq_books(rig, store_id)["grants_applied"] == 1  # HQ's copy is untouched
+    finally:
+        proxy.stop()
+
+
+def test_hq_unreachable_during_uploads_keeps_the_entries_for_the_next_cycle(rig: HqRig, openai: FakeOpenAI) -> None:
+    from tests.support.sync_rig import Rule
+
+    proxy = FaultProxy(rig.server.port)
+    try:
+        store_id = enroll(rig, proxy.url)
+        hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+        proxy.rules.append(Rule("/v1/ledger/entries/", times=50, cut_after=0))  # the answer never arrives
+        failed = nailmirror("sync", "now", "--timeout", "20")
+        assert failed.rc == 1 and "Traceback" not in failed.err
+        assert credits_show()["balance"] == 2  # the grant itself came in: the inbox step committed first
+        assert nailmirror("sync", "status", "--json").json()["pending_ledger_uploads"] == 1
+        proxy.rules.clear()
+        assert sync_now()["pending_ledger_uploads"] == 0
+        assert hq_books(rig, store_id)["grants_applied"] == 1
+    finally:
+        proxy.stop()
+
+
+def test_an_upload_whose_mark_was_lost_is_a_replay_hq_answers_200(rig: HqRig) -> None:
+    proxy = FaultProxy(rig.server.port)
+    try:
+        store_id = enroll(rig, proxy.url)
+        hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+        sync_now()
+        # A crash between HQ's answer and the mark: the kiosk still counts the entry as not sent.
+        conn = sqlite3.connect(str(database_path()))
+        with conn:
+            conn.execute("UPDATE credit_entry SET uploaded_at = NULL")
+        conn.close()
+        assert nailmirror("sync", "status", "--json").json()["pending_ledger_uploads"] == 1
+        proxy.seen.clear()
+        again = sync_now()
+        assert again["cycle"]["ledger_uploaded"] == 1 and again["pending_ledger_uploads"] == 0
+        assert again["parked_ledger_uploads"] == 0
+        assert len([p for p in proxy.paths() if "/v1/ledger/entries/" in p]) == 1  # sent once, no loop
+        books = hq_books(rig, store_id)
+        assert (books["granted"], books["grants_applied"], books["balance"]) == (2, 1, 2)  # counted once at HQ
+    finally:
+        proxy.stop()
+
+
+WORKER = ROOT / "tests" / "support" / "ledger_sync_proc.py"
+
+
+def killed_sync(point: str) -> None:
+    done = subprocess.run([sys.executable, str(WORKER), "--kill-at", point], env=dict(os.environ),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
+
+
+def test_kill_inside_the_inbox_transaction_leaves_neither_the_grant_nor_the_cursor(rig: HqRig) -> None:
+    store_id = enroll(rig)
+    hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+    killed_sync("inbox_commit")
+    assert credits_show()["balance"] is None  # the grant rolled back with its page
+    assert nailmirror("sync", "status", "--json").json()["inbox_cursor"] is None
+    sync_now()
+    assert credits_show()["balance"] == 2  # applied once, on the next cycle
+    assert_books_balance(database_path())
+    assert hq_books(rig, store_id)["grants_applied"] == 1
+
+
+def test_kill_between_hq_storing_an_entry_and_the_mark_resends_it_once(rig: HqRig) -> None:
+    store_id = enroll(rig)
+    hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
+    killed_sync("ledger_mark")
+    assert credits_show()["balance"] == 2
+    assert nailmirror("sync", "status", "--json").json()["pending_ledger_uploads"] == 1  # HQ has it; we don't know
+    assert hq_books(rig, store_id)["grants_applied"] == 1
+    again = sync_now()
+    assert again["cycle"]["ledger_uploaded"] == 1 and again["pending_ledger_uploads"] == 0
+    assert again["parked_ledger_uploads"] == 0  # the same body: a 200 replay, not a conflict
+    books = hq_books(rig, store_id)
+    assert (books["granted"], books["grants_applied"], books["balance"]) == (2, 1, 2)
