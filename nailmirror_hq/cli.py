@@ -2,7 +2,9 @@
 
     nailmirror-hq [--data DIR] [--json] serve [--host 127.0.0.1] [--port 8780]
     nailmirror-hq stores add NAME [--channel C] | list | revoke STORE_ID [--kiosk K] | enroll-code STORE_ID
+    nailmirror-hq stores move STORE_ID --channel C
     nailmirror-hq styles import FOLDER [--publish] | list | publish|off-shelf|take-down STYLE
+    nailmirror-hq styles publish STYLE [--channel C ...] [--every-channel]
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
     nailmirror-hq reviewers add NAME --password-stdin | passwd NAME --password-stdin | disable NAME | list
@@ -76,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     revoke.add_argument("--kiosk", help="revoke only this kiosk id")
     code = command(group, "enroll-code", _stores_enroll_code, "a new one-time code (replacement or second PC)")
     code.add_argument("store_id")
+    move = command(group, "move", _stores_move, "put a store on another channel (its kiosks resync)")
+    move.add_argument("store_id")
+    move.add_argument("--channel", required=True)
 
     group = sub.add_parser("styles", help="the catalog HQ publishes").add_subparsers(
         dest="action", metavar="ACTION", required=True)
@@ -95,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
         cmd = command(group, name, _styles_status, help_text)
         cmd.add_argument("style", help="style id or style code")
         cmd.add_argument("--reason")
+        if name == "publish":
+            cmd.add_argument("--channel", action="append", dest="channels",
+                             help="publish only to this channel (repeatable); other channels drop it")
+            cmd.add_argument("--every-channel", action="store_true",
+                             help="publish to every channel again, also channels added later")
 
     for kind in ("categories", "tags"):
         group = sub.add_parser(kind, help=f"{kind} HQ manages").add_subparsers(
@@ -173,6 +183,12 @@ def _stores_enroll_code(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     return {"store_id": args.store_id, "enrollment_code": code}
 
 
+def _stores_move(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    with db.write(hq.engine) as conn:
+        found = stores.move_store(conn, args.store_id, args.channel, cli_actor())
+    return {"store_id": found.id, "channel": found.channel}
+
+
 def _style_json(row: catalog.StyleRow) -> dict[str, Any]:
     return {"style_id": row.id, "style_code": row.style_code, "status": row.status, "version": row.version,
             "name": row.body["name"]["zh"], "name_en": row.body["name"]["en"], "category": row.body.get("category")}
@@ -201,9 +217,16 @@ def _resolve_style(conn: Any, key: str) -> str:
 
 def _styles_status(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF", "take-down": "WITHDRAWN"}[args.action]
+    channels: list[str] | None = getattr(args, "channels", None)
+    if getattr(args, "every_channel", False):
+        if channels:
+            raise HQError(400, "bad_request", "--channel and --every-channel exclude each other")
+        channels = []
     with db.write(hq.engine) as conn:
-        row = catalog.set_status(conn, _resolve_style(conn, args.style), status, cli_actor(), args.reason)
-    return _style_json(row)
+        row = catalog.set_status(conn, _resolve_style(conn, args.style), status, cli_actor(), args.reason,
+                                 channels)
+        chosen = catalog.chosen_channels(conn, row.id)
+    return {**_style_json(row), "channels": chosen, "every_channel": not chosen}
 
 
 def _reference_add(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:

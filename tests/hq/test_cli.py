@@ -172,3 +172,22 @@ def test_two_hq_processes_starting_together_load_the_starter_catalog_once(hq_env
     listed = run_json(env, "styles", "list", "--status", "PUBLISHED")
     expected = len(json.loads((ROOT / "resources" / "starter_catalog" / "catalog.json").read_text())["styles"])
     assert len(listed) == expected and len({s["style_id"] for s in listed}) == expected
+
+
+def test_styles_publish_to_chosen_channels_and_stores_move(hq_env: dict[str, str], tmp_path: Path) -> None:
+    env = hq_env
+    run_json(env, "stores", "add", "N-1", "--channel", "north")
+    run_json(env, "stores", "add", "S-1", "--channel", "south")
+    style_id = run_json(env, "styles", "import", str(style_folder(tmp_path)))["style_id"]
+    published = run_json(env, "styles", "publish", style_id, "--channel", "north", "--channel", "north")
+    assert published["status"] == "PUBLISHED" and published["channels"] == ["north"]
+    assert not published["every_channel"]
+    typo = run(env, "styles", "publish", style_id, "--channel", "nrth", ok=False)
+    assert typo.returncode == 1 and "no channel nrth" in typo.stderr and len(typo.stderr.splitlines()) == 1
+    both = run(env, "styles", "publish", style_id, "--channel", "north", "--every-channel", ok=False)
+    assert both.returncode == 1 and len(both.stderr.splitlines()) == 1
+    wide = run_json(env, "styles", "publish", style_id, "--every-channel")
+    assert wide["channels"] == [] and wide["every_channel"] and wide["version"] > published["version"]
+    moved = run_json(env, "stores", "move", "st_N-1", "--channel", "south")
+    assert moved == {"store_id": "st_N-1", "channel": "south"}
+    assert [s["channel"] for s in run_json(env, "stores", "list")] == ["south", "south"]
