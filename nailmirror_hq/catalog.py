@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import uuid
 from dataclasses import dataclass
@@ -80,6 +81,56 @@ def ensure_tag(conn: Connection, code: str, name_zh: str, name_en: str) -> None:
         conn.execute(update(tag).where(tag.c.code == code).values(name_zh=name_zh, name_en=name_en,
                                                                   version=row.version + 1))
         _republish_reference(conn, "tag", code)
+
+
+REFERENCE_CODE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def add_reference(conn: Connection, kind: str, code: str, name_zh: str, name_en: str, actor: str,
+                  sort_order: int = 0) -> None:
+    """A new category or tag HQ manages; it goes to every channel at once, so a kiosk can offer it before any
+    style uses it (inside db.write). 409 when the code exists: renaming is `rename_reference`."""
+    if not REFERENCE_CODE.match(code):
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"bad {kind} code {code!r} (a-z, 0-9, _ and -, at most 40)")
+    if not name_zh.strip():
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"a {kind} needs a Chinese name")
+    if reference(conn, kind, code) is not None:
+        raise HQError(409, ErrorCode.BAD_REQUEST, f"{kind} {code} exists (rename it instead)")
+    if kind == "category":
+        ensure_category(conn, code, name_zh.strip(), name_en.strip(), sort_order)
+    else:
+        ensure_tag(conn, code, name_zh.strip(), name_en.strip())
+    for channel_code in feed.channels(conn):
+        _send_reference(conn, channel_code, kind, code)
+    audit.record(conn, actor, f"{kind.upper()}_ADD", kind, code, name_zh=name_zh, name_en=name_en)
+
+
+def rename_reference(conn: Connection, kind: str, code: str, actor: str, name_zh: str | None = None,
+                     name_en: str | None = None, sort_order: int | None = None) -> dict[str, Any]:
+    """New names (or order) for a category or tag: a newer version to every channel that has it. The code, which
+    styles name, never changes."""
+    found = reference(conn, kind, code)
+    if found is None:
+        raise not_found(f"{kind} {code}")
+    body = found[1]
+    zh = body["name_zh"] if name_zh is None else name_zh.strip()
+    if not zh:
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"a {kind} needs a Chinese name")
+    en = body["name_en"] if name_en is None else name_en.strip()
+    if kind == "category":
+        ensure_category(conn, code, zh, en, body["sort_order"] if sort_order is None else sort_order)
+    else:
+        ensure_tag(conn, code, zh, en)
+    audit.record(conn, actor, f"{kind.upper()}_RENAME", kind, code, name_zh=zh, name_en=en)
+    renamed = reference(conn, kind, code)
+    assert renamed is not None
+    return {**renamed[1], "version": renamed[0]}
+
+
+def list_references(conn: Connection, kind: str) -> list[dict[str, Any]]:
+    table = category if kind == "category" else tag
+    order = (table.c.sort_order, table.c.code) if kind == "category" else (table.c.code,)
+    return [dict(r._mapping) for r in conn.execute(select(table).order_by(*order))]
 
 
 def reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, Any]] | None:

@@ -117,6 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--sort-order", type=int, default=0)
         cmd.set_defaults(kind=kind)
         command(group, "list", _reference_list, f"list {kind}").set_defaults(kind=kind)
+        if kind == "categories":
+            cmd = command(group, "rename", _reference_rename, "new names (or order) for a category")
+            cmd.add_argument("code")
+            cmd.add_argument("--zh")
+            cmd.add_argument("--en")
+            cmd.add_argument("--sort-order", type=int)
+            cmd.set_defaults(kind=kind)
 
     group = sub.add_parser("drafts", help="drafts the stores submitted").add_subparsers(
         dest="action", metavar="ACTION", required=True)
@@ -230,20 +237,29 @@ def _styles_status(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _reference_add(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    kind = "category" if args.kind == "categories" else "tag"
+    sort_order = getattr(args, "sort_order", 0)
     with db.write(hq.engine) as conn:
-        if args.kind == "categories":
-            catalog.ensure_category(conn, args.code, args.zh, args.en, args.sort_order)
-        else:
-            catalog.ensure_tag(conn, args.code, args.zh, args.en)
-    return {"code": args.code, "name_zh": args.zh, "name_en": args.en}
+        if catalog.reference(conn, kind, args.code) is not None:  # add of an existing code renames it, as before
+            return catalog.rename_reference(conn, kind, args.code, cli_actor(), args.zh, args.en,
+                                            sort_order if kind == "category" else None)
+        catalog.add_reference(conn, kind, args.code, args.zh, args.en, cli_actor(), sort_order)
+        found = catalog.reference(conn, kind, args.code)
+    assert found is not None
+    return {**found[1], "version": found[0]}
+
+
+def _reference_rename(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    if args.zh is None and args.en is None and args.sort_order is None:
+        raise HQError(400, "bad_request", "give --zh, --en or --sort-order")
+    with db.write(hq.engine) as conn:
+        return catalog.rename_reference(conn, "category", args.code, cli_actor(), args.zh, args.en,
+                                        args.sort_order)
 
 
 def _reference_list(hq: HQ, args: argparse.Namespace) -> list[dict[str, Any]]:
-    from nailmirror_hq.schema import category, tag
-
-    table = category if args.kind == "categories" else tag
     with db.read(hq.engine) as conn:
-        return [dict(r._mapping) for r in conn.execute(table.select().order_by(table.c.code))]
+        return catalog.list_references(conn, "category" if args.kind == "categories" else "tag")
 
 
 def _drafts_list(hq: HQ, args: argparse.Namespace) -> list[dict[str, Any]]:

@@ -204,7 +204,37 @@ def catalog_page(request: Request) -> Response:
         return _to_login()
     with db.read(_hq(request).engine) as conn:
         rows = catalog.list_styles(conn)
-    return render(request, "catalog.html", session=session, styles=rows)
+        categories = catalog.list_references(conn, "category")
+        tags = catalog.list_references(conn, "tag")
+    return render(request, "catalog.html", session=session, styles=rows, categories=categories, tags=tags,
+                  refused=request.query_params.get("refused"))
+
+
+@router.post("/catalog/{kind}")
+async def reference_action(request: Request, kind: str) -> Response:
+    """Add a category or tag, or rename one (the same form: an existing code is renamed)."""
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    form = await _form(request, session)
+    if form is None:
+        return _forbidden(request)
+    entity = {"categories": "category", "tags": "tag"}.get(kind)
+    if entity is None:
+        return render(request, "error.html", 404, message_key="not_found")
+    code, zh, en = form.get("code", "").strip(), form.get("name_zh", ""), form.get("name_en", "")
+    order = form.get("sort_order", "").strip()
+    actor = f"hq:{session.reviewer}"
+    try:
+        sort_order = int(order) if order else None
+        with db.write(_hq(request).engine) as conn:
+            if catalog.reference(conn, entity, code) is not None:
+                catalog.rename_reference(conn, entity, code, actor, zh, en, sort_order)
+            else:
+                catalog.add_reference(conn, entity, code, zh, en, actor, sort_order or 0)
+    except (HQError, ValueError):
+        return RedirectResponse(f"{PREFIX}/catalog?refused={kind}", status_code=303)
+    return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
 
 
 @router.post("/styles/{style_id}/{action}")

@@ -191,3 +191,16 @@ def test_styles_publish_to_chosen_channels_and_stores_move(hq_env: dict[str, str
     moved = run_json(env, "stores", "move", "st_N-1", "--channel", "south")
     assert moved == {"store_id": "st_N-1", "channel": "south"}
     assert [s["channel"] for s in run_json(env, "stores", "list")] == ["south", "south"]
+
+
+def test_categories_add_list_rename(hq_env: dict[str, str]) -> None:
+    env = hq_env
+    added = run_json(env, "categories", "add", "french", "--zh", "法式", "--en", "French", "--sort-order", "2")
+    assert added == {"code": "french", "name_zh": "法式", "name_en": "French", "sort_order": 2, "version": 1}
+    renamed = run_json(env, "categories", "rename", "french", "--en", "French tips")
+    assert renamed["version"] == 2 and renamed["name_zh"] == "法式" and renamed["name_en"] == "French tips"
+    assert [c["name_en"] for c in run_json(env, "categories", "list")] == ["French tips"]
+    missing = run(env, "categories", "rename", "nope", "--zh", "无", ok=False)
+    assert missing.returncode == 1 and len(missing.stderr.splitlines()) == 1
+    run_json(env, "tags", "add", "shell", "--zh", "贝壳")
+    assert [t["code"] for t in run_json(env, "tags", "list")] == ["shell"]
