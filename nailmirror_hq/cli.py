@@ -9,6 +9,7 @@
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
     nailmirror-hq reviewers add NAME --password-stdin | passwd NAME --password-stdin | disable NAME | list
     nailmirror-hq backup DIR | restore DIR
+    nailmirror-hq maintain [--retention-days 180] [--blob-grace-days 7]
 
 --data and --json may come before or after the subcommand. Exit status: 0 done; 1 HQ refused (a one-line
 reason on stderr); 2 bad command line; 4 the data directory or database is unusable; 5 internal error.
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from nailmirror_hq import backup as backup_mod
-from nailmirror_hq import catalog, db, drafts, reviewers, stores
+from nailmirror_hq import catalog, db, drafts, maintenance, reviewers, stores
 from nailmirror_hq.config import load_settings
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ, open_hq
@@ -146,6 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
     command(group, "disable", _reviewers_disable, "stop a reviewer from signing in").add_argument("name")
     command(group, "list", _reviewers_list, "list reviewers")
 
+    maintain = command(sub, "maintain", _maintain,
+                       "compact the feed and delete unreferenced blobs once (serve also does it daily)")
+    maintain.add_argument("--retention-days", type=float, default=maintenance.RETENTION.days,
+                          help="keep every feed change younger than this (default 180)")
+    maintain.add_argument("--blob-grace-days", type=float, default=maintenance.BLOB_GRACE.days,
+                          help="never delete a blob younger than this (default 7)")
     command(sub, "backup", _backup, "write a backup of HQ (database and blobs) to DIR").add_argument("dir")
     command(sub, "restore", _restore, "replace HQ with a backup; starts a new epoch (kiosks resync)"
             ).add_argument("dir")
@@ -162,8 +169,12 @@ def _serve(hq: HQ, args: argparse.Namespace) -> None:
     # One worker on SQLite (one writer anyway); run several processes behind a load balancer on PostgreSQL.
     print(f"nailmirror-hq: serving {hq.settings.database_url.split('@')[-1]} on http://{args.host}:{args.port}",
           file=sys.stderr)
-    uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
-                server_header=False)
+    scheduler = maintenance.Scheduler(hq.engine, hq.blobs).start()  # compaction and blob clean-up, daily
+    try:
+        uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
+                    server_header=False)
+    finally:
+        scheduler.stop()
 
 
 def _stores_add(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
@@ -312,6 +323,16 @@ def _reviewers_disable(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 def _reviewers_list(hq: HQ, _args: argparse.Namespace) -> list[dict[str, Any]]:
     with db.read(hq.engine) as conn:
         return reviewers.list_reviewers(conn)
+
+
+def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    from datetime import timedelta
+
+    if args.retention_days < 1 or args.blob_grace_days < 0:
+        raise HQError(400, "bad_request", "--retention-days must be >= 1 and --blob-grace-days >= 0")
+    result = maintenance.run(hq.engine, hq.blobs, retention=timedelta(days=args.retention_days),
+                             grace=timedelta(days=args.blob_grace_days))
+    return {"changes_dropped": result.changes_dropped, "blobs_deleted": len(result.blobs_deleted)}
 
 
 def _backup(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:

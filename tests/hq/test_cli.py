@@ -204,3 +204,11 @@ def test_categories_add_list_rename(hq_env: dict[str, str]) -> None:
     assert missing.returncode == 1 and len(missing.stderr.splitlines()) == 1
     run_json(env, "tags", "add", "shell", "--zh", "贝壳")
     assert [t["code"] for t in run_json(env, "tags", "list")] == ["shell"]
+
+
+def test_maintain_runs_once_and_refuses_a_short_retention(hq_env: dict[str, str]) -> None:
+    env = hq_env
+    done = run_json(env, "maintain")
+    assert done == {"changes_dropped": {"all": 0}, "blobs_deleted": 0}
+    short = run(env, "maintain", "--retention-days", "0", ok=False)
+    assert short.returncode == 1 and len(short.stderr.splitlines()) == 1
