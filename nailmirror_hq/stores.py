@@ -12,16 +12,18 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, delete, select, update
 
 from nailmirror_hq import audit, catalog, clock, codes
 from nailmirror_hq.errors import HQError, not_found
-from nailmirror_hq.schema import enroll_code, store, store_token
+from nailmirror_hq.schema import enroll_code, retired_token, store, store_token
 from nailmirror_protocol import FEED_FORMAT
 from nailmirror_protocol.errors import ErrorCode
 
 ENROLL_CODE_TTL = timedelta(hours=24)
+ROTATION_GRACE = timedelta(hours=24)
 TOKEN_PREFIX = "nmst_"
 DEFAULT_CHANNEL = "all"
 CHANNEL_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -135,15 +137,48 @@ def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tu
 def authenticate(conn: Connection, token: str | None) -> Kiosk:
     if not token:
         raise HQError(401, ErrorCode.TOKEN_MISSING, "no bearer token")
-    row = conn.execute(select(store_token.c.store_id, store_token.c.kiosk_id, store_token.c.revoked_at,
-                              store_token.c.feed_channel, store_token.c.feed_format, store.c.channel, store.c.status)
+    row = conn.execute(select(*_columns())
                        .join(store, store.c.id == store_token.c.store_id)
                        .where(store_token.c.token_sha256 == sha256_text(token))).one_or_none()
+    if row is None:
+        row = _retired(conn, token)
     if row is None:
         raise HQError(401, ErrorCode.TOKEN_INVALID, "unknown token; enroll this kiosk again")
     if row.revoked_at is not None:
         raise HQError(401, ErrorCode.TOKEN_REVOKED, "HQ revoked this kiosk; enroll it again")
     return Kiosk(row.store_id, row.kiosk_id, row.channel, row.feed_channel, row.feed_format)
+
+
+def _columns() -> tuple[Any, ...]:
+    return (store_token.c.store_id, store_token.c.kiosk_id, store_token.c.revoked_at, store_token.c.feed_channel,
+            store_token.c.feed_format, store.c.channel, store.c.status)
+
+
+def _retired(conn: Connection, token: str) -> Any:
+    """The kiosk of a token replaced by a rotation less than ROTATION_GRACE ago (revocation still applies)."""
+    return conn.execute(select(*_columns())
+                        .join(store, store.c.id == store_token.c.store_id)
+                        .join(retired_token, retired_token.c.kiosk_id == store_token.c.kiosk_id)
+                        .where(retired_token.c.token_sha256 == sha256_text(token),
+                               retired_token.c.valid_until > clock.now_text())).one_or_none()
+
+
+def rotate(conn: Connection, kiosk: Kiosk, presented: str) -> tuple[str, str]:
+    """A new token for this kiosk (inside db.write); the presented one and the current one stay valid until the
+    returned time. Expired retired tokens of the kiosk are dropped here. Returns (token, old_valid_until)."""
+    until = clock.now_text(ROTATION_GRACE)
+    current = conn.execute(select(store_token.c.token_sha256)
+                           .where(store_token.c.kiosk_id == kiosk.kiosk_id)).scalar_one()
+    conn.execute(delete(retired_token).where(retired_token.c.kiosk_id == kiosk.kiosk_id,
+                                             retired_token.c.valid_until <= clock.now_text()))
+    for old in {current, sha256_text(presented)}:
+        conn.execute(delete(retired_token).where(retired_token.c.token_sha256 == old))
+        conn.execute(retired_token.insert().values(token_sha256=old, kiosk_id=kiosk.kiosk_id, valid_until=until))
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    conn.execute(update(store_token).where(store_token.c.kiosk_id == kiosk.kiosk_id)
+                 .values(token_sha256=sha256_text(token)))
+    audit.record(conn, f"kiosk:{kiosk.kiosk_id}", "TOKEN_ROTATE", "store", kiosk.store_id, old_valid_until=until)
+    return token, until
 
 
 def record_snapshot(conn: Connection, kiosk: Kiosk) -> None:

@@ -35,6 +35,7 @@ from nailmirror_protocol.shapes import (
     EnrollResponse,
     Hello,
     InboxPage,
+    RotateResponse,
     Snapshot,
 )
 
@@ -110,6 +111,16 @@ def enroll(request: Request, body: dict[str, Any]) -> JSONResponse:
     answer: EnrollResponse = {"nm": 1, "store_id": kiosk.store_id, "kiosk_id": kiosk.kiosk_id, "token": token,
                               "channel": kiosk.channel, "hq_time": clock.now_text()}
     return _json(answer, 201)
+
+
+@router.post(paths.AUTH_ROTATE)
+def rotate_token(request: Request, kiosk: Kiosk,
+                 authorization: Annotated[str | None, Header()] = None) -> JSONResponse:
+    presented = (authorization or "")[7:].strip()
+    with db.write(_hq(request).engine) as conn:
+        token, until = stores.rotate(conn, kiosk, presented)
+    answer: RotateResponse = {"nm": 1, "kiosk_id": kiosk.kiosk_id, "token": token, "old_valid_until": until}
+    return _json(answer)
 
 
 @router.get(paths.HELLO)
