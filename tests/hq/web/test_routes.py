@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from nailmirror_hq import catalog, db, drafts, reviewers
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.service import HQ
-from tests.support.hq_fixtures import draft_body, new_draft_id, new_kiosk
+from tests.support.hq_fixtures import add_store, draft_body, new_draft_id, new_kiosk, style_folder
 
 PASSWORD = "correct horse battery"
 
@@ -105,3 +106,22 @@ def test_categories_and_tags_are_added_and_renamed_on_the_catalog_page(hq: HQ) -
     with db.read(hq.engine) as conn:
         assert [(c["code"], c["name_zh"], c["version"]) for c in catalog.list_references(conn, "category")] == [
             ("french", "法式美甲", 2)]
+
+
+def test_the_catalog_page_publishes_to_chosen_channels(hq: HQ, tmp_path: Path) -> None:
+    _setup(hq)
+    add_store(hq, "N-1", "north")
+    row = catalog.import_folder(hq.engine, hq.blobs, style_folder(tmp_path, salt=9), actor="test")
+    browser = TestClient(create_app(hq))
+    assert sign_in(browser, "li.wang") == 303
+    page = browser.get("/review/catalog")
+    assert "全部渠道" in page.text
+    answer = browser.post(f"/review/styles/{row.id}/publish", data={"csrf": _csrf(page.text), "channels": "north"})
+    assert answer.status_code == 200
+    with db.read(hq.engine) as conn:
+        assert catalog.chosen_channels(conn, row.id) == ["north"]
+        assert catalog.get_style(conn, row.id).status == "PUBLISHED"  # type: ignore[union-attr]
+    again = browser.post(f"/review/styles/{row.id}/publish", data={"csrf": _csrf(page.text), "channels": "*"})
+    assert again.status_code == 200
+    with db.read(hq.engine) as conn:
+        assert catalog.chosen_channels(conn, row.id) == []
