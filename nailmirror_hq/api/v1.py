@@ -187,9 +187,11 @@ def snapshot(request: Request, kiosk: Kiosk,
                        for i, v, b in feed.live(conn, kiosk.channel, "style")],
             "state": feed.state(conn, epoch, kiosk.channel, head.head_seq),
         }
-    # After the read: the kiosk's next cursor is for this channel's feed (written only when it changed).
-    with db.write(_hq(request).engine) as conn:
-        stores.record_snapshot(conn, kiosk)
+    # After the read: the kiosk's next cursor is for this channel's feed. Only a kiosk that moved or upgraded
+    # takes the writer lock; the steady-state snapshot stays a pure read.
+    if not same_feed:
+        with db.write(_hq(request).engine) as conn:
+            stores.record_snapshot(conn, kiosk)
     return JSONResponse(answer, headers=headers)
 
 
