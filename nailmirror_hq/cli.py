@@ -133,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     approve = command(group, "approve", _drafts_approve, "approve the latest pending revision and publish it")
     approve.add_argument("draft_id")
     approve.add_argument("--rev", type=int)
+    approve.add_argument("--channel", action="append", dest="channels",
+                         help="publish only to this channel (repeatable; default: every channel)")
     reject = command(group, "reject", _drafts_reject, "reject the latest pending revision")
     reject.add_argument("draft_id")
     reject.add_argument("--reason", required=True)
@@ -285,7 +287,7 @@ def _revision_json(rev: drafts.Revision) -> dict[str, Any]:
 
 def _drafts_approve(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     with db.write(hq.engine) as conn:
-        rev = drafts.approve(conn, args.draft_id, cli_actor(), args.rev)
+        rev = drafts.approve(conn, args.draft_id, cli_actor(), args.rev, args.channels)
         row = catalog.get_style(conn, args.draft_id)
     return {**_revision_json(rev), "style_id": args.draft_id, "style_code": row.style_code if row else None}
 

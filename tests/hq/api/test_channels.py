@@ -10,12 +10,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from nailmirror_hq import catalog, db, meta, stores
+from nailmirror_hq import catalog, db, drafts, meta, stores
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.schema import store_token
 from nailmirror_hq.service import HQ
 from nailmirror_protocol import FEED_FORMAT
-from tests.support.hq_fixtures import new_kiosk, style_folder
+from tests.support.hq_fixtures import draft_body, new_draft_id, new_kiosk, style_folder
 
 
 def _import(hq: HQ, tmp_path: Path, salt: int) -> str:
@@ -124,3 +124,14 @@ def test_a_cursor_from_an_older_feed_format_gets_410_protocol_upgraded(hq: HQ, c
     again = client.get("/v1/catalog/snapshot", headers=headers)  # the snapshot moves it to the new format
     ok = client.get("/v1/catalog/changes", params={"since": again.json()["cursor"]}, headers=headers)
     assert ok.status_code == 200
+
+
+def test_an_approved_draft_can_be_published_to_chosen_channels(hq: HQ, client: TestClient) -> None:
+    _, north = new_kiosk(hq, client, "N-1", "north")
+    _, south = new_kiosk(hq, client, "S-1", "south")
+    draft_id = new_draft_id()
+    assert client.put(f"/v1/drafts/{draft_id}/revisions/1", headers=north,
+                      json=draft_body(client, north)).status_code == 201
+    with db.write(hq.engine) as conn:
+        drafts.approve(conn, draft_id, "reviewer", channels=["north"])
+    assert draft_id in _live_ids(client, north) and draft_id not in _live_ids(client, south)
