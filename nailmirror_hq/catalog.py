@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, select, update
+from sqlalchemy import Connection, Engine, delete, select, update
 
 from nailmirror_hq import audit, clock, codes, db, feed, style_folder
 from nailmirror_hq.blobs import BlobStore
 from nailmirror_hq.errors import HQError, not_found
-from nailmirror_hq.schema import blob, category, channel, channel_entity, style, tag
+from nailmirror_hq.schema import blob, category, channel, channel_entity, style, style_channel, tag
 from nailmirror_protocol.errors import ErrorCode
 from nailmirror_protocol.shapes import Asset, StyleBody
 
@@ -82,6 +83,56 @@ def ensure_tag(conn: Connection, code: str, name_zh: str, name_en: str) -> None:
         _republish_reference(conn, "tag", code)
 
 
+REFERENCE_CODE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def add_reference(conn: Connection, kind: str, code: str, name_zh: str, name_en: str, actor: str,
+                  sort_order: int = 0) -> None:
+    """A new category or tag HQ manages; it goes to every channel at once, so a kiosk can offer it before any
+    style uses it (inside db.write). 409 when the code exists: renaming is `rename_reference`."""
+    if not REFERENCE_CODE.match(code):
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"bad {kind} code {code!r} (a-z, 0-9, _ and -, at most 40)")
+    if not name_zh.strip():
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"a {kind} needs a Chinese name")
+    if reference(conn, kind, code) is not None:
+        raise HQError(409, ErrorCode.BAD_REQUEST, f"{kind} {code} exists (rename it instead)")
+    if kind == "category":
+        ensure_category(conn, code, name_zh.strip(), name_en.strip(), sort_order)
+    else:
+        ensure_tag(conn, code, name_zh.strip(), name_en.strip())
+    for channel_code in feed.channels(conn):
+        _send_reference(conn, channel_code, kind, code)
+    audit.record(conn, actor, f"{kind.upper()}_ADD", kind, code, name_zh=name_zh, name_en=name_en)
+
+
+def rename_reference(conn: Connection, kind: str, code: str, actor: str, name_zh: str | None = None,
+                     name_en: str | None = None, sort_order: int | None = None) -> dict[str, Any]:
+    """New names (or order) for a category or tag: a newer version to every channel that has it. The code, which
+    styles name, never changes."""
+    found = reference(conn, kind, code)
+    if found is None:
+        raise not_found(f"{kind} {code}")
+    body = found[1]
+    zh = body["name_zh"] if name_zh is None else name_zh.strip()
+    if not zh:
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"a {kind} needs a Chinese name")
+    en = body["name_en"] if name_en is None else name_en.strip()
+    if kind == "category":
+        ensure_category(conn, code, zh, en, body["sort_order"] if sort_order is None else sort_order)
+    else:
+        ensure_tag(conn, code, zh, en)
+    audit.record(conn, actor, f"{kind.upper()}_RENAME", kind, code, name_zh=zh, name_en=en)
+    renamed = reference(conn, kind, code)
+    assert renamed is not None
+    return {**renamed[1], "version": renamed[0]}
+
+
+def list_references(conn: Connection, kind: str) -> list[dict[str, Any]]:
+    table = category if kind == "category" else tag
+    order = (table.c.sort_order, table.c.code) if kind == "category" else (table.c.code,)
+    return [dict(r._mapping) for r in conn.execute(select(table).order_by(*order))]
+
+
 def reference(conn: Connection, kind: str, code: str) -> tuple[int, dict[str, Any]] | None:
     if kind == "category":
         row = conn.execute(select(category).where(category.c.code == code)).one_or_none()
@@ -112,13 +163,39 @@ def _republish_reference(conn: Connection, kind: str, code: str) -> None:
 # --- channels ----------------------------------------------------------------------------------------------
 
 def ensure_channel(conn: Connection, code: str) -> None:
-    """A new channel starts with every live style (a chain-wide catalog), categories and tags first."""
+    """A new channel starts with every live chain-wide style (published with no chosen channels), and every
+    category and tag HQ has, categories and tags first."""
     if feed.head(conn, code) is not None:
         return
     conn.execute(channel.insert().values(code=code, head_seq=0, min_seq=0, created_at=clock.now_text()))
+    for kind, table in (("category", category), ("tag", tag)):
+        for ref_code in list(conn.execute(select(table.c.code).order_by(table.c.code)).scalars()):
+            _send_reference(conn, code, kind, ref_code)
     for row in list_styles(conn):
-        if row.status in LIVE_STATUSES:
+        if row.status in LIVE_STATUSES and not chosen_channels(conn, row.id):
             _send_style(conn, code, row)
+
+
+def chosen_channels(conn: Connection, style_id: str) -> list[str]:
+    """The channels a style was published to; empty: every channel."""
+    return list(conn.execute(select(style_channel.c.channel).where(style_channel.c.style_id == style_id)
+                             .order_by(style_channel.c.channel)).scalars())
+
+
+def target_channels(conn: Connection, style_id: str) -> list[str]:
+    return chosen_channels(conn, style_id) or feed.channels(conn)
+
+
+def _choose_channels(conn: Connection, style_id: str, channels: list[str]) -> None:
+    """Replace a style's chosen channels ([] = every channel). Each must exist: a typo must not make a channel
+    no store reads."""
+    known = set(feed.channels(conn))
+    for code in channels:
+        if code not in known:
+            raise HQError(400, ErrorCode.BAD_REQUEST, f"no channel {code} (channels: {', '.join(sorted(known))})")
+    conn.execute(delete(style_channel).where(style_channel.c.style_id == style_id))
+    for code in dict.fromkeys(channels):
+        conn.execute(style_channel.insert().values(style_id=style_id, channel=code))
 
 
 def _send_style(conn: Connection, channel_code: str, row: StyleRow) -> None:
@@ -179,12 +256,29 @@ def _save(conn: Connection, row: StyleRow, status: str, body: StyleBody) -> Styl
     return StyleRow(row.id, row.style_code, version, status, body)
 
 
-def set_status(conn: Connection, style_id: str, status: str, actor: str, reason: str | None = None) -> StyleRow:
-    """PUBLISHED or OFF_SHELF (an upsert to every channel) or WITHDRAWN (a delete); inside db.write."""
+def _rechoose(conn: Connection, style_id: str, status: str, actor: str, channels: list[str]) -> bool:
+    """Set a style's chosen channels; whether they changed."""
+    if status not in LIVE_STATUSES:
+        raise HQError(400, ErrorCode.BAD_REQUEST, "channels are chosen when publishing")
+    before = chosen_channels(conn, style_id)
+    _choose_channels(conn, style_id, channels)
+    if sorted(dict.fromkeys(channels)) == before:
+        return False
+    audit.record(conn, actor, "STYLE_CHANNELS", "style", style_id, channels=sorted(set(channels)) or "all")
+    return True
+
+
+def set_status(conn: Connection, style_id: str, status: str, actor: str, reason: str | None = None,
+               channels: list[str] | None = None) -> StyleRow:
+    """PUBLISHED or OFF_SHELF (an upsert to the style's channels) or WITHDRAWN (a delete); inside db.write.
+
+    `channels` chooses where a publish goes ([]: every channel, also later ones; None: as before). A channel the
+    style leaves gets a delete, so its stores drop it; the version goes up so no kiosk skips that delete."""
     row = get_style(conn, style_id)
     if row is None:
         raise not_found(f"style {style_id}")
-    if row.status == status:
+    moved = channels is not None and _rechoose(conn, style_id, status, actor, channels)
+    if row.status == status and not moved:
         return row
     if status == "WITHDRAWN" and row.status == "UNPUBLISHED":
         raise HQError(409, ErrorCode.BAD_REQUEST, f"style {style_id} was never published")
@@ -194,11 +288,13 @@ def set_status(conn: Connection, style_id: str, status: str, actor: str, reason:
         if status == "PUBLISHED" and not body.get("published_at"):
             body["published_at"] = clock.now_text()
     saved = _save(conn, row, status, body)
+    targets = set(target_channels(conn, style_id))
     for channel_code in feed.channels(conn):
-        if status in LIVE_STATUSES:
+        if status in LIVE_STATUSES and channel_code in targets:
             _send_style(conn, channel_code, saved)
         elif feed.live_version(conn, channel_code, "style", style_id) is not None:
-            feed.append(conn, channel_code, "style", "delete", style_id, saved.version, reason=reason or status)
+            leave = reason or (status if status not in LIVE_STATUSES else "channel")
+            feed.append(conn, channel_code, "style", "delete", style_id, saved.version, reason=leave)
     audit.record(conn, actor, f"STYLE_{status}", "style", style_id, version=saved.version, reason=reason)
     return saved
 
@@ -211,7 +307,7 @@ def replace_body(conn: Connection, style_id: str, body: StyleBody, actor: str) -
     body = {**body, "style_code": row.style_code, "status": row.body.get("status", "PUBLISHED")}
     saved = _save(conn, row, row.status, body)
     if saved.status in LIVE_STATUSES:
-        for channel_code in feed.channels(conn):
+        for channel_code in target_channels(conn, style_id):
             _send_style(conn, channel_code, saved)
     audit.record(conn, actor, "STYLE_EDIT", "style", style_id, version=saved.version)
     return saved

@@ -2,12 +2,15 @@
 
     nailmirror-hq [--data DIR] [--json] serve [--host 127.0.0.1] [--port 8780]
     nailmirror-hq stores add NAME [--channel C] | list | revoke STORE_ID [--kiosk K] | enroll-code STORE_ID
+    nailmirror-hq stores move STORE_ID --channel C
     nailmirror-hq styles import FOLDER [--publish] | list | publish|off-shelf|take-down STYLE
+    nailmirror-hq styles publish STYLE [--channel C ...] [--every-channel]
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
     nailmirror-hq reviewers add NAME --password-stdin | passwd NAME --password-stdin | disable NAME | list
     nailmirror-hq credits grant STORE_ID N --reason R | show [STORE_ID]
     nailmirror-hq backup DIR | restore DIR
+    nailmirror-hq maintain [--retention-days 180] [--blob-grace-days 7]
 
 --data and --json may come before or after the subcommand. Exit status: 0 done; 1 HQ refused (a one-line
 reason on stderr); 2 bad command line; 4 the data directory or database is unusable; 5 internal error.
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from nailmirror_hq import backup as backup_mod
-from nailmirror_hq import catalog, credits, db, drafts, reviewers, stores
+from nailmirror_hq import catalog, credits, db, drafts, maintenance, reviewers, stores
 from nailmirror_hq.config import load_settings
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ, open_hq
@@ -77,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     revoke.add_argument("--kiosk", help="revoke only this kiosk id")
     code = command(group, "enroll-code", _stores_enroll_code, "a new one-time code (replacement or second PC)")
     code.add_argument("store_id")
+    move = command(group, "move", _stores_move, "put a store on another channel (its kiosks resync)")
+    move.add_argument("store_id")
+    move.add_argument("--channel", required=True)
 
     group = sub.add_parser("styles", help="the catalog HQ publishes").add_subparsers(
         dest="action", metavar="ACTION", required=True)
@@ -96,6 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
         cmd = command(group, name, _styles_status, help_text)
         cmd.add_argument("style", help="style id or style code")
         cmd.add_argument("--reason")
+        if name == "publish":
+            cmd.add_argument("--channel", action="append", dest="channels",
+                             help="publish only to this channel (repeatable); other channels drop it")
+            cmd.add_argument("--every-channel", action="store_true",
+                             help="publish to every channel again, also channels added later")
 
     for kind in ("categories", "tags"):
         group = sub.add_parser(kind, help=f"{kind} HQ manages").add_subparsers(
@@ -108,6 +119,13 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--sort-order", type=int, default=0)
         cmd.set_defaults(kind=kind)
         command(group, "list", _reference_list, f"list {kind}").set_defaults(kind=kind)
+        if kind == "categories":
+            cmd = command(group, "rename", _reference_rename, "new names (or order) for a category")
+            cmd.add_argument("code")
+            cmd.add_argument("--zh")
+            cmd.add_argument("--en")
+            cmd.add_argument("--sort-order", type=int)
+            cmd.set_defaults(kind=kind)
 
     group = sub.add_parser("drafts", help="drafts the stores submitted").add_subparsers(
         dest="action", metavar="ACTION", required=True)
@@ -116,6 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     approve = command(group, "approve", _drafts_approve, "approve the latest pending revision and publish it")
     approve.add_argument("draft_id")
     approve.add_argument("--rev", type=int)
+    approve.add_argument("--channel", action="append", dest="channels",
+                         help="publish only to this channel (repeatable; default: every channel)")
     reject = command(group, "reject", _drafts_reject, "reject the latest pending revision")
     reject.add_argument("draft_id")
     reject.add_argument("--reason", required=True)
@@ -139,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     command(group, "show", _credits_show, "each store's granted, confirmed, refunded and balance as HQ knows it"
             ).add_argument("store_id", nargs="?")
 
+    maintain = command(sub, "maintain", _maintain,
+                       "compact the feed and delete unreferenced blobs once (serve also does it daily)")
+    maintain.add_argument("--retention-days", type=float, default=maintenance.RETENTION.days,
+                          help="keep every feed change younger than this (default 180)")
+    maintain.add_argument("--blob-grace-days", type=float, default=maintenance.BLOB_GRACE.days,
+                          help="never delete a blob younger than this (default 7)")
     command(sub, "backup", _backup, "write a backup of HQ (database and blobs) to DIR").add_argument("dir")
     command(sub, "restore", _restore, "replace HQ with a backup; starts a new epoch (kiosks resync)"
             ).add_argument("dir")
@@ -155,8 +181,12 @@ def _serve(hq: HQ, args: argparse.Namespace) -> None:
     # One worker on SQLite (one writer anyway); run several processes behind a load balancer on PostgreSQL.
     print(f"nailmirror-hq: serving {hq.settings.database_url.split('@')[-1]} on http://{args.host}:{args.port}",
           file=sys.stderr)
-    uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
-                server_header=False)
+    scheduler = maintenance.Scheduler(hq.engine, hq.blobs).start()  # compaction and blob clean-up, daily
+    try:
+        uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
+                    server_header=False)
+    finally:
+        scheduler.stop()
 
 
 def _stores_add(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
@@ -181,6 +211,12 @@ def _stores_enroll_code(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     with db.write(hq.engine) as conn:
         code = stores.new_enroll_code(conn, args.store_id, cli_actor())
     return {"store_id": args.store_id, "enrollment_code": code}
+
+
+def _stores_move(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    with db.write(hq.engine) as conn:
+        found = stores.move_store(conn, args.store_id, args.channel, cli_actor())
+    return {"store_id": found.id, "channel": found.channel}
 
 
 def _style_json(row: catalog.StyleRow) -> dict[str, Any]:
@@ -211,26 +247,42 @@ def _resolve_style(conn: Any, key: str) -> str:
 
 def _styles_status(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF", "take-down": "WITHDRAWN"}[args.action]
+    channels: list[str] | None = getattr(args, "channels", None)
+    if getattr(args, "every_channel", False):
+        if channels:
+            raise HQError(400, "bad_request", "--channel and --every-channel exclude each other")
+        channels = []
     with db.write(hq.engine) as conn:
-        row = catalog.set_status(conn, _resolve_style(conn, args.style), status, cli_actor(), args.reason)
-    return _style_json(row)
+        row = catalog.set_status(conn, _resolve_style(conn, args.style), status, cli_actor(), args.reason,
+                                 channels)
+        chosen = catalog.chosen_channels(conn, row.id)
+    return {**_style_json(row), "channels": chosen, "every_channel": not chosen}
 
 
 def _reference_add(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    kind = "category" if args.kind == "categories" else "tag"
+    sort_order = getattr(args, "sort_order", 0)
     with db.write(hq.engine) as conn:
-        if args.kind == "categories":
-            catalog.ensure_category(conn, args.code, args.zh, args.en, args.sort_order)
-        else:
-            catalog.ensure_tag(conn, args.code, args.zh, args.en)
-    return {"code": args.code, "name_zh": args.zh, "name_en": args.en}
+        if catalog.reference(conn, kind, args.code) is not None:  # add of an existing code renames it, as before
+            return catalog.rename_reference(conn, kind, args.code, cli_actor(), args.zh, args.en,
+                                            sort_order if kind == "category" else None)
+        catalog.add_reference(conn, kind, args.code, args.zh, args.en, cli_actor(), sort_order)
+        found = catalog.reference(conn, kind, args.code)
+    assert found is not None
+    return {**found[1], "version": found[0]}
+
+
+def _reference_rename(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    if args.zh is None and args.en is None and args.sort_order is None:
+        raise HQError(400, "bad_request", "give --zh, --en or --sort-order")
+    with db.write(hq.engine) as conn:
+        return catalog.rename_reference(conn, "category", args.code, cli_actor(), args.zh, args.en,
+                                        args.sort_order)
 
 
 def _reference_list(hq: HQ, args: argparse.Namespace) -> list[dict[str, Any]]:
-    from nailmirror_hq.schema import category, tag
-
-    table = category if args.kind == "categories" else tag
     with db.read(hq.engine) as conn:
-        return [dict(r._mapping) for r in conn.execute(table.select().order_by(table.c.code))]
+        return catalog.list_references(conn, "category" if args.kind == "categories" else "tag")
 
 
 def _drafts_list(hq: HQ, args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -245,7 +297,7 @@ def _revision_json(rev: drafts.Revision) -> dict[str, Any]:
 
 def _drafts_approve(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     with db.write(hq.engine) as conn:
-        rev = drafts.approve(conn, args.draft_id, cli_actor(), args.rev)
+        rev = drafts.approve(conn, args.draft_id, cli_actor(), args.rev, args.channels)
         row = catalog.get_style(conn, args.draft_id)
     return {**_revision_json(rev), "style_id": args.draft_id, "style_code": row.style_code if row else None}
 
@@ -295,6 +347,16 @@ def _credits_grant(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 def _credits_show(hq: HQ, args: argparse.Namespace) -> list[dict[str, Any]]:
     with db.read(hq.engine) as conn:
         return [b.as_json() for b in credits.books(conn, args.store_id)]
+
+
+def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    from datetime import timedelta
+
+    if args.retention_days < 1 or args.blob_grace_days < 0:
+        raise HQError(400, "bad_request", "--retention-days must be >= 1 and --blob-grace-days >= 0")
+    result = maintenance.run(hq.engine, hq.blobs, retention=timedelta(days=args.retention_days),
+                             grace=timedelta(days=args.blob_grace_days))
+    return {"changes_dropped": result.changes_dropped, "blobs_deleted": len(result.blobs_deleted)}
 
 
 def _backup(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:

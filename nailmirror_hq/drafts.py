@@ -187,8 +187,10 @@ def published_body(revision: Revision) -> StyleBody:
             "published_at": None, "assets": assets}
 
 
-def approve(conn: Connection, draft_id: str, reviewer: str, rev: int | None = None) -> Revision:
-    """Approve the latest (or the given) pending revision and publish it to every channel, one transaction."""
+def approve(conn: Connection, draft_id: str, reviewer: str, rev: int | None = None,
+            channels: list[str] | None = None) -> Revision:
+    """Approve the latest (or the given) pending revision and publish it, one transaction: to `channels` when
+    given (catalog.set_status: [] every channel), else where the style already goes (every channel if new)."""
     revision = _latest_pending(conn, draft_id, rev)
     _decide(conn, revision, "APPROVED", reviewer, None)
     body = published_body(revision)
@@ -204,7 +206,7 @@ def approve(conn: Connection, draft_id: str, reviewer: str, rev: int | None = No
         catalog.insert_style(conn, draft_id, body, reviewer, preferred_code=body["style_code"] or None, source=source)
     else:  # a revision of a draft approved before: a new content version of the same style
         catalog.replace_body(conn, draft_id, body, reviewer)
-    catalog.set_status(conn, draft_id, "PUBLISHED", reviewer)
+    catalog.set_status(conn, draft_id, "PUBLISHED", reviewer, channels=channels)
     inbox.append(conn, revision.store_id, "draft.decision", draft_id=draft_id, rev=revision.rev,
                  decision="APPROVED", published_style_id=draft_id, reviewer=reviewer, reason=None)
     audit.record(conn, reviewer, "DRAFT_APPROVE", "draft", draft_id, rev=revision.rev, store_id=revision.store_id)

@@ -66,6 +66,19 @@ store_token = Table(
     Column("created_at", String(24), nullable=False),
     Column("last_seen_at", String(24)),
     Column("revoked_at", String(24)),
+    # The feed this kiosk's cursor belongs to (set at enrollment and by each snapshot): a cursor read on
+    # another channel, or in an older feed format, answers 410 channel_changed / protocol_upgraded.
+    Column("feed_channel", String(40)),
+    Column("feed_format", Integer),
+)
+
+# A kiosk's token before its last rotation: still accepted until valid_until, so a kiosk that rotated but
+# never saw the answer (or has not stored the new token yet) keeps syncing.
+retired_token = Table(
+    "retired_token", metadata,
+    Column("token_sha256", String(64), primary_key=True),
+    Column("kiosk_id", String(64), ForeignKey("store_token.kiosk_id"), nullable=False),
+    Column("valid_until", String(24), nullable=False),
 )
 
 category = Table(
@@ -95,6 +108,14 @@ style = Table(
     Column("body", Text, nullable=False),  # the StyleBody JSON of the current version
     Column("created_at", String(24), nullable=False),
     Column("updated_at", String(24), nullable=False),
+)
+
+# The channels a style is published to; none means every channel (also channels added later).
+style_channel = Table(
+    "style_channel", metadata,
+    Column("style_id", String(36), ForeignKey("style.id"), nullable=False),
+    Column("channel", String(40), ForeignKey("channel.code"), nullable=False),
+    PrimaryKeyConstraint("style_id", "channel"),
 )
 
 blob = Table(

@@ -12,15 +12,18 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, delete, select, update
 
 from nailmirror_hq import audit, catalog, clock, codes
 from nailmirror_hq.errors import HQError, not_found
-from nailmirror_hq.schema import enroll_code, store, store_token
+from nailmirror_hq.schema import enroll_code, retired_token, store, store_token
+from nailmirror_protocol import FEED_FORMAT
 from nailmirror_protocol.errors import ErrorCode
 
 ENROLL_CODE_TTL = timedelta(hours=24)
+ROTATION_GRACE = timedelta(hours=24)
 TOKEN_PREFIX = "nmst_"
 DEFAULT_CHANNEL = "all"
 CHANNEL_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -44,6 +47,9 @@ class Kiosk:
     store_id: str
     kiosk_id: str
     channel: str
+    # The channel and feed format of this kiosk's cursor (its last snapshot, or its enrollment).
+    feed_channel: str | None = None
+    feed_format: int | None = None
 
 
 def store_id_for(name: str) -> str:
@@ -122,23 +128,81 @@ def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tu
     kiosk_id = "k_" + secrets.token_hex(10)
     conn.execute(store_token.insert().values(
         token_sha256=sha256_text(token), store_id=found.id, kiosk_id=kiosk_id, kiosk_name=kiosk_name[:200],
-        app_version=app_version[:40], created_at=clock.now_text()))
+        app_version=app_version[:40], created_at=clock.now_text(), feed_channel=found.channel,
+        feed_format=FEED_FORMAT))
     audit.record(conn, f"kiosk:{kiosk_id}", "ENROLL", "store", found.id, kiosk_name=kiosk_name[:200])
-    return Kiosk(found.id, kiosk_id, found.channel), token
+    return Kiosk(found.id, kiosk_id, found.channel, found.channel, FEED_FORMAT), token
 
 
 def authenticate(conn: Connection, token: str | None) -> Kiosk:
     if not token:
         raise HQError(401, ErrorCode.TOKEN_MISSING, "no bearer token")
-    row = conn.execute(select(store_token.c.store_id, store_token.c.kiosk_id, store_token.c.revoked_at,
-                              store.c.channel, store.c.status)
+    row = conn.execute(select(*_columns())
                        .join(store, store.c.id == store_token.c.store_id)
                        .where(store_token.c.token_sha256 == sha256_text(token))).one_or_none()
+    if row is None:
+        row = _retired(conn, token)
     if row is None:
         raise HQError(401, ErrorCode.TOKEN_INVALID, "unknown token; enroll this kiosk again")
     if row.revoked_at is not None:
         raise HQError(401, ErrorCode.TOKEN_REVOKED, "HQ revoked this kiosk; enroll it again")
-    return Kiosk(row.store_id, row.kiosk_id, row.channel)
+    return Kiosk(row.store_id, row.kiosk_id, row.channel, row.feed_channel, row.feed_format)
+
+
+def _columns() -> tuple[Any, ...]:
+    return (store_token.c.store_id, store_token.c.kiosk_id, store_token.c.revoked_at, store_token.c.feed_channel,
+            store_token.c.feed_format, store.c.channel, store.c.status)
+
+
+def _retired(conn: Connection, token: str) -> Any:
+    """The kiosk of a token replaced by a rotation less than ROTATION_GRACE ago (revocation still applies)."""
+    return conn.execute(select(*_columns())
+                        .join(store, store.c.id == store_token.c.store_id)
+                        .join(retired_token, retired_token.c.kiosk_id == store_token.c.kiosk_id)
+                        .where(retired_token.c.token_sha256 == sha256_text(token),
+                               retired_token.c.valid_until > clock.now_text())).one_or_none()
+
+
+def rotate(conn: Connection, kiosk: Kiosk, presented: str) -> tuple[str, str]:
+    """A new token for this kiosk (inside db.write); the presented one and the current one stay valid until the
+    returned time. Expired retired tokens of the kiosk are dropped here. Returns (token, old_valid_until)."""
+    until = clock.now_text(ROTATION_GRACE)
+    current = conn.execute(select(store_token.c.token_sha256)
+                           .where(store_token.c.kiosk_id == kiosk.kiosk_id)).scalar_one()
+    conn.execute(delete(retired_token).where(retired_token.c.kiosk_id == kiosk.kiosk_id,
+                                             retired_token.c.valid_until <= clock.now_text()))
+    for old in {current, sha256_text(presented)}:
+        conn.execute(delete(retired_token).where(retired_token.c.token_sha256 == old))
+        conn.execute(retired_token.insert().values(token_sha256=old, kiosk_id=kiosk.kiosk_id, valid_until=until))
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    conn.execute(update(store_token).where(store_token.c.kiosk_id == kiosk.kiosk_id)
+                 .values(token_sha256=sha256_text(token)))
+    audit.record(conn, f"kiosk:{kiosk.kiosk_id}", "TOKEN_ROTATE", "store", kiosk.store_id, old_valid_until=until)
+    return token, until
+
+
+def record_snapshot(conn: Connection, kiosk: Kiosk) -> None:
+    """The kiosk took a snapshot of its store's channel: its next cursor belongs to that feed (inside db.write).
+    Written only when it changed, so the steady state writes nothing."""
+    if (kiosk.feed_channel, kiosk.feed_format) != (kiosk.channel, FEED_FORMAT):
+        conn.execute(update(store_token).where(store_token.c.kiosk_id == kiosk.kiosk_id)
+                     .values(feed_channel=kiosk.channel, feed_format=FEED_FORMAT))
+
+
+def move_store(conn: Connection, store_id: str, channel_code: str, actor: str) -> Store:
+    """Put a store on another channel (created when new). Its kiosks' cursors are for the old channel's feed,
+    so their next poll answers 410 channel_changed and they replace their catalog from the new snapshot."""
+    found = get_store(conn, store_id)
+    if found is None:
+        raise not_found(f"store {store_id}")
+    if not CHANNEL_PATTERN.match(channel_code):
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"bad channel code {channel_code!r} (a-z, 0-9, _ and -)")
+    if found.channel == channel_code:
+        return found
+    catalog.ensure_channel(conn, channel_code)
+    conn.execute(update(store).where(store.c.id == store_id).values(channel=channel_code))
+    audit.record(conn, actor, "STORE_MOVE", "store", store_id, channel=channel_code, was=found.channel)
+    return Store(found.id, found.name, channel_code, found.status, found.created_at)
 
 
 def touch(conn: Connection, kiosk_id: str) -> None:

@@ -15,3 +15,7 @@ the snapshot and apply it as a replace".
 
 PROTOCOL_VERSION = 1
 SUPPORTED_PROTOCOLS = (1,)
+# The change types HQ's feed carries. HQ raises it when it starts sending a new type (R8: never a type the kiosk
+# did not learn from a snapshot); a cursor read in an older format answers 410 protocol_upgraded.
+# 1: style, category, tag.
+FEED_FORMAT = 1

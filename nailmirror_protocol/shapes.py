@@ -170,6 +170,16 @@ class EnrollResponse(TypedDict):
     hq_time: str
 
 
+class RotateResponse(TypedDict):
+    """POST /v1/auth/rotate: the kiosk stores `token` (durably) before it uses it; the token it sent keeps
+    working until `old_valid_until`, so a rotation whose answer was lost costs nothing."""
+
+    nm: int
+    kiosk_id: str
+    token: str
+    old_valid_until: str
+
+
 class BlobsMissingRequest(TypedDict):
     nm: int
     sha256: list[str]

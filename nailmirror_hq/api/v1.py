@@ -23,7 +23,7 @@ from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.images import MEDIA_TYPES, probe
 from nailmirror_hq.schema import blob
 from nailmirror_hq.service import HQ
-from nailmirror_protocol import SUPPORTED_PROTOCOLS, paths
+from nailmirror_protocol import FEED_FORMAT, SUPPORTED_PROTOCOLS, paths
 from nailmirror_protocol.canonical import is_sha256_hex
 from nailmirror_protocol.cursor import CursorError, parse_cursor
 from nailmirror_protocol.errors import ErrorCode, ResetReason
@@ -35,6 +35,7 @@ from nailmirror_protocol.shapes import (
     EnrollResponse,
     Hello,
     InboxPage,
+    RotateResponse,
     Snapshot,
 )
 
@@ -71,6 +72,17 @@ def _reset(reason: ResetReason, message: str) -> HQError:
                    {"reason": str(reason), "snapshot": paths.CATALOG_SNAPSHOT})
 
 
+def _feed_of(kiosk: stores.Kiosk) -> None:
+    """410 when the kiosk's cursor belongs to another feed than the one it would now page: its store moved to
+    another channel, or HQ's feed carries change types the kiosk has not had from a snapshot (R8)."""
+    if kiosk.feed_channel is not None and kiosk.feed_channel != kiosk.channel:
+        raise _reset(ResetReason.CHANNEL_CHANGED,
+                     f"this store moved from channel {kiosk.feed_channel} to {kiosk.channel}")
+    if kiosk.feed_format is not None and kiosk.feed_format < FEED_FORMAT:
+        raise _reset(ResetReason.PROTOCOL_UPGRADED,
+                     f"HQ's feed is at format {FEED_FORMAT}, this cursor is from format {kiosk.feed_format}")
+
+
 def _since(text: str | None, epoch: str, head_seq: int, min_seq: int) -> int:
     """The seq to page from, or 410 for a cursor HQ can no longer serve (each reason means: snapshot)."""
     if text is None:
@@ -99,6 +111,16 @@ def enroll(request: Request, body: dict[str, Any]) -> JSONResponse:
     answer: EnrollResponse = {"nm": 1, "store_id": kiosk.store_id, "kiosk_id": kiosk.kiosk_id, "token": token,
                               "channel": kiosk.channel, "hq_time": clock.now_text()}
     return _json(answer, 201)
+
+
+@router.post(paths.AUTH_ROTATE)
+def rotate_token(request: Request, kiosk: Kiosk,
+                 authorization: Annotated[str | None, Header()] = None) -> JSONResponse:
+    presented = (authorization or "")[7:].strip()
+    with db.write(_hq(request).engine) as conn:
+        token, until = stores.rotate(conn, kiosk, presented)
+    answer: RotateResponse = {"nm": 1, "kiosk_id": kiosk.kiosk_id, "token": token, "old_valid_until": until}
+    return _json(answer)
 
 
 @router.get(paths.HELLO)
@@ -131,6 +153,7 @@ def changes(request: Request, kiosk: Kiosk, since: str | None = None,
         head = feed.head(conn, kiosk.channel)
         if head is None:
             raise not_found(f"channel {kiosk.channel}")
+        _feed_of(kiosk)  # first: the cursor's seq means nothing on another feed (not even "ahead")
         start = _since(since, epoch, head.head_seq, head.min_seq)
         items, has_more = feed.page(conn, kiosk.channel, start, limit)
         last = items[-1]["seq"] if items else start
@@ -152,7 +175,9 @@ def snapshot(request: Request, kiosk: Kiosk,
         cursor = f"{epoch}.{head.head_seq}"
         etag = f'"{cursor}"'
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        if if_none_match and etag in [t.strip() for t in if_none_match.split(",")]:
+        same_feed = (kiosk.feed_channel, kiosk.feed_format) == (kiosk.channel, FEED_FORMAT)
+        # The ETag names a cursor, not a channel: a kiosk that moved gets the full body even if seqs coincide.
+        if same_feed and if_none_match and etag in [t.strip() for t in if_none_match.split(",")]:
             return Response(status_code=304, headers=headers)
         answer: Snapshot = {
             "nm": 1, "epoch": epoch, "cursor": cursor, "generated_at": clock.now_text(),
@@ -162,6 +187,11 @@ def snapshot(request: Request, kiosk: Kiosk,
                        for i, v, b in feed.live(conn, kiosk.channel, "style")],
             "state": feed.state(conn, epoch, kiosk.channel, head.head_seq),
         }
+    # After the read: the kiosk's next cursor is for this channel's feed. Only a kiosk that moved or upgraded
+    # takes the writer lock; the steady-state snapshot stays a pure read.
+    if not same_feed:
+        with db.write(_hq(request).engine) as conn:
+            stores.record_snapshot(conn, kiosk)
     return JSONResponse(answer, headers=headers)
 
 

@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 
-from nailmirror_hq import catalog, db, drafts, reviewers, stores
+from nailmirror_hq import catalog, db, drafts, feed, reviewers, stores
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
 from nailmirror_hq.schema import audit_log, blob
@@ -204,7 +204,40 @@ def catalog_page(request: Request) -> Response:
         return _to_login()
     with db.read(_hq(request).engine) as conn:
         rows = catalog.list_styles(conn)
-    return render(request, "catalog.html", session=session, styles=rows)
+        chosen = {row.id: catalog.chosen_channels(conn, row.id) for row in rows}
+        channel_codes = feed.channels(conn)
+        categories = catalog.list_references(conn, "category")
+        tags = catalog.list_references(conn, "tag")
+    return render(request, "catalog.html", session=session, styles=rows, chosen=chosen, channels=channel_codes,
+                  categories=categories, tags=tags,
+                  refused=request.query_params.get("refused"))
+
+
+@router.post("/catalog/{kind}")
+async def reference_action(request: Request, kind: str) -> Response:
+    """Add a category or tag, or rename one (the same form: an existing code is renamed)."""
+    session = _session(request)
+    if session is None:
+        return _to_login()
+    form = await _form(request, session)
+    if form is None:
+        return _forbidden(request)
+    entity = {"categories": "category", "tags": "tag"}.get(kind)
+    if entity is None:
+        return render(request, "error.html", 404, message_key="not_found")
+    code, zh, en = form.get("code", "").strip(), form.get("name_zh", ""), form.get("name_en", "")
+    order = form.get("sort_order", "").strip()
+    actor = f"hq:{session.reviewer}"
+    try:
+        sort_order = int(order) if order else None
+        with db.write(_hq(request).engine) as conn:
+            if catalog.reference(conn, entity, code) is not None:
+                catalog.rename_reference(conn, entity, code, actor, zh, en, sort_order)
+            else:
+                catalog.add_reference(conn, entity, code, zh, en, actor, sort_order or 0)
+    except (HQError, ValueError):
+        return RedirectResponse(f"{PREFIX}/catalog?refused={kind}", status_code=303)
+    return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
 
 
 @router.post("/styles/{style_id}/{action}")
@@ -212,14 +245,18 @@ async def style_action(request: Request, style_id: str, action: str) -> Response
     session = _session(request)
     if session is None:
         return _to_login()
-    if await _form(request, session) is None:
+    form = await _form(request, session)
+    if form is None:
         return _forbidden(request)
     status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF", "take-down": "WITHDRAWN"}.get(action)
     if status is None:
         return render(request, "error.html", 404, message_key="not_found")
+    # "north, south" publishes to those channels only, "*" to every channel, nothing: where it was.
+    wanted = form.get("channels", "").strip() if action == "publish" else ""
+    channels = None if not wanted else [] if wanted == "*" else [c.strip() for c in wanted.split(",") if c.strip()]
     try:
         with db.write(_hq(request).engine) as conn:
-            catalog.set_status(conn, style_id, status, f"hq:{session.reviewer}")
+            catalog.set_status(conn, style_id, status, f"hq:{session.reviewer}", channels=channels)
     except HQError:
         pass  # the catalog page shows the style's actual state
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)

@@ -172,3 +172,43 @@ def test_two_hq_processes_starting_together_load_the_starter_catalog_once(hq_env
     listed = run_json(env, "styles", "list", "--status", "PUBLISHED")
     expected = len(json.loads((ROOT / "resources" / "starter_catalog" / "catalog.json").read_text())["styles"])
     assert len(listed) == expected and len({s["style_id"] for s in listed}) == expected
+
+
+def test_styles_publish_to_chosen_channels_and_stores_move(hq_env: dict[str, str], tmp_path: Path) -> None:
+    env = hq_env
+    run_json(env, "stores", "add", "N-1", "--channel", "north")
+    run_json(env, "stores", "add", "S-1", "--channel", "south")
+    style_id = run_json(env, "styles", "import", str(style_folder(tmp_path)))["style_id"]
+    published = run_json(env, "styles", "publish", style_id, "--channel", "north", "--channel", "north")
+    assert published["status"] == "PUBLISHED" and published["channels"] == ["north"]
+    assert not published["every_channel"]
+    typo = run(env, "styles", "publish", style_id, "--channel", "nrth", ok=False)
+    assert typo.returncode == 1 and "no channel nrth" in typo.stderr and len(typo.stderr.splitlines()) == 1
+    both = run(env, "styles", "publish", style_id, "--channel", "north", "--every-channel", ok=False)
+    assert both.returncode == 1 and len(both.stderr.splitlines()) == 1
+    wide = run_json(env, "styles", "publish", style_id, "--every-channel")
+    assert wide["channels"] == [] and wide["every_channel"] and wide["version"] > published["version"]
+    moved = run_json(env, "stores", "move", "st_N-1", "--channel", "south")
+    assert moved == {"store_id": "st_N-1", "channel": "south"}
+    assert [s["channel"] for s in run_json(env, "stores", "list")] == ["south", "south"]
+
+
+def test_categories_add_list_rename(hq_env: dict[str, str]) -> None:
+    env = hq_env
+    added = run_json(env, "categories", "add", "french", "--zh", "法式", "--en", "French", "--sort-order", "2")
+    assert added == {"code": "french", "name_zh": "法式", "name_en": "French", "sort_order": 2, "version": 1}
+    renamed = run_json(env, "categories", "rename", "french", "--en", "French tips")
+    assert renamed["version"] == 2 and renamed["name_zh"] == "法式" and renamed["name_en"] == "French tips"
+    assert [c["name_en"] for c in run_json(env, "categories", "list")] == ["French tips"]
+    missing = run(env, "categories", "rename", "nope", "--zh", "无", ok=False)
+    assert missing.returncode == 1 and len(missing.stderr.splitlines()) == 1
+    run_json(env, "tags", "add", "shell", "--zh", "贝壳")
+    assert [t["code"] for t in run_json(env, "tags", "list")] == ["shell"]
+
+
+def test_maintain_runs_once_and_refuses_a_short_retention(hq_env: dict[str, str]) -> None:
+    env = hq_env
+    done = run_json(env, "maintain")
+    assert done == {"changes_dropped": {"all": 0}, "blobs_deleted": 0}
+    short = run(env, "maintain", "--retention-days", "0", ok=False)
+    assert short.returncode == 1 and len(short.stderr.splitlines()) == 1

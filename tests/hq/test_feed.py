@@ -1,5 +1,8 @@
 """The feed's single writer: concurrent publishes never commit seqs out of order, so a reader polling in a
-tight loop during them sees every seq, in order, with no gap (catalog_sync.md R6, failure case 25)."""
+tight loop during them sees every seq, in order, with no gap (catalog_sync.md R6, failure case 25).
+
+On PostgreSQL the appends also queue on the channel row's lock (head_seq + 1), so this test alone stays green
+without the advisory lock; test_db.py is the one that fails when db.write's lock is removed."""
 
 from __future__ import annotations
 

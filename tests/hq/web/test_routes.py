@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from nailmirror_hq import db, drafts, reviewers
+from nailmirror_hq import catalog, db, drafts, reviewers
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.service import HQ
-from tests.support.hq_fixtures import draft_body, new_draft_id, new_kiosk
+from tests.support.hq_fixtures import add_store, draft_body, new_draft_id, new_kiosk, style_folder
 
 PASSWORD = "correct horse battery"
 
@@ -85,3 +86,42 @@ def test_a_second_reviewer_gets_already_decided(hq: HQ) -> None:
     assert no_reason.status_code == 400
     audit = first.get("/review/audit").text
     assert "DRAFT_APPROVE" in audit and "hq:li.wang" in audit and "DRAFT_REJECT" not in audit
+
+
+def test_categories_and_tags_are_added_and_renamed_on_the_catalog_page(hq: HQ) -> None:
+    _setup(hq)
+    browser = TestClient(create_app(hq))
+    assert sign_in(browser, "li.wang") == 303
+    page = browser.get("/review/catalog")
+    assert "分类" in page.text and "标签" in page.text
+    csrf = _csrf(page.text)
+    assert browser.post("/review/catalog/categories", data={"code": "french", "name_zh": "法式", "name_en": "French",
+                                                           "sort_order": "3"}).status_code == 403  # no CSRF token
+    form = {"csrf": csrf, "code": "french", "name_zh": "法式", "name_en": "French", "sort_order": "3"}
+    assert browser.post("/review/catalog/categories", data=form, follow_redirects=False).status_code == 303
+    renamed = browser.post("/review/catalog/categories", data={**form, "name_zh": "法式美甲"})
+    assert 'id="categories-french"' in renamed.text and "法式美甲" in renamed.text
+    refused = browser.post("/review/catalog/tags", data={"csrf": csrf, "code": "Bad Code", "name_zh": "坏"})
+    assert 'id="refused-tags"' in refused.text and 'id="tags-Bad Code"' not in refused.text
+    with db.read(hq.engine) as conn:
+        assert [(c["code"], c["name_zh"], c["version"]) for c in catalog.list_references(conn, "category")] == [
+            ("french", "法式美甲", 2)]
+
+
+def test_the_catalog_page_publishes_to_chosen_channels(hq: HQ, tmp_path: Path) -> None:
+    _setup(hq)
+    add_store(hq, "N-1", "north")
+    row = catalog.import_folder(hq.engine, hq.blobs, style_folder(tmp_path, salt=9), actor="test")
+    browser = TestClient(create_app(hq))
+    assert sign_in(browser, "li.wang") == 303
+    page = browser.get("/review/catalog")
+    assert "全部渠道" in page.text
+    answer = browser.post(f"/review/styles/{row.id}/publish", data={"csrf": _csrf(page.text), "channels": "north"})
+    assert answer.status_code == 200
+    with db.read(hq.engine) as conn:
+        assert catalog.chosen_channels(conn, row.id) == ["north"]
+        assert catalog.get_style(conn, row.id).status == "PUBLISHED"  # type: ignore[union-attr]
+    again = browser.post(f"/review/styles/{row.id}/publish", data={"csrf": _csrf(page.text), "channels": "*"})
+    assert again.status_code == 200
+    with db.read(hq.engine) as conn:
+        assert catalog.chosen_channels(conn, row.id) == []
