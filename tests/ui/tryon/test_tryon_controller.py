@@ -94,86 +94,74 @@ def test_two_styles_are_compared_side_by_side_and_the_chosen_one_goes_on(qtbot, 
     assert session.style.code == second and window.current_page() == CUSTOMER
 
 
-def test_a_snapshot_shows_the_live_pair_at_once_then_the_still_render_with_progress(qtbot, parts, tmp_path,
-                                                                                    nails_eval_dir):
-    """A real photo through the live path, a real task executor and the real EFFECT_PREVIEW handler."""
+@pytest.fixture
+def rendering_kiosk(parts, tmp_path, nails_eval_dir):
+    """A controller over a real task engine with the real EFFECT_PREVIEW handler, one style on, a real photo shown.
+
+    Yields (controller, page, session); the executor, renderer and engine are closed after the test.
+    """
     from nailmirror_desktop.app.effect_preview import register_effect_preview
     from nailmirror_desktop.core.paths import database_path
     from nailmirror_desktop.core.tasks import TaskEngine
-    from nailmirror_desktop.core.tryon.effect_preview import frames_dir
     from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
+    from nailmirror_desktop.vision.supervisor import FramePacket
+    from tests.support.hand_photos import photo
+
+    repo, window, session, supervisor = parts
+    session.mirror = False
+    code = load_starter_catalog(repo, make_catalog(tmp_path / "catalog", count=1)).added[0]
+    engine = TaskEngine(database_path())
+    renderer = register_effect_preview(engine, mirrored=False, max_hands=1)
+    executor = TaskExecutor(engine)
+    controller = TryOnController(window, session, supervisor, repo, run_now, executor=executor)
+    try:
+        executor.start()
+        assert controller.apply_style(code)
+        session.process(FramePacket(photo(nails_eval_dir, "2C29D473-CCB4-458C-926B-99D0042161E6.jpg"), 0, 0))
+        yield controller, controller.snapshot_page, session
+    finally:
+        executor.shutdown()
+        renderer.close()
+        engine.close()
+
+
+def test_a_snapshot_shows_the_live_pair_at_once_then_the_still_render_with_progress(qtbot, rendering_kiosk):
+    """A real photo through the live path, a real task executor and the real EFFECT_PREVIEW handler."""
+    from nailmirror_desktop.core.tryon.effect_preview import frames_dir
     from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
-    from nailmirror_desktop.vision.supervisor import FramePacket
-    from tests.support.hand_photos import photo
 
-    repo, window, session, supervisor = parts
-    session.mirror = False
-    code = load_starter_catalog(repo, make_catalog(tmp_path / "catalog", count=1)).added[0]
-    engine = TaskEngine(database_path())
-    renderer = register_effect_preview(engine, mirrored=False, max_hands=1)
-    executor = TaskExecutor(engine)
-    controller = TryOnController(window, session, supervisor, repo, run_now, executor=executor)
-    page = controller.snapshot_page
-    try:
-        executor.start()
-        assert controller.apply_style(code)
-        session.process(FramePacket(photo(nails_eval_dir, "2C29D473-CCB4-458C-926B-99D0042161E6.jpg"), 0, 0))
-        live_after = bgr_to_qimage(session.snapshot_pair().after)
-        shown: list[int] = []
-        page.render_bar.valueChanged.connect(shown.append)
-        assert controller.take_snapshot()
-        assert page.view.after_image() == live_after  # the live pair at once
-        assert page.is_rendering() and page.render_bar.isVisibleTo(page)
-        qtbot.waitUntil(lambda: not page.is_rendering(), timeout=120_000)
-        assert any(0 < value < 100 for value in shown)  # the handler's progress reached the page
-        rendered = page.view.after_image()
-        assert rendered is not None and rendered != live_after  # swapped for the still render
-        assert rendered == bgr_to_qimage(cv2.imread(str(controller.last_snapshot)))  # which is what was saved
-        assert [p for p in frames_dir().iterdir() if not p.name.startswith(".")] == []
-    finally:
-        executor.shutdown()
-        renderer.close()
-        engine.close()
+    controller, page, session = rendering_kiosk
+    live_after = bgr_to_qimage(session.snapshot_pair().after)
+    shown: list[int] = []
+    page.render_bar.valueChanged.connect(shown.append)
+    assert controller.take_snapshot()
+    assert page.view.after_image() == live_after  # the live pair at once
+    assert page.is_rendering() and page.render_bar.isVisibleTo(page)
+    qtbot.waitUntil(lambda: not page.is_rendering(), timeout=120_000)
+    assert any(0 < value < 100 for value in shown)  # the handler's progress reached the page
+    rendered = page.view.after_image()
+    assert rendered is not None and rendered != live_after  # swapped for the still render
+    assert rendered == bgr_to_qimage(cv2.imread(str(controller.last_snapshot)))  # which is what was saved
+    assert [p for p in frames_dir().iterdir() if not p.name.startswith(".")] == []
 
 
-def test_a_failed_still_render_keeps_the_live_after_and_logs_one_line(qtbot, parts, tmp_path, nails_eval_dir,
-                                                                       caplog):
-    from nailmirror_desktop.app.effect_preview import register_effect_preview
-    from nailmirror_desktop.core.paths import data_dir, database_path
-    from nailmirror_desktop.core.tasks import TaskEngine
+def test_a_failed_still_render_keeps_the_live_after_and_logs_one_line(qtbot, rendering_kiosk, caplog):
+    from nailmirror_desktop.core.paths import data_dir
     from nailmirror_desktop.core.tryon.effect_preview import frames_dir
-    from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
-    from nailmirror_desktop.vision.supervisor import FramePacket
-    from tests.support.hand_photos import photo
 
-    repo, window, session, supervisor = parts
-    session.mirror = False
-    code = load_starter_catalog(repo, make_catalog(tmp_path / "catalog", count=1)).added[0]
-    engine = TaskEngine(database_path())
-    renderer = register_effect_preview(engine, mirrored=False, max_hands=1)
-    executor = TaskExecutor(engine)
-    controller = TryOnController(window, session, supervisor, repo, run_now, executor=executor)
-    page = controller.snapshot_page
-    try:
-        executor.start()
-        assert controller.apply_style(code)
-        session.process(FramePacket(photo(nails_eval_dir, "2C29D473-CCB4-458C-926B-99D0042161E6.jpg"), 0, 0))
-        for texture in (data_dir() / "assets").rglob("*.png"):
-            texture.unlink()  # the style's files are lost; the mirror goes on with the textures it decoded
-        caplog.clear()
-        assert controller.take_snapshot()
-        live_after = page.view.after_image()
-        saved = controller.last_snapshot.read_bytes()
-        qtbot.waitUntil(lambda: not page.is_rendering(), timeout=60_000)
-        assert page.view.after_image() == live_after and controller.last_snapshot.read_bytes() == saved
-        lines = [r for r in caplog.records if r.name.endswith("tryon_controller")]
-        assert len(lines) == 1 and "DEAD" in lines[0].getMessage() and "TEXTURE_" in lines[0].getMessage()
-        assert not any(r.exc_info for r in caplog.records)  # no traceback anywhere
-        assert [p for p in frames_dir().iterdir() if not p.name.startswith(".")] == []
-    finally:
-        executor.shutdown()
-        renderer.close()
-        engine.close()
+    controller, page, _session = rendering_kiosk
+    for texture in (data_dir() / "assets").rglob("*.png"):
+        texture.unlink()  # the style's files are lost; the mirror goes on with the textures it decoded
+    caplog.clear()
+    assert controller.take_snapshot()
+    live_after = page.view.after_image()
+    saved = controller.last_snapshot.read_bytes()
+    qtbot.waitUntil(lambda: not page.is_rendering(), timeout=60_000)
+    assert page.view.after_image() == live_after and controller.last_snapshot.read_bytes() == saved
+    lines = [r for r in caplog.records if r.name.endswith("tryon_controller")]
+    assert len(lines) == 1 and "DEAD" in lines[0].getMessage() and "TEXTURE_" in lines[0].getMessage()
+    assert not any(r.exc_info for r in caplog.records)  # no traceback anywhere
+    assert [p for p in frames_dir().iterdir() if not p.name.startswith(".")] == []
 
 
 def test_a_frame_that_cannot_be_kept_ends_the_progress_and_the_snapshot_stays_saved(qtbot, parts, tmp_path,
