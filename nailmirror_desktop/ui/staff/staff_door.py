@@ -16,6 +16,7 @@ from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
+from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds
 from nailmirror_desktop.ui.staff.credits_page import CreditsPage
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
@@ -114,7 +115,11 @@ class StaffDoor(QObject):
             self.credits_page = CreditsPage(services.engine)
             self.credits_page.config_saved.connect(self.config_did_save)
             pages.append(("credits", self.credits_page))
-        self.settings_page = SettingsPage(self._config(), self._staff_pin, running=services.config)
+        # The preview shares the mirror's camera, or pauses the mirror while it holds another (camera_preview.py).
+        feeds = PreviewFeeds(services.run_in_background, supervisor=services.supervisor,
+                             pause_mirror=self._mirror_loop.set_paused)
+        self.settings_page = SettingsPage(self._config(), self._staff_pin, running=services.config,
+                                          camera_feeds=feeds)
         self.settings_page.config_saved.connect(self.config_did_save)
         self.settings_page.restart_requested.connect(self.restart_was_requested)
         pages.append(("settings", self.settings_page))
