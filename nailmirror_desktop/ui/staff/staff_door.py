@@ -19,6 +19,7 @@ from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
 from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds
 from nailmirror_desktop.ui.staff.credits_page import CreditsPage
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
+from nailmirror_desktop.ui.staff.folder_chooser import import_failure_text
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
@@ -101,6 +102,34 @@ class StaffDoor(QObject):
             return
         self._services.run_in_background(lambda: import_folder(folder), self._on_style_imported)
 
+    def import_style_folders(self, folders: list[str]) -> None:
+        """Import the chosen style folders one after another, each on a worker (through the bridge): the review
+        page shows which one is under way, then one line for the lot and one per failure."""
+        import_folder = self._services.import_style_folder
+        queue = list(folders)
+        results: list[tuple[str, str | None, str | None]] = []
+
+        def next_one() -> None:
+            page = self.review_page
+            if not queue:
+                if page is not None:
+                    page.show_import_results(results)
+                return
+            folder = queue.pop(0)
+            if page is not None:
+                page.show_import_progress(len(results), len(results) + len(queue) + 1, folder)
+            if import_folder is None:
+                done(folder, None, LookupError("NO_CATALOG"))
+                return
+            self._services.run_in_background(lambda: import_folder(folder),
+                                             lambda code, error: done(folder, code, error))
+
+        def done(folder: str, code: str | None, error: BaseException | None) -> None:
+            results.append((folder, code, None if error is None else import_failure_text(folder, error)))
+            next_one()
+
+        next_one()
+
     def _build_staff_page(self) -> StaffPage:
         services = self._services
         pages: list[tuple[str, QWidget]] = []
@@ -108,6 +137,7 @@ class StaffDoor(QObject):
             self.review_page = ReviewPage(services.repository)
             self.review_page.catalog_changed.connect(self.catalog_did_change)
             self.review_page.import_requested.connect(self.import_style_folder)
+            self.review_page.import_folders_requested.connect(self.import_style_folders)
             pages.append(("review", self.review_page))
         if services.engine is not None:
             self.task_monitor = TaskMonitorPage(services.engine, services.executor)
