@@ -355,13 +355,13 @@ class FolderChooser(QDialog):
 
     def _note(self, text: str) -> None:
         item = QListWidgetItem(text)
-        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)  # readable, not selectable: it opens nothing
         item.setSizeHint(QSize(0, ROW_HEIGHT))
         self.rows.addItem(item)
 
     def _heading(self, text: str) -> None:
         item = QListWidgetItem(text)
-        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)
         font = item.font()
         font.setBold(True)
         item.setFont(font)

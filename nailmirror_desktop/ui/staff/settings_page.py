@@ -138,6 +138,7 @@ class SettingsPage(QWidget):
         self._preview_token = 0  # an answer for a preview the page no longer waits for is let go
         self._mirror_paused = False
         self._missing: CameraDevice | None = None  # the saved camera, while it is not connected
+        self._preview_message: Callable[[], str] | None = None
         self.camera = QComboBox()
         self.camera.currentIndexChanged.connect(self._on_camera_change)
         self.preview_label = QLabel()
@@ -218,12 +219,12 @@ class SettingsPage(QWidget):
         self.stop_preview()
         device = self.chosen_camera()
         if not self._devices:
-            self.camera_preview.show_message(self._no_camera_text())
+            self._preview_says(self._no_camera_text)
             return
         if device is not None and device is self._missing:
-            self.camera_preview.show_message(self.tr("This camera is not connected."))
+            self._preview_says(lambda: self.tr("This camera is not connected."))
             return
-        self.camera_preview.show_message(self.tr("Starting the camera…"))
+        self._preview_says(lambda: self.tr("Starting the camera…"))
         self._preview_token += 1
         token = self._preview_token
         self._feeds.pause_mirror(True)
@@ -237,7 +238,7 @@ class SettingsPage(QWidget):
                 self._feeds.release(feed)
             return
         if error is not None or feed is None:
-            self.camera_preview.show_message(self.tr(
+            self._preview_says(lambda: self.tr(
                 "This camera does not open: it may be unplugged or in use by another program."))
             return
         self.camera_preview.show_feed(feed)
@@ -251,10 +252,17 @@ class SettingsPage(QWidget):
             self._mirror_paused = False
             self._feeds.pause_mirror(False)
 
+    def _preview_says(self, text: Callable[[], str]) -> None:
+        """A message in the preview's place, kept as a function so a language change words it again."""
+        self._preview_message = text
+        self.camera_preview.show_message(text())
+
     def _no_camera_text(self) -> str:
         return self.tr("No camera is connected. The mirror plays the demo video until one is plugged in.")
 
     def _retranslate_cameras(self) -> None:
+        if not self.camera_preview.running and self._preview_message is not None:
+            self.camera_preview.show_message(self._preview_message())
         self.camera.setItemText(0, self.tr("Automatic: the first camera found"))
         if self._missing is not None:
             name = self._missing.name or self.tr("Camera %1").replace("%1", str(self._missing.index))
