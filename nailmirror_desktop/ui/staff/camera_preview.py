@@ -34,8 +34,8 @@ AUTO_CANDIDATES = (0, 1, 2, 3)
 
 def qt_camera_devices() -> list[CameraDevice]:
     """The cameras Qt lists (QMediaDevices.videoInputs: description and id), in Qt's order, with the index
-    OpenCV opens (vision/camera_devices.py). Call on the GUI thread. A build without Qt Multimedia falls back to
-    the kernel's list on Linux (names from sysfs) and to nothing elsewhere."""
+    OpenCV opens (vision/camera_devices.py). Call on the GUI thread. A build without Qt Multimedia, or whose
+    media backend did not load, falls back to the kernel's list on Linux (names from sysfs), to nothing elsewhere."""
     linux = sys.platform.startswith("linux")
     os_devices = linux_video_devices() if linux else []
     try:
@@ -45,6 +45,11 @@ def qt_camera_devices() -> list[CameraDevice]:
         return os_devices
     entries = [(bytes(d.id().data()).decode("utf-8", "replace"), d.description())
                for d in QMediaDevices.videoInputs()]
+    if not entries and os_devices:
+        # Qt lists nothing while the kernel has cameras: its media backend did not load (the FFmpeg plugin needs
+        # the system's libpulse and libdrm). The kernel's names are the same V4L2 card names Qt would show.
+        log.info("Qt lists no camera but the system has %d: listed from the system", len(os_devices))
+        return os_devices
     return devices_from_listing(entries, linux=linux, os_devices=os_devices)
 
 

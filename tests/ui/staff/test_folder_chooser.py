@@ -13,7 +13,6 @@ from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.core.config import load_config, save_config
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.staff.folder_chooser import (
-    ROW_HEIGHT,
     FolderChooser,
     Volume,
     find_importable,

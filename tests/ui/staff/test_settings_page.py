@@ -181,3 +181,28 @@ def test_the_mirror_s_own_camera_is_previewed_through_its_source_not_opened_twic
         assert supervisor.current_source().running  # given back untouched
     finally:
         supervisor.close()
+
+
+def test_in_the_kiosk_the_settings_tab_shows_the_cameras_and_leaving_gives_the_mirror_back(qtbot):
+    """The settings tab in the kiosk as the app builds it (demo video, no camera here): the camera part says what
+    it found; leaving the staff pages leaves the mirror running, never paused by the preview."""
+    from tests.support.ui_support import set_staff_pin, started_kiosk
+
+    save_config(load_config())
+    set_staff_pin()
+    with started_kiosk(qtbot) as kiosk:
+        kiosk.staff.enter()
+        staff, settings = kiosk.staff.staff_page, kiosk.staff.settings_page
+        staff.tabs.setCurrentIndex(staff._page_keys.index("settings"))
+        qtbot.waitUntil(lambda: settings.camera_preview.running or bool(settings.camera_preview.message()),
+                        timeout=10000)
+        if not settings._devices:
+            assert settings.camera_preview.message().startswith("No camera is connected")
+        ARTIFACTS.mkdir(exist_ok=True)
+        kiosk.window.grab().save(str(ARTIFACTS / "staff_settings_camera.png"))
+        staff.tabs.setCurrentIndex(staff._page_keys.index("diagnostics"))
+        assert not settings.camera_preview.running
+        kiosk.staff.leave()
+        shown = kiosk.tryon.mirror_loop.fps
+        qtbot.waitUntil(lambda: shown() > 0, timeout=10000)  # the mirror plays on
+        assert not kiosk.tryon.mirror_loop._paused
