@@ -126,14 +126,15 @@ class PreviewFeeds:
         device = getattr(getattr(source, "source", None), "device", None)
         return device if isinstance(device, int) and not isinstance(device, bool) else None
 
-    def open(self, index: int | None, on_ready: Callable[[Feed | None, BaseException | None], None]) -> None:
-        """The feed for camera `index` (None: automatic, the mirror's camera or the first that opens), handed to
-        `on_ready(feed, error)` on the GUI thread."""
+    def open(self, index: int | None, on_ready: Callable[[Feed | None, BaseException | None], None], *,
+             listed: tuple[int, ...] = ()) -> None:
+        """The feed for camera `index` (None: automatic, the mirror's camera or the first of the `listed` indexes,
+        else of 0–3, that opens), handed to `on_ready(feed, error)` on the GUI thread."""
         mirror = self.mirror_camera()
         if mirror is not None and index in (None, mirror):
             on_ready(SharedFeed(self._supervisor), None)
             return
-        candidates = self._candidates if index is None else (index,)
+        candidates = (listed or self._candidates) if index is None else (index,)
         opener = self._open_camera
 
         def open_first() -> Feed:
@@ -150,7 +151,12 @@ class PreviewFeeds:
     def release(self, feed: Feed) -> None:
         """Give `feed` up: a camera the preview opened is closed off the GUI thread (its reader joins)."""
         if not feed.shared:
-            self._run(feed.close, lambda _result, error: error and log.info("preview close: %s", error))
+            self._run(feed.close, _log_close_error)
+
+
+def _log_close_error(_result: object, error: BaseException | None) -> None:
+    if error is not None:
+        log.info("closing the preview's camera failed: %s", error)
 
 
 class CameraPreview(QWidget):

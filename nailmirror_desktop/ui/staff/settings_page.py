@@ -197,8 +197,9 @@ class SettingsPage(QWidget):
         return {"camera": str(device.index), "camera_id": device.kept_id, "camera_name": device.name}
 
     def _rescan(self) -> None:
-        kept = self._camera_fields()
-        self._config = replace(self._config, **kept)  # the choice on screen, not only the saved one
+        kept = self._camera_fields()  # the choice on screen, not only the saved one
+        self._config = replace(self._config, camera=kept["camera"], camera_id=kept["camera_id"],
+                               camera_name=kept["camera_name"])
         self.fill_cameras()
         self._restart_preview()
 
@@ -230,7 +231,8 @@ class SettingsPage(QWidget):
         self._feeds.pause_mirror(True)
         self._mirror_paused = True
         self._feeds.open(None if device is None else device.index,
-                         lambda feed, error: self._on_feed(token, feed, error))
+                         lambda feed, error: self._on_feed(token, feed, error),
+                         listed=tuple(d.index for d in self._devices))
 
     def _on_feed(self, token: int, feed: Feed | None, error: BaseException | None) -> None:
         if token != self._preview_token or not self.isVisible():

@@ -206,3 +206,31 @@ def test_in_the_kiosk_the_settings_tab_shows_the_cameras_and_leaving_gives_the_m
         shown = kiosk.tryon.mirror_loop.fps
         qtbot.waitUntil(lambda: shown() > 0, timeout=10000)  # the mirror plays on
         assert not kiosk.tryon.mirror_loop._paused
+
+
+def test_automatic_previews_the_first_listed_camera_that_opens(qtbot):
+    i18n.install_language("en")
+    cameras = DemoVideoCameras()
+    listed = [CameraDevice(4, "Broken webcam", "/dev/video4"), DEMO_CAMERA]
+    page = camera_page(qtbot, load_config(), listed, PreviewFeeds(open_camera=cameras))
+    assert page.chosen_camera() is None  # automatic
+    page.show()
+    qtbot.waitUntil(lambda: page.camera_preview.frames_shown >= 2, timeout=10000)
+    assert cameras.opened == [4, 0]  # the listed cameras only, in Qt's order; not 1, 2, 3
+    page.hide()
+    qtbot.waitUntil(lambda: not cameras.readers[0].running, timeout=5000)
+
+
+def test_a_camera_that_does_not_open_is_said_in_words(qtbot):
+    i18n.install_language("en")
+    busy = CameraDevice(3, "Webcam in use", "/dev/video3")
+    paused: list[bool] = []
+    page = camera_page(qtbot, load_config(), [busy], PreviewFeeds(open_camera=DemoVideoCameras(),
+                                                                  pause_mirror=paused.append))
+    page.camera.setCurrentIndex(1)
+    page.show()
+    qtbot.waitUntil(lambda: "does not open" in page.camera_preview.message(), timeout=5000)
+    assert page.camera_preview.message() == ("This camera does not open: it may be unplugged or in use by another "
+                                             "program.")
+    page.hide()
+    assert paused == [True, False]
