@@ -38,8 +38,7 @@ from nailmirror_desktop.vision.camera_devices import CameraChoice, CameraDevice,
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
 # Read once when the kiosk starts (app/kiosk.py builds the camera, the pipeline and the share server from them).
-RESTART_SETTINGS = ("camera", "camera_id", "camera_name", "resolution", "mirror", "hands_tracked", "share_to_phone",
-                    "share_port")
+RESTART_SETTINGS = ("camera", "resolution", "mirror", "hands_tracked", "share_to_phone", "share_port")
 
 
 def masked(secret: Secret) -> str:
@@ -309,7 +308,12 @@ class SettingsPage(QWidget):
 
     def needs_restart(self) -> bool:
         """Whether a saved setting is read only when the kiosk starts and differs from the running one."""
-        return any(getattr(self._config, name) != getattr(self._running, name) for name in RESTART_SETTINGS)
+        new, old = self._config, self._running
+        # A camera the kiosk knew only by its index that is now also known by name (the first save after an
+        # upgrade) is the same camera: no restart for that. Any other change of the chosen camera needs one.
+        renamed = (old.camera_id or old.camera_name) and (new.camera_id, new.camera_name) != (old.camera_id,
+                                                                                             old.camera_name)
+        return bool(renamed) or any(getattr(new, name) != getattr(old, name) for name in RESTART_SETTINGS)
 
     def _change_pin(self, pin: str) -> bool:
         try:

@@ -234,3 +234,14 @@ def test_a_camera_that_does_not_open_is_said_in_words(qtbot):
                                              "program.")
     page.hide()
     assert paused == [True, False]
+
+
+def test_a_camera_known_by_index_that_gets_its_name_needs_no_restart_but_another_camera_does(qtbot):
+    i18n.install_language("en")
+    old = load_config().with_changes(camera="0")  # a config from before cameras had names
+    other = CameraDevice(2, "Logitech BRIO", "/dev/video2", "/dev/v4l/by-id/usb-BRIO-video-index0")
+    page = camera_page(qtbot, old, [DEMO_CAMERA, other], PreviewFeeds(run_now, open_camera=DemoVideoCameras()))
+    assert page.chosen_camera() == DEMO_CAMERA  # index 0 is the demo camera's
+    assert page.save() and not page.needs_restart() and load_config().camera_name == DEMO_CAMERA.name
+    page.camera.setCurrentIndex(2)
+    assert page.save() and page.needs_restart()
