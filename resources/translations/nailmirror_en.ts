@@ -652,82 +652,82 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="170"/>
         <source>Write the reason for rejecting first.</source>
         <translation>Write the reason for rejecting first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="178"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="181"/>
         <source>Done: %1 is now %2</source>
         <translation>Done: %1 is now %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="204"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="207"/>
         <source>Importing %1 of %2: %3…</source>
         <translation>Importing %1 of %2: %3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="212"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="215"/>
         <source>Imported %1 of %2 as drafts.</source>
         <translation>Imported %1 of %2 as drafts.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="214"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
         <source>Not imported: %1</source>
         <translation>Not imported: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="224"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="227"/>
         <source>Imported as %1 (draft).</source>
         <translation>Imported as %1 (draft).</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="228"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="231"/>
         <source>Import failed: %1</source>
         <translation>Import failed: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="244"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Submit</source>
         <translation>Submit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="244"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Approve</source>
         <translation>Approve</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="244"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Reject</source>
         <translation>Reject</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="245"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Publish</source>
         <translation>Publish</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="245"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="245"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Back to draft</source>
         <translation>Back to draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
         <source>Reason (required to reject)</source>
         <translation>Reason (required to reject)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="252"/>
         <source>Import a style folder…</source>
         <translation>Import a style folder…</translation>
     </message>
@@ -735,32 +735,32 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="280"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="303"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="304"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="304"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="305"/>
         <source>Saved.</source>
         <translation>Saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="317"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="323"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="316"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
@@ -775,37 +775,37 @@
         <translation>Starting the camera…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="242"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="243"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>This camera does not open: it may be unplugged or in use by another program.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="261"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>No camera is connected. The mirror plays the demo video until one is plugged in.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="266"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="267"/>
         <source>Automatic: the first camera found</source>
         <translation>Automatic: the first camera found</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="268"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="269"/>
         <source>Camera %1</source>
         <translation>Camera %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="269"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="270"/>
         <source>%1 (not connected)</source>
         <translation>%1 (not connected)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="270"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="271"/>
         <source>No camera found.</source>
         <translation>No camera found.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="271"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="272"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>%n camera found.</numerusform>
@@ -813,117 +813,117 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="272"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
         <source>Camera preview</source>
         <translation>Camera preview</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
         <source>Look for cameras again</source>
         <translation>Look for cameras again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="323"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="346"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="346"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="346"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Send photos to phones</source>
         <translation>Send photos to phones</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="348"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="348"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="348"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="348"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="357"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="355"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>Restart the kiosk now</source>
         <translation>Restart the kiosk now</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="356"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="362"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>Off keeps every photo on this kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="357"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="363"/>
         <source> days</source>
         <translation> days</translation>
     </message>

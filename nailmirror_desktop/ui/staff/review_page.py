@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QListView,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTabBar,
     QVBoxLayout,
     QWidget,
@@ -101,6 +102,8 @@ class ReviewPage(QWidget):
         self.history.setMinimumHeight(60)
         self.feedback = QLabel()
         self.feedback.setWordWrap(True)
+        # An import's result is a line per failed folder: the label keeps the height its lines need.
+        self.feedback.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         right.addWidget(self.cover)
         right.addWidget(self.heading)
         right.addWidget(self.details)
