@@ -221,6 +221,7 @@ class FolderChooser(QDialog):
         self.start_button.clicked.connect(self.show_drives)
         self.rows = QListWidget()
         self.rows.setObjectName("folderRows")
+        self.rows.setStyleSheet("QListWidget#folderRows { font-size: 18px; }")  # read at arm's length on a counter
         self.rows.setUniformItemSizes(True)
         self.rows.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
         self.rows.itemClicked.connect(self._on_row)
