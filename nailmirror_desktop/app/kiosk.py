@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,12 @@ from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell import kiosk_app
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
+from nailmirror_desktop.vision.camera_devices import (
+    CameraChoice,
+    CameraDevice,
+    linux_video_devices,
+    resolve_camera_index,
+)
 from nailmirror_desktop.vision.sources import CameraProbe, FrameReader
 from nailmirror_desktop.vision.supervisor import SourceSupervisor
 
@@ -74,12 +81,35 @@ def open_demo_reader() -> FrameReader:
     return FrameReader(VideoFileSource(path, loop=True), paced=True)
 
 
-def camera_opener(config: KioskConfig, probe: CameraProbe | None = None) -> Callable[[], FrameReader | None]:
+def camera_choice(config: KioskConfig) -> CameraChoice:
+    """The config's camera fields as a CameraChoice (all empty with 'auto' and no name: automatic)."""
+    index = int(config.camera) if config.camera.isdigit() else None
+    return CameraChoice(config.camera_id, config.camera_name, index)
+
+
+def camera_candidates(config: KioskConfig, list_devices: Callable[[], Sequence[CameraDevice]],
+                      ) -> Callable[[], tuple[int, ...]]:
+    """The indexes a look tries: with 'auto' the first few; a chosen camera at its index of the moment (looked up
+    in `list_devices()` each time), or the index it had when it is not listed."""
+    choice = camera_choice(config)
+
+    def candidates() -> tuple[int, ...]:
+        if choice.automatic:
+            return tuple(CAMERA_CANDIDATES)
+        index = resolve_camera_index(choice, list_devices())
+        return (index,) if index is not None else tuple(CAMERA_CANDIDATES)
+
+    return candidates
+
+
+def camera_opener(config: KioskConfig, probe: CameraProbe | None = None, *,
+                  list_devices: Callable[[], Sequence[CameraDevice]] | None = None,
+                  ) -> Callable[[], FrameReader | None]:
     """Opens the configured camera, or with 'auto' the first device that opens. The supervisor calls it every
     few seconds while no camera is live; the probe's backoff decides when a look is due: until then the opener
-    returns None without touching a device (and nothing is logged)."""
-    devices = tuple(CAMERA_CANDIDATES) if config.camera == "auto" else (int(config.camera),)
-    probe = probe or CameraProbe(devices)
+    returns None without touching a device (and nothing is logged). A camera chosen by name is looked up again
+    at every look (`list_devices`, by default the kernel's list on Linux): it opens at its index of the moment."""
+    probe = probe or CameraProbe(camera_candidates(config, list_devices or linux_video_devices))
     width, height = config.resolution
 
     def open_camera() -> FrameReader | None:
@@ -95,11 +125,23 @@ def camera_opener(config: KioskConfig, probe: CameraProbe | None = None) -> Call
     return open_camera
 
 
+def device_lister(config: KioskConfig) -> Callable[[], Sequence[CameraDevice]] | None:
+    """Where a chosen camera is looked up: Linux reads the kernel's list at every look (the default); elsewhere
+    Qt's list, taken once here on the main thread (QMediaDevices is a GUI-thread API) and only when a camera
+    was chosen by name."""
+    if sys.platform.startswith("linux") or camera_choice(config).automatic:
+        return None
+    from nailmirror_desktop.ui.staff.camera_preview import qt_camera_devices
+
+    devices = qt_camera_devices()
+    return lambda: devices
+
+
 def build_supervisor(config: KioskConfig, options: KioskOptions) -> SourceSupervisor:
     if options.demo:
         return SourceSupervisor(None, open_demo_reader)  # no camera opener: the supervisor reports DEMO
     fallback = open_demo_reader if options.demo_if_no_camera else None
-    return SourceSupervisor(camera_opener(config), fallback)
+    return SourceSupervisor(camera_opener(config, list_devices=device_lister(config)), fallback)
 
 
 # --- services ---------------------------------------------------------------------------------------------

@@ -29,6 +29,11 @@ class KioskConfig:
     """camera: 'auto' (first working camera) or a device index as text; resolution in pixels (width, height)."""
 
     camera: str = "auto"
+    # The camera staff chose by name (vision/camera_devices.py): its id (on Linux the /dev/v4l/by-id link, which
+    # survives reboots and port changes; else Qt's id) and its name. `camera` keeps the index it had, the last
+    # fallback. Both empty: `camera` alone decides.
+    camera_id: str = ""
+    camera_name: str = ""
     resolution: tuple[int, int] = (1280, 720)
     mirror: bool = True
     # One hand keeps the mirror at camera rate on a 2-core store PC (two-hand tracking alone costs ~30 ms a frame
@@ -69,6 +74,8 @@ def validated(config: KioskConfig) -> KioskConfig:
     return replace(
         config,
         camera=str(camera),
+        camera_id=_short_text(config.camera_id, 512),
+        camera_name=_short_text(config.camera_name, 200),
         resolution=(max(160, min(width, 3840)), max(120, min(height, 2160))),
         hands_tracked=2 if int(config.hands_tracked) >= 2 else 1,
         idle_timeout_s=max(10, min(int(config.idle_timeout_s), 3600)),
@@ -83,6 +90,12 @@ def validated(config: KioskConfig) -> KioskConfig:
         share_to_phone=bool(config.share_to_phone),
         share_port=max(1024, min(int(config.share_port), 65535)),
     )
+
+
+def _short_text(value: object, limit: int) -> str:
+    """At most `limit` characters, kept exactly (a camera is matched by its name); not text (a hand-edited
+    file) becomes ''."""
+    return value[:limit] if isinstance(value, str) else ""
 
 
 def _known_zone(name: object) -> bool:

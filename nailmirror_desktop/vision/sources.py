@@ -158,10 +158,12 @@ class CameraProbe:
     devices whose /dev/videoN node exists are opened at all, so an absent camera costs no OpenCV call.
     """
 
-    def __init__(self, devices: tuple[int, ...] = (0, 1, 2, 3), *, first_s: float = 2.0, max_s: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic,
+    def __init__(self, devices: tuple[int, ...] | Callable[[], tuple[int, ...]] = (0, 1, 2, 3), *,
+                 first_s: float = 2.0, max_s: float = 60.0, clock: Callable[[], float] = time.monotonic,
                  device_exists: Callable[[int], bool] | None = None) -> None:
-        self.devices = devices
+        # A callable is asked at every look: a camera chosen by name may have a new index since the last one
+        # (vision/camera_devices.py).
+        self._devices = devices
         self._device_exists = device_exists or _video_node_exists
         self.first_s = first_s
         self.max_s = max_s
@@ -169,6 +171,10 @@ class CameraProbe:
         self._delay_s = 0.0  # 0: never failed, probe now
         self._next_at = -1e18
         self.attempts = 0
+
+    @property
+    def devices(self) -> tuple[int, ...]:
+        return self._devices() if callable(self._devices) else self._devices
 
     @property
     def delay_s(self) -> float:

@@ -92,6 +92,17 @@ class SourceSupervisor:
             self._state = LOST
         return None
 
+    def current_source(self) -> Any:
+        """The source open now (a FrameReader), or None: the settings page's preview shares it rather than
+        opening the same camera a second time (ui/staff/camera_preview.py)."""
+        with self._lock:
+            return self._source
+
+    def peek(self) -> FramePacket | None:
+        """The newest frame of the current source, changing no state (the preview's view of the mirror's camera)."""
+        source = self.current_source()
+        return read_latest(source) if source is not None else None
+
     def needs_reopen(self) -> bool:
         if self._state == DEMO:
             return self._open_source is not None and self._clock() - self._last_attempt_at >= self._probe_camera_every_s

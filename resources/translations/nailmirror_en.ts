@@ -211,6 +211,149 @@
     </message>
 </context>
 <context>
+    <name>FolderChooser</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="178"/>
+        <source>not a style folder the kiosk can read</source>
+        <translation>not a style folder the kiosk can read</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="179"/>
+        <source>the style catalog is not open</source>
+        <translation>the style catalog is not open</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="312"/>
+        <source>Open a folder, then import it.</source>
+        <translation>Open a folder, then import it.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="314"/>
+        <source>No style here: a style folder holds nail.png (and style.json).</source>
+        <translation>No style here: a style folder holds nail.png (and style.json).</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="316"/>
+        <source>This is a style folder.</source>
+        <translation>This is a style folder.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="318"/>
+        <source>%n style folder(s) here.</source>
+        <translation>
+            <numerusform>%n style folder here.</numerusform>
+            <numerusform>%n style folders here.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
+        <source>Import %n style(s)</source>
+        <translation>
+            <numerusform>Import %n style</numerusform>
+            <numerusform>Import %n styles</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
+        <source>Import</source>
+        <translation>Import</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="322"/>
+        <source>USB drives and folders</source>
+        <translation>USB drives and folders</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="323"/>
+        <source>Styles found on USB drives</source>
+        <translation>Styles found on USB drives</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="325"/>
+        <source>Looking at the drives…</source>
+        <translation>Looking at the drives…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="327"/>
+        <source>No style folders found on a USB drive.</source>
+        <translation>No style folders found on a USB drive.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="328"/>
+        <source>No USB drive found. Insert one, then tap USB drives.</source>
+        <translation>No USB drive found. Insert one, then tap USB drives.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="331"/>
+        <source>a style</source>
+        <translation>a style</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="331"/>
+        <source>%n style(s)</source>
+        <translation>
+            <numerusform>%n style</numerusform>
+            <numerusform>%n styles</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="333"/>
+        <source>Drives and folders</source>
+        <translation>Drives and folders</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="335"/>
+        <source>USB drive: %1</source>
+        <translation>USB drive: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="336"/>
+        <source>This kiosk&apos;s home folder</source>
+        <translation>This kiosk&apos;s home folder</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="342"/>
+        <source>Files: %1</source>
+        <translation>Files: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="345"/>
+        <source>  ·  a style</source>
+        <translation>  ·  a style</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="348"/>
+        <source>This folder has no folders in it.</source>
+        <translation>This folder has no folders in it.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="397"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="398"/>
+        <source>Import styles</source>
+        <translation>Import styles</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="399"/>
+        <source>Back</source>
+        <translation>Back</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="400"/>
+        <source>Up one folder</source>
+        <translation>Up one folder</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="401"/>
+        <source>USB drives</source>
+        <translation>USB drives</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="402"/>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+</context>
+<context>
     <name>GeneratePanel</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
@@ -509,72 +652,82 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="170"/>
         <source>Write the reason for rejecting first.</source>
         <translation>Write the reason for rejecting first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="173"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="178"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="181"/>
         <source>Done: %1 is now %2</source>
         <translation>Done: %1 is now %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="192"/>
-        <source>Choose a style folder</source>
-        <translation>Choose a style folder</translation>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="207"/>
+        <source>Importing %1 of %2: %3…</source>
+        <translation>Importing %1 of %2: %3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="215"/>
+        <source>Imported %1 of %2 as drafts.</source>
+        <translation>Imported %1 of %2 as drafts.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <source>Not imported: %1</source>
+        <translation>Not imported: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="227"/>
         <source>Imported as %1 (draft).</source>
         <translation>Imported as %1 (draft).</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="231"/>
         <source>Import failed: %1</source>
         <translation>Import failed: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Submit</source>
         <translation>Submit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Approve</source>
         <translation>Approve</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Reject</source>
         <translation>Reject</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Publish</source>
         <translation>Publish</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Back to draft</source>
         <translation>Back to draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="222"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
         <source>Reason (required to reject)</source>
         <translation>Reason (required to reject)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="252"/>
         <source>Import a style folder…</source>
         <translation>Import a style folder…</translation>
     </message>
@@ -582,137 +735,195 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="133"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="304"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="305"/>
         <source>Saved.</source>
         <translation>Saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="323"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="225"/>
+        <source>This camera is not connected.</source>
+        <translation>This camera is not connected.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="227"/>
+        <source>Starting the camera…</source>
+        <translation>Starting the camera…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="243"/>
+        <source>This camera does not open: it may be unplugged or in use by another program.</source>
+        <translation>This camera does not open: it may be unplugged or in use by another program.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
+        <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
+        <translation>No camera is connected. The mirror plays the demo video until one is plugged in.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="267"/>
+        <source>Automatic: the first camera found</source>
+        <translation>Automatic: the first camera found</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="269"/>
+        <source>Camera %1</source>
+        <translation>Camera %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="270"/>
+        <source>%1 (not connected)</source>
+        <translation>%1 (not connected)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="271"/>
+        <source>No camera found.</source>
+        <translation>No camera found.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="272"/>
+        <source>%n camera(s) found.</source>
+        <translation>
+            <numerusform>%n camera found.</numerusform>
+            <numerusform>%n cameras found.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
+        <source>Camera preview</source>
+        <translation>Camera preview</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
+        <source>Look for cameras again</source>
+        <translation>Look for cameras again</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Send photos to phones</source>
         <translation>Send photos to phones</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="204"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="357"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="205"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>Restart the kiosk now</source>
         <translation>Restart the kiosk now</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="362"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>Off keeps every photo on this kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="210"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="363"/>
         <source> days</source>
         <translation> days</translation>
     </message>
@@ -816,12 +1027,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="72"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="73"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command

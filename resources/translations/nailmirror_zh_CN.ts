@@ -211,6 +211,146 @@
     </message>
 </context>
 <context>
+    <name>FolderChooser</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="178"/>
+        <source>not a style folder the kiosk can read</source>
+        <translation>不是本机可读取的款式文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="179"/>
+        <source>the style catalog is not open</source>
+        <translation>款式库未打开</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="312"/>
+        <source>Open a folder, then import it.</source>
+        <translation>打开一个文件夹，然后导入。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="314"/>
+        <source>No style here: a style folder holds nail.png (and style.json).</source>
+        <translation>这里没有款式：款式文件夹里有 nail.png（和 style.json）。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="316"/>
+        <source>This is a style folder.</source>
+        <translation>这是一个款式文件夹。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="318"/>
+        <source>%n style folder(s) here.</source>
+        <translation>
+            <numerusform>这里有 %n 个款式文件夹。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
+        <source>Import %n style(s)</source>
+        <translation>
+            <numerusform>导入 %n 个款式</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="322"/>
+        <source>USB drives and folders</source>
+        <translation>U 盘和文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="323"/>
+        <source>Styles found on USB drives</source>
+        <translation>U 盘上找到的款式</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="325"/>
+        <source>Looking at the drives…</source>
+        <translation>正在查看 U 盘…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="327"/>
+        <source>No style folders found on a USB drive.</source>
+        <translation>U 盘上没有找到款式文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="328"/>
+        <source>No USB drive found. Insert one, then tap USB drives.</source>
+        <translation>没有找到 U 盘。插入 U 盘后，点“U 盘”。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="331"/>
+        <source>a style</source>
+        <translation>1 个款式</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="331"/>
+        <source>%n style(s)</source>
+        <translation>
+            <numerusform>%n 个款式</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="333"/>
+        <source>Drives and folders</source>
+        <translation>磁盘和文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="335"/>
+        <source>USB drive: %1</source>
+        <translation>U 盘：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="336"/>
+        <source>This kiosk&apos;s home folder</source>
+        <translation>本机的主文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="342"/>
+        <source>Files: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="345"/>
+        <source>  ·  a style</source>
+        <translation>  ·  款式</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="348"/>
+        <source>This folder has no folders in it.</source>
+        <translation>这个文件夹里没有子文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="397"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="398"/>
+        <source>Import styles</source>
+        <translation>导入款式</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="399"/>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="400"/>
+        <source>Up one folder</source>
+        <translation>上一级文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="401"/>
+        <source>USB drives</source>
+        <translation>U 盘</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="402"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>GeneratePanel</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
@@ -509,72 +649,82 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="170"/>
         <source>Write the reason for rejecting first.</source>
         <translation>请先填写驳回原因。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="173"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="178"/>
         <source>Not done: %1</source>
         <translation>未完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="181"/>
         <source>Done: %1 is now %2</source>
         <translation>已完成：%1 现为「%2」</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="192"/>
-        <source>Choose a style folder</source>
-        <translation>选择款式文件夹</translation>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="207"/>
+        <source>Importing %1 of %2: %3…</source>
+        <translation>正在导入第 %1 个，共 %2 个：%3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="215"/>
+        <source>Imported %1 of %2 as drafts.</source>
+        <translation>已导入 %1 个（共 %2 个），为草稿。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <source>Not imported: %1</source>
+        <translation>未导入：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="227"/>
         <source>Imported as %1 (draft).</source>
         <translation>已导入为 %1（草稿）。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="231"/>
         <source>Import failed: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Submit</source>
         <translation>提交审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Approve</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Publish</source>
         <translation>上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
         <source>Back to draft</source>
         <translation>退回草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="222"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
         <source>Reason (required to reject)</source>
         <translation>原因（驳回时必填）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="252"/>
         <source>Import a style folder…</source>
         <translation>从文件夹导入款式…</translation>
     </message>
@@ -582,137 +732,194 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="133"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="304"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>已保存。重启本机后，新的摄像头、画面或分享设置才会生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="305"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="323"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="225"/>
+        <source>This camera is not connected.</source>
+        <translation>这个摄像头没有连接。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="227"/>
+        <source>Starting the camera…</source>
+        <translation>正在打开摄像头…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="243"/>
+        <source>This camera does not open: it may be unplugged or in use by another program.</source>
+        <translation>这个摄像头打不开：可能已拔出，或正被其他程序使用。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
+        <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
+        <translation>没有连接摄像头。插上摄像头之前，镜子播放演示视频。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="267"/>
+        <source>Automatic: the first camera found</source>
+        <translation>自动：找到的第一个摄像头</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="269"/>
+        <source>Camera %1</source>
+        <translation>摄像头 %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="270"/>
+        <source>%1 (not connected)</source>
+        <translation>%1（未连接）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="271"/>
+        <source>No camera found.</source>
+        <translation>没有找到摄像头。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="272"/>
+        <source>%n camera(s) found.</source>
+        <translation>
+            <numerusform>找到 %n 个摄像头。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
+        <source>Camera preview</source>
+        <translation>摄像头预览</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
+        <source>Look for cameras again</source>
+        <translation>重新查找摄像头</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>Send photos to phones</source>
         <translation>发送照片到手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="204"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="357"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="205"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>Restart the kiosk now</source>
         <translation>立即重启本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="362"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>关闭时所有照片都只留在本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="210"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="363"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -816,12 +1023,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="72"/>
         <source>Staff</source>
         <translation>员工</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="73"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command

@@ -8,7 +8,6 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
-    QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import (
     QListView,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTabBar,
     QVBoxLayout,
     QWidget,
@@ -25,6 +25,7 @@ from nailmirror_desktop.core.catalog.records import StyleRecord
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository
 from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.ui.shell.messages import style_status_text
+from nailmirror_desktop.ui.staff.folder_chooser import FolderChooser
 from nailmirror_desktop.ui.tryon.style_browser import THUMB_SIZE, CodeRole, StyleListModel
 
 REVIEW_STATUSES = (StyleStatus.PENDING_REVIEW, StyleStatus.DRAFT, StyleStatus.PUBLISHED, StyleStatus.OFF_SHELF,
@@ -43,7 +44,9 @@ ACTOR = "staff"
 
 class ReviewPage(QWidget):
     catalog_changed = Signal()
-    import_requested = Signal(str)  # folder
+    import_requested = Signal(str)  # one folder
+    import_folders_requested = Signal(list)  # style folders chosen together (a folder of style folders)
+    folder_chooser: FolderChooser | None = None  # the chooser while it is open (tests drive it)
 
     def __init__(self, repository: StyleRepository, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,6 +102,8 @@ class ReviewPage(QWidget):
         self.history.setMinimumHeight(60)
         self.feedback = QLabel()
         self.feedback.setWordWrap(True)
+        # An import's result is a line per failed folder: the label keeps the height its lines need.
+        self.feedback.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         right.addWidget(self.cover)
         right.addWidget(self.heading)
         right.addWidget(self.details)
@@ -189,9 +194,33 @@ class ReviewPage(QWidget):
         self.select_code(index.data(CodeRole))
 
     def _on_import_click(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a style folder"))
-        if folder:
-            self.import_requested.emit(str(Path(folder)))
+        """The touch folder chooser (ui/staff/folder_chooser.py), over the whole window, in the kiosk's language."""
+        chooser = FolderChooser(self.window())
+        chooser.resize(self.window().size())
+        chooser.chosen.connect(self.import_folders_requested)
+        chooser.finished.connect(chooser.deleteLater)
+        self.folder_chooser = chooser
+        chooser.open()
+
+    def show_import_progress(self, done: int, total: int, folder: str) -> None:
+        self.import_button.setEnabled(False)  # one import at a time
+        self.feedback.setText(self.tr("Importing %1 of %2: %3…").replace("%1", str(done + 1))
+                              .replace("%2", str(total)).replace("%3", Path(folder).name))
+
+    def show_import_results(self, results: list[tuple[str, str | None, str | None]]) -> None:
+        """One line for what was imported, then one line per folder that failed (name: reason)."""
+        self.import_button.setEnabled(True)
+        codes = [code for _folder, code, _error in results if code]
+        failures = [(folder, error) for folder, code, error in results if not code]
+        lines = [self.tr("Imported %1 of %2 as drafts.").replace("%1", str(len(codes)))
+                 .replace("%2", str(len(results)))]
+        lines += [self.tr("Not imported: %1").replace("%1", f"{Path(folder).name}: {error or '?'}")
+                  for folder, error in failures]
+        self.feedback.setText("\n".join(lines))
+        if codes:
+            self.status_tabs.setCurrentIndex(REVIEW_STATUSES.index(StyleStatus.DRAFT))
+            self.select_code(codes[-1])
+        self.reload()
 
     def show_import_result(self, code: str | None, error: str | None) -> None:
         if code:

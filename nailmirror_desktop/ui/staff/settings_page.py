@@ -5,9 +5,11 @@ its last four characters; typing a new one replaces it, leaving the box empty ke
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QEvent, Signal
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,11 +31,12 @@ from nailmirror_desktop.core.generation.provider_config import (
     save_provider_config,
 )
 from nailmirror_desktop.core.staff_pin import PinFormatError, PinOutcome, StaffPin, check_format
+from nailmirror_desktop.ui.staff.camera_preview import CameraPreview, Feed, PreviewFeeds, qt_camera_devices
 from nailmirror_desktop.ui.staff.pin_dialog import wait_text
 from nailmirror_desktop.ui.staff.touch_controls import TouchSpinBox
+from nailmirror_desktop.vision.camera_devices import CameraChoice, CameraDevice, resolve_camera_index
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
-CAMERAS = ("auto", "0", "1", "2", "3")
 # Read once when the kiosk starts (app/kiosk.py builds the camera, the pipeline and the share server from them).
 RESTART_SETTINGS = ("camera", "resolution", "mirror", "hands_tracked", "share_to_phone", "share_port")
 
@@ -49,7 +52,8 @@ class SettingsPage(QWidget):
     restart_requested = Signal()
 
     def __init__(self, config: KioskConfig, staff_pin: StaffPin, parent: QWidget | None = None, *,
-                 running: KioskConfig | None = None) -> None:
+                 running: KioskConfig | None = None, camera_feeds: PreviewFeeds | None = None,
+                 list_cameras: Callable[[], list[CameraDevice]] = qt_camera_devices) -> None:
         super().__init__(parent)
         self._config = config
         self._running = running or config  # what this process started with: start-only settings compare to it
@@ -57,8 +61,7 @@ class SettingsPage(QWidget):
         self._providers = load_provider_config()
         layout = QVBoxLayout(self)
         self.form = QFormLayout()
-        self.camera = QComboBox()
-        self.camera.addItems(CAMERAS)
+        self._build_camera_part(camera_feeds or PreviewFeeds(), list_cameras)
         self.resolution = QComboBox()
         for width, height in RESOLUTIONS:
             self.resolution.addItem(f"{width} × {height}", (width, height))
@@ -93,6 +96,7 @@ class SettingsPage(QWidget):
                 self.share, self.provider, self.api_key, self.key_state, self.current_pin, self.new_pin]
         for label, widget in zip(self.labels, rows, strict=True):
             self.form.addRow(label, widget)
+        self.form.insertRow(1, self.preview_label, self.preview_box)
         self.save_button = QPushButton()
         self.save_button.setObjectName("primary")
         self.save_button.clicked.connect(self.save)
@@ -112,7 +116,7 @@ class SettingsPage(QWidget):
 
     def _show_config(self) -> None:
         config = self._config
-        self.camera.setCurrentText(config.camera)
+        self.fill_cameras()
         wanted = tuple(config.resolution)
         matches = [i for i in range(self.resolution.count()) if tuple(self.resolution.itemData(i)) == wanted]
         self.resolution.setCurrentIndex(matches[0] if matches else 1)
@@ -124,6 +128,150 @@ class SettingsPage(QWidget):
         self.share.setChecked(config.share_to_phone)
         self.provider.setCurrentText(self._providers.default_provider)
         self._show_key_state()
+
+    # --- the camera: by name, with a live preview (ui/staff/camera_preview.py) ---------------------------------
+    def _build_camera_part(self, feeds: PreviewFeeds, list_cameras: Callable[[], list[CameraDevice]]) -> None:
+        self._feeds = feeds
+        self._list_cameras = list_cameras
+        self._devices: list[CameraDevice] = []
+        self._preview_token = 0  # an answer for a preview the page no longer waits for is let go
+        self._mirror_paused = False
+        self._missing: CameraDevice | None = None  # the saved camera, while it is not connected
+        self._preview_message: Callable[[], str] | None = None
+        self.camera = QComboBox()
+        self.camera.currentIndexChanged.connect(self._on_camera_change)
+        self.preview_label = QLabel()
+        self.preview_box = QWidget()
+        box = QVBoxLayout(self.preview_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.camera_preview = CameraPreview()
+        self.camera_state = QLabel()
+        self.camera_state.setObjectName("muted")
+        self.camera_state.setWordWrap(True)
+        self.rescan_button = QPushButton()
+        self.rescan_button.clicked.connect(self._rescan)
+        box.addWidget(self.camera_preview)
+        box.addWidget(self.camera_state)
+        box.addWidget(self.rescan_button)
+
+    def fill_cameras(self) -> None:
+        """The camera list: automatic, then every camera Qt lists by name; the saved camera stays in the list
+        (marked not connected) while it is unplugged, so saving other settings does not lose it."""
+        config = self._config
+        self._devices = self._list_cameras()
+        chosen = CameraChoice(config.camera_id, config.camera_name,
+                              int(config.camera) if config.camera.isdigit() else None)
+        index = resolve_camera_index(chosen, self._devices)
+        present = [d for d in self._devices if d.index == index and (not chosen.name or d.name == chosen.name)]
+        if not present and chosen.name:
+            present = [d for d in self._devices if d.name == chosen.name]
+        self.camera.blockSignals(True)
+        self.camera.clear()
+        self.camera.addItem("", None)
+        names = [d.name for d in self._devices]
+        for device in self._devices:
+            self.camera.addItem(device.name if names.count(device.name) == 1 else f"{device.name} ({device.index})",
+                                device)
+        self._missing = None
+        if present:
+            self.camera.setCurrentIndex(self._devices.index(present[0]) + 1)
+        elif not chosen.automatic:
+            self._missing = CameraDevice(chosen.index if chosen.index is not None else 0, chosen.name,
+                                         chosen.device_id)
+            self.camera.addItem("", self._missing)
+            self.camera.setCurrentIndex(self.camera.count() - 1)
+        else:
+            self.camera.setCurrentIndex(0)
+        self.camera.blockSignals(False)
+        self._retranslate_cameras()
+
+    def chosen_camera(self) -> CameraDevice | None:
+        data = self.camera.currentData()
+        return data if isinstance(data, CameraDevice) else None
+
+    def _camera_fields(self) -> dict[str, str]:
+        device = self.chosen_camera()
+        if device is None:
+            return {"camera": "auto", "camera_id": "", "camera_name": ""}
+        return {"camera": str(device.index), "camera_id": device.kept_id, "camera_name": device.name}
+
+    def _rescan(self) -> None:
+        kept = self._camera_fields()  # the choice on screen, not only the saved one
+        self._config = replace(self._config, camera=kept["camera"], camera_id=kept["camera_id"],
+                               camera_name=kept["camera_name"])
+        self.fill_cameras()
+        self._restart_preview()
+
+    def _on_camera_change(self, _index: int) -> None:
+        self._restart_preview()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        self._restart_preview()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
+        self.stop_preview()  # the page is left (another tab, the customer screen): the camera goes back
+        super().hideEvent(event)
+
+    def _restart_preview(self) -> None:
+        if not self.isVisible():
+            return
+        self.stop_preview()
+        device = self.chosen_camera()
+        if not self._devices:
+            self._preview_says(self._no_camera_text)
+            return
+        if device is not None and device is self._missing:
+            self._preview_says(lambda: self.tr("This camera is not connected."))
+            return
+        self._preview_says(lambda: self.tr("Starting the camera…"))
+        self._preview_token += 1
+        token = self._preview_token
+        self._feeds.pause_mirror(True)
+        self._mirror_paused = True
+        self._feeds.open(None if device is None else device.index,
+                         lambda feed, error: self._on_feed(token, feed, error),
+                         listed=tuple(d.index for d in self._devices))
+
+    def _on_feed(self, token: int, feed: Feed | None, error: BaseException | None) -> None:
+        if token != self._preview_token or not self.isVisible():
+            if feed is not None:
+                self._feeds.release(feed)
+            return
+        if error is not None or feed is None:
+            self._preview_says(lambda: self.tr(
+                "This camera does not open: it may be unplugged or in use by another program."))
+            return
+        self.camera_preview.show_feed(feed)
+
+    def stop_preview(self) -> None:
+        self._preview_token += 1
+        feed = self.camera_preview.stop()
+        if feed is not None:
+            self._feeds.release(feed)
+        if self._mirror_paused:
+            self._mirror_paused = False
+            self._feeds.pause_mirror(False)
+
+    def _preview_says(self, text: Callable[[], str]) -> None:
+        """A message in the preview's place, kept as a function so a language change words it again."""
+        self._preview_message = text
+        self.camera_preview.show_message(text())
+
+    def _no_camera_text(self) -> str:
+        return self.tr("No camera is connected. The mirror plays the demo video until one is plugged in.")
+
+    def _retranslate_cameras(self) -> None:
+        if not self.camera_preview.running and self._preview_message is not None:
+            self.camera_preview.show_message(self._preview_message())
+        self.camera.setItemText(0, self.tr("Automatic: the first camera found"))
+        if self._missing is not None:
+            name = self._missing.name or self.tr("Camera %1").replace("%1", str(self._missing.index))
+            self.camera.setItemText(self.camera.count() - 1, self.tr("%1 (not connected)").replace("%1", name))
+        self.camera_state.setText(self.tr("No camera found.") if not self._devices else
+                                  self.tr("%n camera(s) found.", "", len(self._devices)))
+        self.preview_label.setText(self.tr("Camera preview"))
+        self.rescan_button.setText(self.tr("Look for cameras again"))
 
     def _show_key_state(self, *_args: object) -> None:
         name = self.provider.currentText()
@@ -140,7 +288,7 @@ class SettingsPage(QWidget):
         pin = self.new_pin.text().strip()
         # Over the file as it is now, so keys other pages saved since (the credit limits) are kept.
         config = load_config().with_changes(
-            camera=self.camera.currentText(), resolution=tuple(self.resolution.currentData()),
+            **self._camera_fields(), resolution=tuple(self.resolution.currentData()),
             mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
             snapshot_keep_days=self.keep_days.value(), language=self.language.currentData(),
             share_to_phone=self.share.isChecked())
@@ -160,7 +308,12 @@ class SettingsPage(QWidget):
 
     def needs_restart(self) -> bool:
         """Whether a saved setting is read only when the kiosk starts and differs from the running one."""
-        return any(getattr(self._config, name) != getattr(self._running, name) for name in RESTART_SETTINGS)
+        new, old = self._config, self._running
+        # A camera the kiosk knew only by its index that is now also known by name (the first save after an
+        # upgrade) is the same camera: no restart for that. Any other change of the chosen camera needs one.
+        renamed = (old.camera_id or old.camera_name) and (new.camera_id, new.camera_name) != (old.camera_id,
+                                                                                             old.camera_name)
+        return bool(renamed) or any(getattr(new, name) != getattr(old, name) for name in RESTART_SETTINGS)
 
     def _change_pin(self, pin: str) -> bool:
         try:
@@ -208,3 +361,4 @@ class SettingsPage(QWidget):
         self.restart_button.setText(self.tr("Restart the kiosk now"))
         self.share.setText(self.tr("Off keeps every photo on this kiosk"))
         self.keep_days.setSuffix(self.tr(" days"))
+        self._retranslate_cameras()

@@ -16,8 +16,10 @@ from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
+from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds
 from nailmirror_desktop.ui.staff.credits_page import CreditsPage
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
+from nailmirror_desktop.ui.staff.folder_chooser import import_failure_text
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
@@ -100,6 +102,34 @@ class StaffDoor(QObject):
             return
         self._services.run_in_background(lambda: import_folder(folder), self._on_style_imported)
 
+    def import_style_folders(self, folders: list[str]) -> None:
+        """Import the chosen style folders one after another, each on a worker (through the bridge): the review
+        page shows which one is under way, then one line for the lot and one per failure."""
+        import_folder = self._services.import_style_folder
+        queue = list(folders)
+        results: list[tuple[str, str | None, str | None]] = []
+
+        def next_one() -> None:
+            page = self.review_page
+            if not queue:
+                if page is not None:
+                    page.show_import_results(results)
+                return
+            folder = queue.pop(0)
+            if page is not None:
+                page.show_import_progress(len(results), len(results) + len(queue) + 1, folder)
+            if import_folder is None:
+                done(folder, None, LookupError("NO_CATALOG"))
+                return
+            self._services.run_in_background(lambda: import_folder(folder),
+                                             lambda code, error: done(folder, code, error))
+
+        def done(folder: str, code: str | None, error: BaseException | None) -> None:
+            results.append((folder, code, None if error is None else import_failure_text(folder, error)))
+            next_one()
+
+        next_one()
+
     def _build_staff_page(self) -> StaffPage:
         services = self._services
         pages: list[tuple[str, QWidget]] = []
@@ -107,6 +137,7 @@ class StaffDoor(QObject):
             self.review_page = ReviewPage(services.repository)
             self.review_page.catalog_changed.connect(self.catalog_did_change)
             self.review_page.import_requested.connect(self.import_style_folder)
+            self.review_page.import_folders_requested.connect(self.import_style_folders)
             pages.append(("review", self.review_page))
         if services.engine is not None:
             self.task_monitor = TaskMonitorPage(services.engine, services.executor)
@@ -114,7 +145,11 @@ class StaffDoor(QObject):
             self.credits_page = CreditsPage(services.engine)
             self.credits_page.config_saved.connect(self.config_did_save)
             pages.append(("credits", self.credits_page))
-        self.settings_page = SettingsPage(self._config(), self._staff_pin, running=services.config)
+        # The preview shares the mirror's camera, or pauses the mirror while it holds another (camera_preview.py).
+        feeds = PreviewFeeds(services.run_in_background, supervisor=services.supervisor,
+                             pause_mirror=self._mirror_loop.set_paused)
+        self.settings_page = SettingsPage(self._config(), self._staff_pin, running=services.config,
+                                          camera_feeds=feeds)
         self.settings_page.config_saved.connect(self.config_did_save)
         self.settings_page.restart_requested.connect(self.restart_was_requested)
         pages.append(("settings", self.settings_page))

@@ -1,13 +1,24 @@
-"""Settings that take effect only at the next start offer a restart; sharing to phones is a setting, off."""
+"""Settings that take effect only at the next start offer a restart; sharing to phones is a setting, off; the
+camera is chosen by name with a live preview."""
 
 from __future__ import annotations
 
+import time
+
+import numpy as np
 import pytest
 
 from nailmirror_desktop.core.config import load_config, save_config
 from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds, qt_camera_devices
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
+from nailmirror_desktop.vision.camera_devices import CameraDevice
+from nailmirror_desktop.vision.sources import FrameReader, SourceUnavailable, StillImageSource, VideoFileSource
+from nailmirror_desktop.vision.supervisor import SourceSupervisor
+from tests.support.ui_support import DEMO_VIDEO, ROOT, run_now
+
+ARTIFACTS = ROOT / "test-artifacts"
 
 pytestmark = pytest.mark.qt
 
@@ -51,3 +62,186 @@ def test_number_settings_step_with_finger_sized_buttons(qtbot, page):
         assert spin.spin.lineEdit().width() >= spin.spin.width() - 40  # the number has the box: no 12 px arrows
         assert spin.spin.text().startswith(str(spin.value()))
         assert min(spin.plus.height(), spin.minus.height(), spin.plus.width()) >= 48
+
+
+# --- the camera by name, with a live preview (ui/staff/camera_preview.py) -----------------------------------
+DEMO_CAMERA = CameraDevice(0, "Demo camera (the kiosk's demo video)", "/dev/video0",
+                           "/dev/v4l/by-id/usb-NailMirror_Demo_0001-video-index0")
+
+
+class DemoVideoCameras:
+    """The preview's camera opener, with the kiosk's demo video standing in for camera 0 (no camera here, and no
+    virtual one without root: v4l2loopback is a kernel module)."""
+
+    def __init__(self) -> None:
+        self.readers: list[FrameReader] = []
+        self.opened: list[int] = []
+
+    def __call__(self, index: int) -> FrameReader:
+        self.opened.append(index)
+        if index != 0:
+            raise SourceUnavailable("CAMERA_NOT_FOUND", f"no camera {index}")
+        reader = FrameReader(VideoFileSource(DEMO_VIDEO, loop=True), paced=True).start()
+        self.readers.append(reader)
+        return reader
+
+
+def camera_page(qtbot, config, cameras, feeds):
+    save_config(config)
+    page = SettingsPage(config, StaffPin(), running=config, camera_feeds=feeds, list_cameras=lambda: cameras)
+    qtbot.addWidget(page)
+    page.resize(1280, 1100)
+    return page
+
+
+def test_no_camera_says_so_in_the_list_and_the_preview(qtbot):
+    i18n.install_language("en")
+    real = qt_camera_devices()  # Qt's own list: under Xvfb / offscreen here there is no camera
+    page = camera_page(qtbot, load_config(), real, PreviewFeeds(run_now))
+    page.show()
+    if real:
+        pytest.skip("this machine has a camera: the no-camera words are checked on an empty list below")
+    assert [page.camera.itemText(i) for i in range(page.camera.count())] == ["Automatic: the first camera found"]
+    assert page.camera_state.text() == "No camera found."
+    assert page.camera_preview.message().startswith("No camera is connected. The mirror plays the demo video")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.grab().save(str(ARTIFACTS / "settings_camera_none.png"))
+    i18n.install_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: "摄像头" in page.camera_preview.message(), timeout=2000)  # LanguageChange is posted
+        assert "摄像头" in page.camera.itemText(0) and "摄像头" in page.camera_state.text()
+    finally:
+        i18n.install_language("en")
+
+
+def test_the_chosen_camera_previews_live_and_is_let_go_when_the_page_is_left(qtbot):
+    i18n.install_language("en")
+    cameras = DemoVideoCameras()
+    paused: list[bool] = []
+    page = camera_page(qtbot, load_config(), [DEMO_CAMERA], PreviewFeeds(open_camera=cameras,
+                                                                         pause_mirror=paused.append))
+    assert page.camera.itemText(1) == DEMO_CAMERA.name
+    page.camera.setCurrentIndex(1)
+    page.show()
+    qtbot.waitUntil(lambda: page.camera_preview.frames_shown >= 3, timeout=10000)
+    start, shown = time.monotonic(), page.camera_preview.frames_shown
+    qtbot.wait(1500)
+    fps = (page.camera_preview.frames_shown - shown) / (time.monotonic() - start)
+    assert fps >= 10, f"preview at {fps:.1f} FPS"
+    assert paused == [True] and cameras.opened == [0]  # the mirror waits while the preview holds a camera
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.grab().save(str(ARTIFACTS / "settings_camera_preview.png"))
+    assert page.camera_preview.picture.pixmap().width() > 0
+    reader = cameras.readers[0]
+    page.hide()  # another staff tab, or back to the customer: the camera is let go, the mirror resumes
+    qtbot.waitUntil(lambda: not reader.running, timeout=5000)
+    assert paused == [True, False] and not page.camera_preview.running
+    assert page.save()
+    saved = load_config()
+    assert (saved.camera, saved.camera_id, saved.camera_name) == ("0", DEMO_CAMERA.stable_id, DEMO_CAMERA.name)
+    assert page.restart_button.isVisibleTo(page)  # the camera is opened at start
+
+
+def test_a_saved_camera_that_is_unplugged_stays_chosen_and_says_so(qtbot):
+    i18n.install_language("en")
+    config = load_config().with_changes(camera="2", camera_id="/dev/v4l/by-id/usb-Gone-video-index0",
+                                        camera_name="Logitech BRIO")
+    cameras = DemoVideoCameras()
+    page = camera_page(qtbot, config, [DEMO_CAMERA], PreviewFeeds(run_now, open_camera=cameras))
+    page.show()
+    assert page.camera.currentText() == "Logitech BRIO (not connected)"
+    assert page.camera_preview.message() == "This camera is not connected." and cameras.opened == []
+    page.idle.setValue(60)
+    assert page.save()  # saving another setting keeps the chosen camera
+    saved = load_config()
+    assert (saved.camera, saved.camera_id, saved.camera_name) == ("2", config.camera_id, "Logitech BRIO")
+    # Replugged at another number: found again by its name and by-id link.
+    moved = CameraDevice(5, "Logitech BRIO", "/dev/video5", config.camera_id)
+    page._list_cameras = lambda: [DEMO_CAMERA, moved]
+    page.rescan_button.click()
+    assert page.chosen_camera() == moved and cameras.opened == [5]
+
+
+def test_the_mirror_s_own_camera_is_previewed_through_its_source_not_opened_twice(qtbot):
+    class Camera0(StillImageSource):
+        device = 0  # what CameraSource carries: the index the mirror opened
+
+    supervisor = SourceSupervisor(lambda: FrameReader(Camera0(np.full((90, 160, 3), 120, np.uint8), repeat=True),
+                                                      paced=True))
+    supervisor.reopen()
+    cameras = DemoVideoCameras()
+    try:
+        page = camera_page(qtbot, load_config(), [DEMO_CAMERA], PreviewFeeds(run_now, supervisor=supervisor,
+                                                                             open_camera=cameras))
+        page.camera.setCurrentIndex(1)
+        page.show()
+        qtbot.waitUntil(lambda: page.camera_preview.frames_shown >= 3, timeout=5000)
+        assert page.camera_preview.feed.shared and cameras.opened == []
+        page.hide()
+        assert supervisor.current_source().running  # given back untouched
+    finally:
+        supervisor.close()
+
+
+def test_in_the_kiosk_the_settings_tab_shows_the_cameras_and_leaving_gives_the_mirror_back(qtbot):
+    """The settings tab in the kiosk as the app builds it (demo video, no camera here): the camera part says what
+    it found; leaving the staff pages leaves the mirror running, never paused by the preview."""
+    from tests.support.ui_support import set_staff_pin, started_kiosk
+
+    save_config(load_config())
+    set_staff_pin()
+    with started_kiosk(qtbot) as kiosk:
+        kiosk.staff.enter()
+        staff, settings = kiosk.staff.staff_page, kiosk.staff.settings_page
+        staff.tabs.setCurrentIndex(staff._page_keys.index("settings"))
+        qtbot.waitUntil(lambda: settings.camera_preview.running or bool(settings.camera_preview.message()),
+                        timeout=10000)
+        if not settings._devices:
+            assert settings.camera_preview.message().startswith("No camera is connected")
+        ARTIFACTS.mkdir(exist_ok=True)
+        kiosk.window.grab().save(str(ARTIFACTS / "staff_settings_camera.png"))
+        staff.tabs.setCurrentIndex(staff._page_keys.index("diagnostics"))
+        assert not settings.camera_preview.running
+        kiosk.staff.leave()
+        shown = kiosk.tryon.mirror_loop.fps
+        qtbot.waitUntil(lambda: shown() > 0, timeout=10000)  # the mirror plays on
+        assert not kiosk.tryon.mirror_loop._paused
+
+
+def test_automatic_previews_the_first_listed_camera_that_opens(qtbot):
+    i18n.install_language("en")
+    cameras = DemoVideoCameras()
+    listed = [CameraDevice(4, "Broken webcam", "/dev/video4"), DEMO_CAMERA]
+    page = camera_page(qtbot, load_config(), listed, PreviewFeeds(open_camera=cameras))
+    assert page.chosen_camera() is None  # automatic
+    page.show()
+    qtbot.waitUntil(lambda: page.camera_preview.frames_shown >= 2, timeout=10000)
+    assert cameras.opened == [4, 0]  # the listed cameras only, in Qt's order; not 1, 2, 3
+    page.hide()
+    qtbot.waitUntil(lambda: not cameras.readers[0].running, timeout=5000)
+
+
+def test_a_camera_that_does_not_open_is_said_in_words(qtbot):
+    i18n.install_language("en")
+    busy = CameraDevice(3, "Webcam in use", "/dev/video3")
+    paused: list[bool] = []
+    page = camera_page(qtbot, load_config(), [busy], PreviewFeeds(open_camera=DemoVideoCameras(),
+                                                                  pause_mirror=paused.append))
+    page.camera.setCurrentIndex(1)
+    page.show()
+    qtbot.waitUntil(lambda: "does not open" in page.camera_preview.message(), timeout=5000)
+    assert page.camera_preview.message() == ("This camera does not open: it may be unplugged or in use by another "
+                                             "program.")
+    page.hide()
+    assert paused == [True, False]
+
+
+def test_a_camera_known_by_index_that_gets_its_name_needs_no_restart_but_another_camera_does(qtbot):
+    i18n.install_language("en")
+    old = load_config().with_changes(camera="0")  # a config from before cameras had names
+    other = CameraDevice(2, "Logitech BRIO", "/dev/video2", "/dev/v4l/by-id/usb-BRIO-video-index0")
+    page = camera_page(qtbot, old, [DEMO_CAMERA, other], PreviewFeeds(run_now, open_camera=DemoVideoCameras()))
+    assert page.chosen_camera() == DEMO_CAMERA  # index 0 is the demo camera's
+    assert page.save() and not page.needs_restart() and load_config().camera_name == DEMO_CAMERA.name
+    page.camera.setCurrentIndex(2)
+    assert page.save() and page.needs_restart()
