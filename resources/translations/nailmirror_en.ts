@@ -463,7 +463,7 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>Place your hand here, nails facing the screen</translation>
     </message>
@@ -509,72 +509,118 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="243"/>
         <source>Write the reason for rejecting first.</source>
         <translation>Write the reason for rejecting first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="173"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="227"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="200"/>
+        <source>no price</source>
+        <translation>no price</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="209"/>
+        <source>Type a price first, or clear it.</source>
+        <translation>Type a price first, or clear it.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="214"/>
+        <source>Write the price as digits, such as 128 or 128.50.</source>
+        <translation>Write the price as digits, such as 128 or 128.50.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="230"/>
+        <source>Price of %1: %2</source>
+        <translation>Price of %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="254"/>
         <source>Done: %1 is now %2</source>
         <translation>Done: %1 is now %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="192"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="270"/>
         <source>Choose a style folder</source>
         <translation>Choose a style folder</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="276"/>
         <source>Imported as %1 (draft).</source>
         <translation>Imported as %1 (draft).</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="280"/>
         <source>Import failed: %1</source>
         <translation>Import failed: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="296"/>
         <source>Submit</source>
         <translation>Submit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="296"/>
         <source>Approve</source>
         <translation>Approve</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="296"/>
         <source>Reject</source>
         <translation>Reject</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="297"/>
         <source>Publish</source>
         <translation>Publish</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="297"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="297"/>
         <source>Back to draft</source>
         <translation>Back to draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="222"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="300"/>
         <source>Reason (required to reject)</source>
         <translation>Reason (required to reject)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="301"/>
+        <source>Price (%1)</source>
+        <translation>Price (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
+        <source>e.g. 128 or 128.50</source>
+        <translation>e.g. 128 or 128.50</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="305"/>
+        <source>e.g. 1280</source>
+        <translation>e.g. 1280</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="306"/>
+        <source>Set price</source>
+        <translation>Set price</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="307"/>
+        <source>Clear price</source>
+        <translation>Clear price</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="309"/>
         <source>Import a style folder…</source>
         <translation>Import a style folder…</translation>
     </message>
@@ -771,6 +817,90 @@
     </message>
 </context>
 <context>
+    <name>SnapshotGallery</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="275"/>
+        <source>This photo cannot be shown.</source>
+        <translation>This photo cannot be shown.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="322"/>
+        <source>Some photos could not be deleted; try again.</source>
+        <translation>Some photos could not be deleted; try again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="336"/>
+        <source>no style</source>
+        <translation>no style</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="349"/>
+        <source>%n photo(s) kept on this kiosk</source>
+        <translation>
+            <numerusform>%n photo kept on this kiosk</numerusform>
+            <numerusform>%n photos kept on this kiosk</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="365"/>
+        <source>Delete all %n photo(s) for good? This cannot be undone.</source>
+        <translation>
+            <numerusform>Delete the %n photo for good? This cannot be undone.</numerusform>
+            <numerusform>Delete all %n photos for good? This cannot be undone.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="367"/>
+        <source>Yes, delete all</source>
+        <translation>Yes, delete all</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="369"/>
+        <source>Delete this photo for good? This cannot be undone.</source>
+        <translation>Delete this photo for good? This cannot be undone.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="370"/>
+        <source>Yes, delete it</source>
+        <translation>Yes, delete it</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="373"/>
+        <source>Show after</source>
+        <translation>Show after</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="373"/>
+        <source>Show before</source>
+        <translation>Show before</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="376"/>
+        <source>Delete all</source>
+        <translation>Delete all</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="377"/>
+        <source>No photos are kept on this kiosk.</source>
+        <translation>No photos are kept on this kiosk.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="378"/>
+        <source>Back to all photos</source>
+        <translation>Back to all photos</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="379"/>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="380"/>
+        <source>Keep</source>
+        <translation>Keep</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
@@ -816,12 +946,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="74"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="75"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -885,6 +1015,11 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
         <source>Credits</source>
         <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <source>Photos</source>
+        <translation>Photos</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="91"/>
@@ -1082,7 +1217,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="194"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="200"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
@@ -1090,12 +1225,12 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
         <source>Send to my phone</source>
         <translation>Send to my phone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
         <source>Style card</source>
         <translation>Style card</translation>
     </message>

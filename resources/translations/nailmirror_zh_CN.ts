@@ -463,7 +463,7 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
     </message>
@@ -509,72 +509,118 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="243"/>
         <source>Write the reason for rejecting first.</source>
         <translation>请先填写驳回原因。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="173"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="227"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
         <source>Not done: %1</source>
         <translation>未完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="200"/>
+        <source>no price</source>
+        <translation>未定价</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="209"/>
+        <source>Type a price first, or clear it.</source>
+        <translation>请先输入价格，或清除价格。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="214"/>
+        <source>Write the price as digits, such as 128 or 128.50.</source>
+        <translation>请用数字填写价格，例如 128 或 128.50。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="230"/>
+        <source>Price of %1: %2</source>
+        <translation>%1 的价格：%2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="254"/>
         <source>Done: %1 is now %2</source>
         <translation>已完成：%1 现为「%2」</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="192"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="270"/>
         <source>Choose a style folder</source>
         <translation>选择款式文件夹</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="276"/>
         <source>Imported as %1 (draft).</source>
         <translation>已导入为 %1（草稿）。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="280"/>
         <source>Import failed: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="296"/>
         <source>Submit</source>
         <translation>提交审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="296"/>
         <source>Approve</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="296"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="297"/>
         <source>Publish</source>
         <translation>上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="297"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="219"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="297"/>
         <source>Back to draft</source>
         <translation>退回草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="222"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="300"/>
         <source>Reason (required to reject)</source>
         <translation>原因（驳回时必填）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="301"/>
+        <source>Price (%1)</source>
+        <translation>价格（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
+        <source>e.g. 128 or 128.50</source>
+        <translation>例如 128 或 128.50</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="305"/>
+        <source>e.g. 1280</source>
+        <translation>例如 1280</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="306"/>
+        <source>Set price</source>
+        <translation>设定价格</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="307"/>
+        <source>Clear price</source>
+        <translation>清除价格</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="309"/>
         <source>Import a style folder…</source>
         <translation>从文件夹导入款式…</translation>
     </message>
@@ -771,6 +817,88 @@
     </message>
 </context>
 <context>
+    <name>SnapshotGallery</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="275"/>
+        <source>This photo cannot be shown.</source>
+        <translation>这张照片无法显示。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="322"/>
+        <source>Some photos could not be deleted; try again.</source>
+        <translation>有些照片未能删除，请再试一次。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="336"/>
+        <source>no style</source>
+        <translation>未选款式</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="349"/>
+        <source>%n photo(s) kept on this kiosk</source>
+        <translation>
+            <numerusform>本机保存了 %n 张照片</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="365"/>
+        <source>Delete all %n photo(s) for good? This cannot be undone.</source>
+        <translation>
+            <numerusform>永久删除全部 %n 张照片？删除后无法恢复。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="367"/>
+        <source>Yes, delete all</source>
+        <translation>确定，全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="369"/>
+        <source>Delete this photo for good? This cannot be undone.</source>
+        <translation>永久删除这张照片？删除后无法恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="370"/>
+        <source>Yes, delete it</source>
+        <translation>确定，删除</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="373"/>
+        <source>Show after</source>
+        <translation>看试戴后</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="373"/>
+        <source>Show before</source>
+        <translation>看试戴前</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="376"/>
+        <source>Delete all</source>
+        <translation>全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="377"/>
+        <source>No photos are kept on this kiosk.</source>
+        <translation>本机没有保存的照片。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="378"/>
+        <source>Back to all photos</source>
+        <translation>返回全部照片</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="379"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="380"/>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
@@ -816,12 +944,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="74"/>
         <source>Staff</source>
         <translation>员工</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="75"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -885,6 +1013,11 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
         <source>Credits</source>
         <translation>积分</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <source>Photos</source>
+        <translation>照片</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="91"/>
@@ -1082,7 +1215,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="194"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="200"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
@@ -1090,12 +1223,12 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
         <source>Send to my phone</source>
         <translation>发送到我的手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
     </message>

@@ -166,11 +166,7 @@ class ReviewPage(QWidget):
             allowed = style is not None and (from_status is None and style.status in (StyleStatus.REJECTED,
                                              StyleStatus.OFF_SHELF) or style.status == from_status)
             button.setEnabled(bool(allowed))
-        for widget in (self.price_edit, self.set_price_button):
-            widget.setEnabled(style is not None)
-        self.clear_price_button.setEnabled(style is not None and style.price_minor is not None)
-        self.price_edit.setText("" if style is None or style.price_minor is None else
-                                format_amount(style.price_minor, self._currency.code))
+        self._show_price()
         if style is None:
             self.heading.setText("")
             self.details.setText("")
@@ -178,8 +174,6 @@ class ReviewPage(QWidget):
             self.cover.clear()
             return
         self.heading.setText(f"{style.style_code}  {style.name}")
-        self.details.setText(f"{style_status_text(style.status.value)} · {style.source} · v{style.content_version}"
-                             f" · {style.category_name or '—'} · {self._price_shown(style)}")
         self.cover.setPixmap(self._cover(style))
         self.history.setPlainText("\n".join(
             f"{e.created_at[:19]}  {e.actor}  {e.action}  {e.from_status or '-'} → {e.to_status or '-'}"
@@ -194,6 +188,20 @@ class ReviewPage(QWidget):
                     return pixmap.scaled(self.cover.size(), Qt.AspectRatioMode.KeepAspectRatio,
                                          Qt.TransformationMode.SmoothTransformation)
         return QPixmap()
+
+    def _show_price(self) -> None:
+        """The price field, its buttons and the details line, from the selected row (no database read: this
+        also runs on a language change, which may come after the kiosk closed its database)."""
+        style = self._selected
+        for widget in (self.price_edit, self.set_price_button):
+            widget.setEnabled(style is not None)
+        self.clear_price_button.setEnabled(style is not None and style.price_minor is not None)
+        self.price_edit.setText("" if style is None or style.price_minor is None else
+                                format_amount(style.price_minor, self._currency.code))
+        if style is not None:
+            self.details.setText(f"{style_status_text(style.status.value)} · {style.source}"
+                                 f" · v{style.content_version} · {style.category_name or '—'}"
+                                 f" · {self._price_shown(style)}")
 
     def _price_shown(self, style: StyleRecord) -> str:
         if style.price_minor is None:
@@ -305,5 +313,5 @@ class ReviewPage(QWidget):
                                            else self.tr("e.g. 1280"))
         self.set_price_button.setText(self.tr("Set price"))
         self.clear_price_button.setText(self.tr("Clear price"))
-        self._show_selected()
+        self._show_price()
         self.import_button.setText(self.tr("Import a style folder…"))
