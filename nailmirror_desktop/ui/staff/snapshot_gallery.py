@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import shiboken6
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QImage, QImageReader, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
@@ -169,6 +171,16 @@ class SnapshotGallery(QWidget):
         layout.addWidget(self.confirm_bar)
         layout.addWidget(self.stack, 1)
 
+    def _in_background(self, fn: Callable[[], Any], done: Callable[[Any, BaseException | None], None]) -> None:
+        """`fn` on the bridge's worker; `done` on the GUI thread unless this page was deleted meanwhile (staff
+        pages are rebuilt, tests close them) — a late answer must not touch a widget that is gone."""
+
+        def guarded(result: Any, error: BaseException | None) -> None:
+            if shiboken6.isValid(self):
+                done(result, error)
+
+        self._run(fn, guarded)
+
     # --- listing ---------------------------------------------------------------------------------------------
     def reload(self) -> None:
         """List the folder again (on a worker), then fill the grid; thumbnails follow a few at a time."""
@@ -176,7 +188,7 @@ class SnapshotGallery(QWidget):
         generation = self._generation
         self.busy = True
         folder = self._folder()
-        self._run(lambda: list_snapshots(folder), lambda entries, error: self._on_listed(generation, entries, error))
+        self._in_background(lambda: list_snapshots(folder), lambda entries, error: self._on_listed(generation, entries, error))
 
     def entries(self) -> list[SnapshotEntry]:
         return list(self._entries)
@@ -226,7 +238,7 @@ class SnapshotGallery(QWidget):
                         item.setIcon(QIcon(QPixmap.fromImage(image)))
             self._load_thumbnails(generation, start + THUMBS_PER_JOB)
 
-        self._run(decode, done)
+        self._in_background(decode, done)
 
     def thumbnails_loaded(self) -> int:
         return sum(1 for i in range(self.list_widget.count()) if not self.list_widget.item(i).icon().isNull())
@@ -277,7 +289,7 @@ class SnapshotGallery(QWidget):
             self.large.setPixmap(QPixmap.fromImage(image).scaled(
                 self.large.size(), Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation))
 
-        self._run(lambda: _read_image(path, LARGE_MAX), shown)
+        self._in_background(lambda: _read_image(path, LARGE_MAX), shown)
 
     def close_snapshot(self) -> None:
         self._open = None
@@ -312,9 +324,9 @@ class SnapshotGallery(QWidget):
         folder = self._folder()
         self.busy = True
         if what == "*":
-            self._run(lambda: delete_all_snapshots(folder), self._on_deleted)
+            self._in_background(lambda: delete_all_snapshots(folder), self._on_deleted)
         else:
-            self._run(lambda: delete_snapshot(folder, what), self._on_deleted)
+            self._in_background(lambda: delete_snapshot(folder, what), self._on_deleted)
 
     def _on_deleted(self, deleted: list[Path] | None, error: BaseException | None) -> None:
         if error is not None:
