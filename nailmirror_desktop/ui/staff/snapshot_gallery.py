@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import shiboken6
@@ -188,7 +188,8 @@ class SnapshotGallery(QWidget):
         generation = self._generation
         self.busy = True
         folder = self._folder()
-        self._in_background(lambda: list_snapshots(folder), lambda entries, error: self._on_listed(generation, entries, error))
+        self._in_background(lambda: list_snapshots(folder),
+                            lambda entries, error: self._on_listed(generation, entries, error))
 
     def entries(self) -> list[SnapshotEntry]:
         return list(self._entries)
