@@ -128,6 +128,7 @@ class ReviewPage(QWidget):
         self.price_edit.setObjectName("priceEdit")
         self.price_edit.setMinimumHeight(TOUCH_PX)
         self.price_edit.setMaxLength(12)
+        self.price_edit.setMaximumWidth(200)  # a price is short: the buttons keep their words
         self.price_edit.setInputMethodHints(Qt.InputMethodHint.ImhFormattedNumbersOnly)
         decimals = f"(\\.[0-9]{{0,{self._currency.exponent}}})?" if self._currency.exponent else ""
         self.price_edit.setValidator(QRegularExpressionValidator(QRegularExpression(f"[0-9]{{0,6}}{decimals}"),

@@ -22,18 +22,22 @@ ARTIFACTS = ROOT / "test-artifacts"
 def page(qtbot, tmp_path):
     from nailmirror_desktop.core.catalog import read_style_folder
 
+    from PySide6.QtWidgets import QApplication
+
     i18n.install_language("en")
+    theme.apply_theme(QApplication.instance())  # as the kiosk does, before the page is built
     repo = repository()
     folder = read_style_folder(make_style_folder(tmp_path / "s"))
     style = repo.create_style_with_content("奶白贝壳", StyleSource.MANUAL, folder.content, actor="t",
                                            name_en="Milky white shell")
     review = ReviewPage(repo)
     qtbot.addWidget(review)
-    review.resize(1280, 800)
+    review.resize(1280, 1000)  # the staff tab scrolls on a 1280×800 screen
     review.show()
     review.select_code(style.style_code)
     yield review, repo, style
     i18n.install_language("en")
+    QApplication.instance().setStyleSheet("")
 
 
 def test_staff_set_and_clear_a_price_with_finger_sized_controls(page):
@@ -50,6 +54,8 @@ def test_staff_set_and_clear_a_price_with_finger_sized_controls(page):
     assert review.price_edit.text() == "128.50" and "¥128.50" in review.details.text()
     assert "¥128.50" in review.feedback.text() and review.clear_price_button.isEnabled()
     assert repo.audit_trail(style.id)[-1].action == "SET_PRICE" and repo.audit_trail(style.id)[-1].actor == "staff"
+    ARTIFACTS.mkdir(exist_ok=True)
+    review.grab().save(str(ARTIFACTS / "staff_review_price.png"))
     review.clear_price_button.click()
     assert repo.get(style.id).price_minor is None and review.price_edit.text() == ""
 

@@ -193,3 +193,33 @@ def _get(port, path):
         return response.status
     finally:
         conn.close()
+
+
+def test_the_kiosks_staff_pages_have_the_gallery_and_announce_deletions(qtbot):
+    """Wiring: the Photos tab behind the PIN lists what the kiosk saved; the door passes a deletion on (the shell
+    connects it to the share controller, as tested above)."""
+    from nailmirror_desktop.core.config import load_config, save_config
+    from tests.support.ui_support import set_staff_pin, started_kiosk
+
+    i18n.install_language("en")
+    save_config(load_config())
+    set_staff_pin()
+    paths = make_snapshots(2)
+    with started_kiosk(qtbot) as kiosk:
+        kiosk.staff.enter()
+        page, gallery = kiosk.staff.staff_page, kiosk.staff.snapshot_gallery
+        assert gallery is not None
+        names = [page.tabs.tabText(i) for i in range(page.tabs.count())]
+        assert "Photos" in names
+        page.tabs.setCurrentIndex(names.index("Photos"))  # shown: it lists the folder again
+        wait_listed(qtbot, gallery, 2)
+        announced = []
+        kiosk.staff.snapshots_deleted.connect(announced.append)
+        gallery.open_snapshot(gallery.entries()[0].stem)
+        gallery.ask_delete_open()
+        gallery.confirm()
+        qtbot.waitUntil(lambda: bool(announced) and not gallery.busy and len(gallery.entries()) == 1, timeout=10000)
+        assert paths[1] in announced[0] and not paths[1].exists() and paths[0].exists()
+        kiosk.window.grab().save(str(ARTIFACTS / "staff_photos_tab.png"))
+        kiosk.staff.leave()
+        qtbot.wait(500)  # the customer page paints before shutdown (see test_review_price)
