@@ -20,9 +20,9 @@ ARTIFACTS = ROOT / "test-artifacts"
 
 @pytest.fixture
 def page(qtbot, tmp_path):
-    from nailmirror_desktop.core.catalog import read_style_folder
-
     from PySide6.QtWidgets import QApplication
+
+    from nailmirror_desktop.core.catalog import read_style_folder
 
     i18n.install_language("en")
     theme.apply_theme(QApplication.instance())  # as the kiosk does, before the page is built
