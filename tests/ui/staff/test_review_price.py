@@ -123,6 +123,12 @@ def test_the_kiosk_overlay_and_card_follow_the_stores_price(qtbot, tmp_path):
         assert kiosk.tryon.style_price_text(code) == "¥168"
         assert [t for t, _ in kiosk.window.mirror.style_label_lines()][1] == "¥168"
         kiosk.window.mirror.grab().save(str(ARTIFACTS / "mirror_overlay_with_price.png"))
+        from nailmirror_desktop.ui.shell.kiosk_app import _attach_share
+
+        share = _attach_share(kiosk)  # the snapshot page's "take it home", wired as the app wires it
+        share.take_home()
+        assert share.page.card.price.text() == "¥168" and code in share.page.card.code.text()
+        share.back_to_snapshot()
         # Let the customer page paint before the kiosk shuts down: the style browser's model reads thumbnails
         # from the database when first painted, and a paint after shutdown finds it closed (not this test's
         # subject; noted in the report).
