@@ -126,6 +126,9 @@ def _write_png(target: Path, image: Any, task_no: str) -> None:
         raise TaskError("RENDER_ENCODE_FAILED", "the render could not be encoded", ErrorClass.INVALID_REQUEST)
     partial = target.with_name(f"{target.stem}.{task_no}.part")  # the retention purge sweeps a stale one
     write_private_file(partial, encoded.tobytes())
+    if not target.exists():  # staff deleted the snapshot while it rendered: it must not come back
+        os.remove(partial)
+        raise TaskError("SNAPSHOT_DELETED", "the snapshot was deleted during the render", ErrorClass.INVALID_REQUEST)
     os.replace(partial, target)
 
 

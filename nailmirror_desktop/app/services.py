@@ -151,9 +151,10 @@ def import_style_folder_in_own_connection(folder: str) -> str:
     conn = open_database(database_path())
     try:
         repo = open_repository(conn)
-        style_folder = read_style_folder(Path(folder))
+        style_folder = read_style_folder(Path(folder), load_config().currency)
         style = repo.create_style_with_content(style_folder.name, StyleSource.MANUAL, style_folder.content,
-                                               actor="staff", design_json=style_folder.design_json())
+                                               actor="staff", design_json=style_folder.design_json(),
+                                               price_minor=style_folder.price_minor)
         return style.style_code
     finally:
         conn.close()

@@ -1,4 +1,7 @@
-"""`nailmirror styles …`: list, show and import styles, and move them through review.
+"""`nailmirror styles …`: list, show and import styles, set the store's price, and move them through review.
+
+Prices are in the store's currency (config.json "currency", default CNY) and kept as integer minor units:
+`styles set-price CODE 128.50` stores 12800 + 50; `--clear` removes it (customers then see no price).
 
 The audit log records who acted as `cli:<operating-system user>` (the account running the command, from the
 system's user database, not a name anyone can type).
@@ -64,6 +67,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     edit.add_argument("folder")
     edit.add_argument("--reason")
     edit.set_defaults(handler=_edit)
+
+    price = commands.add_parser("set-price", help="set or clear the store's price of a style (its currency: "
+                                                  "config.json \"currency\", default CNY)")
+    price.add_argument("code", help="style code")
+    amount = price.add_mutually_exclusive_group(required=True)
+    amount.add_argument("price", nargs="?", help="e.g. 128 or 128.50 (no thousands separator)")
+    amount.add_argument("--clear", action="store_true", help="remove the price (customers see none)")
+    price.add_argument("--json", action="store_true")
+    price.set_defaults(handler=_set_price)
 
     categories = commands.add_parser("categories", help="list categories")
     categories.add_argument("--json", action="store_true")
@@ -148,7 +160,7 @@ def _show(args: argparse.Namespace) -> int:
     print(f"{style.style_code}  {style.name}  [{style.status.value}]  v{style.content_version}"
           f"  previewable={'yes' if style.is_previewable else 'no'}  source={style.source}")
     print(f"category: {style.category_name or '-'}   tags: {', '.join(t.code for t in tags) or '-'}"
-          f"   accent: {', '.join(style.accent_fingers) or '-'}")
+          f"   accent: {', '.join(style.accent_fingers) or '-'}   price: {_price_text(style.price_minor)}")
     for a in assets:
         primary = " primary" if a.is_primary else ""
         print(f"  {a.asset_type:13} {a.slot or '':7} {a.width}x{a.height} {a.format:4} {a.file_md5[:8]}{primary}")
@@ -163,10 +175,10 @@ def _import(args: argparse.Namespace) -> int:
 
     try:
         repo = _repository()
-        folder = read_style_folder(args.folder)
+        folder = read_style_folder(args.folder, _currency())
         style = repo.create_style_with_content(args.name or folder.name, StyleSource.MANUAL, folder.content,
                                                actor=cli_actor(), category_code=args.category, tags=args.tag,
-                                               design_json=folder.design_json())
+                                               design_json=folder.design_json(), price_minor=folder.price_minor)
     except StyleError as exc:
         return _refused(exc)
     print(json.dumps(style.to_dict(), ensure_ascii=False, indent=2) if args.json else style.style_code)
@@ -183,6 +195,38 @@ def _edit(args: argparse.Namespace) -> int:
     except StyleError as exc:
         return _refused(exc)
     print(f"{style.style_code} {style.status.value} v{style.content_version}")
+    return 0
+
+
+def _currency() -> str:
+    from nailmirror_desktop.core.config import load_config
+
+    return load_config().currency
+
+
+def _price_text(price_minor: int | None) -> str:
+    from nailmirror_desktop.core.catalog.price import format_price
+
+    return "-" if price_minor is None else format_price(price_minor, _currency())
+
+
+def _set_price(args: argparse.Namespace) -> int:
+    """Any style, HQ's included: a price is the store's own (a sync never changes it)."""
+    from nailmirror_desktop.core.catalog import StyleError
+    from nailmirror_desktop.core.catalog.price import parse_price
+
+    currency = _currency()
+    try:
+        minor = None if args.clear else parse_price(args.price, currency)
+        repo = _repository()
+        style = repo.set_price(repo.get_by_code(args.code).id, minor, actor=cli_actor())
+    except StyleError as exc:
+        return _refused(exc)
+    if args.json:
+        print(json.dumps({"style_code": style.style_code, "price_minor": style.price_minor, "currency": currency},
+                         ensure_ascii=False))
+    else:
+        print(f"{style.style_code} price {_price_text(style.price_minor)}")
     return 0
 
 

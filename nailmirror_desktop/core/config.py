@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from nailmirror_desktop.core.catalog.price import CURRENCIES, DEFAULT_CURRENCY
 from nailmirror_desktop.core.paths import data_dir
 
 CONFIG_NAME = "config.json"
@@ -57,6 +58,9 @@ class KioskConfig:
     # the store turns it on: otherwise nothing of a customer ever leaves the kiosk. Changing either needs a restart.
     share_to_phone: bool = False
     share_port: int = 8765
+    # The store's currency (ISO 4217, core/catalog/price.py): style prices are minor units of it. Changing it
+    # does not convert prices already set; staff set them again.
+    currency: str = DEFAULT_CURRENCY
 
     def with_changes(self, **changes: object) -> KioskConfig:
         return validated(replace(self, **changes))  # type: ignore[arg-type]
@@ -89,6 +93,8 @@ def validated(config: KioskConfig) -> KioskConfig:
         credit_prices=_prices(config.credit_prices),
         share_to_phone=bool(config.share_to_phone),
         share_port=max(1024, min(int(config.share_port), 65535)),
+        currency=str(config.currency).strip().upper() if str(config.currency).strip().upper() in CURRENCIES
+        else DEFAULT_CURRENCY,
     )
 
 

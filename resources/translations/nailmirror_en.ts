@@ -223,22 +223,22 @@
         <translation>the style catalog is not open</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="312"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="313"/>
         <source>Open a folder, then import it.</source>
         <translation>Open a folder, then import it.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="314"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="315"/>
         <source>No style here: a style folder holds nail.png (and style.json).</source>
         <translation>No style here: a style folder holds nail.png (and style.json).</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="316"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="317"/>
         <source>This is a style folder.</source>
         <translation>This is a style folder.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="318"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
         <source>%n style folder(s) here.</source>
         <translation>
             <numerusform>%n style folder here.</numerusform>
@@ -246,7 +246,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="320"/>
         <source>Import %n style(s)</source>
         <translation>
             <numerusform>Import %n style</numerusform>
@@ -254,42 +254,42 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="320"/>
         <source>Import</source>
         <translation>Import</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="322"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="323"/>
         <source>USB drives and folders</source>
         <translation>USB drives and folders</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="323"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="324"/>
         <source>Styles found on USB drives</source>
         <translation>Styles found on USB drives</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="325"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="326"/>
         <source>Looking at the drives…</source>
         <translation>Looking at the drives…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="327"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="328"/>
         <source>No style folders found on a USB drive.</source>
         <translation>No style folders found on a USB drive.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="329"/>
         <source>No USB drive found. Insert one, then tap USB drives.</source>
         <translation>No USB drive found. Insert one, then tap USB drives.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="331"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="332"/>
         <source>a style</source>
         <translation>a style</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="331"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="332"/>
         <source>%n style(s)</source>
         <translation>
             <numerusform>%n style</numerusform>
@@ -297,58 +297,58 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="333"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="334"/>
         <source>Drives and folders</source>
         <translation>Drives and folders</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="336"/>
         <source>USB drive: %1</source>
         <translation>USB drive: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="336"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="337"/>
         <source>This kiosk&apos;s home folder</source>
         <translation>This kiosk&apos;s home folder</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="342"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="343"/>
         <source>Files: %1</source>
         <translation>Files: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="346"/>
         <source>  ·  a style</source>
         <translation>  ·  a style</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="348"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="349"/>
         <source>This folder has no folders in it.</source>
         <translation>This folder has no folders in it.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="397"/>
         <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="398"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="399"/>
         <source>Import styles</source>
         <translation>Import styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="399"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="400"/>
         <source>Back</source>
         <translation>Back</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="400"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="401"/>
         <source>Up one folder</source>
         <translation>Up one folder</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="401"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="402"/>
         <source>USB drives</source>
         <translation>USB drives</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="402"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="403"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -606,7 +606,7 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>Place your hand here, nails facing the screen</translation>
     </message>
@@ -652,82 +652,128 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="257"/>
         <source>Write the reason for rejecting first.</source>
         <translation>Write the reason for rejecting first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="241"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="265"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="181"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="214"/>
+        <source>no price</source>
+        <translation>no price</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
+        <source>Type a price first, or clear it.</source>
+        <translation>Type a price first, or clear it.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="228"/>
+        <source>Write the price as digits, such as 128 or 128.50.</source>
+        <translation>Write the price as digits, such as 128 or 128.50.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="244"/>
+        <source>Price of %1: %2</source>
+        <translation>Price of %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="268"/>
         <source>Done: %1 is now %2</source>
         <translation>Done: %1 is now %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="207"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="294"/>
         <source>Importing %1 of %2: %3…</source>
         <translation>Importing %1 of %2: %3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="215"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="302"/>
         <source>Imported %1 of %2 as drafts.</source>
         <translation>Imported %1 of %2 as drafts.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
         <source>Not imported: %1</source>
         <translation>Not imported: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="227"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="314"/>
         <source>Imported as %1 (draft).</source>
         <translation>Imported as %1 (draft).</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="231"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="318"/>
         <source>Import failed: %1</source>
         <translation>Import failed: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
         <source>Submit</source>
         <translation>Submit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
         <source>Approve</source>
         <translation>Approve</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
         <source>Reject</source>
         <translation>Reject</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
         <source>Publish</source>
         <translation>Publish</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
         <source>Back to draft</source>
         <translation>Back to draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="338"/>
         <source>Reason (required to reject)</source>
         <translation>Reason (required to reject)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="252"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="339"/>
+        <source>Price (%1)</source>
+        <translation>Price (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="342"/>
+        <source>e.g. 128 or 128.50</source>
+        <translation>e.g. 128 or 128.50</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="343"/>
+        <source>e.g. 1280</source>
+        <translation>e.g. 1280</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <source>Set price</source>
+        <translation>Set price</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <source>Clear price</source>
+        <translation>Clear price</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="347"/>
         <source>Import a style folder…</source>
         <translation>Import a style folder…</translation>
     </message>
@@ -982,6 +1028,90 @@
     </message>
 </context>
 <context>
+    <name>SnapshotGallery</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="288"/>
+        <source>This photo cannot be shown.</source>
+        <translation>This photo cannot be shown.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="335"/>
+        <source>Some photos could not be deleted; try again.</source>
+        <translation>Some photos could not be deleted; try again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="349"/>
+        <source>no style</source>
+        <translation>no style</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="362"/>
+        <source>%n photo(s) kept on this kiosk</source>
+        <translation>
+            <numerusform>%n photo kept on this kiosk</numerusform>
+            <numerusform>%n photos kept on this kiosk</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="378"/>
+        <source>Delete all %n photo(s) for good? This cannot be undone.</source>
+        <translation>
+            <numerusform>Delete the %n photo for good? This cannot be undone.</numerusform>
+            <numerusform>Delete all %n photos for good? This cannot be undone.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="380"/>
+        <source>Yes, delete all</source>
+        <translation>Yes, delete all</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="382"/>
+        <source>Delete this photo for good? This cannot be undone.</source>
+        <translation>Delete this photo for good? This cannot be undone.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="383"/>
+        <source>Yes, delete it</source>
+        <translation>Yes, delete it</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="386"/>
+        <source>Show after</source>
+        <translation>Show after</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="386"/>
+        <source>Show before</source>
+        <translation>Show before</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="389"/>
+        <source>Delete all</source>
+        <translation>Delete all</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="390"/>
+        <source>No photos are kept on this kiosk.</source>
+        <translation>No photos are kept on this kiosk.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="391"/>
+        <source>Back to all photos</source>
+        <translation>Back to all photos</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="392"/>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="393"/>
+        <source>Keep</source>
+        <translation>Keep</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
@@ -1027,12 +1157,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="72"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="76"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="73"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="77"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -1096,6 +1226,11 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
         <source>Credits</source>
         <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <source>Photos</source>
+        <translation>Photos</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="91"/>
@@ -1293,7 +1428,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="194"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="200"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
@@ -1301,12 +1436,12 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
         <source>Send to my phone</source>
         <translation>Send to my phone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
         <source>Style card</source>
         <translation>Style card</translation>
     </message>

@@ -223,129 +223,129 @@
         <translation>款式库未打开</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="312"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="313"/>
         <source>Open a folder, then import it.</source>
         <translation>打开一个文件夹，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="314"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="315"/>
         <source>No style here: a style folder holds nail.png (and style.json).</source>
         <translation>这里没有款式：款式文件夹里有 nail.png（和 style.json）。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="316"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="317"/>
         <source>This is a style folder.</source>
         <translation>这是一个款式文件夹。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="318"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
         <source>%n style folder(s) here.</source>
         <translation>
             <numerusform>这里有 %n 个款式文件夹。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="320"/>
         <source>Import %n style(s)</source>
         <translation>
             <numerusform>导入 %n 个款式</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="319"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="320"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="322"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="323"/>
         <source>USB drives and folders</source>
         <translation>U 盘和文件夹</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="323"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="324"/>
         <source>Styles found on USB drives</source>
         <translation>U 盘上找到的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="325"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="326"/>
         <source>Looking at the drives…</source>
         <translation>正在查看 U 盘…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="327"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="328"/>
         <source>No style folders found on a USB drive.</source>
         <translation>U 盘上没有找到款式文件夹。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="329"/>
         <source>No USB drive found. Insert one, then tap USB drives.</source>
         <translation>没有找到 U 盘。插入 U 盘后，点“U 盘”。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="331"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="332"/>
         <source>a style</source>
         <translation>1 个款式</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="331"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="332"/>
         <source>%n style(s)</source>
         <translation>
             <numerusform>%n 个款式</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="333"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="334"/>
         <source>Drives and folders</source>
         <translation>磁盘和文件夹</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="336"/>
         <source>USB drive: %1</source>
         <translation>U 盘：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="336"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="337"/>
         <source>This kiosk&apos;s home folder</source>
         <translation>本机的主文件夹</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="342"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="343"/>
         <source>Files: %1</source>
         <translation>文件：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="346"/>
         <source>  ·  a style</source>
         <translation>  ·  款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="348"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="349"/>
         <source>This folder has no folders in it.</source>
         <translation>这个文件夹里没有子文件夹。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="397"/>
         <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="398"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="399"/>
         <source>Import styles</source>
         <translation>导入款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="399"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="400"/>
         <source>Back</source>
         <translation>返回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="400"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="401"/>
         <source>Up one folder</source>
         <translation>上一级文件夹</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="401"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="402"/>
         <source>USB drives</source>
         <translation>U 盘</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="402"/>
+        <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="403"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -603,7 +603,7 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
     </message>
@@ -649,82 +649,128 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="257"/>
         <source>Write the reason for rejecting first.</source>
         <translation>请先填写驳回原因。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="241"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="265"/>
         <source>Not done: %1</source>
         <translation>未完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="181"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="214"/>
+        <source>no price</source>
+        <translation>未定价</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
+        <source>Type a price first, or clear it.</source>
+        <translation>请先输入价格，或清除价格。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="228"/>
+        <source>Write the price as digits, such as 128 or 128.50.</source>
+        <translation>请用数字填写价格，例如 128 或 128.50。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="244"/>
+        <source>Price of %1: %2</source>
+        <translation>%1 的价格：%2</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="268"/>
         <source>Done: %1 is now %2</source>
         <translation>已完成：%1 现为「%2」</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="207"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="294"/>
         <source>Importing %1 of %2: %3…</source>
         <translation>正在导入第 %1 个，共 %2 个：%3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="215"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="302"/>
         <source>Imported %1 of %2 as drafts.</source>
         <translation>已导入 %1 个（共 %2 个），为草稿。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="217"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
         <source>Not imported: %1</source>
         <translation>未导入：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="227"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="314"/>
         <source>Imported as %1 (draft).</source>
         <translation>已导入为 %1（草稿）。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="231"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="318"/>
         <source>Import failed: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
         <source>Submit</source>
         <translation>提交审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
         <source>Approve</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="247"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
         <source>Publish</source>
         <translation>上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
         <source>Back to draft</source>
         <translation>退回草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="338"/>
         <source>Reason (required to reject)</source>
         <translation>原因（驳回时必填）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="252"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="339"/>
+        <source>Price (%1)</source>
+        <translation>价格（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="342"/>
+        <source>e.g. 128 or 128.50</source>
+        <translation>例如 128 或 128.50</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="343"/>
+        <source>e.g. 1280</source>
+        <translation>例如 1280</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <source>Set price</source>
+        <translation>设定价格</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <source>Clear price</source>
+        <translation>清除价格</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="347"/>
         <source>Import a style folder…</source>
         <translation>从文件夹导入款式…</translation>
     </message>
@@ -978,6 +1024,88 @@
     </message>
 </context>
 <context>
+    <name>SnapshotGallery</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="288"/>
+        <source>This photo cannot be shown.</source>
+        <translation>这张照片无法显示。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="335"/>
+        <source>Some photos could not be deleted; try again.</source>
+        <translation>有些照片未能删除，请再试一次。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="349"/>
+        <source>no style</source>
+        <translation>未选款式</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="362"/>
+        <source>%n photo(s) kept on this kiosk</source>
+        <translation>
+            <numerusform>本机保存了 %n 张照片</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="378"/>
+        <source>Delete all %n photo(s) for good? This cannot be undone.</source>
+        <translation>
+            <numerusform>永久删除全部 %n 张照片？删除后无法恢复。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="380"/>
+        <source>Yes, delete all</source>
+        <translation>确定，全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="382"/>
+        <source>Delete this photo for good? This cannot be undone.</source>
+        <translation>永久删除这张照片？删除后无法恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="383"/>
+        <source>Yes, delete it</source>
+        <translation>确定，删除</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="386"/>
+        <source>Show after</source>
+        <translation>看试戴后</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="386"/>
+        <source>Show before</source>
+        <translation>看试戴前</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="389"/>
+        <source>Delete all</source>
+        <translation>全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="390"/>
+        <source>No photos are kept on this kiosk.</source>
+        <translation>本机没有保存的照片。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="391"/>
+        <source>Back to all photos</source>
+        <translation>返回全部照片</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="392"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="393"/>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotPage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
@@ -1023,12 +1151,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="72"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="76"/>
         <source>Staff</source>
         <translation>员工</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="73"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="77"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -1092,6 +1220,11 @@ Staff: set one on this kiosk PC with the command
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
         <source>Credits</source>
         <translation>积分</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <source>Photos</source>
+        <translation>照片</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="91"/>
@@ -1289,7 +1422,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="194"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="200"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
@@ -1297,12 +1430,12 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
         <source>Send to my phone</source>
         <translation>发送到我的手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
     </message>

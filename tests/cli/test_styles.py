@@ -155,3 +155,46 @@ def test_an_account_the_system_cannot_name_is_recorded_by_uid(monkeypatch):
     monkeypatch.delenv("LNAME", raising=False)
     monkeypatch.delenv("USERNAME", raising=False)
     assert styles.cli_actor() == f"cli:uid-{os.geteuid()}"
+
+
+def test_set_price_shows_clears_and_refuses_garbage(capsys, tmp_path):
+    _, out, _ = run(capsys, "import", str(make_style_folder(tmp_path / "p")))
+    style_code = out.strip()
+    code, out, _ = run(capsys, "set-price", style_code, "128.50", "--json")
+    assert code == 0 and json.loads(out) == {"style_code": style_code, "price_minor": 12850, "currency": "CNY"}
+    code, out, _ = run(capsys, "show", style_code)
+    assert code == 0 and "price: ¥128.50" in out
+    code, out, err = run(capsys, "set-price", style_code, "12,8")
+    assert code == 1 and out == "" and err.startswith("error: PRICE_INVALID") and err.count("\n") == 1
+    code, out, _ = run(capsys, "show", style_code, "--json")
+    assert json.loads(out)["style"]["price_minor"] == 12850  # the refused price changed nothing
+    code, out, _ = run(capsys, "set-price", style_code, "--clear")
+    assert code == 0 and out.strip() == f"{style_code} price -"
+    _, out, _ = run(capsys, "show", style_code, "--json")
+    assert json.loads(out)["style"]["price_minor"] is None
+    code, _, err = run(capsys, "set-price", "NOPE-0000", "10")
+    assert code == 1 and err.startswith("error: STYLE_NOT_FOUND")
+
+
+def test_set_price_garbage_is_one_line_on_stderr(capsys, tmp_path):
+    _, out, _ = run(capsys, "import", str(make_style_folder(tmp_path / "p")))
+    code, out, err = run(capsys, "set-price", out.strip(), "-5")
+    assert code == 1 and "PRICE_INVALID" in err and err.count("\n") == 1
+    code, out, err = run(capsys, "set-price", "X", "abc")
+    assert code == 1 and err.strip().count("\n") == 0 and "PRICE_INVALID" in err
+    with pytest.raises(SystemExit):  # neither a price nor --clear: argparse's usage error
+        run(capsys, "set-price", "X")
+
+
+def test_import_takes_the_price_from_style_json_in_the_stores_currency(capsys, tmp_path, nailmirror_home):
+    folder = make_style_folder(tmp_path / "jpy")
+    meta = json.loads((folder / "style.json").read_text(encoding="utf-8"))
+    (folder / "style.json").write_text(json.dumps({**meta, "price": 3500}), encoding="utf-8")
+    (nailmirror_home / "config.json").write_text(json.dumps({"currency": "JPY"}), encoding="utf-8")
+    code, out, _ = run(capsys, "import", str(folder), "--json")
+    assert code == 0 and json.loads(out)["price_minor"] == 3500
+    _, out, _ = run(capsys, "show", json.loads(out)["style_code"])
+    assert "price: JP¥3,500" in out
+    (folder / "style.json").write_text(json.dumps({**meta, "price": "35.5"}), encoding="utf-8")
+    code, out, err = run(capsys, "import", str(folder))
+    assert code == 1 and out == "" and "STYLE_FOLDER_INVALID" in err and "price" in err

@@ -4,8 +4,10 @@ Style folder (what artwork.render writes and vision.style_textures.load_style / 
     nail.png                      texture for every finger without its own
     accent.png                    texture for the accent fingers (跳色); style.json names them, default ["ring"]
     thumb.png index.png middle.png ring.png pinky.png   optional per-finger overrides (they win over accent.png)
-    style.json                    {"name": "...", "accent_fingers": ["ring", ...], "design": {...}, "seed": 7};
-                                  "accent_fingers" only together with accent.png (the loader refuses it otherwise)
+    style.json                    {"name": "...", "accent_fingers": ["ring", ...], "design": {...}, "seed": 7,
+                                  "price": 128}; "accent_fingers" only together with accent.png (the loader
+                                  refuses it otherwise); "price" optional, in the store's currency (128, 128.5 or
+                                  "128.50": read exactly, never as a float; core/catalog/price.py)
     preview.png                   optional preview card (becomes the style's COVER and THUMBNAIL)
 Each texture file is one NAIL_TEXTURE asset whose slot is the file's stem.
 
@@ -24,10 +26,12 @@ import os
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from nailmirror_desktop.core.catalog.errors import StyleError
+from nailmirror_desktop.core.catalog.price import DEFAULT_CURRENCY, parse_price
 
 GENERIC_SLOT = "nail"
 ACCENT_SLOT = "accent"
@@ -86,6 +90,7 @@ class StyleFolder:
     # style.json "design" (the renderer's Design dict), kept as the style's design_json
     design: dict[str, Any] | None = None
     seed: int | None = None
+    price_minor: int | None = None  # style.json "price" in minor units of the store's currency
 
     def design_json(self) -> str | None:
         """What the style keeps as design_json: the renderer's design and seed, when the folder has them."""
@@ -107,8 +112,9 @@ def normalise_fingers(fingers: Iterable[str | int] | None) -> tuple[str, ...]:
     return tuple(f for f in FINGER_SLOTS if f in names)
 
 
-def read_style_folder(folder: Path) -> StyleFolder:
-    """Read a style folder; raises StyleError(STYLE_FOLDER_INVALID) when it is not one (see the module doc)."""
+def read_style_folder(folder: Path, currency_code: str = DEFAULT_CURRENCY) -> StyleFolder:
+    """Read a style folder; raises StyleError(STYLE_FOLDER_INVALID) when it is not one (see the module doc).
+    `currency_code` is the store's (KioskConfig.currency): style.json's price is read in it."""
     folder = Path(folder)
     if not folder.is_dir():
         raise StyleError("STYLE_FOLDER_INVALID", f"not a folder: {folder}")
@@ -128,7 +134,16 @@ def read_style_folder(folder: Path) -> StyleFolder:
         accent_fingers=tuple(accent_fingers),
     )
     return StyleFolder(name=_name(meta, folder), content=content, design=_design(meta, folder),
-                       seed=_seed(meta, folder))
+                       seed=_seed(meta, folder), price_minor=_price(meta, folder, currency_code))
+
+
+def _price(meta: dict[str, Any], folder: Path, currency_code: str) -> int | None:
+    if meta.get("price") is None:
+        return None
+    try:
+        return parse_price(meta["price"], currency_code)
+    except StyleError as exc:
+        raise StyleError("STYLE_FOLDER_INVALID", f"{folder / STYLE_JSON}: price: {exc.detail}") from None
 
 
 def _name(meta: dict[str, Any], folder: Path) -> str:
@@ -224,7 +239,8 @@ def _read_style_json(path: Path) -> dict[str, Any]:
     if depth > MAX_JSON_DEPTH:
         raise StyleError("STYLE_FOLDER_INVALID", f"{path}: nested deeper than {MAX_JSON_DEPTH} levels")
     try:
-        meta = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        # Numbers with a fraction are read as Decimal, so a price is exact; every other one goes back to float.
+        meta = json.loads(text, parse_int=_bounded_int, parse_float=_bounded_decimal, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:  # its message names a position, not the text
         raise StyleError("STYLE_FOLDER_INVALID", f"{path}: not JSON ({exc.msg} at line {exc.lineno} "
                                                  f"column {exc.colno})") from None
@@ -232,7 +248,24 @@ def _read_style_json(path: Path) -> dict[str, Any]:
         raise StyleError("STYLE_FOLDER_INVALID", f"{path}: {exc}") from None
     if not isinstance(meta, dict):
         raise StyleError("STYLE_FOLDER_INVALID", f"{path}: not an object")
-    return meta
+    return {key: value if key == "price" else _floats(value) for key, value in meta.items()}
+
+
+def _floats(value: Any) -> Any:
+    """Decimals back to floats (the design's numbers are floats to the renderer); depth is bounded already."""
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, dict):
+        return {key: _floats(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_floats(item) for item in value]
+    return value
+
+
+def _bounded_decimal(text: str) -> Decimal:
+    if len(text) > 2 * MAX_INT_DIGITS:
+        raise ValueError(f"a number of {len(text)} characters (limit {2 * MAX_INT_DIGITS})")
+    return Decimal(text)
 
 
 def json_depth(text: str) -> int:

@@ -60,6 +60,8 @@ class StyleRecord:
     updated_at: str
     owner: str = "LOCAL"  # HQ: the chain's catalog owns the row (read-only here; migration 0004)
     hidden_locally: bool = False  # staff hid this HQ style in their own store
+    # The store's price in minor units of KioskConfig.currency (migration 0007); None: no price is shown.
+    price_minor: int | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> StyleRecord:
@@ -89,6 +91,7 @@ class StyleRecord:
             updated_at=row["updated_at"],
             owner=row["owner"] if "owner" in keys else "LOCAL",
             hidden_locally=bool(row["hidden_locally"]) if "hidden_locally" in keys else False,
+            price_minor=row["price_minor"] if "price_minor" in keys else None,
         )
 
     def to_dict(self) -> dict[str, Any]:

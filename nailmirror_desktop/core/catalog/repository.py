@@ -26,6 +26,7 @@ from nailmirror_desktop.core.catalog import codes
 from nailmirror_desktop.core.catalog.assets import ASSET_GARBAGE_MIN_AGE_S, AssetCollection, AssetStore, StoredBlob
 from nailmirror_desktop.core.catalog.content import ACCENT_SLOT, StyleContent, textures_cover_hand
 from nailmirror_desktop.core.catalog.errors import StyleError, StyleNotFound
+from nailmirror_desktop.core.catalog.price import check_price_minor
 from nailmirror_desktop.core.catalog.records import AssetRecord, AuditEntry, Category, StyleRecord, Tag
 from nailmirror_desktop.core.catalog.status import AuditAction, StyleStatus, transit, write_audit
 from nailmirror_desktop.core.db import write_transaction
@@ -67,6 +68,7 @@ class StyleFields(AiStyleFields, total=False):
 
     prompt: str
     origin_task_no: str | None
+    price_minor: int | None
 
 
 @dataclass(frozen=True)
@@ -184,26 +186,30 @@ class StyleRepository:
         parent_style_id: int | None = None,
         client_uid: str | None = None,
         preferred_code: str | None = None,
+        price_minor: int | None = None,
     ) -> StyleRecord:
         """Insert a DRAFT style and log CREATE.
 
         The style_code is `preferred_code` when given and free, else a fresh random one. `client_uid` is the id the
         kiosk pushes drafts under (a new UUID unless given; the starter catalog passes a stable one).
+        `price_minor`: the store's price (minor units of its currency), or None for none.
         """
         source = StyleSource(source)
+        if price_minor is not None:
+            check_price_minor(price_minor)
         with write_transaction(self.conn):
             category = self.category(category_code) if category_code else None
 
             def insert(code: str) -> int:
                 cursor = self.conn.execute(
                     "INSERT INTO style (style_code, name, name_en, category_id, category_name, source, accent_fingers,"
-                    " prompt, design_json, origin_task_no, client_uid, remote_id, remote_version, parent_style_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " prompt, design_json, origin_task_no, client_uid, remote_id, remote_version, parent_style_id,"
+                    " price_minor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         code, name, name_en, category.id if category else None,
                         category.name_zh if category else None, source.value, ",".join(accent_fingers), prompt,
                         design_json, origin_task_no, client_uid or str(uuid.uuid4()), remote_id, remote_version,
-                        parent_style_id,
+                        parent_style_id, price_minor,
                     ),
                 )
                 assert cursor.lastrowid is not None  # an INSERT that succeeded has a row id
@@ -263,6 +269,25 @@ class StyleRepository:
             self.conn.execute(
                 f"UPDATE style SET is_previewable = ?, updated_at = {_NOW} WHERE id = ?", (int(previewable), style_id)
             )
+        return self.get(style_id)
+
+    def set_price(self, style_id: int, price_minor: int | None, *, actor: str) -> StyleRecord:
+        """Set (or, with None, clear) the store's price of a style; audit SET_PRICE when it changed.
+
+        Any style, an HQ-owned one included: the price is the store's own setting, not catalog content (HQ's
+        feed never writes it, core/sync/apply.py), and it leaves the review status alone.
+        """
+        if price_minor is not None:
+            check_price_minor(price_minor)
+        with write_transaction(self.conn):
+            style = self.get(style_id)
+            if style.deleted:
+                raise StyleNotFound(str(style_id))
+            if style.price_minor != price_minor:
+                self.conn.execute(f"UPDATE style SET price_minor = ?, updated_at = {_NOW} WHERE id = ?",
+                                  (price_minor, style_id))
+                write_audit(self.conn, style_id, AuditAction.SET_PRICE, actor,
+                            detail={"from": style.price_minor, "to": price_minor})
         return self.get(style_id)
 
     def mark_deleted(self, style_id: int, *, actor: str, reason: str | None = None) -> None:
@@ -459,7 +484,7 @@ class StyleRepository:
             draft = self.create_style(parent.name, StyleSource.MANUAL, actor=actor, name_en=parent.name_en,
                                       category_code=category["code"] if category else None, prompt=parent.prompt,
                                       design_json=parent.design_json, accent_fingers=parent.accent_fingers,
-                                      parent_style_id=parent.id)
+                                      parent_style_id=parent.id, price_minor=parent.price_minor)
             self._carry_over(parent.id, parent.content_version, 1, stored, target_style_id=draft.id)
             self.attach_content(draft.id, stored, 1)
             if ACCENT_SLOT in stored.textures:

@@ -41,6 +41,7 @@ class AuditAction(StrEnum):
     EDIT_CONTENT = "EDIT_CONTENT"
     DELETE = "DELETE"
     SYNC = "SYNC"  # HQ's catalog wrote the row (core/sync): a new version, status or take-down from the feed
+    SET_PRICE = "SET_PRICE"  # the store set or cleared its price (detail: old and new minor units)
 
 
 S = StyleStatus

@@ -23,7 +23,8 @@ from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage
 log = logging.getLogger(__name__)
 SHARE = 3  # the window's page index after CUSTOMER, SNAPSHOT, STAFF
 
-StyleInfo = tuple[str, str]  # (name, code)
+# (name, code) or (name, code, price as shown or None): the card shows the price only when the store set one
+StyleInfo = tuple[str, str] | tuple[str, str, str | None]
 
 
 class ShareController(QObject):
@@ -49,8 +50,8 @@ class ShareController(QObject):
 
     def take_home(self) -> None:
         """Show the share page: the QR code for this snapshot when sharing is on, and the style card."""
-        name, code = self._current_style() or ("", "")
-        self.page.show_style(name, code)
+        info = self._current_style() or ("", "")
+        self.page.show_style(info[0], info[1], info[2] if len(info) > 2 else None)
         self._window.show_page(SHARE)
         if self._server is None:
             self.page.show_state(OFF)
@@ -82,10 +83,23 @@ class ShareController(QObject):
         self._token = None
         self.page.clear()
 
+    def forget_snapshots(self, paths: list[Path]) -> None:
+        """Staff deleted these snapshot files (ui/staff/snapshot_gallery.py): a link to one of them stops working
+        now (404, not a landing page for a file that is gone). Only the newest snapshot is ever offered."""
+        if self._server is None or self._token is None:
+            return
+        offered = self._last_snapshot()
+        if offered is not None and any(_same_file(offered, path) for path in paths):
+            self._server.withdraw_all()
+            self._token = None
+
     def _on_download(self, token: str) -> None:
         if token == self._token:
             self.page.show_state(SENT)
 
+
+def _same_file(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()
 
 
 class _TakeHomeButton(QPushButton):

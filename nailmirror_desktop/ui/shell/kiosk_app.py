@@ -123,13 +123,14 @@ def _attach_share(controller: KioskController) -> ShareController:
     """The snapshot page's "take it home" (ui/share): the QR link when sharing is on, the style card always."""
     tryon = controller.tryon
 
-    def current_style() -> tuple[str, str] | None:
+    def current_style() -> tuple[str, str, str | None] | None:
         style = tryon.session.style
-        return (style.name, style.code) if style is not None else None
+        return (style.name, style.code, tryon.style_price_text(style.code)) if style is not None else None
 
     share = ShareController(controller.window, tryon.snapshot_page, controller.services.share,
                             lambda: tryon.last_snapshot, current_style, parent=controller)
     controller.session_did_reset.connect(share.forget_customer)
+    controller.staff.snapshots_deleted.connect(share.forget_snapshots)
     return share
 
 

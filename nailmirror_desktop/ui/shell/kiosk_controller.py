@@ -38,6 +38,7 @@ class KioskController(QObject):
         self.window = MainWindow()
         self.tryon = TryOnController(self.window, services.session, services.supervisor, services.repository,
                                      services.run_in_background, parent=self, executor=services.executor)
+        self.tryon.currency = self.config.currency
         self.generation = GenerationController(services.engine, services.executor, services.provider,
                                                self.tryon.apply_style_in_background, parent=self,
                                                describe=self.tryon.style_card)
@@ -100,6 +101,7 @@ class KioskController(QObject):
 
     def _on_config_saved(self, config: KioskConfig) -> None:
         self.config = config
+        self.tryon.currency = config.currency
         self.idle.set_timeout_ms(config.idle_timeout_s * 1000)
         i18n.install_language(config.language)
 

@@ -1,12 +1,13 @@
 """Review: styles by status with their images; approve, reject with a reason, publish, take off shelf, send
-back to draft; import a style folder. Every decision goes through the repository (audit log written there)."""
+back to draft; import a style folder; set or clear the store's price (any style, HQ's too: a price is the
+store's own). Every decision goes through the repository (audit log written there)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
-from PySide6.QtGui import QPixmap
+from PySide6.QtCore import QEvent, QModelIndex, QRegularExpression, Qt, Signal
+from PySide6.QtGui import QPixmap, QRegularExpressionValidator
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -21,11 +22,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from nailmirror_desktop.core.catalog.errors import StyleError
+from nailmirror_desktop.core.catalog.price import DEFAULT_CURRENCY, currency, format_amount, format_price, parse_price
 from nailmirror_desktop.core.catalog.records import StyleRecord
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository
 from nailmirror_desktop.core.catalog.status import StyleStatus
+from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.messages import style_status_text
 from nailmirror_desktop.ui.staff.folder_chooser import FolderChooser
+from nailmirror_desktop.ui.staff.touch_controls import TOUCH_PX
 from nailmirror_desktop.ui.tryon.style_browser import THUMB_SIZE, CodeRole, StyleListModel
 
 REVIEW_STATUSES = (StyleStatus.PENDING_REVIEW, StyleStatus.DRAFT, StyleStatus.PUBLISHED, StyleStatus.OFF_SHELF,
@@ -48,9 +53,11 @@ class ReviewPage(QWidget):
     import_folders_requested = Signal(list)  # style folders chosen together (a folder of style folders)
     folder_chooser: FolderChooser | None = None  # the chooser while it is open (tests drive it)
 
-    def __init__(self, repository: StyleRepository, parent: QWidget | None = None) -> None:
+    def __init__(self, repository: StyleRepository, parent: QWidget | None = None, *,
+                 currency_code: str = DEFAULT_CURRENCY) -> None:
         super().__init__(parent)
         self._repository = repository
+        self._currency = currency(currency_code)
         self.model = StyleListModel(repository, self)
         self.model.previewable_only = False
         self.model.status = REVIEW_STATUSES[0]
@@ -89,6 +96,7 @@ class ReviewPage(QWidget):
         self.details = QLabel()
         self.details.setObjectName("muted")
         self.details.setWordWrap(True)
+        price_row = self._build_price_row()
         self.reason = QLineEdit()
         self.buttons: dict[str, QPushButton] = {}
         row = QGridLayout()
@@ -107,6 +115,7 @@ class ReviewPage(QWidget):
         right.addWidget(self.cover)
         right.addWidget(self.heading)
         right.addWidget(self.details)
+        right.addLayout(price_row)
         right.addWidget(self.reason)
         right.addLayout(row)
         right.addWidget(self.feedback)
@@ -114,6 +123,33 @@ class ReviewPage(QWidget):
         outer.addLayout(left, 3)
         outer.addLayout(right, 2)
         self._show_selected()
+
+    def _build_price_row(self) -> QHBoxLayout:
+        """The store's price: typed on the on-screen keyboard (digits and one point), set or cleared with two
+        finger-sized buttons."""
+        row = QHBoxLayout()
+        self.price_label = QLabel()
+        self.price_edit = QLineEdit()
+        self.price_edit.setObjectName("priceEdit")
+        self.price_edit.setMinimumHeight(TOUCH_PX)
+        self.price_edit.setMaxLength(12)
+        self.price_edit.setMaximumWidth(200)  # a price is short: the buttons keep their words
+        self.price_edit.setInputMethodHints(Qt.InputMethodHint.ImhFormattedNumbersOnly)
+        decimals = f"(\\.[0-9]{{0,{self._currency.exponent}}})?" if self._currency.exponent else ""
+        self.price_edit.setValidator(QRegularExpressionValidator(QRegularExpression(f"[0-9]{{0,6}}{decimals}"),
+                                                                 self.price_edit))
+        self.price_edit.returnPressed.connect(lambda: self.set_price(self.price_edit.text()))
+        self.set_price_button = QPushButton()
+        self.set_price_button.clicked.connect(lambda: self.set_price(self.price_edit.text()))
+        self.clear_price_button = QPushButton()
+        self.clear_price_button.clicked.connect(self.clear_price)
+        for button in (self.set_price_button, self.clear_price_button):
+            button.setMinimumSize(TOUCH_PX * 2, TOUCH_PX)
+        row.addWidget(self.price_label)
+        row.addWidget(self.price_edit, 1)
+        row.addWidget(self.set_price_button)
+        row.addWidget(self.clear_price_button)
+        return row
 
     # --- model → view -----------------------------------------------------------------------------------
     def reload(self) -> None:
@@ -136,6 +172,7 @@ class ReviewPage(QWidget):
             allowed = style is not None and (from_status is None and style.status in (StyleStatus.REJECTED,
                                              StyleStatus.OFF_SHELF) or style.status == from_status)
             button.setEnabled(bool(allowed))
+        self._show_price()
         if style is None:
             self.heading.setText("")
             self.details.setText("")
@@ -143,8 +180,6 @@ class ReviewPage(QWidget):
             self.cover.clear()
             return
         self.heading.setText(f"{style.style_code}  {style.name}")
-        self.details.setText(f"{style_status_text(style.status.value)} · {style.source} · v{style.content_version}"
-                             f" · {style.category_name or '—'}")
         self.cover.setPixmap(self._cover(style))
         self.history.setPlainText("\n".join(
             f"{e.created_at[:19]}  {e.actor}  {e.action}  {e.from_status or '-'} → {e.to_status or '-'}"
@@ -159,6 +194,58 @@ class ReviewPage(QWidget):
                     return pixmap.scaled(self.cover.size(), Qt.AspectRatioMode.KeepAspectRatio,
                                          Qt.TransformationMode.SmoothTransformation)
         return QPixmap()
+
+    def _show_price(self) -> None:
+        """The price field, its buttons and the details line, from the selected row (no database read: this
+        also runs on a language change, which may come after the kiosk closed its database)."""
+        style = self._selected
+        for widget in (self.price_edit, self.set_price_button):
+            widget.setEnabled(style is not None)
+        self.clear_price_button.setEnabled(style is not None and style.price_minor is not None)
+        self.price_edit.setText("" if style is None or style.price_minor is None else
+                                format_amount(style.price_minor, self._currency.code))
+        if style is not None:
+            self.details.setText(f"{style_status_text(style.status.value)} · {style.source}"
+                                 f" · v{style.content_version} · {style.category_name or '—'}"
+                                 f" · {self._price_shown(style)}")
+
+    def _price_shown(self, style: StyleRecord) -> str:
+        if style.price_minor is None:
+            return self.tr("no price")
+        return format_price(style.price_minor, self._currency.code, i18n.current_language())
+
+    # --- prices -------------------------------------------------------------------------------------------
+    def set_price(self, text: str) -> bool:
+        """Set the selected style's price from what staff typed (128, 128.50); False with a message if refused."""
+        if self._selected is None:
+            return False
+        if not text.strip():
+            self.feedback.setText(self.tr("Type a price first, or clear it."))
+            return False
+        try:
+            minor = parse_price(text, self._currency.code)
+        except StyleError:
+            self.feedback.setText(self.tr("Write the price as digits, such as 128 or 128.50."))
+            return False
+        return self._save_price(minor)
+
+    def clear_price(self) -> bool:
+        """Remove the selected style's price: customers then see none."""
+        return self._selected is not None and self._save_price(None)
+
+    def _save_price(self, minor: int | None) -> bool:
+        assert self._selected is not None
+        try:
+            self._selected = self._repository.set_price(self._selected.id, minor, actor=ACTOR)
+        except StyleError as exc:
+            self.feedback.setText(self.tr("Not done: %1").replace("%1", exc.code))
+            self.reload()
+            return False
+        self.feedback.setText(self.tr("Price of %1: %2").replace("%1", self._selected.style_code)
+                              .replace("%2", self._price_shown(self._selected)))
+        self.reload()
+        self.catalog_changed.emit()
+        return True
 
     # --- decisions ----------------------------------------------------------------------------------------
     def decide(self, action: str, reason: str = "") -> bool:
@@ -249,4 +336,12 @@ class ReviewPage(QWidget):
         for name, button in self.buttons.items():
             button.setText(names[name])
         self.reason.setPlaceholderText(self.tr("Reason (required to reject)"))
+        self.price_label.setText(self.tr("Price (%1)").replace("%1", self._currency.symbol_en
+                                                               if i18n.current_language() == "en"
+                                                               else self._currency.symbol_zh))
+        self.price_edit.setPlaceholderText(self.tr("e.g. 128 or 128.50") if self._currency.exponent
+                                           else self.tr("e.g. 1280"))
+        self.set_price_button.setText(self.tr("Set price"))
+        self.clear_price_button.setText(self.tr("Clear price"))
+        self._show_price()
         self.import_button.setText(self.tr("Import a style folder…"))

@@ -23,9 +23,11 @@ from nailmirror_desktop.ui.staff.folder_chooser import import_failure_text
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
+from nailmirror_desktop.ui.staff.snapshot_gallery import SnapshotGallery
 from nailmirror_desktop.ui.staff.staff_page import StaffPage
 from nailmirror_desktop.ui.staff.task_monitor import TaskMonitorPage
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
+from nailmirror_desktop.ui.tryon.snapshot import snapshots_dir
 
 
 class StaffDoor(QObject):
@@ -33,6 +35,7 @@ class StaffDoor(QObject):
     config_did_save = Signal(object)  # KioskConfig
     quit_was_requested = Signal()
     restart_was_requested = Signal()  # a saved setting is read only at start: staff asked to restart now
+    snapshots_deleted = Signal(list)  # list[Path]: snapshot files staff deleted (a share link to one must stop)
 
     def __init__(self, window: MainWindow, services: KioskServices, mirror_loop: MirrorLoop,
                  config: Callable[[], KioskConfig], parent: QObject | None = None, *,
@@ -50,6 +53,7 @@ class StaffDoor(QObject):
         self.task_monitor: TaskMonitorPage | None = None
         self.settings_page: SettingsPage | None = None
         self.credits_page: CreditsPage | None = None
+        self.snapshot_gallery: SnapshotGallery | None = None
         window.staff_requested.connect(self.ask_for_pin)
 
     def ask_for_pin(self) -> None:
@@ -134,7 +138,7 @@ class StaffDoor(QObject):
         services = self._services
         pages: list[tuple[str, QWidget]] = []
         if services.repository is not None:
-            self.review_page = ReviewPage(services.repository)
+            self.review_page = ReviewPage(services.repository, currency_code=self._config().currency)
             self.review_page.catalog_changed.connect(self.catalog_did_change)
             self.review_page.import_requested.connect(self.import_style_folder)
             self.review_page.import_folders_requested.connect(self.import_style_folders)
@@ -145,6 +149,11 @@ class StaffDoor(QObject):
             self.credits_page = CreditsPage(services.engine)
             self.credits_page.config_saved.connect(self.config_did_save)
             pages.append(("credits", self.credits_page))
+        self.snapshot_gallery = SnapshotGallery(snapshots_dir, services.run_in_background,
+                                                style_names=self._style_names,
+                                                time_zone=self._config().store_time_zone)
+        self.snapshot_gallery.snapshots_deleted.connect(self.snapshots_deleted)
+        pages.append(("snapshots", self.snapshot_gallery))
         # The preview shares the mirror's camera, or pauses the mirror while it holds another (camera_preview.py).
         feeds = PreviewFeeds(services.run_in_background, supervisor=services.supervisor,
                              pause_mirror=self._mirror_loop.set_paused)
@@ -158,6 +167,16 @@ class StaffDoor(QObject):
         page.leave_requested.connect(self.leave)
         page.quit_requested.connect(self.quit_was_requested)
         return page
+
+    def _style_names(self, code: str) -> tuple[str, str] | None:
+        repository = self._services.repository
+        if repository is None:
+            return None
+        try:
+            style = repository.get_by_code(code)
+        except Exception:  # noqa: BLE001 - a deleted or unknown style: the gallery shows its code
+            return None
+        return style.name, style.name_en
 
     def _on_style_imported(self, code: str | None, error: BaseException | None) -> None:
         if self.review_page is not None:

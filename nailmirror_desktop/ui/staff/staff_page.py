@@ -1,5 +1,5 @@
-"""The staff pages behind the PIN: review, tasks, settings, diagnostics, and the way back out (closing the
-kiosk asks first)."""
+"""The staff pages behind the PIN: review, tasks, credits, snapshots (the gallery), settings, diagnostics, and
+the way back out (closing the kiosk asks first)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ class StaffPage(QWidget):
         self.confirm_quit_button.setText(self.tr("Yes, close it"))
         self.keep_running_button.setText(self.tr("Keep it running"))
         names = {"review": self.tr("Review"), "tasks": self.tr("Tasks"),
-                 "credits": self.tr("Credits"), "settings": self.tr("Settings"),
+                 "credits": self.tr("Credits"), "snapshots": self.tr("Photos"), "settings": self.tr("Settings"),
                  "diagnostics": self.tr("Diagnostics")}
         for i, key in enumerate(self._page_keys):
             self.tabs.setTabText(i, names[key])

@@ -2,8 +2,9 @@
 
 The widget only paints what it is given (`show_frame`); `mirror_loop.MirrorLoop` decides what that is.
 Overlays: a "place your hand here" guide while no hand is seen, a banner for camera trouble, and the
-selected style: its name large (what the customer reads and remembers) and its code small underneath, once,
-so the customer can still read it out to the technician.
+selected style: its name large (what the customer reads and remembers), the store's price under it when the
+store set one (core/catalog/price.py formats it: ¥128, ¥128.50), and its code small underneath, once, so the
+customer can still read it out to the technician.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPaintEvent, QPen, QTransform
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from nailmirror_desktop.core.catalog.price import format_price
 from nailmirror_desktop.ui.shell import i18n, theme
 
 
@@ -26,6 +28,7 @@ class MirrorView(QWidget):
         self._banner = ""
         self._style_code = ""
         self._style_names = ("", "")  # (zh, en): the language is chosen when painting, so a switch needs no reload
+        self._price: tuple[int, str] | None = None  # (minor units, currency), formatted when painting
         self.frames_painted = 0
         self._guide_cache: tuple[QRectF | None, QPainterPath | None] = (None, None)
         self._retranslate()
@@ -58,9 +61,16 @@ class MirrorView(QWidget):
     def banner(self) -> str:
         return self._banner
 
-    def set_style(self, code: str, name: str, name_en: str = "") -> None:
-        self._style_code, self._style_names = code, (name, name_en)
+    def set_style(self, code: str, name: str, name_en: str = "", price: tuple[int, str] | None = None) -> None:
+        """`price`: (minor units, currency code) when the store set one, else None (no price line)."""
+        self._style_code, self._style_names, self._price = code, (name, name_en), price
         self.update()
+
+    def price_text(self) -> str:
+        """The price line as shown now ("" without one)."""
+        if self._price is None:
+            return ""
+        return format_price(self._price[0], self._price[1], i18n.current_language())
 
     def style_label_lines(self) -> list[tuple[str, int]]:
         """The style overlay's lines, top to bottom, as (text, pixel size): the name large, the code small.
@@ -70,9 +80,10 @@ class MirrorView(QWidget):
         zh, en = self._style_names
         name = (en or zh) if i18n.current_language() == "en" else (zh or en)
         code_px = max(16, self.height() // 36)
+        price = [(self.price_text(), max(22, self.height() // 24))] if self._price is not None else []
         if not name or name == self._style_code:
-            return [(self._style_code, max(22, self.height() // 24))]
-        return [(name, max(28, self.height() // 16)), (self._style_code, code_px)]
+            return [(self._style_code, max(22, self.height() // 24)), *price]
+        return [(name, max(28, self.height() // 16)), *price, (self._style_code, code_px)]
 
     # --- painting ---------------------------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
@@ -138,9 +149,10 @@ class MirrorView(QWidget):
         painter.drawRoundedRect(box, 18, 18)
         y = box.top() + 16
         colours = (QColor(theme.TEXT), QColor(theme.MUTED))
+        price = self.price_text()
         for i, ((text, _pixels), font, height) in enumerate(zip(lines, fonts, heights, strict=True)):
             painter.setFont(font)
-            painter.setPen(colours[min(i, 1)])
+            painter.setPen(QColor(theme.ACCENT) if i > 0 and price and text == price else colours[min(i, 1)])
             shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, int(max_text))
             painter.drawText(QRectF(box.left() + 24, y, box.width() - 48, height),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)

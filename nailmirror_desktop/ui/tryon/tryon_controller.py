@@ -18,6 +18,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QImage
 
+from nailmirror_desktop.core.catalog.errors import StyleError
+from nailmirror_desktop.core.catalog.price import DEFAULT_CURRENCY, format_price
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.fingers import Finger
@@ -77,6 +79,7 @@ class TryOnController(QObject):
         self.compare_page.chosen.connect(self._on_compare_choice)
         window.set_page_widget(COMPARE, self.compare_page)
         self.last_snapshot: Path | None = None
+        self.currency = DEFAULT_CURRENCY  # the store's (KioskConfig.currency); the shell keeps it current
 
     def _build_style_browser(self, repository: StyleRepository | None) -> StyleBrowser | None:
         if repository is None:
@@ -148,6 +151,9 @@ class TryOnController(QObject):
     def reload_catalog(self) -> None:
         if self.style_browser is not None:
             self.style_browser.reload()
+        style = self.session.style
+        if style is not None:  # staff may have set or cleared its price: the overlay follows at once
+            self._window.mirror.set_style(style.code, style.name, style.name_en, self.style_price(style.code))
 
     def _on_catalog_loaded(self, _report: object, error: BaseException | None) -> None:
         if error is not None:
@@ -193,10 +199,25 @@ class TryOnController(QObject):
         log.warning("style %s cannot be tried on: %s", code, error)
         self._window.mirror.set_banner(self.tr("This style can't be tried on right now."))
 
+    def style_price(self, code: str) -> tuple[int, str] | None:
+        """(minor units, currency) of the store's price of a style, or None: no price, or no such style."""
+        if self._repository is None or not code:
+            return None
+        try:
+            minor = self._repository.get_by_code(code).price_minor
+        except StyleError:
+            return None
+        return None if minor is None else (minor, self.currency)
+
+    def style_price_text(self, code: str) -> str | None:
+        """The price as the customer reads it now (¥128), or None when the store set none."""
+        price = self.style_price(code)
+        return None if price is None else format_price(price[0], price[1], i18n.current_language())
+
     def _show_style(self, loaded: LoadedStyle) -> None:
         self.session.apply(loaded)
         self._window.mirror.set_banner("")
-        self._window.mirror.set_style(loaded.code, loaded.name, loaded.name_en)
+        self._window.mirror.set_style(loaded.code, loaded.name, loaded.name_en, self.style_price(loaded.code))
         if self.style_browser is not None:
             self.style_browser.show_current(loaded.code, loaded.name, loaded.name_en)
             self.style_browser.set_accent_options(loaded.accent is not None, self.session.accent_fingers)

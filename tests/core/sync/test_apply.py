@@ -214,3 +214,38 @@ def test_more_than_three_resets_an_hour_stop_the_loop(rig: HqRig, repo: StyleRep
         cycle.run_cycle(repo, port, now + 10)
     assert caught.value.fault is Fault.RESET_LOOP
     assert cycle.run_cycle(repo, port, now + 3700).snapshot  # an hour later it resyncs again
+
+
+def test_the_stores_price_of_an_hq_style_survives_a_new_version_a_status_change_and_a_snapshot(
+        rig: HqRig, repo: StyleRepository, tmp_path: Path) -> None:
+    """Issue 13: a store sets its own prices; HQ's feed (an edit, off shelf and back, a new epoch's snapshot)
+    never writes or clears the column."""
+    port = enrolled_port(rig, repo, tmp_path)
+    style_id = rig.publish_new("定价款")
+    cycle.run_cycle(repo, port, time.time())
+    drain(repo)
+    local = rows_for(repo, style_id)[0]
+    assert local["owner"] == "HQ"
+    repo.set_price(int(str(local["id"])), 16800, actor="staff")
+    with db.write(rig.hq.engine) as conn:
+        row = catalog.get_style(conn, style_id)
+        assert row is not None
+        body = dict(row.body)
+        body["name"] = {"zh": "定价款二版", "en": "Priced v2"}
+        catalog.replace_body(conn, style_id, body, "test")  # type: ignore[arg-type]
+    cycle.run_cycle(repo, port, time.time())
+    drain(repo)
+    after_edit = rows_for(repo, style_id)[0]
+    assert after_edit["name"] == "定价款二版" and after_edit["price_minor"] == 16800
+    rig.set_status(style_id, "OFF_SHELF")
+    cycle.run_cycle(repo, port, time.time())
+    assert rows_for(repo, style_id)[0]["status"] == "OFF_SHELF"
+    rig.set_status(style_id, "PUBLISHED")
+    cycle.run_cycle(repo, port, time.time())
+    drain(repo)
+    assert rows_for(repo, style_id)[0]["price_minor"] == 16800
+    rig.new_epoch()  # the next cycle takes the whole snapshot (a replace over HQ's rows)
+    cycle.run_cycle(repo, port, time.time())
+    drain(repo)
+    final = rows_for(repo, style_id)[0]
+    assert final["status"] == "PUBLISHED" and final["deleted"] == 0 and final["price_minor"] == 16800

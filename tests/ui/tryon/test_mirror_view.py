@@ -57,3 +57,15 @@ def test_the_overlay_is_painted_top_left_and_a_long_name_stays_off_the_hand(view
     painted_columns = np.flatnonzero(pixels.max(axis=(0, 2)) > 20)
     assert painted_columns.size and painted_columns.min() < 60  # the box starts at the left edge
     assert painted_columns.max() < view.width() * 0.75  # elided: the right of the mirror stays clear
+
+
+def test_the_price_shows_under_the_name_only_when_the_store_set_one(view):
+    i18n.install_language("zh_CN")
+    view.set_style("FES-M1MWQS", "奶白贝壳", "Milky white shell", (12800, "CNY"))
+    assert [t for t, _ in view.style_label_lines()] == ["奶白贝壳", "¥128", "FES-M1MWQS"]
+    view.set_style("FES-M1MWQS", "奶白贝壳", "Milky white shell", (12850, "USD"))
+    i18n.install_language("en")
+    assert [t for t, _ in view.style_label_lines()] == ["Milky white shell", "$128.50", "FES-M1MWQS"]
+    view.set_style("FES-M1MWQS", "奶白贝壳", "Milky white shell", None)
+    assert [t for t, _ in view.style_label_lines()] == ["Milky white shell", "FES-M1MWQS"]
+    assert view.price_text() == ""
