@@ -20,109 +20,192 @@
     </message>
 </context>
 <context>
+    <name>CreditSettingsBox</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="161"/>
+        <source>Asia</source>
+        <translation>Asia</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="161"/>
+        <source>Europe</source>
+        <translation>Europe</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="161"/>
+        <source>Americas</source>
+        <translation>Americas</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="162"/>
+        <source>Africa</source>
+        <translation>Africa</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="162"/>
+        <source>Australia</source>
+        <translation>Australia</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="162"/>
+        <source>Pacific</source>
+        <translation>Pacific</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="163"/>
+        <source>Indian Ocean</source>
+        <translation>Indian Ocean</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="163"/>
+        <source>Atlantic</source>
+        <translation>Atlantic</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="164"/>
+        <source>Antarctica</source>
+        <translation>Antarctica</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="164"/>
+        <source>Arctic</source>
+        <translation>Arctic</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="164"/>
+        <source>Other (UTC)</source>
+        <translation>Other (UTC)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="170"/>
+        <source>Store time zone (the daily cap&apos;s day)</source>
+        <translation>Store time zone (the daily cap&apos;s day)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="171"/>
+        <source>This computer&apos;s zone</source>
+        <translation>This computer&apos;s zone</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="173"/>
+        <source>Credits per image: %1</source>
+        <translation>Credits per image: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
+        <source>Credits per image: offline</source>
+        <translation>Credits per image: offline</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <source>Free (rendered on this kiosk)</source>
+        <translation>Free (rendered on this kiosk)</translation>
+    </message>
+</context>
+<context>
     <name>CreditsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="97"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="98"/>
         <source>No credits granted yet: generations are not limited by a balance</source>
         <translation>No credits granted yet: generations are not limited by a balance</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="101"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="102"/>
         <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
         <translation>%1 credit(s) spent, %2 paid generation(s) of %3</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
         <source>%1 per customer session</source>
         <translation>%1 per customer session</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="108"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
         <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
         <translation>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="131"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="147"/>
         <source>no cap</source>
         <translation>no cap</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="166"/>
         <source>Balance</source>
         <translation>Balance</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="166"/>
         <source>Held for running generations</source>
         <translation>Held for running generations</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="167"/>
         <source>Today</source>
         <translation>Today</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="167"/>
         <source>Limit</source>
         <translation>Limit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="170"/>
         <source>Refresh</source>
         <translation>Refresh</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="171"/>
         <source>Save limits</source>
         <translation>Save limits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="172"/>
         <source>Paid generations per day (0: no cap)</source>
         <translation>Paid generations per day (0: no cap)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="173"/>
         <source>Per customer session (0: no cap)</source>
         <translation>Per customer session (0: no cap)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="174"/>
         <source>Alert when the balance is below</source>
         <translation>Alert when the balance is below</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Time</source>
         <translation>Time</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Kind</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Paid</source>
         <translation>Paid</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Task or grant</source>
         <translation>Task or grant</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Note</source>
         <translation>Note</translation>
     </message>
@@ -582,137 +665,137 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="133"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="139"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="142"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
         <source>Saved.</source>
         <translation>Saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
         <source>Send photos to phones</source>
         <translation>Send photos to phones</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="204"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="212"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="205"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="213"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="214"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="215"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="216"/>
         <source>Restart the kiosk now</source>
         <translation>Restart the kiosk now</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="217"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>Off keeps every photo on this kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="210"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="218"/>
         <source> days</source>
         <translation> days</translation>
     </message>

@@ -20,109 +20,192 @@
     </message>
 </context>
 <context>
+    <name>CreditSettingsBox</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="161"/>
+        <source>Asia</source>
+        <translation>亚洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="161"/>
+        <source>Europe</source>
+        <translation>欧洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="161"/>
+        <source>Americas</source>
+        <translation>美洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="162"/>
+        <source>Africa</source>
+        <translation>非洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="162"/>
+        <source>Australia</source>
+        <translation>澳大利亚</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="162"/>
+        <source>Pacific</source>
+        <translation>太平洋</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="163"/>
+        <source>Indian Ocean</source>
+        <translation>印度洋</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="163"/>
+        <source>Atlantic</source>
+        <translation>大西洋</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="164"/>
+        <source>Antarctica</source>
+        <translation>南极洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="164"/>
+        <source>Arctic</source>
+        <translation>北极</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="164"/>
+        <source>Other (UTC)</source>
+        <translation>其他（UTC）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="170"/>
+        <source>Store time zone (the daily cap&apos;s day)</source>
+        <translation>门店时区（每日上限按此日计）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="171"/>
+        <source>This computer&apos;s zone</source>
+        <translation>使用本机时区</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="173"/>
+        <source>Credits per image: %1</source>
+        <translation>每张图片积分：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
+        <source>Credits per image: offline</source>
+        <translation>每张图片积分：离线</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <source>Free (rendered on this kiosk)</source>
+        <translation>免费（在本机生成）</translation>
+    </message>
+</context>
+<context>
     <name>CreditsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="97"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="98"/>
         <source>No credits granted yet: generations are not limited by a balance</source>
         <translation>尚未发放积分：生成不受余额限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="101"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="102"/>
         <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
         <translation>已消耗 %1 积分，付费生成 %2 次（上限 %3）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
         <source>%1 per customer session</source>
         <translation>每位顾客每次体验 %1 次</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="108"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
         <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
         <translation>积分即将用完：剩余 %1（低于 %2 时提醒）。请联系总部发放积分。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="131"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="147"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="166"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="166"/>
         <source>Held for running generations</source>
         <translation>生成中预扣</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="167"/>
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="167"/>
         <source>Limit</source>
         <translation>限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="170"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="171"/>
         <source>Save limits</source>
         <translation>保存限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="172"/>
         <source>Paid generations per day (0: no cap)</source>
         <translation>每日付费生成次数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="173"/>
         <source>Per customer session (0: no cap)</source>
         <translation>每位顾客每次体验（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="174"/>
         <source>Alert when the balance is below</source>
         <translation>余额低于此值时提醒</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Credits</source>
         <translation>积分</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Paid</source>
         <translation>实扣</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Task or grant</source>
         <translation>任务或发放</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
@@ -582,137 +665,137 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="133"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="139"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="136"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="142"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="164"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>已保存。重启本机后，新的摄像头、画面或分享设置才会生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="165"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="178"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="177"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="184"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="198"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="199"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
         <source>Send photos to phones</source>
         <translation>发送照片到手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="201"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="204"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="212"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="205"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="213"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="206"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="214"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="207"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="215"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="216"/>
         <source>Restart the kiosk now</source>
         <translation>立即重启本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="217"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>关闭时所有照片都只留在本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="210"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="218"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
