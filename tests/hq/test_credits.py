@@ -403,3 +403,35 @@ def test_grants_and_uploaded_entries_survive_backup_and_restore(hq_local_blobs: 
         assert [g.grant_id for g in credits.grants(conn, store_id)] == [given.grant_id]
     # the restored entry is still there: the same upload is a replay
     assert api.put("/v1/ledger/entries/c1", headers=headers, json=charge(amount=2, confirmed=2)).status_code == 200
+
+
+def test_migration_0006_addresses_earlier_grants_to_the_store_s_first_kiosk(tmp_path: Path) -> None:
+    """A grant made before grants were addressed went to the whole store: the migration names the kiosk that
+    was enrolled by then, in the grant row and in its inbox event, so a second PC enrolled later skips it."""
+    from alembic import command
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'hq.sqlite3'}")
+    config = db.alembic_config(engine)
+    command.upgrade(config, "0003_channels_and_taxonomy")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO channel (code, created_at) VALUES ('all', 'x')"))
+        conn.execute(text("INSERT INTO store (id, name, channel, status, inbox_seq, created_at) VALUES "
+                          "('st_A', 'A', 'all', 'ACTIVE', 1, '2026-01-01T00:00:00.000Z')"))
+        for kiosk, at in (("k_first", "2026-01-01T00:00:00.000Z"), ("k_later", "2026-06-01T00:00:00.000Z")):
+            conn.execute(text("INSERT INTO store_token (token_sha256, store_id, kiosk_id, kiosk_name, app_version, "
+                              "created_at) VALUES (:t, 'st_A', :k, :k, '0.1', :at)"), {"t": kiosk * 4, "k": kiosk,
+                                                                                       "at": at})
+        body = {"type": "credits.grant", "at": "2026-02-01T00:00:00.000Z", "grant_id": "gr_" + "0" * 24,
+                "amount": 5, "reason": "opening"}
+        conn.execute(text("INSERT INTO store_event (store_id, seq, type, body, created_at) VALUES "
+                          "('st_A', 1, 'credits.grant', :b, '2026-02-01T00:00:00.000Z')"), {"b": json.dumps(body)})
+        conn.execute(text("INSERT INTO credit_grant (grant_id, store_id, amount, reason, actor, inbox_seq, created_at) "
+                          "VALUES (:g, 'st_A', 5, 'opening', 'cli', 1, '2026-02-01T00:00:00.000Z')"),
+                     {"g": body["grant_id"]})
+    command.upgrade(config, "head")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT kiosk_id FROM credit_grant")).scalar_one() == "k_first"
+        event = json.loads(conn.execute(text("SELECT body FROM store_event")).scalar_one())
+    assert event["kiosk_id"] == "k_first" and event["amount"] == 5
+    engine.dispose()
