@@ -73,8 +73,12 @@ class CreditSettingsBox(QWidget):
         form = QFormLayout()
         self.region = QComboBox()
         self.zone = QComboBox()
-        for combo in (self.region, self.zone):
+        for combo, letters in ((self.region, 8), (self.zone, 18)):
             combo.setStyleSheet(TALL_ITEMS)
+            # Sized by a few letters, not by the longest zone name, so the page never grows sideways; the open
+            # list is as wide as its names.
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(letters)
         for region in self._zones:
             self.region.addItem(region, region)
         self.region.currentIndexChanged.connect(self._fill_zones)
@@ -85,9 +89,10 @@ class CreditSettingsBox(QWidget):
         zone_row = QHBoxLayout()
         zone_row.addWidget(self.region)
         zone_row.addWidget(self.zone, 1)
-        zone_row.addWidget(self.use_system)
         self.zone_label = QLabel()
+        self.zone_label.setWordWrap(True)
         form.addRow(self.zone_label, zone_row)
+        form.addRow(QLabel(), self.use_system)
         self.price_boxes: dict[str, TouchSpinBox] = {}
         self.price_labels: list[tuple[QLabel, str]] = []
         for provider in PAID_PROVIDERS:
