@@ -326,7 +326,7 @@ def test_two_kiosks_in_one_store_each_apply_only_the_grants_addressed_to_them(
     assert {k["kiosk_id"]: (k["granted"], k["balance"]) for k in books["kiosks"]} == {front: (5, 5), back: (3, 3)}
 
 
-def test_a_parked_entry_is_unparked_after_both_bodies_are_shown(rig: HqRig) -> None:
+def test_a_parked_entry_is_unparked_after_both_bodies_are_shown(rig: HqRig, tmp_path: Path) -> None:
     store_id = enroll(rig)
     hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
     sync_now()
@@ -351,10 +351,27 @@ def test_a_parked_entry_is_unparked_after_both_bodies_are_shown(rig: HqRig) -> N
     text = nailmirror("credits", "unpark", entry_id)
     assert text.rc == 0 and "HQ:" in text.out and "--yes" in text.out
 
+    # An unpark cut after HQ stored the re-sent entry and before the kiosk recorded it: the next unpark sends
+    # the same new id (derived from the old id and the body), a 200 replay, never a second entry.
+    from nailmirror_desktop.adapters.sync.client import HttpHq
+    from nailmirror_desktop.core.credits.upload import find_parked, unpark_id
+    from nailmirror_desktop.core.sync import state
+
+    conn = open_database(database_path())
+    try:
+        current = state.require(conn)
+        parked = find_parked(conn, entry_id)
+        assert parked is not None
+        cut_id = unpark_id(entry_id, parked.body)
+        HttpHq(current.hq_url, current.token, parts_dir=tmp_path / "parts", kiosk_id=current.kiosk_id
+               ).put_ledger_entry(cut_id, {**parked.body, "replaces": entry_id})
+    finally:
+        conn.close()
+
     done = nailmirror("credits", "unpark", entry_id, "--yes", "--json")
     assert done.rc == 0, done.err
     resent = done.json()
-    assert resent["outcome"] == "resent" and resent["new_entry_id"] not in (None, entry_id)
+    assert resent["outcome"] == "resent" and resent["new_entry_id"] == cut_id != entry_id
     status = nailmirror("sync", "status", "--json").json()
     assert status["parked_ledger_uploads"] == 0 and status["pending_ledger_uploads"] == 0
     clean = nailmirror("sync", "now")
