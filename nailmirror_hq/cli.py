@@ -8,7 +8,7 @@
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
     nailmirror-hq reviewers add NAME --password-stdin | passwd NAME --password-stdin | disable NAME | list
-    nailmirror-hq credits grant STORE_ID N --reason R | show [STORE_ID]
+    nailmirror-hq credits grant STORE_ID N --reason R [--kiosk KIOSK_ID] | show [STORE_ID]
     nailmirror-hq backup DIR | restore DIR
     nailmirror-hq maintain [--retention-days 180] [--blob-grace-days 7]
 
@@ -156,7 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
     give.add_argument("store_id")
     give.add_argument("amount", type=int, metavar="N")
     give.add_argument("--reason", required=True)
-    command(group, "show", _credits_show, "each store's granted, confirmed, refunded and balance as HQ knows it"
+    give.add_argument("--kiosk", default=None, metavar="KIOSK_ID",
+                      help="the kiosk whose ledger gets it (required when the store has more than one active kiosk)")
+    command(group, "show", _credits_show, "each store's (and each of its kiosks') granted, confirmed, refunded "
+                                          "and balance as HQ knows it"
             ).add_argument("store_id", nargs="?")
 
     maintain = command(sub, "maintain", _maintain,
@@ -339,9 +342,9 @@ def _reviewers_list(hq: HQ, _args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def _credits_grant(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     with db.write(hq.engine) as conn:
-        given = credits.grant(conn, args.store_id, args.amount, args.reason, cli_actor())
-    return {"grant_id": given.grant_id, "store_id": given.store_id, "amount": given.amount, "reason": given.reason,
-            "created_at": given.created_at}
+        given = credits.grant(conn, args.store_id, args.amount, args.reason, cli_actor(), kiosk_id=args.kiosk)
+    return {"grant_id": given.grant_id, "store_id": given.store_id, "kiosk_id": given.kiosk_id,
+            "amount": given.amount, "reason": given.reason, "created_at": given.created_at}
 
 
 def _credits_show(hq: HQ, args: argparse.Namespace) -> list[dict[str, Any]]:

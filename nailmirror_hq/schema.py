@@ -225,8 +225,12 @@ credit_grant = Table(
     Column("amount", BigInteger, nullable=False),
     Column("reason", Text, nullable=False),
     Column("actor", Text, nullable=False),
-    Column("inbox_seq", BigInteger, nullable=False),
+    Column("inbox_seq", BigInteger),  # NULL only for a grant learned back from a kiosk (no event of this HQ)
     Column("created_at", String(24), nullable=False),
+    # The one kiosk of the store that applies it (migration 0006); NULL: granted before grants were addressed.
+    Column("kiosk_id", String(64)),
+    # The kiosk ledger entry HQ learned this grant back from, after a restore had lost it (credits.put_entry).
+    Column("learned_from_entry", String(64)),
 )
 Index("credit_grant_by_store", credit_grant.c.store_id, credit_grant.c.created_at)
 
@@ -247,5 +251,9 @@ credit_ledger_entry = Table(
     Column("body", Text, nullable=False),  # the LedgerEntryUpload JSON as received
     Column("body_sha256", String(64), nullable=False),  # canonical body hash: replay 200, different 409
     Column("received_at", String(24), nullable=False),
+    # An entry re-sent under a new id after a 409 names the id it replaces; the replaced row is superseded_by it
+    # and no longer counted (credits.put_entry, migration 0006).
+    Column("replaces", String(64)),
+    Column("superseded_by", String(64)),
     PrimaryKeyConstraint("store_id", "entry_id"),
 )

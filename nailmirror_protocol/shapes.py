@@ -265,6 +265,9 @@ class CreditsGrantEvent(TypedDict):
     grant_id: str  # "gr_<hex>"
     amount: int  # 1 … GRANT_MAX_AMOUNT
     reason: str
+    # The one kiosk of the store that applies it (others skip it): a store's kiosks keep one ledger each, so a
+    # grant every kiosk applied would multiply. Absent in grants made before grants were addressed.
+    kiosk_id: NotRequired[str | None]
 
 
 class LedgerEntryUpload(TypedDict):
@@ -290,6 +293,9 @@ class LedgerEntryUpload(TypedDict):
     note: NotRequired[str | None]
     created_at: str
     settled_at: str | None
+    # The entry id this one replaces: HQ answered 409 for it (it holds another body under that id) and staff
+    # re-sent the kiosk's entry under a new id (`nailmirror credits unpark`); HQ stops counting the old one.
+    replaces: NotRequired[str | None]
 
 
 class LedgerEntryReceipt(TypedDict):

@@ -1,13 +1,22 @@
-"""`nailmirror credits show|ledger|grant`: the store's generation credits (ARCHITECTURE.md §14).
+"""`nailmirror credits show|ledger|grant|unpark`: the store's generation credits (ARCHITECTURE.md §14).
 
     credits show [--json]        balance (null until a first grant: not enforced), pending, confirmed_today,
                                  generations_today, daily_cap, session_cap, low_balance
     credits ledger [--json] [--limit N] [--task TASK_NO]   entries, newest first
     credits grant N --reason R [--grant-id ID]             staff's local grant (a store without HQ); applied once
-                                                            per grant id (default: a new random one)
+                                                            per grant id (default: a new random one; ids
+                                                            starting gr_ are HQ's and refused here)
+    credits unpark ENTRY_ID [--yes] [--json]   a ledger entry HQ refused (409: it holds another body under the
+                                 entry's id, e.g. this kiosk was restored from an old disk image and settled the
+                                 same charge again). Offers it again as it is; if HQ still holds another body,
+                                 shows both and, with --yes, re-sends this kiosk's entry under a new id that
+                                 replaces the old one at HQ (HQ then counts this kiosk's version). ENTRY_ID: the
+                                 ID `credits ledger` shows, or the upload id `sync status` names.
 
-Exit status: 0 done (a grant already applied under that id prints `already applied` and is 0 too), 1 a grant
-refused (the code on stderr), 2 usage, 4 the database (or data directory) is unusable.
+Exit status: 0 done (a grant already applied under that id prints `already applied` and is 0 too; unpark:
+taken by HQ, re-sent, or both bodies shown without --yes), 1 a grant refused, an entry that is not parked, HQ
+refusing the entry's body itself, or HQ unreachable (the code on stderr), 2 usage, 4 the database (or data
+directory) is unusable.
 """
 
 from __future__ import annotations
@@ -44,6 +53,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     grant.add_argument("--reason", required=True)
     grant.add_argument("--grant-id", default=None, help="applied once per id (default: a new one)")
     grant.add_argument("--json", action="store_true")
+
+    unpark = actions.add_parser("unpark", help="end a ledger entry HQ refused (409): show both, re-send with --yes")
+    unpark.add_argument("entry_id", metavar="ENTRY_ID")
+    unpark.add_argument("--yes", action="store_true", help="re-send this kiosk's entry under a new id")
+    unpark.add_argument("--json", action="store_true")
     parser.set_defaults(handler=run)
 
 
@@ -55,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.paths import database_path
 
     if not args.credits_action:
-        print("usage: nailmirror credits {show,ledger,grant} …", file=sys.stderr)
+        print("usage: nailmirror credits {show,ledger,grant,unpark} …", file=sys.stderr)
         return 2
     policy = credit_policy()
     conn = open_database(args.db or database_path())
@@ -65,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
             return _show(conn, policy, args)
         if args.credits_action == "ledger":
             return _ledger(conn, policy, args)
+        if args.credits_action == "unpark":
+            return _unpark(conn, args)
         return _grant(conn, policy, args)
     finally:
         conn.close()
@@ -118,6 +134,9 @@ def _grant(conn: sqlite3.Connection, policy: CreditPolicy, args: argparse.Namesp
     from nailmirror_desktop.core.credits import GrantRejected, apply_grant, show
 
     grant_id = args.grant_id or f"local-{uuid.uuid4().hex}"
+    if grant_id.startswith("gr_"):  # HQ's grant ids: HQ would take a local grant under one for its own
+        print("error: GRANT_ID_INVALID (ids starting gr_ are HQ's)", file=sys.stderr)
+        return 1
     try:
         applied = apply_grant(conn, grant_id, args.amount, args.reason, store_id=policy.store_id)
     except GrantRejected as exc:
@@ -128,6 +147,49 @@ def _grant(conn: sqlite3.Connection, policy: CreditPolicy, args: argparse.Namesp
         print(json.dumps({"grant_id": grant_id, "applied": applied, "balance": balance}, ensure_ascii=False))
     else:
         print(f"{'granted' if applied else 'already applied'} {args.amount} ({grant_id}); balance {balance}")
+    return 0
+
+
+def _unpark(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
+    from nailmirror_desktop.adapters.sync.client import HttpHq
+    from nailmirror_desktop.core.paths import data_dir, private_dir
+    from nailmirror_desktop.core.sync import state
+    from nailmirror_desktop.core.sync.errors import SyncError
+    from nailmirror_desktop.core.sync.ledger import NotParked, unpark
+
+    current = state.load(conn)
+    if current is None:
+        print("error: NOT_ENROLLED (only entries sent to HQ can be parked)", file=sys.stderr)
+        return 1
+    port = HttpHq(current.hq_url, current.token, kiosk_id=current.kiosk_id,
+                  parts_dir=private_dir(private_dir(data_dir() / "sync") / "parts"))
+    try:
+        result = unpark(conn, port, args.entry_id, confirm=args.yes)
+    except NotParked:
+        print(f"error: ENTRY_NOT_PARKED ({args.entry_id} is no parked ledger entry: see sync status)",
+              file=sys.stderr)
+        return 1
+    except SyncError as exc:
+        print(f"error: HQ_UNREACHABLE ({exc.one_line()}); nothing changed"[:400], file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"outcome": result.outcome, "entry": result.local_id, "entry_id": result.entry_id,
+                          "new_entry_id": result.new_entry_id, "kiosk_body": result.kiosk_body,
+                          "hq_body": result.hq_body, "error": result.error}, ensure_ascii=False, indent=2))
+    elif result.outcome == "conflict":
+        print(f"entry {result.local_id} ({result.entry_id}): HQ holds another body under this id")
+        print(f"this kiosk: {json.dumps(result.kiosk_body, ensure_ascii=False, sort_keys=True)}")
+        print(f"HQ:         {json.dumps(result.hq_body, ensure_ascii=False, sort_keys=True)}")
+        print("nothing changed; run again with --yes to re-send this kiosk's entry under a new id that replaces "
+              "HQ's (HQ then counts this kiosk's version)")
+    elif result.outcome == "resent":
+        print(f"entry {result.local_id} re-sent as {result.new_entry_id}, replacing {result.entry_id} at HQ")
+    elif result.outcome == "accepted":
+        print(f"entry {result.local_id} taken by HQ as it is ({result.entry_id})")
+    if result.outcome == "refused":
+        print(f"error: ENTRY_REFUSED (HQ refuses this entry's body itself: {result.error}; re-sending cannot help)"
+              [:400], file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,4 +1,10 @@
-"""`nailmirror generate "PROMPT" [--provider P] [--wait] [--json]`: queue a STYLE_GENERATION task.
+"""`nailmirror generate "PROMPT" [--provider P] [--variations N] [--wait] [--json]`: queue a STYLE_GENERATION task.
+
+--variations N (1-4, default 1) asks the provider for N images in one request. A paid provider pre-deducts
+N × its price per image when the task is queued (refused with INSUFFICIENT_CREDITS when the balance cannot pay
+all N: nothing queued), and the task's end confirms the images that arrived and refunds the rest (§14). With
+--json the task is printed with `variations` ({"requested", "delivered"}: delivered is null until it ends) and
+`credit` (its ledger charge: amount, confirmed, refunded, status; null for a free generation).
 
 Without --wait the task is queued for the kiosk's workers and its task number printed. With --wait this
 process runs the engine until that task ends (retries and polling included) and prints the final task as
@@ -23,6 +29,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from nailmirror_desktop.core.credits.ledger import Entry
     from nailmirror_desktop.core.tasks import Task, TaskEngine
 
 
@@ -32,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--provider", choices=["offline", "openai", "dashscope"],
                         help="defaults to NAILMIRROR_PROVIDER or config.json, else offline")
     parser.add_argument("--seed", type=int, help="fixes the offline renderer's randomness (default: from the prompt)")
+    parser.add_argument("--variations", type=_variations, default=1,
+                        help="images asked for in one request, 1 to 4 (a paid provider charges each; those that "
+                             "do not arrive are refunded)")
     parser.add_argument("--wait", action="store_true", help="run the task here until it ends")
     parser.add_argument("--timeout", type=_positive_seconds, default=900.0,
                         help="seconds --wait may take, mid-request included; then the task is canceled and the exit "
@@ -42,6 +52,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _generate(args: argparse.Namespace) -> int:
     from nailmirror_desktop.app.services import open_task_engine
+    from nailmirror_desktop.core.credits.ledger import last_charge
     from nailmirror_desktop.core.generation.flow import submit_generation
     from nailmirror_desktop.core.generation.provider_config import ConfigError, load_provider_config
     from nailmirror_desktop.core.tasks import TaskError
@@ -51,13 +62,15 @@ def _generate(args: argparse.Namespace) -> int:
         config = load_provider_config()
         provider = args.provider or config.default_provider
         with open_task_engine(config) as engine:
-            task = submit_generation(engine, args.prompt, provider, seed=args.seed, request_source="cli")
+            task = submit_generation(engine, args.prompt, provider, seed=args.seed, request_source="cli",
+                                     variations=args.variations)
             if args.wait:
                 task = _run_until_finished(engine, task.task_no, args.timeout, timed_out)
+            charge = last_charge(engine.connection(), task.task_no)
     except (ConfigError, TaskError) as exc:
         print(f"error: {exc.code}", file=sys.stderr)
         return 1
-    _print_task(task, as_json=args.json)
+    _print_task(task, as_json=args.json, variations=args.variations, charge=charge)
     if not args.wait:
         return 0
     if timed_out.is_set() and task.status.value != "SUCCESS":
@@ -65,6 +78,18 @@ def _generate(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 3
     return 0 if task.status.value == "SUCCESS" else 1
+
+
+def _variations(text: str) -> int:
+    from nailmirror_desktop.core.generation.flow import MAX_VARIATIONS
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_VARIATIONS:
+        raise argparse.ArgumentTypeError(f"variations are 1 to {MAX_VARIATIONS}, not {text}")
+    return value
 
 
 def _positive_seconds(text: str) -> float:
@@ -113,9 +138,21 @@ def _run_until_finished(engine: TaskEngine, task_no: str, timeout_s: float, time
         timer.cancel()
 
 
-def _print_task(task: Task, *, as_json: bool) -> None:
+def _print_task(task: Task, *, as_json: bool, variations: int, charge: Entry | None) -> None:
     if as_json:
-        print(json.dumps(task.to_json(), ensure_ascii=False, indent=2))
+        document = task.to_json()
+        delivered = None
+        if task.status.value == "SUCCESS":
+            got = (task.result or {}).get("delivered")
+            delivered = got if isinstance(got, int) else variations  # a result without it delivered all
+        elif task.status.is_terminal:
+            delivered = 0
+        document["variations"] = {"requested": variations, "delivered": delivered}
+        document["credit"] = None if charge is None else {
+            "entry_id": charge.id, "status": charge.status, "amount": charge.amount,
+            "unit_price": charge.unit_price, "confirmed": charge.confirmed_amount,
+            "refunded": charge.refunded_amount, "funded": charge.funded, "note": charge.note}
+        print(json.dumps(document, ensure_ascii=False, indent=2))
         return
     line = f"{task.task_no} {task.status.value}"
     if task.result and task.result.get("style_code"):

@@ -10,9 +10,10 @@
                                               ledger_upload_error (entries HQ refused), last_error
     sync hide CODE | sync unhide CODE         hide an HQ style in this store only (HQ's status is untouched)
 
-Exit status: 0 done; 1 cannot sync (not enrolled, offline, revoked, upgrade required, a download that failed),
-with a one-line reason on stderr; 2 usage; 4 data directory unusable; 5 internal error (cli). The store token
-is never printed.
+Exit status: 0 done (ledger entries HQ refused and parked are a one-line warning on stderr, not a failure: the
+rest synced, and `nailmirror credits unpark ID` ends them); 1 cannot sync (not enrolled, offline, revoked,
+upgrade required, a download that failed), with a one-line reason on stderr; 2 usage; 4 data directory
+unusable; 5 internal error (cli). The store token is never printed.
 """
 
 from __future__ import annotations
@@ -147,9 +148,11 @@ def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:
     if uploads:
         return _fail(f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
     if report["parked_ledger_uploads"]:
-        # Never resent blindly: HQ holds another body under the entry's id, which staff must look into.
-        return _fail(f"{report['parked_ledger_uploads']} ledger entr(ies) refused by HQ and parked:"
-                     f" {report['ledger_upload_error']}")
+        # Never resent blindly (HQ holds another body under the entry's id, which staff must look into), but
+        # not a failed sync either: everything else went through, and `credits unpark` ends the entry.
+        print(f"warning: {report['parked_ledger_uploads']} ledger entr(ies) refused by HQ and parked, see "
+              f"nailmirror credits unpark ID: {report['ledger_upload_error']}"[:400].replace("\n", " "),
+              file=sys.stderr)
     if report["pending_downloads"]:
         return _fail(f"{report['pending_downloads']} download(s) could not finish; the styles waiting on them stay"
                      " hidden (sync status; tasks list --type BLOB_FETCH)")

@@ -10,6 +10,7 @@ window geometry and nothing else.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -49,7 +50,8 @@ class KioskConfig:
     # alert shows staff when the balance falls below it. Prices: credits per image by "provider/model" or
     # "provider" (a paid provider not named costs 1; offline is always free).
     store_id: str = "local"
-    store_time_zone: str = "Asia/Shanghai"
+    # Until staff choose one (Settings), the operating system's zone (core.config.system_time_zone).
+    store_time_zone: str = field(default_factory=lambda: system_time_zone())
     credits_daily_cap: int = 100
     credits_session_cap: int = 3
     credits_low_balance: int = 10
@@ -86,7 +88,7 @@ def validated(config: KioskConfig) -> KioskConfig:
         snapshot_keep_days=max(1, min(int(config.snapshot_keep_days), 365)),
         language=language,
         store_id=str(config.store_id).strip()[:64] or "local",
-        store_time_zone=config.store_time_zone if _known_zone(config.store_time_zone) else "Asia/Shanghai",
+        store_time_zone=config.store_time_zone if known_time_zone(config.store_time_zone) else system_time_zone(),
         credits_daily_cap=max(0, min(int(config.credits_daily_cap), 100_000)),
         credits_session_cap=max(0, min(int(config.credits_session_cap), 1_000)),
         credits_low_balance=max(0, min(int(config.credits_low_balance), 1_000_000)),
@@ -104,14 +106,33 @@ def _short_text(value: object, limit: int) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-def _known_zone(name: object) -> bool:
-    if not isinstance(name, str) or not name:
+def known_time_zone(name: object) -> bool:
+    """An IANA name zoneinfo knows ("Asia/Shanghai"); never a path or an empty string."""
+    if not isinstance(name, str) or not name or name.startswith("/") or ".." in name:
         return False
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return False
     return True
+
+
+FALLBACK_TIME_ZONE = "Asia/Shanghai"  # where the product's stores are, when the OS does not say
+
+
+def system_time_zone() -> str:
+    """The operating system's zone as an IANA name: $TZ, the /etc/localtime link, /etc/timezone; else the
+    fallback (Windows says it through Qt: the settings page's "this computer's zone")."""
+    candidates = [os.environ.get("TZ", "").removeprefix(":")]
+    target = os.path.realpath("/etc/localtime")  # realpath does not raise for a missing file
+    if "zoneinfo/" in target:
+        candidates.append(target.split("zoneinfo/", 1)[1])
+    with contextlib.suppress(OSError):
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    for name in candidates:
+        if known_time_zone(name):
+            return "UTC" if name in ("Etc/UTC", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu") else name
+    return FALLBACK_TIME_ZONE
 
 
 def _prices(prices: object) -> dict[str, int]:

@@ -20,109 +20,192 @@
     </message>
 </context>
 <context>
+    <name>CreditSettingsBox</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <source>Asia</source>
+        <translation>Asia</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <source>Europe</source>
+        <translation>Europe</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <source>Americas</source>
+        <translation>Americas</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <source>Africa</source>
+        <translation>Africa</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <source>Australia</source>
+        <translation>Australia</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <source>Pacific</source>
+        <translation>Pacific</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="168"/>
+        <source>Indian Ocean</source>
+        <translation>Indian Ocean</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="168"/>
+        <source>Atlantic</source>
+        <translation>Atlantic</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <source>Antarctica</source>
+        <translation>Antarctica</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <source>Arctic</source>
+        <translation>Arctic</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <source>Other (UTC)</source>
+        <translation>Other (UTC)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <source>Store time zone (the daily cap&apos;s day)</source>
+        <translation>Store time zone (the daily cap&apos;s day)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
+        <source>This computer&apos;s zone</source>
+        <translation>This computer&apos;s zone</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="178"/>
+        <source>Credits per image: %1</source>
+        <translation>Credits per image: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="179"/>
+        <source>Credits per image: offline</source>
+        <translation>Credits per image: offline</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="180"/>
+        <source>Free (rendered on this kiosk)</source>
+        <translation>Free (rendered on this kiosk)</translation>
+    </message>
+</context>
+<context>
     <name>CreditsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="97"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="98"/>
         <source>No credits granted yet: generations are not limited by a balance</source>
         <translation>No credits granted yet: generations are not limited by a balance</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="101"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="102"/>
         <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
         <translation>%1 credit(s) spent, %2 paid generation(s) of %3</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
         <source>%1 per customer session</source>
         <translation>%1 per customer session</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="108"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
         <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
         <translation>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="131"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="147"/>
         <source>no cap</source>
         <translation>no cap</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="166"/>
         <source>Balance</source>
         <translation>Balance</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="166"/>
         <source>Held for running generations</source>
         <translation>Held for running generations</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="167"/>
         <source>Today</source>
         <translation>Today</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="167"/>
         <source>Limit</source>
         <translation>Limit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="170"/>
         <source>Refresh</source>
         <translation>Refresh</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="171"/>
         <source>Save limits</source>
         <translation>Save limits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="172"/>
         <source>Paid generations per day (0: no cap)</source>
         <translation>Paid generations per day (0: no cap)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="173"/>
         <source>Per customer session (0: no cap)</source>
         <translation>Per customer session (0: no cap)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="174"/>
         <source>Alert when the balance is below</source>
         <translation>Alert when the balance is below</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Time</source>
         <translation>Time</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Kind</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Paid</source>
         <translation>Paid</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Task or grant</source>
         <translation>Task or grant</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Note</source>
         <translation>Note</translation>
     </message>
@@ -781,77 +864,77 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="287"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="304"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="311"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="305"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="312"/>
         <source>Saved.</source>
         <translation>Saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="323"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="225"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="231"/>
         <source>This camera is not connected.</source>
         <translation>This camera is not connected.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="227"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="233"/>
         <source>Starting the camera…</source>
         <translation>Starting the camera…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="243"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="249"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>This camera does not open: it may be unplugged or in use by another program.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="268"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>No camera is connected. The mirror plays the demo video until one is plugged in.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="267"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
         <source>Automatic: the first camera found</source>
         <translation>Automatic: the first camera found</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="269"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="275"/>
         <source>Camera %1</source>
         <translation>Camera %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="270"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="276"/>
         <source>%1 (not connected)</source>
         <translation>%1 (not connected)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="271"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="277"/>
         <source>No camera found.</source>
         <translation>No camera found.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="272"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="278"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>%n camera found.</numerusform>
@@ -859,117 +942,117 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="279"/>
         <source>Camera preview</source>
         <translation>Camera preview</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="280"/>
         <source>Look for cameras again</source>
         <translation>Look for cameras again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="336"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Send photos to phones</source>
         <translation>Send photos to phones</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="357"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="364"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="365"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="366"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="367"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="368"/>
         <source>Restart the kiosk now</source>
         <translation>Restart the kiosk now</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="362"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>Off keeps every photo on this kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="363"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
         <source> days</source>
         <translation> days</translation>
     </message>

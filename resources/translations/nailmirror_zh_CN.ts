@@ -20,109 +20,192 @@
     </message>
 </context>
 <context>
+    <name>CreditSettingsBox</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <source>Asia</source>
+        <translation>亚洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <source>Europe</source>
+        <translation>欧洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <source>Americas</source>
+        <translation>美洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <source>Africa</source>
+        <translation>非洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <source>Australia</source>
+        <translation>澳大利亚</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <source>Pacific</source>
+        <translation>太平洋</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="168"/>
+        <source>Indian Ocean</source>
+        <translation>印度洋</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="168"/>
+        <source>Atlantic</source>
+        <translation>大西洋</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <source>Antarctica</source>
+        <translation>南极洲</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <source>Arctic</source>
+        <translation>北极</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <source>Other (UTC)</source>
+        <translation>其他（UTC）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <source>Store time zone (the daily cap&apos;s day)</source>
+        <translation>门店时区（每日上限按此日计）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
+        <source>This computer&apos;s zone</source>
+        <translation>使用本机时区</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="178"/>
+        <source>Credits per image: %1</source>
+        <translation>每张图片积分：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="179"/>
+        <source>Credits per image: offline</source>
+        <translation>每张图片积分：离线</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="180"/>
+        <source>Free (rendered on this kiosk)</source>
+        <translation>免费（在本机生成）</translation>
+    </message>
+</context>
+<context>
     <name>CreditsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="97"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="98"/>
         <source>No credits granted yet: generations are not limited by a balance</source>
         <translation>尚未发放积分：生成不受余额限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="101"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="102"/>
         <source>%1 credit(s) spent, %2 paid generation(s) of %3</source>
         <translation>已消耗 %1 积分，付费生成 %2 次（上限 %3）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="106"/>
         <source>%1 per customer session</source>
         <translation>每位顾客每次体验 %1 次</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="108"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="109"/>
         <source>Credits are running low: %1 left (alert below %2). Ask HQ for a grant.</source>
         <translation>积分即将用完：剩余 %1（低于 %2 时提醒）。请联系总部发放积分。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="131"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="147"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="166"/>
         <source>Balance</source>
         <translation>余额</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="150"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="166"/>
         <source>Held for running generations</source>
         <translation>生成中预扣</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="167"/>
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="151"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="167"/>
         <source>Limit</source>
         <translation>限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="154"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="170"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="171"/>
         <source>Save limits</source>
         <translation>保存限制</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="172"/>
         <source>Paid generations per day (0: no cap)</source>
         <translation>每日付费生成次数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="157"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="173"/>
         <source>Per customer session (0: no cap)</source>
         <translation>每位顾客每次体验（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="158"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="174"/>
         <source>Alert when the balance is below</source>
         <translation>余额低于此值时提醒</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="160"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="176"/>
         <source>Credits</source>
         <translation>积分</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Paid</source>
         <translation>实扣</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Task or grant</source>
         <translation>任务或发放</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="161"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credits_page.py" line="177"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
@@ -778,194 +861,194 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="287"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="304"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="311"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>已保存。重启本机后，新的摄像头、画面或分享设置才会生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="305"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="312"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="323"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="225"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="231"/>
         <source>This camera is not connected.</source>
         <translation>这个摄像头没有连接。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="227"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="233"/>
         <source>Starting the camera…</source>
         <translation>正在打开摄像头…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="243"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="249"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>这个摄像头打不开：可能已拔出，或正被其他程序使用。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="268"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>没有连接摄像头。插上摄像头之前，镜子播放演示视频。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="267"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
         <source>Automatic: the first camera found</source>
         <translation>自动：找到的第一个摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="269"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="275"/>
         <source>Camera %1</source>
         <translation>摄像头 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="270"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="276"/>
         <source>%1 (not connected)</source>
         <translation>%1（未连接）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="271"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="277"/>
         <source>No camera found.</source>
         <translation>没有找到摄像头。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="272"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="278"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>找到 %n 个摄像头。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="279"/>
         <source>Camera preview</source>
         <translation>摄像头预览</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="280"/>
         <source>Look for cameras again</source>
         <translation>重新查找摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="336"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
         <source>Send photos to phones</source>
         <translation>发送照片到手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="357"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="364"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="365"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="366"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="367"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="368"/>
         <source>Restart the kiosk now</source>
         <translation>立即重启本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="362"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>关闭时所有照片都只留在本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="363"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
         <source> days</source>
         <translation> 天</translation>
     </message>

@@ -125,3 +125,47 @@ def test_tasks_cancel_of_a_queued_paid_generation_refunds_it(capsys, openai):
     summary = shown(capsys)
     assert (summary["balance"], summary["pending"]) == (1, 0)
     assert openai.generation_count == 0
+
+
+def test_generate_variations_pre_deducts_n_confirms_what_arrived_and_refunds_the_rest(capsys, openai):
+    from tests.support.fake_providers import openai_success, swatch_png
+
+    main(["credits", "grant", "5", "--reason", "r"])
+    openai.queue(openai_success(swatch_png(1), swatch_png(2)))  # 3 asked for, 2 arrive
+    capsys.readouterr()
+    assert main(["generate", "glitter ombre", "--variations", "3", "--wait", "--json"]) == 0
+    task = json.loads(capsys.readouterr().out)
+    assert json.loads(openai.requests_to("/v1/images/generations", "POST")[0].body)["n"] == 3
+    assert task["variations"] == {"requested": 3, "delivered": 2}
+    assert task["credit"]["amount"] == 3 and task["credit"]["confirmed"] == 2 and task["credit"]["refunded"] == 1
+    assert task["credit"]["status"] == "CONFIRMED" and "2 of 3" in task["credit"]["note"]
+    summary = shown(capsys)
+    assert (summary["balance"], summary["pending"], summary["confirmed_today"]) == (3, 0, 2)
+    assert_books_balance(database_path())
+
+
+def test_generate_variations_the_balance_cannot_pay_is_refused_and_queues_nothing(capsys, openai):
+    main(["credits", "grant", "2", "--reason", "r"])
+    before = task_count(database_path())
+    capsys.readouterr()
+    assert main(["generate", "glitter ombre", "--variations", "3"]) == 1
+    assert capsys.readouterr().err.strip() == "error: INSUFFICIENT_CREDITS"
+    assert task_count(database_path()) == before and shown(capsys)["balance"] == 2
+    assert openai.generation_count == 0
+
+
+def test_generate_variations_queued_holds_n_and_json_says_not_delivered_yet(capsys, openai):
+    main(["credits", "grant", "4", "--reason", "r"])
+    capsys.readouterr()
+    assert main(["generate", "glitter ombre", "--variations", "4", "--json"]) == 0
+    task = json.loads(capsys.readouterr().out)
+    assert task["variations"] == {"requested": 4, "delivered": None} and task["credit"]["status"] == "PENDING"
+    summary = shown(capsys)
+    assert (summary["balance"], summary["pending"]) == (0, 4)
+
+
+@pytest.mark.parametrize("value", ["0", "5", "two"])
+def test_generate_variations_out_of_range_is_a_usage_error(capsys, value):
+    with pytest.raises(SystemExit) as stop:
+        main(["generate", "glitter ombre", "--variations", value])
+    assert stop.value.code == 2 and "variations are 1 to 4" in capsys.readouterr().err

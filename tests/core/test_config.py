@@ -55,7 +55,8 @@ def test_saving_keeps_the_providers_section_and_is_owner_only():
     assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
 
 
-def test_credit_settings_have_defaults_and_hand_edited_values_are_clamped():
+def test_credit_settings_have_defaults_and_hand_edited_values_are_clamped(monkeypatch):
+    monkeypatch.setenv("TZ", "Asia/Shanghai")  # the store PC's own zone is the default
     defaults = load_config()
     assert (defaults.credits_session_cap, defaults.store_time_zone, defaults.credit_prices) == (3, "Asia/Shanghai", {})
     config_path().write_text(json.dumps({
@@ -64,7 +65,7 @@ def test_credit_settings_have_defaults_and_hand_edited_values_are_clamped():
         "store_id": "  ", "credits_low_balance": 3}))
     config = load_config()
     assert (config.credits_daily_cap, config.credits_session_cap, config.credits_low_balance) == (0, 1000, 3)
-    assert config.store_time_zone == "Asia/Shanghai" and config.store_id == "local"
+    assert config.store_time_zone == "Asia/Shanghai" and config.store_id == "local"  # unknown: the OS's zone
     assert config.credit_prices == {"openai": 2, "openai/gpt-image-1": 1000}
     save_config(config.with_changes(store_time_zone="Europe/Paris"))
     assert load_config().store_time_zone == "Europe/Paris" and load_config().credit_prices == config.credit_prices
@@ -77,3 +78,16 @@ def test_sending_to_a_phone_is_off_by_default_and_its_port_is_clamped():
     assert config.share_to_phone is True and config.share_port == 1024
     save_config(config.with_changes(share_port=99999))
     assert load_config().share_port == 65535
+
+
+def test_the_store_time_zone_defaults_to_the_operating_system_s(monkeypatch):
+    from nailmirror_desktop.core.config import known_time_zone, system_time_zone
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    assert load_config().store_time_zone == "Europe/Berlin" == system_time_zone()
+    monkeypatch.setenv("TZ", ":America/New_York")  # the POSIX form with a colon
+    assert system_time_zone() == "America/New_York"
+    monkeypatch.setenv("TZ", "../../etc/passwd")  # never a path: the next source (/etc/localtime) says
+    assert known_time_zone(system_time_zone()) and system_time_zone() != "../../etc/passwd"
+    save_config(load_config().with_changes(store_time_zone="Asia/Tokyo"))
+    assert load_config().store_time_zone == "Asia/Tokyo"  # chosen: the OS no longer decides

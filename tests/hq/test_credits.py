@@ -223,15 +223,10 @@ def test_credits_grant_and_show_from_the_command_line(hq_env: dict[str, str], tm
     env = hq_env
     store_id = json.loads(run(env, "stores", "add", "SH-0012", "--json").stdout)["store_id"]
     other = json.loads(run(env, "stores", "add", "BJ-0001", "--json").stdout)
-    done = run(env, "credits", "grant", store_id, "20", "--reason", "opening", "--json")
-    assert done.returncode == 0, done.stderr
-    given = json.loads(done.stdout)
-    assert given["grant_id"].startswith("gr_") and given["amount"] == 20 and given["store_id"] == store_id
-    # --json before the subcommand; text output names the grant id
-    text = run(env, "credits", "grant", store_id, "5", "--reason", "top-up")
-    assert text.returncode == 0 and text.stdout.startswith("grant_id=gr_")
+    # a store without a kiosk: the grant would reach no ledger
+    early = run(env, "credits", "grant", store_id, "20", "--reason", "opening")
+    assert early.returncode == 1 and "no enrolled kiosk" in early.stderr and len(early.stderr.splitlines()) == 1
 
-    # the kiosk sees both grants in its inbox and uploads a spend
     for key in ("NAILMIRROR_HQ_DATABASE_URL", "NAILMIRROR_HQ_STARTER_CATALOG", "NAILMIRROR_HQ_HOME"):
         monkeypatch.setenv(key, env[key]) if key in env else monkeypatch.delenv(key, raising=False)
     from nailmirror_hq.config import load_settings
@@ -240,11 +235,21 @@ def test_credits_grant_and_show_from_the_command_line(hq_env: dict[str, str], tm
     hq = open_hq(load_settings())
     try:
         with TestClient(create_app(hq)) as client:
-            headers = enroll(client, other["enrollment_code"])
+            enroll(client, other["enrollment_code"])
             code = json.loads(run(env, "stores", "enroll-code", store_id, "--json").stdout)["enrollment_code"]
             headers = enroll(client, code)
+            done = run(env, "credits", "grant", store_id, "20", "--reason", "opening", "--json")
+            assert done.returncode == 0, done.stderr
+            given = json.loads(done.stdout)
+            assert given["grant_id"].startswith("gr_") and given["amount"] == 20 and given["store_id"] == store_id
+            assert given["kiosk_id"].startswith("k_")  # the store's only kiosk
+            # --json before the subcommand; text output names the grant id
+            text = run(env, "credits", "grant", store_id, "5", "--reason", "top-up")
+            assert text.returncode == 0 and text.stdout.startswith("grant_id=gr_")
+            # the kiosk sees both grants, addressed to it, in its inbox and uploads a spend
             events = client.get("/v1/stores/me/inbox", headers=headers).json()["events"]
-            assert [e["amount"] for e in events if e["type"] == "credits.grant"] == [20, 5]
+            grants = [e for e in events if e["type"] == "credits.grant"]
+            assert [e["amount"] for e in grants] == [20, 5] and {e["kiosk_id"] for e in grants} == {given["kiosk_id"]}
             assert client.put("/v1/ledger/entries/c1", headers=headers,
                               json=charge(amount=2, confirmed=2)).status_code == 201
     finally:
@@ -253,8 +258,62 @@ def test_credits_grant_and_show_from_the_command_line(hq_env: dict[str, str], tm
     shown = json.loads(run(env, "--json", "credits", "show").stdout)
     assert [(s["store_id"], s["granted"], s["confirmed"], s["refunded"], s["balance"]) for s in shown] == [
         (other["store_id"], 0, 0, 0, 0), (store_id, 25, 2, 0, 23)]
+    assert [(k["kiosk_id"], k["granted"], k["balance"]) for k in shown[1]["kiosks"]] == [(given["kiosk_id"], 25, 23)]
     one = json.loads(run(env, "credits", "show", store_id, "--json").stdout)
     assert [s["store_id"] for s in one] == [store_id]
+
+
+def test_a_store_with_two_kiosks_needs_the_kiosk_named_and_books_each(hq_local_blobs: HQ, api: TestClient) -> None:
+    hq = hq_local_blobs
+    store_id, front = new_kiosk(hq, api)
+    with db.write(hq.engine) as conn:
+        code = stores.new_enroll_code(conn, store_id, "test")
+    back = enroll(api, code, "nail bar")
+    with db.read(hq.engine) as conn:
+        (first, _), (second, _) = credits.active_kiosks(conn, store_id)
+    with pytest.raises(HQError) as refused:
+        _grant(hq, store_id, 5)
+    assert refused.value.status == 400 and first in refused.value.message and second in refused.value.message
+    assert "--kiosk" in refused.value.message and "nail bar" in refused.value.message
+    with pytest.raises(HQError) as refused, db.write(hq.engine) as conn:
+        credits.grant(conn, store_id, 5, "r", "test", kiosk_id="k_nope")
+    assert refused.value.status == 404
+    with db.write(hq.engine) as conn:
+        given = credits.grant(conn, store_id, 5, "r", "test", kiosk_id=second)
+    assert given.kiosk_id == second
+    # both kiosks read the store's inbox; the event names the one that applies it
+    for headers in (front, back):
+        (event,) = [e for e in api.get("/v1/stores/me/inbox", headers=headers).json()["events"]
+                    if e["type"] == "credits.grant"]
+        assert event["kiosk_id"] == second
+    assert api.put("/v1/ledger/entries/g1", headers=back, json=grant_entry(given.grant_id, 5)).status_code == 201
+    assert api.put("/v1/ledger/entries/c1", headers=back, json=charge()).status_code == 201
+    assert api.put("/v1/ledger/entries/c2", headers=front, json=charge(funded=False)).status_code == 201
+    found = _books(hq, store_id)
+    assert (found["granted"], found["confirmed"], found["balance"]) == (5, 1, 4)
+    assert [(k["kiosk_id"], k["kiosk_name"], k["granted"], k["confirmed"], k["balance"], k["generations"])
+            for k in found["kiosks"]] == [(first, "front desk", 0, 0, 0, 1), (second, "nail bar", 5, 1, 4, 1)]
+    # a revoked kiosk is no longer one to choose: the other one is the store's only kiosk again
+    with db.write(hq.engine) as conn:
+        stores.revoke(conn, store_id, "test", kiosk_id=first)
+    assert _grant(hq, store_id, 2).kiosk_id == second
+
+
+def test_a_conflict_names_hq_s_body_and_an_entry_resent_under_a_new_id_replaces_it(
+        hq_local_blobs: HQ, api: TestClient) -> None:
+    hq = hq_local_blobs
+    store_id, headers = new_kiosk(hq, api)
+    assert api.put("/v1/ledger/entries/e1", headers=headers, json=charge()).status_code == 201
+    mine = charge(status="REFUNDED", confirmed=0, note="refunded on the restored disk")
+    clash = api.put("/v1/ledger/entries/e1", headers=headers, json=mine)
+    assert clash.status_code == 409 and clash.json()["details"]["stored"]["status"] == "CONFIRMED"
+    assert api.put("/v1/ledger/entries/e1b", headers=headers, json={**mine, "replaces": "e1"}).status_code == 201
+    found = _books(hq, store_id)
+    assert (found["confirmed"], found["refunded"], found["generations"]) == (0, 1, 0)  # e1 no longer counted
+    # the same entry again without `replaces` (a restore re-offers everything) is a replay, not a conflict
+    assert api.put("/v1/ledger/entries/e1b", headers=headers, json=mine).status_code == 200
+    assert api.put("/v1/ledger/entries/e2", headers=headers,
+                   json={**charge("T9"), "replaces": "bad id!"}).status_code == 400
 
 
 @pytest.mark.parametrize(("args", "rc", "says"), [
@@ -344,3 +403,35 @@ def test_grants_and_uploaded_entries_survive_backup_and_restore(hq_local_blobs: 
         assert [g.grant_id for g in credits.grants(conn, store_id)] == [given.grant_id]
     # the restored entry is still there: the same upload is a replay
     assert api.put("/v1/ledger/entries/c1", headers=headers, json=charge(amount=2, confirmed=2)).status_code == 200
+
+
+def test_migration_0006_addresses_earlier_grants_to_the_store_s_first_kiosk(tmp_path: Path) -> None:
+    """A grant made before grants were addressed went to the whole store: the migration names the kiosk that
+    was enrolled by then, in the grant row and in its inbox event, so a second PC enrolled later skips it."""
+    from alembic import command
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'hq.sqlite3'}")
+    config = db.alembic_config(engine)
+    command.upgrade(config, "0003_channels_and_taxonomy")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO channel (code, created_at) VALUES ('all', 'x')"))
+        conn.execute(text("INSERT INTO store (id, name, channel, status, inbox_seq, created_at) VALUES "
+                          "('st_A', 'A', 'all', 'ACTIVE', 1, '2026-01-01T00:00:00.000Z')"))
+        for kiosk, at in (("k_first", "2026-01-01T00:00:00.000Z"), ("k_later", "2026-06-01T00:00:00.000Z")):
+            conn.execute(text("INSERT INTO store_token (token_sha256, store_id, kiosk_id, kiosk_name, app_version, "
+                              "created_at) VALUES (:t, 'st_A', :k, :k, '0.1', :at)"), {"t": kiosk * 4, "k": kiosk,
+                                                                                       "at": at})
+        body = {"type": "credits.grant", "at": "2026-02-01T00:00:00.000Z", "grant_id": "gr_" + "0" * 24,
+                "amount": 5, "reason": "opening"}
+        conn.execute(text("INSERT INTO store_event (store_id, seq, type, body, created_at) VALUES "
+                          "('st_A', 1, 'credits.grant', :b, '2026-02-01T00:00:00.000Z')"), {"b": json.dumps(body)})
+        conn.execute(text("INSERT INTO credit_grant (grant_id, store_id, amount, reason, actor, inbox_seq, created_at) "
+                          "VALUES (:g, 'st_A', 5, 'opening', 'cli', 1, '2026-02-01T00:00:00.000Z')"),
+                     {"g": body["grant_id"]})
+    command.upgrade(config, "head")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT kiosk_id FROM credit_grant")).scalar_one() == "k_first"
+        event = json.loads(conn.execute(text("SELECT body FROM store_event")).scalar_one())
+    assert event["kiosk_id"] == "k_first" and event["amount"] == 5
+    engine.dispose()

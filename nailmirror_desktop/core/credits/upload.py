@@ -3,8 +3,13 @@
 `pending_uploads` lists the settled entries HQ has not stored yet, oldest first, each with its wire body;
 the sync cycle PUTs each one and calls `mark_uploaded` with the ids HQ answered 200 or 201 for. A crash between
 the PUT and the mark only means the same body is sent again, which HQ answers 200 (a replay). An entry HQ refuses
-(409) is parked by `park_upload` (migrations/0006) and offered no more. PENDING charges
-stay here until they settle: a settled entry never changes, so its body, and so its upload, is final."""
+(409) is parked by `park_upload` (migrations/0006) and offered no more, until staff unpark it
+(`nailmirror credits unpark`, core/sync/ledger.unpark): it is then re-sent under `unpark_id` with `replaces`
+naming the old id, and `finish_unpark` moves the entry to the new id. PENDING charges stay here until they
+settle: a settled entry never changes, so its body, and so its upload, is final.
+
+After HQ was restored from a backup (a new epoch in the inbox), `reoffer_all` offers every settled entry again:
+the restored HQ lacks what arrived after its backup; what it has is a 200 replay."""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from datetime import UTC, datetime
 from nailmirror_desktop.core.credits.ledger import TASK_BIZ_TYPE
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
+from nailmirror_protocol.canonical import body_sha256
 from nailmirror_protocol.shapes import LedgerEntryUpload
 
 PENDING_UPLOADS = """
@@ -96,3 +102,44 @@ def upload_counts(conn: sqlite3.Connection) -> UploadCounts:
     last = conn.execute("""SELECT upload_error FROM credit_entry WHERE uploaded_at IS NULL
                            AND upload_error IS NOT NULL ORDER BY id DESC LIMIT 1""").fetchone()
     return UploadCounts(int(pending), int(parked), None if last is None else str(last[0]))
+
+
+@dataclass(frozen=True)
+class ParkedEntry:
+    local_id: int
+    entry_id: str  # the upload id HQ refused
+    error: str
+    body: LedgerEntryUpload  # what this kiosk's ledger says
+
+
+def find_parked(conn: sqlite3.Connection, ref: str) -> ParkedEntry | None:
+    """A parked entry by its ledger id (`credits ledger`'s ID) or its upload id; None when there is none."""
+    row = conn.execute("""SELECT * FROM credit_entry WHERE upload_error IS NOT NULL AND uploaded_at IS NULL
+                          AND (upload_id = ? OR (? GLOB '[0-9]*' AND id = CAST(? AS INTEGER)))""",
+                       (ref, ref, ref)).fetchone()
+    return None if row is None else ParkedEntry(row["id"], row["upload_id"], row["upload_error"], _body(row))
+
+
+def unpark_id(entry_id: str, body: LedgerEntryUpload) -> str:
+    """The new upload id of an unparked entry: derived from the old id and the body, so an unpark cut after HQ
+    stored it and before finish_unpark sends the same id again (a 200 replay), never a second entry."""
+    return body_sha256({"unpark": entry_id, "body": body})[:32]
+
+
+def finish_unpark(conn: sqlite3.Connection, old_id: str, new_id: str, now_ms: int | None = None) -> bool:
+    """HQ stored the entry under `new_id` (or, new_id == old_id, took it as it was): it is uploaded now."""
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    with write_transaction(conn):
+        return conn.execute("""UPDATE credit_entry SET upload_id = ?, uploaded_at = ?, upload_error = NULL
+                               WHERE upload_id = ? AND uploaded_at IS NULL AND upload_error IS NOT NULL""",
+                            (new_id, now, old_id)).rowcount == 1
+
+
+def reoffer_all(conn: sqlite3.Connection, store_id: str = DEFAULT_STORE_ID) -> int:
+    """Offer every settled entry of the store again (parked ones too: their conflict was with the HQ the restore
+    replaced). Runs in the caller's transaction when there is one. Returns how many were re-offered."""
+    with write_transaction(conn):
+        return conn.execute("""UPDATE credit_entry SET uploaded_at = NULL, upload_error = NULL
+                               WHERE status <> 'PENDING' AND (uploaded_at IS NOT NULL OR upload_error IS NOT NULL)
+                               AND account_id IN (SELECT id FROM credit_account WHERE store_id = ?)""",
+                            (store_id,)).rowcount

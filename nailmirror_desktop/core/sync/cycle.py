@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.credits import upload
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.sync import apply, drafts, ledger, state
@@ -103,7 +104,8 @@ def _snapshot(repo: StyleRepository, port: HqPort, *, force: bool = False) -> in
 def _pull_inbox(repo: StyleRepository, port: HqPort, epoch: str, credit_store_id: str) -> int:
     events = 0
     inbox_cursor = state.require(repo.conn).inbox_cursor
-    if inbox_cursor is not None and inbox_cursor.split(".")[0] != epoch:
+    restored = inbox_cursor is not None and inbox_cursor.split(".")[0] != epoch
+    if restored:
         inbox_cursor = None  # a restored HQ: its inbox history starts again
     for _ in range(MAX_PAGES):
         try:
@@ -112,7 +114,14 @@ def _pull_inbox(repo: StyleRepository, port: HqPort, epoch: str, credit_store_id
             if exc.fault is not Fault.RESET:
                 raise
             inbox_page = port.inbox(None)
-        events += drafts.apply_inbox_page(repo, inbox_page, credit_store_id=credit_store_id)
+        with write_transaction(repo.conn):
+            if restored:
+                # The restored HQ lacks the entries (and grants) that reached it after its backup: offer every
+                # settled entry again, in the transaction that moves the inbox cursor to the new epoch, so a
+                # crash cannot leave the cursor moved and the entries not re-offered. Known ones are 200s.
+                upload.reoffer_all(repo.conn, credit_store_id)
+                restored = False
+            events += drafts.apply_inbox_page(repo, inbox_page, credit_store_id=credit_store_id)
         inbox_cursor = inbox_page["next"]
         if not inbox_page["has_more"]:
             break

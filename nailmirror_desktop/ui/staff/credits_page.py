@@ -4,7 +4,8 @@ generations, today's use against the caps, the low-balance alert and the ledger,
 The page reads through core/credits (`show`, `ledger_entries`) with the policy the engine's credit hooks carry,
 so it shows exactly what the engine enforces; it holds no SQL. Refreshed when shown and on its button.
 Staff set the caps and the alert threshold here: saved to config.json (KioskConfig) and applied to the running
-engine's hooks at once, so the next generation is checked against them.
+engine's hooks at once, so the next generation is checked against them. The store's time zone and the prices
+are set on the settings page; `apply_config` (connected to its config_saved) puts them into the hooks the same way.
 """
 
 from __future__ import annotations
@@ -126,6 +127,21 @@ class CreditsPage(QWidget):
         self.config_saved.emit(config)
         self.refresh()
         return config
+
+    def apply_config(self, config: KioskConfig) -> None:
+        """Settings saved elsewhere (time zone, prices, caps): the next generation is charged and counted with
+        them, without a restart."""
+        if self._hooks is None:
+            return
+        self._policy = self._hooks.policy = replace(
+            self._hooks.policy, time_zone=config.store_time_zone, prices=dict(config.credit_prices),
+            daily_cap=config.credits_daily_cap, session_cap=config.credits_session_cap,
+            low_balance_threshold=config.credits_low_balance)
+        for box, value in ((self.daily_cap, config.credits_daily_cap), (self.session_cap, config.credits_session_cap),
+                           (self.low_balance, config.credits_low_balance)):
+            box.setValue(value)
+        if self.summary:
+            self.refresh()
 
     def _cap(self, cap: int) -> str:
         return str(cap) if cap else self.tr("no cap")

@@ -1,7 +1,9 @@
 """Settings: camera, resolution, mirroring, idle timeout, how long snapshots are kept, language (core.config), a new
 staff PIN (core.staff_pin: only with the current PIN, which counts towards the lockout) and the image
 provider with its API key (core.providers.config). The key is never shown back: only whether one is set and
-its last four characters; typing a new one replaces it, leaving the box empty keeps it."""
+its last four characters; typing a new one replaces it, leaving the box empty keeps it. The store's time zone and
+the price per image (credit_settings.py) are saved with the rest and used by the next generation (the credits
+page puts them into the running hooks on config_saved): no restart."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from nailmirror_desktop.core.generation.provider_config import (
 )
 from nailmirror_desktop.core.staff_pin import PinFormatError, PinOutcome, StaffPin, check_format
 from nailmirror_desktop.ui.staff.camera_preview import CameraPreview, Feed, PreviewFeeds, qt_camera_devices
+from nailmirror_desktop.ui.staff.credit_settings import CreditSettingsBox
 from nailmirror_desktop.ui.staff.pin_dialog import wait_text
 from nailmirror_desktop.ui.staff.touch_controls import TouchSpinBox
 from nailmirror_desktop.vision.camera_devices import CameraChoice, CameraDevice, resolve_camera_index
@@ -107,6 +110,9 @@ class SettingsPage(QWidget):
         self.restart_button.clicked.connect(self.restart_requested)
         self.restart_button.hide()
         layout.addLayout(self.form)
+        self.credit_settings = CreditSettingsBox(config, {name: self._providers.settings_for(name).model
+                                                          for name in PROVIDER_NAMES if name != "offline"})
+        layout.addWidget(self.credit_settings)
         layout.addWidget(self.save_button)
         layout.addWidget(self.feedback)
         layout.addWidget(self.restart_button)
@@ -291,13 +297,14 @@ class SettingsPage(QWidget):
             **self._camera_fields(), resolution=tuple(self.resolution.currentData()),
             mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
             snapshot_keep_days=self.keep_days.value(), language=self.language.currentData(),
-            share_to_phone=self.share.isChecked())
+            share_to_phone=self.share.isChecked(), **self.credit_settings.changes())
         if pin and not self._change_pin(pin):
             return False
         save_config(config)
         self._providers = self._with_provider_changes(self._providers)
         save_provider_config(self._providers)
         self._config = config
+        self.credit_settings.saved(config)
         self._show_key_state()
         waiting = self.needs_restart()
         self.restart_button.setVisible(waiting)

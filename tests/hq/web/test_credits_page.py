@@ -55,6 +55,12 @@ def test_credits_tab_shows_each_stores_balance_and_usage(hq_sqlite: HQ) -> None:
     assert [_cell(page.text, store_id, k) for k in ("granted", "confirmed", "refunded", "balance", "generations")] == [
         "10", "2", "1", "8", "1"]
     assert _cell(page.text, idle_id, "balance") == "0"
+    # under the store, its kiosk's own share (a grant goes to one kiosk's ledger)
+    kiosk = given.kiosk_id
+    assert kiosk is not None
+    row = re.search(rf'<tr class="kiosk" id="credits-{re.escape(store_id)}-{re.escape(kiosk)}">(.*?)</tr>', page.text,
+                    re.S)
+    assert row and "自助机" in row.group(1) and '<td class="balance">8</td>' in row.group(1)
     assert f'id="grant-{given.grant_id}"' in page.text and "开业赠送" in page.text
     english = browser.get("/review/credits?lang=en").text
     assert "Credits per store" in english and "Granted by HQ" in english and 'href="/review/credits"' in english
