@@ -30,6 +30,16 @@ MAX_REDIRECTS = 1
 BLOB_MAX_BYTES = 64 * 1024 * 1024
 # OpenSSL's words for a certificate outside its validity: by this kiosk's clock, usually a wrong clock.
 CLOCK_SIGNS = ("certificate is not yet valid", "certificate has expired")
+UNTRUSTED_SIGN = "CERTIFICATE_VERIFY_FAILED"  # any other refusal of HQ's certificate: not trusted, or another host's
+
+
+def untrusted(host: str, detail: str) -> SyncError:
+    """HQ's certificate did not verify (and not for the clock): a proxy intercepting HTTPS (a captive portal, a
+    filtering firewall) or a wrong certificate at HQ. Nothing was sent; tried again on the network backoff, as
+    a portal clears once someone logs in."""
+    return SyncError(Fault.OFFLINE, "tls_untrusted",
+                     f"{host}'s TLS certificate is not trusted by this kiosk (an HTTPS-intercepting proxy, or a wrong"
+                     f" certificate at HQ); nothing was sent ({detail[-120:]})")
 
 
 def fetch_resumable(url: str, sha256: str, size: int, *, headers: dict[str, str], parts_dir: Path,
@@ -100,6 +110,8 @@ def _get_into(url: str, headers: dict[str, str], part: Path, have: int,
                 raise SyncError(Fault.CLOCK, "clock_or_certificate",
                                 f"{parts.hostname}'s TLS certificate is not valid at this kiosk's time: check the"
                                 " kiosk's clock") from None
+            if UNTRUSTED_SIGN in str(exc):
+                raise untrusted(str(parts.hostname), str(exc)) from None
             raise SyncError(Fault.OFFLINE, "network_unreachable", f"connect to {parts.hostname}: {exc}") from None
         guard.watch(conn.sock)
         # A blob may take longer than one JSON answer: the deadline is read_s per megabyte, at least read_s.

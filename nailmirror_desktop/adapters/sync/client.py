@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from nailmirror_desktop.adapters.http.client import HttpAnswer, Timeouts, exchange, json_body, parse_json
-from nailmirror_desktop.adapters.sync.blobs import CLOCK_SIGNS, fetch_resumable
+from nailmirror_desktop.adapters.sync.blobs import CLOCK_SIGNS, UNTRUSTED_SIGN, fetch_resumable, untrusted
 from nailmirror_desktop.core.generation.provider_port import ProviderError
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_protocol import PROTOCOL_VERSION, paths
@@ -88,6 +88,8 @@ def transport_fault(exc: ProviderError) -> SyncError:
         return SyncError(Fault.CLOCK, "clock_or_certificate",
                          f"HQ's TLS certificate is not valid at this kiosk's time ({now}): check the kiosk's clock"
                          f" ({exc.message[-120:]})")
+    if UNTRUSTED_SIGN in exc.message:
+        return untrusted("HQ", exc.message)
     return SyncError(Fault.OFFLINE, exc.code, exc.message[:200])
 
 
