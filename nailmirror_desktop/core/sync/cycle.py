@@ -1,6 +1,9 @@
 """One sync cycle over an HqPort: hello, the channel feed (or the snapshot after a 410), then the inbox (review
 decisions and credit grants), then the settled ledger entries up to HQ (ledger.py).
 
+An HQ restored from a backup (a new epoch, or 410 ahead_of_server) is resynced by snapshot replace, and the
+revisions it had from this kiosk but never decided are queued to go up again (it may have lost them).
+
 Each page is its own transaction with its cursor, so a cycle cut anywhere resumes where the last committed page
 left off. Blobs and draft pushes are not fetched here: the cycle leaves them queued (sync_blob,
 sync_draft_upload) and tasks.py turns them into BLOB_FETCH and DRAFT_PUSH tasks.
@@ -18,7 +21,10 @@ from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncStatus
 from nailmirror_protocol import paths
+from nailmirror_protocol.errors import ResetReason
 
+# 410 reasons that mean HQ went back in time (restored from a backup): undecided drafts we sent go up again.
+BACK_IN_TIME = (ResetReason.EPOCH_CHANGED.value, ResetReason.AHEAD_OF_SERVER.value)
 MAX_PAGES = 1000  # a cycle never loops forever on a feed that keeps saying has_more
 
 
@@ -57,6 +63,7 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
         if cursor is not None:
             with write_transaction(conn):
                 state.note_reset(conn, now_s)
+                drafts.requeue_undecided(conn)  # a restored HQ may have lost what we sent it
         changes += _snapshot(repo, port)
         took_snapshot = True
     else:
@@ -68,6 +75,8 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
                     raise
                 with write_transaction(conn):
                     state.note_reset(conn, now_s)
+                    if exc.details.get("reason") in BACK_IN_TIME:
+                        drafts.requeue_undecided(conn)
                 changes += _snapshot(repo, port)
                 took_snapshot = True
                 break
