@@ -118,10 +118,12 @@ class HqRig:
 @dataclass
 class Rule:
     """For requests whose path contains `path`: `cut_after` response bytes then reset, or answer `answer`
-    (raw HTTP bytes) instead of forwarding; `times` matching requests are affected (then it passes)."""
+    (raw HTTP bytes) instead of forwarding; the first `skip` matching requests pass, then `times` are affected
+    (then it passes again)."""
 
     path: str
     times: int = 1
+    skip: int = 0
     cut_after: int | None = None
     answer: bytes | None = None
 
@@ -169,6 +171,9 @@ class FaultProxy:
             self.seen.append(head)
             path = head.split("\r\n", 1)[0].split(" ")[1]
             rule = next((r for r in self.rules if r.path in path and r.times > 0), None)
+            if rule is not None and rule.skip > 0:
+                rule.skip -= 1
+                rule = None
             if rule is not None:
                 rule.times -= 1
                 if rule.answer is not None:

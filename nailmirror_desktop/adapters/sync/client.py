@@ -28,6 +28,7 @@ from nailmirror_protocol.shapes import (
     InboxPage,
     LedgerEntryReceipt,
     LedgerEntryUpload,
+    RotateResponse,
     Snapshot,
 )
 
@@ -159,6 +160,16 @@ class HttpHq:
 
     def hello(self) -> Hello:
         return cast(Hello, self.get_json(paths.HELLO))
+
+    def rotate_token(self) -> RotateResponse:
+        # Not retried by the transport: a rotation whose answer was lost is simply done again next cycle (the
+        # token sent stays valid at HQ for 24 h, and HQ rotates again from it).
+        answer = self._exchange("POST", paths.AUTH_ROTATE, body=b"", content_type="application/json",
+                                idempotent=False)
+        return cast(RotateResponse, self._document(answer))
+
+    def use_token(self, token: str) -> None:
+        self._token = token
 
     def changes(self, since: str, limit: int) -> ChangesPage:
         return cast(ChangesPage, self.get_json(paths.CATALOG_CHANGES, {"since": since, "limit": str(limit)}))
