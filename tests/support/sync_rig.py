@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable
@@ -24,6 +27,8 @@ from nailmirror_hq.config import Settings
 from nailmirror_hq.service import HQ, open_hq
 from tests.support.hq_fixtures import style_folder
 from tests.support.hq_servers import Uvicorn, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class HqRig:
     def __init__(self, root: Path, *, starter: Path | None = None, database_url: str | None = None,
                  blobs_url: str | None = None) -> None:
         self.root = root
+        self.database_url, self.blobs_url = database_url, blobs_url
         self.hq: HQ = open_hq(Settings(root, database_url or f"sqlite:///{root / 'hq.sqlite3'}",
                                        blobs_url or (root / "blobs").as_uri(), starter))
         self.server = Uvicorn(create_app(self.hq))
@@ -109,6 +115,21 @@ class HqRig:
             row = catalog.get_style(conn, style_id)
         assert row is not None
         return list(row.body["assets"])
+
+    def cli(self, *argv: str) -> Any:
+        """`nailmirror-hq ARGV --json` as a real process on this HQ's database and blob store (what a chain's
+        scripts run beside the serving process); its parsed JSON answer."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "NAILMIRROR_HQ_HOME": str(self.root),
+               "NAILMIRROR_HQ_STARTER_CATALOG": ""}
+        for key, value in (("NAILMIRROR_HQ_DATABASE_URL", self.database_url), ("NAILMIRROR_HQ_BLOBS", self.blobs_url)):
+            if value:
+                env[key] = value
+            else:
+                env.pop(key, None)
+        done = subprocess.run([sys.executable, "-m", "nailmirror_hq", *argv, "--json"], env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads(done.stdout)
 
     def stop(self) -> None:
         self.server.stop()
