@@ -7,8 +7,11 @@ For each engine (SQLite; PostgreSQL in a throwaway cluster when its binaries are
 poll latency of an up-to-date kiosk (0 changes) and of a 200-change page (median, p95 ms), then N simulated
 stores (one token each) polling one HQ process from 8 client threads for --seconds: requests/s held and p95.
 The feed is spread over 4 channels, interleaved, ~1 KB bodies, so a page is a range scan among other channels'
-rows. The kiosk-side figures (first sync of 500 styles, incremental sync of 10) need the kiosk's sync client,
-which is not built yet: they are reported as null. The last line is the JSON summary.
+rows. After the load the database is settled (WAL checkpointed, table analysed, writeback done) and each size
+reports its cursor query's plan (an index seek on (channel, seq)), that query's own time in-process, and the
+load average, so a slow figure can be told apart from a busy machine. The kiosk-side figures (first sync of
+500 styles, incremental sync of 10) are benchmarks/kiosk_sync.py's; here they are null. The last line is the
+JSON summary.
 """
 
 from __future__ import annotations
@@ -30,15 +33,16 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import insert, update  # noqa: E402
 
-from nailmirror_hq import clock, db, meta, stores  # noqa: E402
+from nailmirror_hq import clock, db, feed, meta, stores  # noqa: E402
 from nailmirror_hq.api.app import create_app  # noqa: E402
 from nailmirror_hq.config import Settings  # noqa: E402
 from nailmirror_hq.schema import catalog_change, channel, store, store_token  # noqa: E402
 from nailmirror_hq.service import open_hq  # noqa: E402
 
 CHANNELS = ("bench", "b2", "b3", "b4")
+# ~1 KB as stored (UTF-8, not \u-escaped: escaped, this was 2.75 KB a row and the 1M-row file 4 GB).
 BODY = json.dumps({"type": "tag", "op": "upsert", "id": "x", "version": 1,
-                   "tag": {"code": "x", "name_zh": "填充" * 200, "name_en": "padding" * 50}})
+                   "tag": {"code": "x", "name_zh": "填充" * 100, "name_en": "padding" * 50}}, ensure_ascii=False)
 PAGE = 200
 
 
@@ -60,6 +64,50 @@ def fill(hq, rows: int) -> None:  # type: ignore[no-untyped-def]
     with db.write(hq.engine) as conn:
         for code, head in seqs.items():
             conn.execute(update(channel).where(channel.c.code == code).values(head_seq=head))
+    settle(hq)
+
+
+def settle(hq) -> None:  # type: ignore[no-untyped-def]
+    """After the bulk load, before measuring: what a serving HQ is in, not what a loader leaves behind. SQLite:
+    the WAL checkpointed and truncated (a reader of a 1M-row load otherwise searches a WAL of thousands of
+    frames); PostgreSQL: the table analysed (autovacuum would, later). Then the dirty pages are written out, so
+    the first polls do not queue behind gigabytes of writeback."""
+    if hq.engine.dialect.name == "sqlite":
+        raw = hq.engine.raw_connection()  # outside any transaction (SQLAlchemy's would hold the checkpoint off)
+        try:
+            busy, _, _ = raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            assert busy == 0, "the WAL checkpoint was blocked"
+        finally:
+            raw.close()
+    else:
+        with hq.engine.connect() as conn:
+            conn.exec_driver_sql("ANALYZE catalog_change")
+            conn.commit()
+    os.sync()
+
+
+def feed_plan(hq, epoch_head: int) -> str:  # type: ignore[no-untyped-def]
+    """How the database runs the cursor query: it must be an index seek on (channel, seq), never a scan."""
+    with hq.engine.connect() as conn:
+        if hq.engine.dialect.name == "sqlite":
+            rows = conn.exec_driver_sql("EXPLAIN QUERY PLAN SELECT seq, body FROM catalog_change WHERE channel = ?"
+                                        " AND seq > ? ORDER BY seq LIMIT 201", ("bench", epoch_head)).all()
+            return "; ".join(str(row[-1]) for row in rows)
+        rows = conn.exec_driver_sql("EXPLAIN SELECT seq, body FROM catalog_change WHERE channel = %(c)s"
+                                    " AND seq > %(s)s ORDER BY seq LIMIT 201", {"c": "bench", "s": epoch_head}).all()
+        return "; ".join(str(row[0]).strip() for row in rows)
+
+
+def query_ms(hq, head: int, samples: int) -> float:  # type: ignore[no-untyped-def]
+    """The 0-change cursor query alone (feed.page in-process, no HTTP): the database's share of a poll."""
+    times = []
+    with db.read(hq.engine) as conn:
+        for _ in range(samples):
+            started = time.perf_counter()
+            changes, _ = feed.page(conn, "bench", head, PAGE)
+            times.append((time.perf_counter() - started) * 1000)
+            assert changes == []
+    return round(statistics.median(times), 4)
 
 
 def make_tokens(hq, count: int) -> list[str]:  # type: ignore[no-untyped-def]
@@ -151,8 +199,10 @@ def run_engine(engine: str, rows_list: list[int], store_count: int, seconds: flo
                 head = int(conn.execute(channel.select().where(channel.c.code == "bench")).one().head_seq)
             server = Uvicorn(create_app(hq))
             try:
-                entry: dict[str, object] = {"load_s": round(load_s, 1)}
+                entry: dict[str, object] = {"load_s": round(load_s, 1), "feed_plan": feed_plan(hq, head),
+                                            "query_0_changes_ms_median": query_ms(hq, head, samples)}
                 entry.update(measure(server.port, tokens[0], epoch, head, samples))
+                entry["load_average"] = round(os.getloadavg()[0], 2)  # at the end of this size's polls
                 entry["many_stores"] = many_stores(server.port, tokens, epoch, head, seconds)
             finally:
                 server.stop()

@@ -95,13 +95,15 @@ def _unfinished(engine: Any) -> int:
 def _now(args: argparse.Namespace) -> int:
     from nailmirror_desktop.app.services import open_repository, open_sync_engine
     from nailmirror_desktop.core.sync import state
-    from nailmirror_desktop.core.sync.tasks import submit_cycle
+    from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, submit_cycle
 
     with open_sync_engine() as engine:
         conn = engine.connection()
         if state.load(conn) is None:
             return _fail("not enrolled (nailmirror sync enroll CODE --hq URL)")
         open_repository(conn, load_catalog=True)  # the starter catalog first: HQ's copy then takes it over
+        for held in engine.list_tasks("FAILED", BLOB_FETCH, limit=None, last_error_code="disk_full"):
+            engine.cancel(held.task_no)  # staff asked for now (perhaps after freeing space): the cycle requeues it
         cycle = submit_cycle(engine, spread=False)
         current = state.load(conn)
         waiting = current is not None and current.not_before is not None and current.not_before > time.time()
@@ -121,6 +123,9 @@ def _now(args: argparse.Namespace) -> int:
                 reason = (current.last_error if current else None) or task.last_error_message or task.status.value
                 state_name = current.state.value if current else "NOT_ENROLLED"
                 return _fail(f"cannot sync ({state_name}): {reason}")
+            full = engine.list_tasks("FAILED", BLOB_FETCH, limit=1, last_error_code="disk_full")
+            if full:  # waiting for space, half an hour at a time: say so now rather than time out
+                return _fail(f"cannot sync (DISK_FULL): {full[0].last_error_message}")
             if task.status.value == "SUCCESS" and _unfinished(engine) == 0:
                 unqueued = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state = 'PENDING'").fetchone()[0]
                 if not unqueued or (last_unqueued is not None and unqueued >= last_unqueued):

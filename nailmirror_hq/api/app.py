@@ -77,6 +77,7 @@ def create_app(hq: HQ) -> FastAPI:
 
     app.mount(f"{review.PREFIX}/static", review.static, name="review-static")
     app.include_router(review.router)
+    app.add_exception_handler(review.Refused, review.refused)  # the login redirect or 403 its dependencies chose
     from nailmirror_hq.web import credits_page
 
     app.include_router(credits_page.router)

@@ -1,5 +1,7 @@
-"""The review page's routes, under /review. Every POST checks the session's CSRF token (the login form a
-double-submit cookie); htmx requests (HX-Request) get the changed row, plain form posts a redirect or the page.
+"""The review page's routes, under /review. Every page depends on `signed_in` (no session → the login page)
+and every POST on `posted` (the session, then the form's CSRF token: 403 without it), so a new route cannot
+forget either; the login form uses a double-submit cookie instead. htmx requests (HX-Request) get the changed
+row, plain form posts a redirect or the page.
 
 Decisions go through the same domain functions as the CLI (drafts.approve / reject, catalog.set_status,
 stores.revoke), so a reviewer deciding a draft another reviewer just decided gets 409 and "already decided".
@@ -10,10 +12,11 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -79,6 +82,48 @@ def _forbidden(request: Request) -> HTMLResponse:
     return render(request, "error.html", 403, message_key="csrf")
 
 
+class Refused(Exception):
+    """Raised by the dependencies below with the answer to send instead of running the route: the login
+    redirect, or 403 for a form without this session's CSRF token. create_app installs `refused` for it."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Refused)
+    return exc.response
+
+
+@dataclass(frozen=True)
+class Posted:
+    session: sessions.Session
+    form: dict[str, str]
+
+
+def signed_in(request: Request) -> sessions.Session:
+    """Dependency of every page: the reviewer's session, or the login redirect."""
+    session = _session(request)
+    if session is None:
+        raise Refused(_to_login())
+    return session
+
+
+async def posted(request: Request) -> Posted:
+    """Dependency of every POST route but login/logout: the session and its CSRF-checked form, in that order
+    (no session → login redirect, whatever the form says; a form without the session's token → 403)."""
+    session = signed_in(request)
+    form = await _form(request, session)
+    if form is None:
+        raise Refused(_forbidden(request))
+    return Posted(session, form)
+
+
+SignedIn = Annotated[sessions.Session, Depends(signed_in)]
+SignedForm = Annotated[Posted, Depends(posted)]
+
+
 # --- sign-in -----------------------------------------------------------------------------------------------------
 
 @router.get("/login")
@@ -135,10 +180,7 @@ def _draft_rows(hq: HQ, status: str | None) -> list[dict[str, Any]]:
 
 
 @router.get("/")
-def queue(request: Request, status: str = "PENDING_REVIEW") -> Response:
-    session = _session(request)
-    if session is None:
-        return _to_login()
+def queue(request: Request, session: SignedIn, status: str = "PENDING_REVIEW") -> Response:
     wanted = status if status in ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN") else None
     return render(request, "queue.html", session=session, drafts=_draft_rows(_hq(request), wanted), status=wanted)
 
@@ -154,13 +196,8 @@ def _row_response(request: Request, session: sessions.Session, draft_id: str, st
 
 
 @router.post("/drafts/{draft_id}/{action}")
-async def decide(request: Request, draft_id: str, action: str) -> Response:
-    session = _session(request)
-    if session is None:
-        return _to_login()
-    form = await _form(request, session)
-    if form is None:
-        return _forbidden(request)
+async def decide(request: Request, draft_id: str, action: str, post: SignedForm) -> Response:
+    session, form = post.session, post.form
     if action not in ("approve", "reject"):
         return render(request, "error.html", 404, message_key="not_found")
     reason = form.get("reason", "").strip()
@@ -198,10 +235,7 @@ def blob_view(request: Request, sha256: str) -> Response:
 # --- catalog, stores, audit --------------------------------------------------------------------------------------
 
 @router.get("/catalog")
-def catalog_page(request: Request) -> Response:
-    session = _session(request)
-    if session is None:
-        return _to_login()
+def catalog_page(request: Request, session: SignedIn) -> Response:
     with db.read(_hq(request).engine) as conn:
         rows = catalog.list_styles(conn)
         chosen = {row.id: catalog.chosen_channels(conn, row.id) for row in rows}
@@ -214,14 +248,9 @@ def catalog_page(request: Request) -> Response:
 
 
 @router.post("/catalog/{kind}")
-async def reference_action(request: Request, kind: str) -> Response:
+async def reference_action(request: Request, kind: str, post: SignedForm) -> Response:
     """Add a category or tag, or rename one (the same form: an existing code is renamed)."""
-    session = _session(request)
-    if session is None:
-        return _to_login()
-    form = await _form(request, session)
-    if form is None:
-        return _forbidden(request)
+    session, form = post.session, post.form
     entity = {"categories": "category", "tags": "tag"}.get(kind)
     if entity is None:
         return render(request, "error.html", 404, message_key="not_found")
@@ -241,13 +270,8 @@ async def reference_action(request: Request, kind: str) -> Response:
 
 
 @router.post("/styles/{style_id}/{action}")
-async def style_action(request: Request, style_id: str, action: str) -> Response:
-    session = _session(request)
-    if session is None:
-        return _to_login()
-    form = await _form(request, session)
-    if form is None:
-        return _forbidden(request)
+async def style_action(request: Request, style_id: str, action: str, post: SignedForm) -> Response:
+    session, form = post.session, post.form
     status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF", "take-down": "WITHDRAWN"}.get(action)
     if status is None:
         return render(request, "error.html", 404, message_key="not_found")
@@ -263,23 +287,15 @@ async def style_action(request: Request, style_id: str, action: str) -> Response
 
 
 @router.get("/stores")
-def stores_page(request: Request, code: str | None = None, store: str | None = None) -> Response:
-    session = _session(request)
-    if session is None:
-        return _to_login()
+def stores_page(request: Request, session: SignedIn) -> Response:
     with db.read(_hq(request).engine) as conn:
         rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
     return render(request, "stores.html", session=session, stores=rows, new_code=None, new_code_store=None)
 
 
 @router.post("/stores/{store_id}/{action}")
-async def store_action(request: Request, store_id: str, action: str) -> Response:
-    session = _session(request)
-    if session is None:
-        return _to_login()
-    form = await _form(request, session)
-    if form is None:
-        return _forbidden(request)
+async def store_action(request: Request, store_id: str, action: str, post: SignedForm) -> Response:
+    session, form = post.session, post.form
     new_code = None
     try:
         with db.write(_hq(request).engine) as conn:
@@ -296,10 +312,7 @@ async def store_action(request: Request, store_id: str, action: str) -> Response
 
 
 @router.get("/audit")
-def audit_page(request: Request) -> Response:
-    session = _session(request)
-    if session is None:
-        return _to_login()
+def audit_page(request: Request, session: SignedIn) -> Response:
     with db.read(_hq(request).engine) as conn:
         rows = [dict(r._mapping) for r in conn.execute(select(audit_log).order_by(audit_log.c.id.desc()).limit(500))]
     for row in rows:

@@ -23,6 +23,9 @@ def test_the_sync_benchmark_prints_its_summary(tmp_path: Path) -> None:
                 "poll_200_changes_ms_p95"):
         assert isinstance(entry[key], float) and entry[key] > 0, key
     assert entry["many_stores"]["stores"] == 20 and entry["many_stores"]["requests_per_s"] > 0
+    # The cursor query is an index seek on (channel, seq): what keeps a poll flat in the feed's size.
+    assert entry["feed_plan"].startswith("SEARCH catalog_change USING INDEX") and "seq>?" in entry["feed_plan"]
+    assert entry["query_0_changes_ms_median"] > 0 and entry["load_average"] >= 0
     assert not list(tmp_path.glob("nm-bench-sync-*")), "the benchmark left its data behind"
 
 

@@ -1,4 +1,5 @@
-"""`nailmirror sync …` against the real HQ app on a loopback socket: the issue's "Done when" on SQLite."""
+"""`nailmirror sync …` against the real HQ app on a loopback socket: the issue's "Done when" on SQLite and on
+PostgreSQL + S3, with an imported draft and with a generated one (HQ's side through its own CLI process)."""
 
 from __future__ import annotations
 
@@ -122,6 +123,40 @@ def test_done_when_publish_submit_approve_take_down_revoke(any_rig: HqRig, tmp_p
     assert status["state"] == "REVOKED" and "revoked" in status["last_error"]
     token = _token()
     assert token not in nailmirror("sync", "status").out + failed.err + nailmirror("sync", "status", "--json").out
+
+
+def test_done_when_with_a_generated_draft(any_rig: HqRig) -> None:
+    """The Done-when's draft leg with a draft the kiosk generated (the offline generator, no key): generate →
+    styles submit → sync now → in HQ's `drafts list` (the real `nailmirror-hq` process) → `drafts approve` →
+    sync now → the kiosk's style is PUBLISHED, once, under its code."""
+    rig = any_rig
+    store_id = enroll(rig)
+    generated = nailmirror("generate", "奶白色底胶、贝壳碎片、无名指跳色", "--provider", "offline", "--wait", "--json")
+    assert generated.rc == 0, generated.err
+    assert generated.json()["status"] == "SUCCESS"
+    code = generated.json()["result"]["style_code"]
+    mine = [s for s in local_styles() if s["style_code"] == code]
+    assert len(mine) == 1 and mine[0]["source"] == "AI" and mine[0]["owner"] == "LOCAL"
+    draft_id = mine[0]["client_uid"]
+
+    submitted = nailmirror("styles", "submit", code)
+    assert submitted.rc == 0 and "queued for HQ" in submitted.out, submitted.err
+    synced = nailmirror("sync", "now", "--json")
+    assert synced.rc == 0, synced.err
+    assert synced.json()["pending_uploads"] == 0
+    listed = [d for d in rig.cli("drafts", "list") if d["draft_id"] == draft_id]
+    assert len(listed) == 1 and listed[0]["status"] == "PENDING_REVIEW" and listed[0]["store_id"] == store_id
+    assert listed[0]["name"] == mine[0]["name"]
+
+    rig.cli("drafts", "approve", draft_id)
+    assert nailmirror("sync", "now").rc == 0
+    rows = [s for s in local_styles() if s["client_uid"] == draft_id]
+    assert len(rows) == 1
+    assert rows[0]["status"] == "PUBLISHED" and rows[0]["style_code"] == code and rows[0]["owner"] == "HQ"
+    assert rows[0]["source"] == "AI"  # provenance kept
+    assert sum(1 for s in local_styles("--customer") if s["client_uid"] == draft_id) == 1
+    assert nailmirror("sync", "now").rc == 0  # and it stays once
+    assert sum(1 for s in local_styles() if s["client_uid"] == draft_id) == 1
 
 
 def _token() -> str:

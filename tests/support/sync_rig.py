@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable
@@ -24,6 +27,8 @@ from nailmirror_hq.config import Settings
 from nailmirror_hq.service import HQ, open_hq
 from tests.support.hq_fixtures import style_folder
 from tests.support.hq_servers import Uvicorn, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class HqRig:
     def __init__(self, root: Path, *, starter: Path | None = None, database_url: str | None = None,
                  blobs_url: str | None = None) -> None:
         self.root = root
+        self.database_url, self.blobs_url = database_url, blobs_url
         self.hq: HQ = open_hq(Settings(root, database_url or f"sqlite:///{root / 'hq.sqlite3'}",
                                        blobs_url or (root / "blobs").as_uri(), starter))
         self.server = Uvicorn(create_app(self.hq))
@@ -110,6 +116,21 @@ class HqRig:
         assert row is not None
         return list(row.body["assets"])
 
+    def cli(self, *argv: str) -> Any:
+        """`nailmirror-hq ARGV --json` as a real process on this HQ's database and blob store (what a chain's
+        scripts run beside the serving process); its parsed JSON answer."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "NAILMIRROR_HQ_HOME": str(self.root),
+               "NAILMIRROR_HQ_STARTER_CATALOG": ""}
+        for key, value in (("NAILMIRROR_HQ_DATABASE_URL", self.database_url), ("NAILMIRROR_HQ_BLOBS", self.blobs_url)):
+            if value:
+                env[key] = value
+            else:
+                env.pop(key, None)
+        done = subprocess.run([sys.executable, "-m", "nailmirror_hq", *argv, "--json"], env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads(done.stdout)
+
     def stop(self) -> None:
         self.server.stop()
         self.hq.close()
@@ -118,10 +139,12 @@ class HqRig:
 @dataclass
 class Rule:
     """For requests whose path contains `path`: `cut_after` response bytes then reset, or answer `answer`
-    (raw HTTP bytes) instead of forwarding; `times` matching requests are affected (then it passes)."""
+    (raw HTTP bytes) instead of forwarding; the first `skip` matching requests pass, then `times` are affected
+    (then it passes again)."""
 
     path: str
     times: int = 1
+    skip: int = 0
     cut_after: int | None = None
     answer: bytes | None = None
 
@@ -169,6 +192,9 @@ class FaultProxy:
             self.seen.append(head)
             path = head.split("\r\n", 1)[0].split(" ")[1]
             rule = next((r for r in self.rules if r.path in path and r.times > 0), None)
+            if rule is not None and rule.skip > 0:
+                rule.skip -= 1
+                rule = None
             if rule is not None:
                 rule.times -= 1
                 if rule.answer is not None:

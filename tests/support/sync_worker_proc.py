@@ -5,6 +5,7 @@ itself at one point, patched in from here (the product has no crash hooks):
   page_commit   inside a feed page's transaction, after its changes were written, just before its cursor
                 (and so before the commit);
   blob_stored   after a fetched blob went into the asset store, before the row saying so is written.
+  token_saved   after HQ rotated the token and a call with the new one succeeded, before the kiosk stores it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def die(*_args: Any, **_kwargs: Any) -> None:
 
 def run() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--kill-at", choices=("page_commit", "blob_stored"), required=True)
+    parser.add_argument("--kill-at", choices=("page_commit", "blob_stored", "token_saved"), required=True)
     args = parser.parse_args()
     if args.kill_at == "page_commit":
         original = state.set_cursor
@@ -41,6 +42,8 @@ def run() -> int:
 
         state.set_cursor = set_cursor  # type: ignore[assignment]
         apply.state.set_cursor = set_cursor  # type: ignore[attr-defined]
+    elif args.kill_at == "token_saved":
+        state.save_rotated_token = die  # type: ignore[assignment]
     else:
         apply.materialise_waiting_on = die  # type: ignore[assignment]
     return nailmirror(["sync", "now"])

@@ -2,6 +2,9 @@
 reset mid-blob keeps what came; the next attempt asks `Range: bytes=<have>-` with `If-Range: "<sha256>"`.
 206 appends, 200 (HQ ignored the range, or the blob changed) starts over, 416 drops the part and starts over.
 
+A write the disk refuses (ENOSPC, EDQUOT, EFBIG) is Fault.DISK_FULL, not a network fault: the part keeps what
+was written and the fetch resumes from there once there is room.
+
 A 307 to another host (S3/CDN presigned URLs) is followed by hand, one hop, and the kiosk's token is not sent
 there. The caller verifies the sha256 of what this returns; a part that completes is removed only after that
 (core/sync/tasks.py stores it and the part is removed here first thing on the next fetch of a stored blob).
@@ -20,18 +23,33 @@ from pathlib import Path
 
 from nailmirror_desktop.adapters.http.client import DeadlineGuard, Timeouts, open_connection
 from nailmirror_desktop.core.generation.provider_port import ProviderError
-from nailmirror_desktop.core.sync.errors import Fault, SyncError
+from nailmirror_desktop.core.sync.errors import STORAGE_ERRNOS, Fault, SyncError, disk_full
 
 CHUNK = 64 * 1024
 MAX_REDIRECTS = 1
 BLOB_MAX_BYTES = 64 * 1024 * 1024
 # OpenSSL's words for a certificate outside its validity: by this kiosk's clock, usually a wrong clock.
 CLOCK_SIGNS = ("certificate is not yet valid", "certificate has expired")
+UNTRUSTED_SIGN = "CERTIFICATE_VERIFY_FAILED"  # any other refusal of HQ's certificate: not trusted, or another host's
+
+
+def untrusted(host: str, detail: str) -> SyncError:
+    """HQ's certificate did not verify (and not for the clock): a proxy intercepting HTTPS (a captive portal, a
+    filtering firewall) or a wrong certificate at HQ. Nothing was sent; tried again on the network backoff, as
+    a portal clears once someone logs in."""
+    return SyncError(Fault.OFFLINE, "tls_untrusted",
+                     f"{host}'s TLS certificate is not trusted by this kiosk (an HTTPS-intercepting proxy, or a wrong"
+                     f" certificate at HQ); nothing was sent ({detail[-120:]})")
 
 
 def fetch_resumable(url: str, sha256: str, size: int, *, headers: dict[str, str], parts_dir: Path,
                     timeouts: Timeouts) -> bytes:
-    parts_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        parts_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if exc.errno in STORAGE_ERRNOS:
+            raise disk_full(exc, f"blob {sha256[:12]}…") from None
+        raise
     part = parts_dir / f"{sha256}.part"
     if size > BLOB_MAX_BYTES:
         raise SyncError(Fault.INVALID, "blob_too_large", f"blob {sha256[:12]}… declares {size} bytes")
@@ -92,6 +110,8 @@ def _get_into(url: str, headers: dict[str, str], part: Path, have: int,
                 raise SyncError(Fault.CLOCK, "clock_or_certificate",
                                 f"{parts.hostname}'s TLS certificate is not valid at this kiosk's time: check the"
                                 " kiosk's clock") from None
+            if UNTRUSTED_SIGN in str(exc):
+                raise untrusted(str(parts.hostname), str(exc)) from None
             raise SyncError(Fault.OFFLINE, "network_unreachable", f"connect to {parts.hostname}: {exc}") from None
         guard.watch(conn.sock)
         # A blob may take longer than one JSON answer: the deadline is read_s per megabyte, at least read_s.
@@ -124,8 +144,16 @@ def _get_into(url: str, headers: dict[str, str], part: Path, have: int,
                 raise SyncError(Fault.OFFLINE, "network_interrupted", "the blob was cut short; will resume")
             return status, None
         except (OSError, http.client.HTTPException) as exc:
-            code = "network_timeout" if isinstance(exc, socket.timeout) or guard.why else "network_interrupted"
-            raise SyncError(Fault.OFFLINE, code, f"GET {parts.hostname}: {type(exc).__name__}; will resume") from None
+            raise _cut_short(exc, bool(guard.why), str(parts.hostname), part) from None
     finally:
         guard.close()
         conn.close()
+
+
+def _cut_short(exc: OSError | http.client.HTTPException, deadline_hit: bool, host: str, part: Path) -> SyncError:
+    """Why a GET stopped part-way: the disk refused a write (DISK_FULL, what arrived stays in the part), or the
+    network failed (OFFLINE; the next attempt resumes)."""
+    if isinstance(exc, OSError) and exc.errno in STORAGE_ERRNOS:
+        return disk_full(exc, f"blob {part.name[:12]}…")
+    code = "network_timeout" if isinstance(exc, socket.timeout) or deadline_hit else "network_interrupted"
+    return SyncError(Fault.OFFLINE, code, f"GET {host}: {type(exc).__name__}; will resume")

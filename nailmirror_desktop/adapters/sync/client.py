@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from nailmirror_desktop.adapters.http.client import HttpAnswer, Timeouts, exchange, json_body, parse_json
-from nailmirror_desktop.adapters.sync.blobs import CLOCK_SIGNS, fetch_resumable
+from nailmirror_desktop.adapters.sync.blobs import CLOCK_SIGNS, UNTRUSTED_SIGN, fetch_resumable, untrusted
 from nailmirror_desktop.core.generation.provider_port import ProviderError
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_protocol import PROTOCOL_VERSION, paths
@@ -28,6 +28,7 @@ from nailmirror_protocol.shapes import (
     InboxPage,
     LedgerEntryReceipt,
     LedgerEntryUpload,
+    RotateResponse,
     Snapshot,
 )
 
@@ -88,6 +89,8 @@ def transport_fault(exc: ProviderError) -> SyncError:
         return SyncError(Fault.CLOCK, "clock_or_certificate",
                          f"HQ's TLS certificate is not valid at this kiosk's time ({now}): check the kiosk's clock"
                          f" ({exc.message[-120:]})")
+    if UNTRUSTED_SIGN in exc.message:
+        return untrusted("HQ", exc.message)
     return SyncError(Fault.OFFLINE, exc.code, exc.message[:200])
 
 
@@ -157,6 +160,16 @@ class HttpHq:
 
     def hello(self) -> Hello:
         return cast(Hello, self.get_json(paths.HELLO))
+
+    def rotate_token(self) -> RotateResponse:
+        # Not retried by the transport: a rotation whose answer was lost is simply done again next cycle (the
+        # token sent stays valid at HQ for 24 h, and HQ rotates again from it).
+        answer = self._exchange("POST", paths.AUTH_ROTATE, body=b"", content_type="application/json",
+                                idempotent=False)
+        return cast(RotateResponse, self._document(answer))
+
+    def use_token(self, token: str) -> None:
+        self._token = token
 
     def changes(self, since: str, limit: int) -> ChangesPage:
         return cast(ChangesPage, self.get_json(paths.CATALOG_CHANGES, {"since": since, "limit": str(limit)}))

@@ -1,6 +1,12 @@
 """One sync cycle over an HqPort: hello, the channel feed (or the snapshot after a 410), then the inbox (review
 decisions and credit grants), then the settled ledger entries up to HQ (ledger.py).
 
+An HQ restored from a backup (a new epoch, or 410 ahead_of_server) is resynced by snapshot replace, and the
+revisions it had from this kiosk but never decided are queued to go up again (it may have lost them).
+
+The kiosk's token is rotated in the cycle once it is ROTATE_AFTER_S old (`_rotate`: stored only after a call
+with it succeeded, so a crash or a refusal never locks the kiosk out).
+
 Each page is its own transaction with its cursor, so a cycle cut anywhere resumes where the last committed page
 left off. Blobs and draft pushes are not fetched here: the cycle leaves them queued (sync_blob,
 sync_draft_upload) and tasks.py turns them into BLOB_FETCH and DRAFT_PUSH tasks.
@@ -8,6 +14,8 @@ sync_draft_upload) and tasks.py turns them into BLOB_FETCH and DRAFT_PUSH tasks.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from dataclasses import dataclass
 
 from nailmirror_desktop.core.catalog.repository import StyleRepository
@@ -19,7 +27,12 @@ from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncStatus
 from nailmirror_protocol import paths
+from nailmirror_protocol.errors import ResetReason
 
+# 410 reasons that mean HQ went back in time (restored from a backup): undecided drafts we sent go up again.
+BACK_IN_TIME = (ResetReason.EPOCH_CHANGED.value, ResetReason.AHEAD_OF_SERVER.value)
+ROTATE_AFTER_S = 30 * 86400.0  # a kiosk's token is swapped for a new one once it is 30 days old
+log = logging.getLogger(__name__)
 MAX_PAGES = 1000  # a cycle never loops forever on a feed that keeps saying has_more
 
 
@@ -50,6 +63,8 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
         wait = current.not_before - now_s
         raise SyncError(Fault.RETRY_LATER, "retry_later", f"HQ asked to wait {wait:.0f} s more", retry_after_s=wait)
     hello = port.hello()
+    if state.token_age_s(current, now_s) >= ROTATE_AFTER_S:
+        _rotate(conn, port)
     pages = changes = 0
     took_snapshot = False
     cursor = current.channel_cursor
@@ -58,6 +73,7 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
         if cursor is not None:
             with write_transaction(conn):
                 state.note_reset(conn, now_s)
+                drafts.requeue_undecided(conn)  # a restored HQ may have lost what we sent it
         changes += _snapshot(repo, port)
         took_snapshot = True
     else:
@@ -69,6 +85,8 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
                     raise
                 with write_transaction(conn):
                     state.note_reset(conn, now_s)
+                    if exc.details.get("reason") in BACK_IN_TIME:
+                        drafts.requeue_undecided(conn)
                 changes += _snapshot(repo, port)
                 took_snapshot = True
                 break
@@ -89,6 +107,30 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
     state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None)
     return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
                        int(hello["blob_spread_s"]), uploads.uploaded, uploads.parked)
+
+
+def _rotate(conn: sqlite3.Connection, port: HqPort) -> None:
+    """Swap the token for a new one (HQ keeps the old one valid for 24 h). The new token is written to the
+    kiosk's database only after a call with it succeeded, in one statement; until then the old one stays the
+    stored one. So nothing can lock the kiosk out: a crash or a lost answer before the write leaves the old
+    token, still valid at HQ for a day, and the next cycle rotates again from it (HQ allows that); a new token
+    HQ refuses (it lost the rotation) is never stored. A failed rotation never fails the sync."""
+    try:
+        new = port.rotate_token()["token"]
+    except SyncError as exc:
+        if exc.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
+            raise
+        log.info("token rotation postponed: %s", exc.one_line())
+        return
+    old = state.require(conn).token
+    port.use_token(new)
+    try:
+        port.hello()  # the first call with the new token
+    except SyncError as exc:
+        port.use_token(old)  # the rest of the cycle goes on with the stored, still valid, token
+        log.info("token rotation not confirmed, keeping the current token: %s", exc.one_line())
+        return
+    state.save_rotated_token(conn, new)
 
 
 def _snapshot(repo: StyleRepository, port: HqPort, *, force: bool = False) -> int:

@@ -74,6 +74,15 @@ def queued_uploads(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     return conn.execute("SELECT * FROM sync_draft_upload WHERE state = 'QUEUED' ORDER BY queued_at").fetchall()
 
 
+def requeue_undecided(conn: sqlite3.Connection) -> int:
+    """HQ went back in time (restored from a backup: a new epoch, or a cursor ahead of it): revisions it had
+    from us but never decided may be gone with what it lost, so they go up again (inside the caller's
+    transaction). A PUT of an immutable revision is idempotent: one HQ still has answers 200, changing nothing.
+    Returns how many were requeued."""
+    return conn.execute("UPDATE sync_draft_upload SET state = 'QUEUED', last_error = NULL"
+                        " WHERE state = 'SENT'").rowcount
+
+
 def apply_inbox_page(repo: StyleRepository, page: InboxPage, *, credit_store_id: str | None = None) -> int:
     """Review decisions on this store's drafts and (with `credit_store_id`, the kiosk's credit account) HQ's
     credit grants (ledger.py), with the inbox cursor, in one transaction. Returns the events that changed

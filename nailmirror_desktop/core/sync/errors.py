@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 from enum import StrEnum
+
+# A write that failed for want of room: a full disk, a quota, a file-size cap (EFBIG), a volume gone read-only.
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})
 
 
 class Fault(StrEnum):
@@ -20,6 +24,7 @@ class Fault(StrEnum):
     NOT_ENROLLED = "NOT_ENROLLED"
     RESET_LOOP = "RESET_LOOP"  # more than three 410 resets within an hour: stop and say so
     CLOCK = "CLOCK"  # HQ's certificate is "not yet valid" or "expired" by this kiosk's clock: check the clock
+    DISK_FULL = "DISK_FULL"  # no room here for a blob (ENOSPC, a quota, a file-size cap): wait for space
 
 
 class SyncError(Exception):
@@ -34,3 +39,9 @@ class SyncError(Exception):
 
     def one_line(self) -> str:
         return f"{self.code}: {self.message}"[:300]
+
+
+def disk_full(exc: OSError, what: str) -> SyncError:
+    """A blob write this kiosk's disk refused, as the fault the task engine waits out (never a network one)."""
+    return SyncError(Fault.DISK_FULL, "disk_full",
+                     f"no room on this kiosk's disk for {what} ({exc.strerror or exc}); downloads wait for space")

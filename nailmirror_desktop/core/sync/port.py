@@ -14,12 +14,21 @@ from nailmirror_protocol.shapes import (
     InboxPage,
     LedgerEntryReceipt,
     LedgerEntryUpload,
+    RotateResponse,
     Snapshot,
 )
 
 
 class HqPort(Protocol):
     def hello(self) -> Hello: ...
+
+    def rotate_token(self) -> RotateResponse:
+        """A new token from HQ (POST /v1/auth/rotate); the one sent stays valid at HQ for 24 h."""
+        ...
+
+    def use_token(self, token: str) -> None:
+        """Send `token` from the next request on."""
+        ...
 
     def changes(self, since: str, limit: int) -> ChangesPage: ...
 

@@ -1,11 +1,13 @@
 """The kiosk's enrollment and its place in HQ's feeds (the one row of sync_state), and what `sync status` says.
 
 The token is read here and handed to the HTTP adapter only; `SyncState.__repr__` leaves it out, so no log line
-or error message built from a state ever carries it.
+or error message built from a state ever carries it. The cycle rotates it (cycle.py); `enrolled_at` holds when
+the current one was issued (enrollment or its last rotation).
 """
 
 from __future__ import annotations
 
+import calendar
 import json
 import sqlite3
 import time
@@ -45,6 +47,7 @@ class SyncState:
     last_error: str | None
     not_before: float | None  # epoch seconds
     resets: tuple[float, ...]
+    token_issued_at: str = ""  # sync_state.enrolled_at: enrollment, or the token's last rotation
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> SyncState:
@@ -52,7 +55,7 @@ class SyncState:
                    SyncStatus(row["state"]), row["channel_cursor"], row["snapshot_etag"], row["inbox_cursor"],
                    row["last_success_at"], row["offline_since"], row["last_error"],
                    float(row["not_before"]) if row["not_before"] else None,
-                   tuple(float(t) for t in json.loads(row["resets_json"] or "[]")))
+                   tuple(float(t) for t in json.loads(row["resets_json"] or "[]")), row["enrolled_at"])
 
 
 def load(conn: sqlite3.Connection) -> SyncState | None:
@@ -76,6 +79,21 @@ def save_enrollment(conn: sqlite3.Connection, hq_url: str, store_id: str, kiosk_
         conn.execute("DELETE FROM sync_state")
         conn.execute("INSERT INTO sync_state (id, hq_url, store_id, kiosk_id, channel, token)"
                      " VALUES (1, ?, ?, ?, ?, ?)", (hq_url, store_id, kiosk_id, channel, token))
+
+
+def save_rotated_token(conn: sqlite3.Connection, token: str) -> None:
+    """The token HQ rotated to, once a call with it has succeeded: it replaces the old one in one statement, and
+    enrolled_at becomes its issue time (the age the next rotation is judged by)."""
+    with write_transaction(conn):
+        conn.execute(f"UPDATE sync_state SET token = ?, enrolled_at = {_NOW} WHERE id = 1", (token,))
+
+
+def token_age_s(current: SyncState, now_s: float) -> float:
+    try:
+        issued = calendar.timegm(time.strptime(current.token_issued_at[:19], "%Y-%m-%dT%H:%M:%S"))
+    except ValueError:
+        return 0.0
+    return now_s - issued
 
 
 def set_cursor(conn: sqlite3.Connection, channel_cursor: str, *, snapshot_etag: str | None = None) -> None:

@@ -6,6 +6,8 @@ letters and idempotency:
               a DRAFT_PUSH per queued submission (each keyed by what it moves, so never twice at once).
 - BLOB_FETCH  one blob by sha256: fetched (resumed where the transport allows), hashed, probed, stored; then
               every staged style it completes is materialised. A wrong hash is fetched again once, then DEAD.
+              A full disk (ENOSPC, EFBIG) is waited out: the task tries again every 30 min without burning an
+              attempt, its .part kept, and no other blob is fetched meanwhile; the catalog stays as it is.
 - DRAFT_PUSH  one revision: missing blobs first, then the revision PUT (a replay answers 200).
 
 HQ's faults become task error classes here: OFFLINE → TRANSIENT (backoff), RETRY_LATER → RATE_LIMITED (waits
@@ -29,7 +31,7 @@ from nailmirror_desktop.core.clock import Clock
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.sync import apply, cycle, drafts, state
-from nailmirror_desktop.core.sync.errors import Fault, SyncError
+from nailmirror_desktop.core.sync.errors import STORAGE_ERRNOS, Fault, SyncError, disk_full
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncState
 from nailmirror_desktop.core.tasks.context import TaskContext
@@ -44,6 +46,8 @@ DRAFT_PUSH = "DRAFT_PUSH"
 SYNC_TASK_TYPES = (SYNC_CYCLE, BLOB_FETCH, DRAFT_PUSH)
 REQUEST_SOURCE = "sync"
 CYCLE_KEY = "cycle"
+DISK_FULL_RETRY_S = 1800.0  # a blob the disk had no room for is tried again every 30 min (catalog_sync.md §4.11)
+DISK_FULL_MARK = "disk_full:"  # how sync_blob.last_error starts for a blob held back by a full disk
 HASH_FAILURES_ALLOWED = 1  # a wrong hash is fetched again once, then the blob is a dead letter
 
 _CLASSES = {
@@ -77,6 +81,10 @@ def task_error(error: SyncError) -> TaskError:
     error_class = _CLASSES.get(error.fault, ErrorClass.INVALID_REQUEST)
     if error.fault is Fault.RESET_LOOP:
         return TaskError(error.code, error.message, error_class, retry_after_s=1200.0)
+    if error.fault is Fault.DISK_FULL:
+        # Retrying sooner cannot help and a full disk is no reason to give a blob up: look again every half
+        # hour without burning an attempt (the part kept what arrived); `sync now` looks at once.
+        return TaskError(error.code, error.message, ErrorClass.RATE_LIMITED, retry_after_s=DISK_FULL_RETRY_S)
     if error.fault is Fault.CLOCK:
         # No blind retries (each would fail the same way) and no dead letter either: the clock may be fixed
         # (NTP, staff); look again in five minutes without burning an attempt.
@@ -140,12 +148,22 @@ def fetch_blob(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
     row = repo.conn.execute("SELECT * FROM sync_blob WHERE sha256 = ?", (sha256,)).fetchone()
     if row is None or row["state"] == "DONE":
         return {"sha256": sha256, "fetched": False}
+    if not str(row["last_error"] or "").startswith(DISK_FULL_MARK) and _disk_full(repo.conn):
+        # Another download found the disk full: stop fetching (no request, no bytes) until one gets through.
+        raise _blob_failed(repo.conn, sha256, SyncError(
+            Fault.DISK_FULL, "disk_full", "another download found no room on this kiosk's disk; waiting for space"))
     port = services.port_for(state.require(repo.conn))
     try:
         data = port.fetch_blob(sha256, int(row["size"]))
         if hashlib.sha256(data).hexdigest() != sha256:
             raise SyncError(Fault.HASH_MISMATCH, "hash_mismatch", f"blob {sha256[:12]}… hashed otherwise")
-        stored = repo.require_store().put(data)  # probes the image too (a wrong format is refused)
+        try:
+            stored = repo.require_store().put(data)  # probes the image too (a wrong format is refused)
+        except OSError as exc:
+            if exc.errno not in STORAGE_ERRNOS:
+                raise
+            # The store writes a temporary and renames it: a full disk leaves no partial blob to show.
+            raise disk_full(exc, f"blob {sha256[:12]}…") from None
     except SyncError as exc:
         raise _blob_failed(repo.conn, sha256, exc) from None
     except StyleError as exc:
@@ -153,6 +171,9 @@ def fetch_blob(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
     with write_transaction(repo.conn):
         repo.conn.execute("UPDATE sync_blob SET state = 'DONE', last_error = NULL,"
                           " format = ? WHERE sha256 = ?", (stored.format, sha256))
+        # There is room again: the downloads held back by a full disk may go (their tasks' next try).
+        repo.conn.execute("UPDATE sync_blob SET last_error = NULL WHERE state = 'PENDING' AND last_error LIKE ?",
+                          (DISK_FULL_MARK + "%",))
         shown = apply.materialise_waiting_on(repo, sha256)
     return {"sha256": sha256, "fetched": True, "materialised": shown}
 
@@ -205,6 +226,11 @@ def _media_type(data: bytes) -> str:
     if data.startswith(b"\xff\xd8"):
         return "image/jpeg"
     return "image/webp"
+
+
+def _disk_full(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sync_blob WHERE state = 'PENDING' AND last_error LIKE ? LIMIT 1",
+                        (DISK_FULL_MARK + "%",)).fetchone() is not None
 
 
 def _blob_failed(conn: sqlite3.Connection, sha256: str, exc: SyncError) -> TaskError:

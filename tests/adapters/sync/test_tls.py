@@ -1,5 +1,6 @@
-"""HQ over real TLS on loopback (uvicorn with a certificate from openssl): a certificate that is not yet valid by
-the kiosk's clock is reported as a clock problem, and is not retried blindly."""
+"""HQ over real TLS on loopback (uvicorn with a certificate from openssl): a certificate that is not yet valid (or
+has expired) by the kiosk's clock is reported as a clock problem and not retried blindly; a certificate the kiosk
+does not trust is named as such (tls_untrusted), nothing is applied, and it is tried again on the backoff."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from nailmirror_hq.api.app import create_app
 from tests.support.hq_servers import free_port, wait_port
-from tests.support.sync_rig import HqRig, enroll, nailmirror
+from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
 
 CA_CONFIG = """[ ca ]
 default_ca = my
@@ -89,5 +90,55 @@ def test_a_certificate_not_yet_valid_is_a_clock_problem_not_a_retry_storm(
         assert run.rc == 1 and "clock_or_certificate" in run.err and "check the kiosk's clock" in run.err
         cycles = nailmirror("tasks", "list", "--type", "SYNC_CYCLE", "--json").json()
         assert cycles[0]["status"] == "FAILED" and cycles[0]["attempt_count"] == 0  # waits 5 min, no attempt burnt
+    finally:
+        server.should_exit = True  # type: ignore[attr-defined]
+
+
+def _point_at(url: str) -> None:
+    from nailmirror_desktop.core.db import open_database
+    from nailmirror_desktop.core.paths import database_path
+
+    conn = open_database(database_path())
+    with conn:
+        conn.execute("UPDATE sync_state SET hq_url = ?", (url,))
+    conn.close()
+
+
+def test_an_expired_certificate_is_a_clock_problem_too(rig: HqRig, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    enroll(rig)
+    key, cert = certificate(tmp_path / "tls", "20180101000000Z", "20190101000000Z")
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    server, url = serve_tls(rig, key, cert)
+    try:
+        _point_at(url)
+        run = nailmirror("sync", "now")
+        assert run.rc == 1 and "clock_or_certificate" in run.err and "check the kiosk's clock" in run.err
+        assert len(run.err.strip().splitlines()) == 1 and "Traceback" not in run.err
+    finally:
+        server.should_exit = True  # type: ignore[attr-defined]
+
+
+def test_a_certificate_the_kiosk_does_not_trust_is_refused_without_sending_anything(
+        rig: HqRig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A self-signed certificate the kiosk's trust store lacks (a TLS-intercepting proxy, a wrong server):
+    nothing is applied, the one-line reason names the certificate, and the catalog stays as it was."""
+    enroll(rig)
+    published = rig.publish_new("信任款")
+    assert nailmirror("sync", "now").rc == 0
+    key, cert = certificate(tmp_path / "tls", "20200101000000Z", "20400101000000Z")
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)  # the system's trust store: it does not know this one
+    server, url = serve_tls(rig, key, cert)
+    try:
+        _point_at(url)
+        rig.set_status(published, "WITHDRAWN")
+        run = nailmirror("sync", "now")
+        assert run.rc == 1 and "tls_untrusted" in run.err and "not trusted" in run.err and "Traceback" not in run.err
+        assert len(run.err.strip().splitlines()) == 1
+        assert published in {s["client_uid"] for s in local_styles("--customer")}  # nothing was applied
+        status = nailmirror("sync", "status", "--json").json()
+        assert status["state"] == "OFFLINE" and status["last_error"].startswith("tls_untrusted")
+        cycles = nailmirror("tasks", "list", "--type", "SYNC_CYCLE", "--json").json()
+        assert cycles[0]["status"] == "FAILED"  # waits on the network backoff (a portal clears), not a loop
     finally:
         server.should_exit = True  # type: ignore[attr-defined]

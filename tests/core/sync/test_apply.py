@@ -15,6 +15,7 @@ from nailmirror_desktop.core.catalog.starter import default_catalog_folder
 from nailmirror_desktop.core.sync import apply, cycle, drafts, state, tasks
 from nailmirror_hq import catalog, db
 from tests.support.hq_fixtures import png, sha, style_folder
+from tests.support.hq_servers import PostgresCluster, SeaweedS3
 from tests.support.sync_rig import HqRig
 
 
@@ -168,8 +169,32 @@ def catalog_body(rig: HqRig, style_id: str) -> dict[str, object]:
     return dict(row.body)
 
 
-def test_first_sync_takes_over_the_starter_catalog_without_duplicates(tmp_path: Path) -> None:
-    hq = HqRig(tmp_path / "hq-starter", starter=default_catalog_folder())
+@pytest.fixture(scope="module")
+def pg_cluster() -> Iterator[PostgresCluster]:
+    cluster = PostgresCluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="module")
+def seaweed() -> Iterator[SeaweedS3]:
+    server = SeaweedS3()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("setup", ["sqlite", "postgresql+s3"])
+def test_first_sync_takes_over_the_starter_catalog_without_duplicates(
+        setup: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On both HQ set-ups: HQ starts with the kiosk's starter catalog under the same ids; the first sync (a
+    snapshot replace) wipes nothing and duplicates nothing, and HQ owns those rows afterwards."""
+    urls: dict[str, str] = {}
+    if setup == "postgresql+s3":
+        cluster, s3 = request.getfixturevalue("pg_cluster"), request.getfixturevalue("seaweed")
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3.ACCESS_KEY)
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3.SECRET_KEY)
+        urls = {"database_url": cluster.new_database(), "blobs_url": s3.new_bucket_url()}
+    hq = HqRig(tmp_path / "hq-starter", starter=default_catalog_folder(), **urls)
     try:
         repo = open_repository(load_catalog=True)
         before = {r["client_uid"]: r["style_code"] for r in repo.conn.execute("SELECT * FROM style")}
@@ -182,6 +207,18 @@ def test_first_sync_takes_over_the_starter_catalog_without_duplicates(tmp_path: 
         assert all(r["owner"] == "HQ" and r["deleted"] == 0 for r in after)
         assert all(r["is_previewable"] == 1 for r in after)
         assert state.status_report(repo.conn)["pending_downloads"] == 0  # the files were already here
+        # HQ owns them now, under the same ids: its edit updates the kiosk's row, its take-down removes it.
+        edited, taken_down = sorted(before)[:2]
+        body = catalog_body(hq, edited)
+        body["name"] = {"zh": "总部改名", "en": "Renamed at HQ"}
+        with db.write(hq.hq.engine) as conn:
+            catalog.replace_body(conn, edited, body, "test")  # type: ignore[arg-type]
+        hq.set_status(taken_down, "WITHDRAWN")
+        cycle.run_cycle(repo, port, time.time())
+        row = rows_for(repo, edited)
+        assert len(row) == 1 and row[0]["name"] == "总部改名" and row[0]["style_code"] == before[edited]
+        shown = {record.client_uid for record in repo.list_for_customers()}
+        assert edited in shown and taken_down not in shown
         repo.conn.close()
     finally:
         hq.stop()

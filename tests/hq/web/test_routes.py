@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from nailmirror_hq import catalog, db, drafts, reviewers
@@ -69,6 +70,43 @@ def test_every_form_needs_the_sessions_csrf_token(hq: HQ) -> None:
     assert login_forged.status_code == 403
     with db.read(hq.engine) as conn:
         assert drafts.list_drafts(conn)[0]["status"] == "PENDING_REVIEW"
+
+
+def _review_routes(app: FastAPI, method: str) -> list[str]:
+    """Every /review route of the real app for METHOD (from its route table, as OpenAPI lists it) but sign-in
+    and sign-out, its path parameters filled in (nothing is looked up before the refusal, so any value does)."""
+    paths = []
+    for path, operations in app.openapi()["paths"].items():
+        if path.startswith("/review/") and method in operations and path not in ("/review/login", "/review/logout"):
+            paths.append(re.sub(r"\{(\w+)\}", lambda m: {"action": "approve"}.get(m.group(1), "x1"), path))
+    return paths
+
+
+def test_every_review_route_refuses_without_a_session_and_every_form_without_its_csrf(hq_sqlite: HQ) -> None:
+    """One dependency does this for all routes: a route added without it fails here."""
+    hq = hq_sqlite
+    _setup(hq)
+    posts, pages = _review_routes(create_app(hq), "post"), _review_routes(create_app(hq), "get")
+    assert len(posts) >= 4 and len(pages) >= 5 and "/review/drafts/x1/approve" in posts and "/review/credits" in pages
+    stranger = TestClient(create_app(hq))
+    for path in posts:
+        answer = stranger.post(path, data={"csrf": "x"}, follow_redirects=False)
+        assert (answer.status_code, answer.headers.get("location")) == (303, "/review/login"), path
+    for path in pages:
+        if path.startswith("/review/blobs/"):
+            assert stranger.get(path).status_code == 401  # an image, not a page: no redirect
+            continue
+        answer = stranger.get(path, follow_redirects=False)
+        assert (answer.status_code, answer.headers.get("location")) == (303, "/review/login"), path
+    browser = TestClient(create_app(hq))
+    assert sign_in(browser, "li.wang") == 303
+    for path in posts:
+        for form in ({}, {"csrf": "forged"}):
+            answer = browser.post(path, data=form, follow_redirects=False)
+            assert answer.status_code == 403 and "text/html" in answer.headers["content-type"], (path, form)
+    with db.read(hq.engine) as conn:
+        assert drafts.list_drafts(conn)[0]["status"] == "PENDING_REVIEW"
+        assert conn.exec_driver_sql("SELECT count(*) FROM audit_log WHERE actor LIKE 'hq:%'").scalar() == 0
 
 
 def test_a_second_reviewer_gets_already_decided(hq: HQ) -> None:
