@@ -44,6 +44,7 @@ class KioskOptions:
     fullscreen: bool = True
     screenshot: Path | None = None
     quit_after_s: float | None = None
+    check_keyboard: bool = False  # a timed run types on the on-screen keyboard and reports it (smoke test)
 
 
 EXIT_RESTART = kiosk_app.EXIT_RESTART
@@ -54,7 +55,8 @@ def run_kiosk(options: KioskOptions) -> int:
     config = load_config()
     if not config_path().exists():
         save_config(config)  # the first start writes the defaults, so the default PIN's salt stays put
-    window = kiosk_app.WindowOptions(options.fullscreen, options.screenshot, options.quit_after_s)
+    window = kiosk_app.WindowOptions(options.fullscreen, options.screenshot, options.quit_after_s,
+                                     options.check_keyboard)
     return kiosk_app.run_kiosk_app(config.language, lambda: build_services(config, options), window)
 
 

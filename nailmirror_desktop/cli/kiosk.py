@@ -26,6 +26,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     screen.add_argument("--windowed", dest="fullscreen", action="store_false")
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the main window to PNG, then exit")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="exit after this many seconds")
+    parser.add_argument("--check-keyboard", action="store_true",
+                        help="with --quit-after: tap the AI prompt and type on the on-screen keyboard; the exit "
+                             "JSON reports it (the store build's smoke test)")
     parser.add_argument("--verbose", action="store_true",
                         help="show every log line on the terminal, native libraries' (MediaPipe, OpenCV, Qt) too")
     parser.set_defaults(handler=run)
@@ -58,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     configure_logging(args.verbose)  # before Qt starts and mediapipe loads: their stderr lines go to the log file
     options = KioskOptions(demo=args.demo, demo_if_no_camera=args.demo_if_no_camera, fullscreen=args.fullscreen,
-                           screenshot=args.screenshot, quit_after_s=quit_after)
+                           screenshot=args.screenshot, quit_after_s=quit_after,
+                           check_keyboard=args.check_keyboard)
     status = run_kiosk(options)
     if status == EXIT_RESTART:
         from nailmirror_desktop.app.kiosk_logging import restore_native_stderr
