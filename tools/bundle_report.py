@@ -172,7 +172,8 @@ def trace(bundle: Path, seconds: float) -> dict[str, object]:
     """Run the bundle as the smoke test does (demo, keyboard check) under strace; what it opened and what not."""
     with tempfile.TemporaryDirectory() as home:
         log = Path(home) / "strace.log"
-        env = {"LD_DEBUG": "files", "LD_DEBUG_OUTPUT": str(Path(home) / "ld"), "HOME": home, "PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "offscreen",
+        env = {"LD_DEBUG": "files", "LD_DEBUG_OUTPUT": str(Path(home) / "ld"),  # loads, by path
+               "HOME": home, "PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "offscreen",
                "NAILMIRROR_HOME": str(Path(home) / "data"), "MPLCONFIGDIR": str(Path(home) / "mpl")}
         command = ["strace", "-f", "-qq", "-e", "trace=open,openat", "-o", str(log), str(bundle / "nailmirror"),
                    "kiosk", "--demo", "--windowed", "--quit-after", str(seconds), "--check-keyboard"]

@@ -106,10 +106,13 @@ def build_supervisor(config: KioskConfig, options: KioskOptions) -> SourceSuperv
 
 # --- services ---------------------------------------------------------------------------------------------
 def build_session(config: KioskConfig) -> TryOnSession:
+    from nailmirror_desktop.app import preload
     from nailmirror_desktop.vision.compositor import Compositor
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
-    pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=config.hands_tracked)
+    # the models started loading before the UI was imported (cli kiosk → app.preload); the first frame takes them
+    pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=config.hands_tracked,
+                             preloaded=preload.take(config.hands_tracked))
     return TryOnSession(pipeline, mirror=config.mirror)
 
 
