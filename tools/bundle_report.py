@@ -86,7 +86,7 @@ def pyz_members(executable: Path) -> dict[str, int]:
         archive = CArchiveReader(str(executable))
         pyz = next(name for name in archive.toc if name.endswith(".pyz"))
         reader = archive.open_embedded_archive(pyz)
-    except (OSError, StopIteration, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - ArchiveReadError & co.: not a PyInstaller executable (or another version)
         print(f"bundle_report: cannot read the PYZ in {executable}: {exc}", file=sys.stderr)
         return {}
     members = {}

@@ -19,13 +19,23 @@ import importlib.util
 import sys
 from types import ModuleType
 
-# What mediapipe/__init__.py binds besides the names of mediapipe.python (its `from mediapipe.python import *`).
-_INIT_NAMES = {"solutions": "mediapipe.python.solutions", "tasks": "mediapipe.tasks.python"}
+
+class _MediapipePackage(ModuleType):
+    """The package as its __init__ leaves it: `mediapipe.tasks` is `mediapipe.tasks.python` there (the import
+    system binds the plain `mediapipe.tasks` package on the attribute when a submodule loads; ignored here)."""
+
+    @property
+    def tasks(self) -> ModuleType:
+        return importlib.import_module("mediapipe.tasks.python")
+
+    @tasks.setter
+    def tasks(self, _module: ModuleType) -> None:
+        pass
 
 
 def _package_getattr(name: str) -> object:
-    if name in _INIT_NAMES:
-        return importlib.import_module(_INIT_NAMES[name])
+    if name == "solutions":
+        return importlib.import_module("mediapipe.python.solutions")
     if name == "__version__":
         from importlib.metadata import version
 
@@ -45,6 +55,7 @@ def register_package() -> None:
     if spec is None or spec.submodule_search_locations is None:
         raise ModuleNotFoundError("No module named 'mediapipe'", name="mediapipe")
     package = importlib.util.module_from_spec(spec)  # __path__, __spec__, __file__ set; __init__ not run
+    package.__class__ = _MediapipePackage
     package.__getattr__ = _package_getattr  # type: ignore[attr-defined]  # PEP 562: the names __init__ binds
     sys.modules["mediapipe"] = package
 
