@@ -31,6 +31,11 @@ def take(max_hands: int) -> Future[VideoModels] | None:
         return None
     hands, future = started
     if hands != max_hands:
-        future.add_done_callback(lambda done: done.exception() is None and done.result().tracker.close())
+        future.add_done_callback(_close_unused)
         return None
     return future
+
+
+def _close_unused(done: Future[VideoModels]) -> None:
+    if done.exception() is None:
+        done.result().tracker.close()

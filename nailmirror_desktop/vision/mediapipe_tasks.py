@@ -56,7 +56,7 @@ def register_package() -> None:
         raise ModuleNotFoundError("No module named 'mediapipe'", name="mediapipe")
     package = importlib.util.module_from_spec(spec)  # __path__, __spec__, __file__ set; __init__ not run
     package.__class__ = _MediapipePackage
-    package.__getattr__ = _package_getattr  # type: ignore[attr-defined]  # PEP 562: the names __init__ binds
+    package.__dict__["__getattr__"] = _package_getattr  # PEP 562: the names __init__ binds, on first use
     sys.modules["mediapipe"] = package
 
 
