@@ -10,8 +10,10 @@
 # the Debian packages libegl1 libgles2 (MediaPipe links them; PyInstaller leaves them out).
 #
 # The smoke test starts the built program offscreen in demo mode with an empty environment (env -i), lets it
-# load the hand model and paint the demo video with the starter catalog's first style for a few seconds, and
-# checks the JSON line it prints on exit: frozen, frames painted, hands seen, a style on, a screenshot written.
+# load the hand model and paint the demo video with the starter catalog's first style for a few seconds, taps the
+# AI prompt and types "ni" on the on-screen keyboard (--check-keyboard), and checks the JSON line it prints on
+# exit: frozen, frames painted, hands seen, a style on, a screenshot written, the keyboard shown and its pinyin
+# candidate typed into the prompt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -27,7 +29,7 @@ trap 'rm -rf "$work"' EXIT
 set +e
 env -i HOME="$work" PATH=/usr/bin:/bin QT_QPA_PLATFORM=offscreen NAILMIRROR_HOME="$work/data" \
   MPLCONFIGDIR="$work/mpl" "$BUNDLE/nailmirror" kiosk --demo --windowed --screenshot "$work/smoke.png" \
-  --quit-after "${SMOKE_SECONDS:-12}" >"$work/stdout" 2>"$work/stderr"
+  --quit-after "${SMOKE_SECONDS:-12}" --check-keyboard >"$work/stdout" 2>"$work/stderr"
 status=$?
 set -e
 report=$(grep '^{"frames_painted"' "$work/stdout" | tail -1 || true)
@@ -41,4 +43,6 @@ number() { echo "$report" | grep -o "\"$1\": [0-9.]*" | grep -o '[0-9.]*$'; }
 echo "$report" | grep -q '"frozen": true' || fail "not the frozen build"
 echo "$report" | grep -q '"style_code": "[A-Z]' || fail "no style on the nails"
 [ -s "$work/smoke.png" ] || fail "no screenshot"
+echo "$report" | grep -q '"keyboard": {[^}]*"shown": true' || fail "the on-screen keyboard did not open"
+echo "$report" | grep -q '"typed": "\\u4f60"' || fail "pinyin 'ni' did not type 你 into the prompt"
 echo "build_store: smoke test passed: $report"

@@ -11,7 +11,9 @@ from __future__ import annotations
 import logging
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +53,7 @@ class KioskOptions:
     fullscreen: bool = True
     screenshot: Path | None = None
     quit_after_s: float | None = None
+    check_keyboard: bool = False  # a timed run types on the on-screen keyboard and reports it (smoke test)
 
 
 EXIT_RESTART = kiosk_app.EXIT_RESTART
@@ -61,7 +64,8 @@ def run_kiosk(options: KioskOptions) -> int:
     config = load_config()
     if not config_path().exists():
         save_config(config)  # the first start writes the defaults, so the default PIN's salt stays put
-    window = kiosk_app.WindowOptions(options.fullscreen, options.screenshot, options.quit_after_s)
+    window = kiosk_app.WindowOptions(options.fullscreen, options.screenshot, options.quit_after_s,
+                                     options.check_keyboard)
     return kiosk_app.run_kiosk_app(config.language, lambda: build_services(config, options), window)
 
 
@@ -137,19 +141,69 @@ def device_lister(config: KioskConfig) -> Callable[[], Sequence[CameraDevice]] |
     return lambda: devices
 
 
-def build_supervisor(config: KioskConfig, options: KioskOptions) -> SourceSupervisor:
+def build_supervisor(config: KioskConfig, options: KioskOptions,
+                     closers: list[Callable[[], object]] | None = None) -> SourceSupervisor:
+    """The frame source's supervisor. With `closers` (the kiosk's), the first source (the demo video, or the
+    camera) starts opening now, on a thread of its own (see `open_early`)."""
+    def early(opener: Callable[[], FrameReader | None]) -> Callable[[], FrameReader | None]:
+        return open_early(opener, closers) if closers is not None else opener
+
     if options.demo:
-        return SourceSupervisor(None, open_demo_reader)  # no camera opener: the supervisor reports DEMO
+        return SourceSupervisor(None, early(open_demo_reader))  # no camera opener: the supervisor reports DEMO
     fallback = open_demo_reader if options.demo_if_no_camera else None
-    return SourceSupervisor(camera_opener(config, list_devices=device_lister(config)), fallback)
+    return SourceSupervisor(early(camera_opener(config, list_devices=device_lister(config))), fallback)
+
+
+def open_early(opener: Callable[[], FrameReader | None],
+               closers: list[Callable[[], object]]) -> Callable[[], FrameReader | None]:
+    """Cold start (#13.10, the ~0.1-0.3 s a camera or the demo video takes to open and deliver a frame): call
+    `opener` at once on a thread and start the reader, while the window is built; the supervisor's first open
+    takes that reader (waiting for it, or getting the opener's error), later opens call `opener` as usual. A
+    reader never taken (the kiosk closed first) is closed with the kiosk."""
+    early: Future[FrameReader | None] = Future()
+
+    def run() -> None:
+        try:
+            reader = opener()
+            if reader is not None:
+                reader.start()
+        except BaseException as exc:  # the supervisor's first open raises it, as the opener would have
+            early.set_exception(exc)
+        else:
+            early.set_result(reader)
+
+    taken = threading.Event()
+
+    def open_source() -> FrameReader | None:
+        if taken.is_set():
+            return opener()
+        taken.set()
+        return early.result()
+
+    def close_untaken() -> None:
+        if not taken.is_set():
+            taken.set()
+            try:
+                reader = early.result(timeout=10)
+            except Exception:  # noqa: BLE001 - nothing opened, nothing to close
+                return
+            if reader is not None:
+                reader.close()
+
+    threading.Thread(target=run, name="source-open", daemon=True).start()
+    closers.append(close_untaken)
+    return open_source
 
 
 # --- services ---------------------------------------------------------------------------------------------
 def build_session(config: KioskConfig) -> TryOnSession:
+    from nailmirror_desktop.app import preload
     from nailmirror_desktop.vision.compositor import Compositor
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
-    pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=config.hands_tracked)
+    # the models started loading before the UI was imported (cli kiosk → app.preload); the first frame takes them
+    pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=config.hands_tracked,
+                             preloaded=preload.take(config.hands_tracked))
     return TryOnSession(pipeline, mirror=config.mirror)
 
 
@@ -157,10 +211,11 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     """The kiosk's services; call on the main thread once the QApplication exists (the runner and the task
     executor are Qt objects). The mirror works even when the database or the task engine cannot be opened."""
     session = build_session(config)
-    supervisor = build_supervisor(config, options)
+    closers: list[Callable[[], object]] = []
+    supervisor = build_supervisor(config, options, closers)  # the first source opens meanwhile
     # The mirror's one frame in flight never waits behind a generation or the catalog import on the global pool.
     runner = BackgroundRunner(BACKGROUND_THREADS)
-    closers: list[Callable[[], object]] = [session.pipeline.close, supervisor.close]
+    closers += [session.pipeline.close, supervisor.close]  # run last-first: an untaken early source after these
     conn = _open_database(closers)
     repository = engine = executor = None
     provider = "offline"

@@ -9,6 +9,7 @@ data_dir()/logs/kiosk.log; the terminal shows warnings only, and native librarie
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -26,6 +27,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     screen.add_argument("--windowed", dest="fullscreen", action="store_false")
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the main window to PNG, then exit")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="exit after this many seconds")
+    parser.add_argument("--check-keyboard", action="store_true",
+                        help="with --quit-after: tap the AI prompt and type on the on-screen keyboard; the exit "
+                             "JSON reports it (the store build's smoke test)")
     parser.add_argument("--verbose", action="store_true",
                         help="show every log line on the terminal, native libraries' (MediaPipe, OpenCV, Qt) too")
     parser.set_defaults(handler=run)
@@ -47,18 +51,21 @@ def run(args: argparse.Namespace) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if not args.verbose:  # before anything loads cv2: OpenCV reads its log level from the environment then
         quiet_native_libraries()
-    # Imported only now: the checks above need no Qt, and an install without the binding gets a sentence.
+    # Checked before anything else loads: an install without the binding gets a sentence, not a traceback.
+    missing = next((name for name in ("PySide6", "shiboken6") if importlib.util.find_spec(name) is None), None)
+    if missing is not None:
+        return _no_qt_binding(missing)
+    configure_logging(args.verbose)  # before Qt starts and mediapipe loads: their stderr lines go to the log file
+    _start_preload()  # cold start: the hand model and nail segmenter load while the UI imports (app/preload.py)
     try:
         from nailmirror_desktop.app.kiosk import EXIT_RESTART, KioskOptions, run_kiosk
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("PySide6", "shiboken6"):
             raise
-        print(f"nailmirror kiosk: the Qt binding is not installed ({exc.name}); ./dev setup installs it.",
-              file=sys.stderr)
-        return 2
-    configure_logging(args.verbose)  # before Qt starts and mediapipe loads: their stderr lines go to the log file
+        return _no_qt_binding(exc.name or "PySide6")
     options = KioskOptions(demo=args.demo, demo_if_no_camera=args.demo_if_no_camera, fullscreen=args.fullscreen,
-                           screenshot=args.screenshot, quit_after_s=quit_after)
+                           screenshot=args.screenshot, quit_after_s=quit_after,
+                           check_keyboard=args.check_keyboard)
     status = run_kiosk(options)
     if status == EXIT_RESTART:
         from nailmirror_desktop.app.kiosk_logging import restore_native_stderr
@@ -67,6 +74,21 @@ def run(args: argparse.Namespace) -> int:
         command = restart_command()
         os.execv(command[0], command)  # the same kiosk, started again with the saved settings
     return status
+
+
+def _no_qt_binding(name: str) -> int:
+    print(f"nailmirror kiosk: the Qt binding is not installed ({name}); ./dev setup installs it.", file=sys.stderr)
+    return 2
+
+
+def _start_preload() -> None:
+    from nailmirror_desktop.app import preload
+    from nailmirror_desktop.core.config import load_config
+
+    try:
+        preload.start(load_config().hands_tracked)
+    except Exception:  # an unreadable config: the kiosk reports it when it loads the config itself
+        return
 
 
 def restart_command(argv: list[str] | None = None) -> list[str]:

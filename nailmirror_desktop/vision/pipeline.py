@@ -13,6 +13,7 @@ own, shared with the evaluation so it scores exactly what is painted.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
@@ -28,11 +29,16 @@ from nailmirror_desktop.vision.nail_tracks import NailTracks, TrackedNail
 from nailmirror_desktop.vision.types import Finger, HandObservation, NailQuad
 
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
+    from concurrent.futures import Future
+
     from nailmirror_desktop.vision.hand_recovery import HandRecovery
+    from nailmirror_desktop.vision.model_preload import VideoModels
     from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
     from nailmirror_desktop.vision.smoothing import HandSmoother
     from nailmirror_desktop.vision.still_detection import StillHandDetector
     from nailmirror_desktop.vision.tracker import HandTracker, TrackerSettings
+
+log = logging.getLogger(__name__)
 
 STAGES = ("track", "smooth", "geometry", "refine", "segment", "composite")
 STILL_MIN_OPACITY = 0.5  # see place_nails
@@ -86,13 +92,15 @@ class TryOnPipeline:
     max_hands: hands tracked in video (each one costs ~10 ms more of palm detection).
     still_masks: how a still's nails are shaped (see STILL_MASKS); segment_every: video runs the segmenter on
     every n-th frame and carries the masks in between; segmenter: a loaded NailSegmenter to share (else one is
-    loaded on first use); recover_every: while fewer than max_hands hands are tracked, try one view of the still
+    loaded on first use); preloaded: the video models being loaded meanwhile (vision/model_preload.py), taken on
+    the first video frame; recover_every: while fewer than max_hands hands are tracked, try one view of the still
     cascade every n-th frame and follow what it finds (vision/hand_recovery.py); 0 turns that off.
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
                  smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
-                 segmenter: NailSegmenter | None = None, recover_every: int = 3) -> None:
+                 segmenter: NailSegmenter | None = None, recover_every: int = 3,
+                 preloaded: Future[VideoModels] | None = None) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -109,6 +117,7 @@ class TryOnPipeline:
         self._video_frames = 0
         self.recover_every = recover_every
         self._recovery: HandRecovery | None = None
+        self._preloaded = preloaded
 
     def __enter__(self) -> TryOnPipeline:
         return self
@@ -117,6 +126,7 @@ class TryOnPipeline:
         self.close()
 
     def close(self) -> None:
+        self._take_preloaded()  # a preload still running is waited for: its tracker must be closed too
         for resource in (self._still_detector, self._video_tracker, self._recovery):
             if resource is not None:
                 resource.close()
@@ -169,6 +179,7 @@ class TryOnPipeline:
 
     def segmenter(self) -> NailSegmenter:
         """The nail segmenter, loaded (and sha256-checked) on first use."""
+        self._take_preloaded()
         if self._segmenter is None:
             from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
 
@@ -220,7 +231,26 @@ class TryOnPipeline:
             self._still_detector = StillHandDetector()
         return self._still_detector
 
+    def _take_preloaded(self) -> None:
+        """Adopt the preloaded video models once (waiting for them); if the preload failed, log it: they load
+        lazily as without a preload."""
+        preloaded, self._preloaded = self._preloaded, None
+        if preloaded is None:
+            return
+        try:
+            models = preloaded.result()
+        except Exception as exc:
+            log.warning("preloading the video models failed (%s): loading them now", exc)
+            return
+        if self._video_tracker is None:
+            self._video_tracker = models.tracker
+        else:
+            models.tracker.close()
+        if self._segmenter is None:
+            self._segmenter = models.segmenter
+
     def _video(self) -> HandTracker:
+        self._take_preloaded()
         if self._video_tracker is None:
             from nailmirror_desktop.vision.tracker import HandTracker
 

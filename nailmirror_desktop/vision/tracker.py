@@ -65,6 +65,9 @@ class HandTracker:
     def open(self) -> None:
         if self._landmarker is not None:
             return
+        from nailmirror_desktop.vision import mediapipe_tasks
+
+        mediapipe_tasks.register_package()  # mediapipe's __init__ would import matplotlib: see mediapipe_tasks
         from mediapipe.tasks.python import BaseOptions
         from mediapipe.tasks.python.vision import HandLandmarker, HandLandmarkerOptions, RunningMode
 
@@ -108,8 +111,9 @@ class HandTracker:
 
 
 def _mp_image(frame: NDArray[np.uint8], rgb: bool) -> mp.Image:
-    import mediapipe as mp
+    from nailmirror_desktop.vision.mediapipe_tasks import framework_image
 
+    mp = framework_image()  # mediapipe.python: mp.Image and mp.ImageFormat, without mediapipe's __init__
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError(f"expected an (H, W, 3) uint8 frame, got {frame.shape} {frame.dtype}")
     data = frame if rgb else frame[:, :, ::-1]

@@ -32,6 +32,38 @@ class WindowOptions:
     fullscreen: bool = True
     screenshot: Path | None = None  # save the window to this PNG when the timed run ends
     quit_after_s: float | None = None
+    check_keyboard: bool = False  # type on the on-screen keyboard before the timed run ends; reported in the JSON
+
+
+class KeyboardCheck:
+    """For the store build's smoke test: in the last seconds of a timed run, tap the AI prompt (the keyboard
+    opens as for a finger), type "ni" on the keyboard's keys and pick the first pinyin candidate. Proves the
+    bundle carries the input-context plugin, the QML modules and the Pinyin plugin."""
+
+    STEP_MS = 1000
+
+    def __init__(self, controller: KioskController, keyboard: on_screen_keyboard.OnScreenKeyboard,
+                 quit_after_s: float) -> None:
+        self._controller = controller
+        self._keyboard = keyboard
+        self.focused = False
+        start_ms = max(0, int(quit_after_s * 1000) - 3 * self.STEP_MS - 200)
+        QTimer.singleShot(start_ms, self._focus_prompt)
+        QTimer.singleShot(start_ms + self.STEP_MS, lambda: keyboard.tap_keys("ni"))
+        QTimer.singleShot(start_ms + 2 * self.STEP_MS, lambda: keyboard.choose_candidate(0))
+
+    def _focus_prompt(self) -> None:
+        window = self._controller.window
+        window.side_tabs.setCurrentIndex(1)  # the AI design tab
+        window.activateWindow()  # offscreen and Xvfb have no window manager to make it active
+        prompt = self._controller.generation.panel.prompt
+        prompt.setFocus()
+        self.focused = prompt.hasFocus()
+
+    def summary(self) -> dict[str, Any]:
+        return {"prompt_focused": self.focused, "shown": self._keyboard.shown, "ready": self._keyboard.ready,
+                "locale": self._keyboard.keyboard_locale(),
+                "typed": self._controller.generation.panel.prompt.text()}
 
 
 class RunReport:
@@ -87,13 +119,19 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
     _show(controller, options)
     controller.start()
     report = RunReport(controller)
+    check = None
+    if options.check_keyboard and options.quit_after_s is not None:
+        check = KeyboardCheck(controller, keyboard, options.quit_after_s)
     exit_code = 0
 
     def finish() -> None:
         nonlocal exit_code
         if options.screenshot is not None:
             exit_code = 0 if controller.save_screenshot(options.screenshot) else 1
-        print(json.dumps(report.summary(options.screenshot)), flush=True)
+        summary = report.summary(options.screenshot)
+        if check is not None:
+            summary["keyboard"] = check.summary()
+        print(json.dumps(summary), flush=True)
         controller.shutdown()
         app.quit()
 
