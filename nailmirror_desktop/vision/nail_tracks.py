@@ -12,7 +12,8 @@ and a nail whose hand the landmarker loses for a frame or two vanishes. So, per 
   last estimate, VELOCITY_KEEP, because landmark jitter is not motion: a nail held at the velocity of one
   jittered step flies off its nail, and takes its carried mask along), then dropped; not held where
   a nail that does not face the camera enough to be painted (raw opacity < HELD_BESIDE_AT) is seen within
-  NEAR_LENGTHS nail lengths (its hand is there, turned: the hold never paints a palm). Beside nails of its
+  NEAR_LENGTHS nail lengths (its hand is there, turned: the hold never paints a palm; a thumb's low fade does
+  not count, since a thumb faces ~90° from the other nails even on a hand that shows them). Beside nails of its
   hand that still face the camera it is held: only its own quad was lost (eval clips: blink_rate 0.0185 →
   0.0147 from this alone).
 - the segmenter's last mask, so a frame without a fresh mask (a cadence, a model miss) paints it carried
@@ -126,8 +127,12 @@ class NailTracks:
             track.corners = track.corners + track.velocity
             if track.mask_moved is not None:
                 track.mask_moved = track.mask_moved + track.velocity.mean(axis=0)
-            if _near_any(track.corners, [q for q in seen if q.opacity < HELD_BESIDE_AT]):
-                continue  # its hand is seen there turned away (e.g. over): no ghost on a palm
+            # its hand is seen there turned away (e.g. over): no ghost on a palm. Not a thumb's word: its nail faces
+            # ~90° from the others, so its fade runs low on a hand that shows its nails (a turned hand's other
+            # fingers say so)
+            turned = [q for q in seen if q.opacity < HELD_BESIDE_AT and q.finger is not Finger.THUMB]
+            if _near_any(track.corners, turned):
+                continue
             kept.append(track)
             held = NailQuad(track.finger, track.corners.astype(np.float32), track.hand_index, 1.0)
             out.append(self._nail(track, held, seen=False))

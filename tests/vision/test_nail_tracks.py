@@ -153,3 +153,13 @@ def test_a_carried_mask_moves_with_the_nail_not_with_its_landmarks_jitter():
         carried_error.append(abs(float(nail.moved[0]) - true_shift))
         landmark_error.append(abs(xs[i] - xs[2] - true_shift))
     assert np.mean(carried_error) <= 0.5 * np.mean(landmark_error)  # measured 2.2 px against 6 px
+
+
+def test_a_nail_that_drops_out_beside_its_hands_sideways_thumb_is_held():
+    tracks = NailTracks()
+    for x in (100, 104):
+        tracks.update([_quad(x, 100, 1.0), _quad(x - 25, 110, 0.2, Finger.THUMB)])
+    # the index's quad is lost; the thumb beside it faces sideways (low fade) as a thumb does: still held
+    frame = tracks.update([_quad(83, 110, 0.2, Finger.THUMB)])
+    assert sorted((nail.quad.finger.name, nail.seen, nail.quad.opacity > 0) for nail in frame) == [
+        ("INDEX", False, True), ("THUMB", True, False)]
