@@ -12,6 +12,16 @@ finds it too (a lost hand's view is kept KEEP_LOOKING frames more: the landmarke
 Cost is bounded: at most one landmarker run on one view per frame (its canvas capped at MAX_CANVAS px, so a 4×
 zoom-out costs about a frame's tracking); while searching, one every search_every frames; nothing while
 max_hands hands are tracked.
+
+The six eval clips that still get no usable hand (traced per frame): 4c46b91a, no cascade view finds a hand on
+any sampled frame (nor `StillHandDetector.detect`); 917FB1CC (224 px), the video landmarker finds a hand itself
+from frame 7 but its quads miss the nails (IoU 0.04, the still path's 0.05); F6F9B3E6 (224 px), recovered at
+frame 9 and followed, seen in about 1 frame of 3, its skeleton a fraction of the close-up hand's size;
+34404E67 (258 px), d6072ec6, d61d6de4, only a few late views (low-threshold as-is, 4× turned) find it, each on
+1–2 of 4 sampled frames, and a 45-frame clip reaches 15 of the 23 views. Searching every frame while no hand is
+tracked reaches them (66 of those clips' 1,492 nail-frames) but locks onto poorer views elsewhere (13 clips:
+nail recall 0.639 → 0.625), so the cadence stays. The video landmarker never takes a recovered hand over (the
+Tasks API cannot be seeded with one): the view follows it, and `nail_tracks` holds its nails through misses.
 """
 
 from __future__ import annotations

@@ -8,13 +8,18 @@ and a nail whose hand the landmarker loses for a frame or two vanishes. So, per 
   ≤ OFF_AT: the finger faces away). A palm never reaches ON_AT, so a palm is never painted; a nail that was
   painted is dropped the first frame its finger is seen facing away.
 - a hold: a painted nail that is not seen (its hand dropped, its quad degenerate) is painted for up to
-  HOLD_FRAMES frames more where its motion was taking it (constant velocity), then dropped; not held where
+  HOLD_FRAMES frames more where its motion was taking it (constant velocity: each new step averaged into the
+  last estimate, VELOCITY_KEEP, because landmark jitter is not motion: a nail held at the velocity of one
+  jittered step flies off its nail, and takes its carried mask along), then dropped; not held where
   a nail that does not face the camera enough to be painted (raw opacity < HELD_BESIDE_AT) is seen within
-  NEAR_LENGTHS nail lengths (its hand is there, turned: the hold never paints a palm). Beside nails of its
+  NEAR_LENGTHS nail lengths (its hand is there, turned: the hold never paints a palm; a thumb's low fade does
+  not count, since a thumb faces ~90° from the other nails even on a hand that shows them). Beside nails of its
   hand that still face the camera it is held: only its own quad was lost (eval clips: blink_rate 0.0185 →
   0.0147 from this alone).
 - the segmenter's last mask, so a frame without a fresh mask (a cadence, a model miss) paints it carried
-  (moved as the nail's centre moved: `nail_rois.shifted_mask`) for up to HOLD_FRAMES frames.
+  (`nail_rois.shifted_mask`) for up to HOLD_FRAMES frames, moved by the nail's averaged motion since the mask
+  was found, not by its quad's jitter (its landmarks err by about a nail's width; the nail itself moves
+  smoothly). On the 52 eval clips: (see ARCHITECTURE.md §12).
 
 Nails are matched to tracks by finger and nearest centre (within MATCH_LENGTHS nail lengths), not by the
 landmarker's hand order, which may swap between frames.
@@ -37,6 +42,7 @@ OFF_AT = 0.0
 HOLD_FRAMES = 6  # 200 ms at 30 FPS: the re-detected hands drop out for up to 5 frames (measured on the eval clips)
 MATCH_LENGTHS = 1.0
 NEAR_LENGTHS = 2.0  # a held nail with a nail seen this close not facing the camera is not held: the hand turned
+VELOCITY_KEEP = 0.5  # a held nail's velocity: this share of the last estimate, the rest the latest step
 HELD_BESIDE_AT = ON_AT  # ... while beside nails that face the camera enough to be painted it is held
 
 
@@ -64,10 +70,11 @@ class _Track:
     velocity: NDArray[np.float64]  # (4, 2) pixels per frame
     on: bool
     missing: int = 0
+    steps: int = 0  # motion steps measured into velocity
     roi_mask: NDArray[np.bool_] | None = None
     mask_age: int = 0
     last_mask: NailMask | None = None
-    mask_centre: NDArray[np.float64] | None = None
+    mask_moved: NDArray[np.float64] | None = None  # (dx, dy) of smoothed motion since last_mask was found
 
 
 class NailTracks:
@@ -97,7 +104,14 @@ class NailTracks:
                 self._tracks.append(track)
             else:
                 track = found
-                track.velocity = (corners - track.corners) / (track.missing + 1)
+                step = (corners - track.corners) / (track.missing + 1)
+                # the first step as it is, then averaged: landmark jitter is not motion (a held nail moved by
+                # one frame's jitter flies off its nail and takes its carried mask along)
+                keep = VELOCITY_KEEP if track.steps else 0.0
+                track.velocity = keep * track.velocity + (1.0 - keep) * step
+                track.steps += 1
+                if track.mask_moved is not None:  # one frame of the motion (a hold added its own frames)
+                    track.mask_moved = track.mask_moved + track.velocity.mean(axis=0)
                 track.corners, track.hand_index, track.missing = corners, quad.hand_index, 0
                 track.on = quad.opacity > OFF_AT if track.on else quad.opacity >= ON_AT
             out.append(self._nail(track, replace(quad, opacity=1.0 if track.on else 0.0), seen=True))
@@ -111,8 +125,14 @@ class NailTracks:
             if not track.on or track.missing > self.hold_frames:
                 continue  # gone (an unpainted nail has nothing to hold)
             track.corners = track.corners + track.velocity
-            if _near_any(track.corners, [q for q in seen if q.opacity < HELD_BESIDE_AT]):
-                continue  # its hand is seen there turned away (e.g. over): no ghost on a palm
+            if track.mask_moved is not None:
+                track.mask_moved = track.mask_moved + track.velocity.mean(axis=0)
+            # its hand is seen there turned away (e.g. over): no ghost on a palm. Not a thumb's word: its nail faces
+            # ~90° from the others, so its fade runs low on a hand that shows its nails (a turned hand's other
+            # fingers say so)
+            turned = [q for q in seen if q.opacity < HELD_BESIDE_AT and q.finger is not Finger.THUMB]
+            if _near_any(track.corners, turned):
+                continue
             kept.append(track)
             held = NailQuad(track.finger, track.corners.astype(np.float32), track.hand_index, 1.0)
             out.append(self._nail(track, held, seen=False))
@@ -123,7 +143,7 @@ class NailTracks:
         for track in self._tracks:
             if track.track_id == track_id:
                 track.roi_mask, track.mask_age, track.last_mask = roi_mask, 0, mask
-                track.mask_centre = _centre_and_length(track.corners)[0]
+                track.mask_moved = np.zeros(2)
 
     def _match(self, quads: list[NailQuad]) -> dict[int, _Track]:
         """id(quad) → its track: greedily the closest pairs of the same finger first."""
@@ -147,9 +167,7 @@ class NailTracks:
 
     def _nail(self, track: _Track, quad: NailQuad, *, seen: bool) -> TrackedNail:
         fresh_enough = track.roi_mask is not None and track.mask_age <= self.hold_frames
-        moved = None
-        if fresh_enough and track.mask_centre is not None:
-            moved = _centre_and_length(np.asarray(quad.corners, np.float64))[0] - track.mask_centre
+        moved = track.mask_moved if fresh_enough else None
         return TrackedNail(track.track_id, quad, seen, track.roi_mask if fresh_enough else None, track.mask_age,
                            track.last_mask if fresh_enough else None, moved)
 

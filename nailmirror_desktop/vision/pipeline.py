@@ -198,7 +198,7 @@ class TryOnPipeline:
                   and (fresh or nail.last_mask is None)]
         if wanted:
             found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted],
-                                                   [nails[i].last_mask for i in wanted])
+                                                   [_prior(nails[i], frame.shape) for i in wanted])
             for i, result in zip(wanted, found, strict=True):
                 if result is not None:
                     masks[i] = result.mask
@@ -303,6 +303,14 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
     found = segmenter.segment(image, quads)
     quads = [quad if mask is not None else replace(quad, opacity=0.0) for quad, mask in zip(quads, found, strict=True)]
     return quads, found, placed
+
+
+def _prior(nail: TrackedNail, frame_shape: tuple[int, ...]) -> NailMask | None:
+    """Where the nail was painted last: its last fresh mask moved as the nail has moved since (as the frames in
+    between painted it), so the segmenter keeps to the nail it painted, not to where it was a cadence ago."""
+    if nail.last_mask is None or nail.moved is None:
+        return nail.last_mask
+    return shifted_mask(nail.last_mask, nail.moved, frame_shape) or nail.last_mask
 
 
 def _still_min_opacity(quad: NailQuad) -> float:

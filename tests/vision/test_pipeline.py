@@ -185,3 +185,27 @@ def test_video_at_a_cadence_carries_the_masks_between_model_runs(demo_frames):
     # frames 0 and 3 run every painted nail; between, only nails with no mask to carry (the model missed them)
     assert runs_per_frame[0] >= 3 and runs_per_frame[3] >= 3
     assert runs_per_frame[1] < runs_per_frame[0] and runs_per_frame[2] < runs_per_frame[3]
+
+
+def test_a_fresh_frames_prior_is_where_the_carried_mask_painted_the_nail():
+    from nailmirror_desktop.vision.nail_refiner import NailMask
+    from nailmirror_desktop.vision.nail_tracks import TrackedNail
+    from nailmirror_desktop.vision.pipeline import _prior
+    from nailmirror_desktop.vision.types import Finger, NailQuad
+    from nailmirror_desktop.vision.warp import Roi
+
+    corners = np.array([[40, 30], [60, 30], [60, 60], [40, 60]], np.float32)
+    quad = NailQuad(Finger.INDEX, corners, 0, 1.0)
+    alpha = np.zeros((30, 20), np.float32)
+    alpha[5:25, 4:16] = 1.0
+    last = NailMask(quad, Roi(40, 30, 60, 60), alpha, refined=True)
+
+    def nail(moved: np.ndarray | None) -> TrackedNail:
+        return TrackedNail(1, quad, True, np.ones((64, 64), bool), 2, last, moved)
+
+    # the nail moved 6.4 px right and 2.6 px up since its last fresh mask: the prior is that mask moved so
+    prior = _prior(nail(np.array([6.4, -2.6])), (120, 160, 3))
+    assert prior is not None and (prior.roi.x0, prior.roi.y0) == (46, 27)
+    np.testing.assert_array_equal(prior.alpha, alpha)
+    assert _prior(nail(None), (120, 160, 3)) is last  # no motion known: where it was found
+    assert _prior(nail(np.array([500.0, 0.0])), (120, 160, 3)) is last  # moved out of the frame: the same
