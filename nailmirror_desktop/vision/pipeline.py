@@ -107,12 +107,14 @@ class TryOnPipeline:
     every n-th frame and carries the masks in between; segmenter: a loaded NailSegmenter to share (else one is
     loaded on first use); recover_every: while fewer than max_hands hands are tracked, try one view of the still
     cascade every n-th frame and follow what it finds (vision/hand_recovery.py); 0 turns that off.
+    video_tracker: a VIDEO-mode HandTracker to use (tools/compare_hand_models.py's other model), else one is made.
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
                  smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
-                 segmenter: NailSegmenter | None = None, recover_every: int = 3) -> None:
+                 segmenter: NailSegmenter | None = None, recover_every: int = 3,
+                 video_tracker: HandTracker | None = None) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -123,7 +125,7 @@ class TryOnPipeline:
         self.segment_every = segment_every
         self._segmenter = segmenter
         self._still_detector: StillHandDetector | None = None
-        self._video_tracker: HandTracker | None = None
+        self._video_tracker: HandTracker | None = video_tracker  # opened on first use; closed with the pipeline
         self._smoother: HandSmoother | None = None
         self._nails = NailTracks()
         self._video_frames = 0
@@ -272,8 +274,8 @@ class TryOnPipeline:
         if self._video_tracker is None:
             from nailmirror_desktop.vision.tracker import HandTracker
 
-            self._video_tracker = tracker = HandTracker("video", video_tracker_settings(self.max_hands))
-            tracker.open()
+            self._video_tracker = HandTracker("video", video_tracker_settings(self.max_hands))
+        self._video_tracker.open()  # a no-op once open
         return self._video_tracker
 
     def _recovered(self) -> HandRecovery:

@@ -7,6 +7,7 @@ an unclosed landmarker raises at interpreter exit.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -15,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from nailmirror_desktop.vision.hand_model import default_bundle_path, verify_bundle
+from nailmirror_desktop.vision.hand_model import HandModelError, default_bundle_path, verify_bundle
 from nailmirror_desktop.vision.types import HandObservation
 
 if TYPE_CHECKING:
@@ -47,12 +48,21 @@ class HandTracker:
         mode: Mode = "image",
         settings: TrackerSettings = TrackerSettings(),
         model_path: Path | None = None,
+        *,
+        bundle_sha256: str | None = None,
     ) -> None:
+        """model_path: the bundle (default: the shipped, verified one). bundle_sha256: for another bundle a
+        measurement tool built itself (tools/compare_hand_models.py), the digest it must have."""
         if mode not in ("image", "video"):
             raise ValueError(f"mode must be 'image' or 'video', not {mode!r}")
         self.mode = mode
         self.settings = settings
-        self._model_path = verify_bundle(model_path or default_bundle_path())
+        if bundle_sha256 is None:
+            self._model_path = verify_bundle(model_path or default_bundle_path())
+        else:
+            if model_path is None or hashlib.sha256(model_path.read_bytes()).hexdigest() != bundle_sha256:
+                raise HandModelError(f"hand model at {model_path} does not have the sha256 {bundle_sha256[:12]}…")
+            self._model_path = model_path
         self._landmarker: HandLandmarker | None = None
         self._last_timestamp_ms = -1
 

@@ -1,8 +1,9 @@
 """The customer's try-on state: which style is on, which fingers carry the accent, and the newest frame pair.
 
-`process(packet)` runs on a worker (through the bridge, one frame at a time); everything else runs on the GUI
-thread. Changing the style swaps the pipeline's compositor in one assignment, so the next frame the worker
-starts is painted with it ("applied within one frame"). Textures are decoded once per style and cached.
+`track(packet)` and `paint(tracked)` run on workers (through the bridge; one frame per stage at a time, so frame
+N+1 may be tracked while frame N is painted), `process(packet)` is both in a row; everything else runs on the
+GUI thread. Changing the style swaps the pipeline's compositor in one assignment, so the next frame the paint
+stage starts is painted with it ("applied within one frame"). Textures are decoded once per style and cached.
 
 The snapshot freezes the most painted pair of the last `FREEZE_WINDOW_MS`, not simply the newest: a nail
 fades while it turns away (geometry's facing fade), and a tap on "snapshot" moves the hand, so the newest

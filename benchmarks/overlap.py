@@ -1,0 +1,224 @@
+"""The live mirror's shown frame rate: one stage against two (tracking frame N+1 while frame N is painted), with
+one and two hands tracked, on the paced demo video; and whether MediaPipe's landmarker releases the GIL.
+
+Run (one command, offscreen, ~2 min): PYTHONPATH=$PWD .venv/bin/python benchmarks/overlap.py [--seconds 12]
+     [--video resources/demo/hand_demo.mp4] [--style resources/demo/styles/rose_gloss] [--view 1280x720]
+     [--no-kiosk]
+
+- `mirror`: the real `MirrorLoop` + `TryOnSession` + `TryOnPipeline` on a `BackgroundRunner` (3 threads, as the
+  kiosk), the demo video paced at its own 30 FPS through a `FrameReader` and the one-slot mailbox, a `MirrorView`
+  of `--view` pixels (offscreen). Each of the four runs (max_hands 1/2 × one/two stages) starts fresh, waits
+  for the first painted frame, then counts frames shown for `--seconds`: `fps` = shown frames / seconds (30 is
+  the source's ceiling), `nails_painted_mean` per shown frame, per-stage medians (ms) of the shown frames.
+- `gil`: a pure-Python loop's rate while the landmarker tracks demo frames on another thread, over its rate
+  alone (`with_tracking`); for scale, the same with a pure-Python loop (which holds the GIL) on the other thread
+  (`with_python_thread`, ~0.5 on any machine). Near 1.0 on a free core: MediaPipe releases the GIL; lower on a
+  loaded machine because the cores are busy, not because of the GIL.
+- `kiosk`: `nailmirror kiosk --demo --windowed --quit-after 25` offscreen (a fresh data folder, the default
+  config: two hands), its exit line's fps, max_hands and nails_painted_mean.
+The machine is shared: the JSON line carries `os.getloadavg()` before and after; compare within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+STAGE_KEYS = ("track", "smooth", "geometry", "segment", "composite", "show", "total")
+GIL_SECONDS = 3.0
+
+
+def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, seconds: float,
+               view_size: tuple[int, int]) -> dict[str, object]:
+    from PySide6.QtCore import QElapsedTimer
+    from PySide6.QtWidgets import QApplication
+
+    from nailmirror_desktop.ui import bridge
+    from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
+    from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
+    from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession, load_style_textures
+    from nailmirror_desktop.vision.compositor import Compositor
+    from nailmirror_desktop.vision.pipeline import TryOnPipeline
+    from nailmirror_desktop.vision.sources import FrameReader, VideoFileSource
+    from nailmirror_desktop.vision.supervisor import SourceSupervisor
+
+    app = QApplication.instance() or QApplication(["overlap"])
+    bridge.install()
+    view = MirrorView()
+    view.resize(*view_size)
+    view.show()
+    pipeline = TryOnPipeline(Compositor(), mirrored=True, max_hands=max_hands)
+    session = TryOnSession(pipeline, mirror=True)
+    textures = {slot: style / f"{slot}.png" for slot in ("nail", "accent") if (style / f"{slot}.png").is_file()}
+    session.apply(load_style_textures("BENCH", style.name, textures, ("ring",)))
+    supervisor = SourceSupervisor(lambda: FrameReader(VideoFileSource(video, loop=True), paced=True))
+    runner = bridge.BackgroundRunner(3)
+    if two_stage:
+        loop = MirrorLoop(view, supervisor, session.track, runner, paint_frame=session.paint)
+    else:
+        loop = MirrorLoop(view, supervisor, session.process, runner)
+    counting = [False]
+    shown: list[dict[str, float]] = []
+    nails: list[int] = []
+
+    def on_shown() -> None:
+        if counting[0]:
+            shown.append(dict(loop.last_timings_ms))
+            nails.append(loop.last_nails)
+
+    loop.frame_shown.connect(on_shown)
+    clock = QElapsedTimer()
+    clock.start()
+    loop.start()
+    try:
+        while not view.has_frame() and clock.elapsed() < 60_000:  # the landmarker and segmenter load first
+            app.processEvents()
+            time.sleep(0.002)
+        warm_until = clock.elapsed() + 2000  # let the hands be found and the tracks settle
+        while clock.elapsed() < warm_until:
+            app.processEvents()
+            time.sleep(0.001)
+        counting[0] = True
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            app.processEvents()
+            time.sleep(0.001)
+        elapsed = time.perf_counter() - start
+        counting[0] = False
+    finally:
+        loop.stop()
+        runner.close()
+        supervisor.close()
+        pipeline.close()
+        view.close()
+        view.deleteLater()
+        app.processEvents()
+    stages = {key: round(statistics.median(s[key] for s in shown), 2) for key in STAGE_KEYS
+              if shown and all(key in s for s in shown)}
+    return {
+        "max_hands": max_hands,
+        "two_stage": two_stage,
+        "fps": round(len(shown) / elapsed, 2),
+        "frames_shown": len(shown),
+        "nails_painted_mean": round(statistics.fmean(nails), 2) if nails else 0.0,
+        "stage_ms_median": stages,
+        "errors": loop.frames_dropped_errors,
+    }
+
+
+def _python_rate(seconds: float) -> float:
+    """Iterations per second of a small pure-Python loop (it holds the GIL while it runs)."""
+    count, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        for _ in range(200):
+            count += 1
+    return count / seconds
+
+
+def gil_measurement(video: Path) -> dict[str, float]:
+    from nailmirror_desktop.vision.pipeline import video_tracker_settings
+    from nailmirror_desktop.vision.sources import VideoFileSource
+    from nailmirror_desktop.vision.tracker import HandTracker
+
+    with VideoFileSource(video) as source:
+        frames = [f for f in iter(source.read, None)][:90]
+    alone = _python_rate(GIL_SECONDS)
+    stop = threading.Event()
+    tracked = [0]
+
+    def track_forever() -> None:
+        with HandTracker("video", video_tracker_settings(2)) as tracker:
+            tracker.track(frames[0].image, 0)  # loaded before the clock starts
+            ready.set()
+            stamp = 0
+            while not stop.is_set():
+                for frame in frames:
+                    stamp += 33
+                    tracker.track(frame.image, stamp)
+                    tracked[0] += 1
+                    if stop.is_set():
+                        break
+
+    def python_forever() -> None:
+        ready.set()
+        while not stop.is_set():
+            _python_rate(0.05)
+
+    results: dict[str, float] = {"python_loop_rate_alone": round(alone)}
+    for name, work in (("with_tracking", track_forever), ("with_python_thread", python_forever)):
+        ready = threading.Event()
+        stop.clear()
+        tracked[0] = 0
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        ready.wait(60)
+        rate = _python_rate(GIL_SECONDS)
+        stop.set()
+        worker.join(30)
+        results[name] = round(rate / alone, 3)
+        if name == "with_tracking":
+            results["tracked_fps_meanwhile"] = round(tracked[0] / GIL_SECONDS, 1)
+    return results
+
+
+def kiosk_run(seconds: float) -> dict[str, object]:
+    with tempfile.TemporaryDirectory(prefix="overlap-kiosk-") as home:
+        env = {**os.environ, "NAILMIRROR_HOME": home, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+        run = subprocess.run([sys.executable, "-m", "nailmirror_desktop", "kiosk", "--demo", "--windowed",
+                              "--quit-after", str(seconds)], env=env, cwd=ROOT, capture_output=True, text=True,
+                             timeout=seconds + 120)
+    if run.returncode != 0 or not run.stdout.strip():
+        return {"error": f"exit {run.returncode}: {run.stderr.strip()[-300:]}"}
+    line = json.loads(run.stdout.strip().splitlines()[-1])
+    return {key: line.get(key) for key in ("fps", "max_hands", "nails_painted_mean", "frames_painted", "stage_ms")}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--video", type=Path, default=ROOT / "resources" / "demo" / "hand_demo.mp4")
+    parser.add_argument("--style", type=Path, default=ROOT / "resources" / "demo" / "styles" / "rose_gloss")
+    parser.add_argument("--seconds", type=float, default=12.0, help="counted seconds per mirror run")
+    parser.add_argument("--view", default="1280x720", help="the mirror view's size, WIDTHxHEIGHT")
+    parser.add_argument("--no-kiosk", dest="kiosk", action="store_false", help="skip the kiosk run")
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.view.lower().split("x"))
+    load_before = [round(v, 2) for v in os.getloadavg()]
+    mirror = {}
+    for max_hands in (1, 2):
+        for two_stage in (False, True):
+            name = f"{'two' if two_stage else 'one'}_stage_{max_hands}_hand{'s' if max_hands > 1 else ''}"
+            mirror[name] = mirror_run(args.video, args.style, max_hands, two_stage, args.seconds, (width, height))
+            print(f"{name}: {json.dumps(mirror[name])}", flush=True)
+    gil = gil_measurement(args.video)
+    print(f"gil: {json.dumps(gil)}", flush=True)
+    kiosk = kiosk_run(25.0) if args.kiosk else None
+    print(json.dumps({
+        "cpus": os.cpu_count(),
+        "load_before": load_before,
+        "load_after": [round(v, 2) for v in os.getloadavg()],
+        "view": [width, height],
+        "fps": {name: run["fps"] for name, run in mirror.items()},
+        "nails_painted_mean": {name: run["nails_painted_mean"] for name, run in mirror.items()},
+        "gil": gil,
+        "kiosk": kiosk,
+        "mirror": mirror,
+        "target": {"fps_two_hands_shown": 30},
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
