@@ -110,6 +110,8 @@ def speed(video: Path, bundles: dict[str, tuple[Path, str] | None]) -> dict[str,
 
 
 def accuracy(clips_dir: Path, bundle: tuple[Path, str] | None, limit: int) -> dict[str, object]:
+    import numpy as np
+
     from nailmirror_desktop.vision.compositor import Compositor
     from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
@@ -122,9 +124,10 @@ def accuracy(clips_dir: Path, bundle: tuple[Path, str] | None, limit: int) -> di
 
     clips = video_clips(clips_dir)[: limit or None]
     segmenter = NailSegmenter()
+    white = np.full((8, 8, 3), 255, np.uint8)  # any polish: what is scored is the coverage (as `nailmirror eval`)
 
     def score(clip):  # type: ignore[no-untyped-def]
-        with TryOnPipeline(Compositor(), max_hands=2, segmenter=segmenter,
+        with TryOnPipeline(Compositor(white), max_hands=2, segmenter=segmenter,
                            video_tracker=make_tracker("video", 2, bundle)) as pipeline:
             return score_clip(clip, video_path_coverages(clip, pipeline))
 
