@@ -165,9 +165,9 @@ class MirrorLoop(QObject):
 
     def _on_processed(self, shown: ShownFrame | None, error: BaseException | None) -> None:
         self._painting = False
+        staged, self._staged = self._staged, None  # taken even when stopped: a restarted loop must find it empty
         if self._stopped:
             return
-        staged, self._staged = self._staged, None
         if staged is not None and not self._paused:
             self._start_paint(staged)  # the frame tracked meanwhile: paint it now, in order
         if error is not None or shown is None:

@@ -263,3 +263,36 @@ def test_two_stages_paint_the_demo_with_the_real_pipeline(qtbot, pipeline):
     assert max(shown) >= 6  # both demo hands (two hands tracked by default)
     assert set(loop.last_timings_ms) >= {"track", "segment", "composite", "show", "total"}
     assert loop.queue_depth() == 0
+
+
+def test_a_two_stage_loop_stopped_with_a_frame_waiting_starts_again(qtbot):
+    """Stopped while one frame is painted and the next waits for the paint stage: the waiting frame is dropped
+    with the stop, and a later start shows frames again (the one slot does not stay taken)."""
+    from nailmirror_desktop.ui.bridge import BackgroundRunner
+
+    view = MirrorView()
+    qtbot.addWidget(view)
+    supervisor = SourceSupervisor(lambda: still_reader(np.full((240, 320, 3), 90, np.uint8)))
+    import time
+
+    def paint(staged, size):
+        time.sleep(0.15)  # slower than tracking: the next tracked frame waits in the slot
+        return shown_frame_from(staged.image, 1, {}, staged.sequence, size)
+
+    runner = BackgroundRunner(3)
+    loop = MirrorLoop(view, supervisor, lambda packet: packet, runner, paint_frame=paint)
+    shown = []
+    loop.frame_shown.connect(lambda: shown.append(1))
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: loop.queue_depth() == 2 and len(shown) >= 1, timeout=10000)
+        loop.stop()
+        qtbot.waitUntil(lambda: loop.queue_depth() == 0, timeout=5000)
+        count = len(shown)
+        loop.start()
+        qtbot.waitUntil(lambda: len(shown) >= count + 2, timeout=10000)
+    finally:
+        loop.stop()
+        qtbot.wait(400)
+        runner.close()
+        supervisor.close()
