@@ -1,15 +1,18 @@
 """The live mirror's shown frame rate: one stage against two (tracking frame N+1 while frame N is painted), with
 one and two hands tracked, on the paced demo video; and whether MediaPipe's landmarker releases the GIL.
 
-Run (one command, offscreen, ~2 min): PYTHONPATH=$PWD .venv/bin/python benchmarks/overlap.py [--seconds 12]
+Run (one command, offscreen, ~3 min): PYTHONPATH=$PWD .venv/bin/python benchmarks/overlap.py [--seconds 6]
+     [--repeats 3]
      [--video resources/demo/hand_demo.mp4] [--style resources/demo/styles/rose_gloss] [--view 1280x720]
      [--no-kiosk]
 
 - `mirror`: the real `MirrorLoop` + `TryOnSession` + `TryOnPipeline` on a `BackgroundRunner` (3 threads, as the
   kiosk), the demo video paced at its own 30 FPS through a `FrameReader` and the one-slot mailbox, a `MirrorView`
-  of `--view` pixels (offscreen). Each of the four runs (max_hands 1/2 × one/two stages) starts fresh, waits
-  for the first painted frame, then counts frames shown for `--seconds`: `fps` = shown frames / seconds (30 is
-  the source's ceiling), `nails_painted_mean` per shown frame, per-stage medians (ms) of the shown frames.
+  of `--view` pixels (offscreen). Each of the four configs (max_hands 1/2 × one/two stages) runs `--repeats`
+  times, interleaved with the others in alternating order; each run starts fresh, waits for the first painted
+  frame and 2 s more, then counts frames shown for `--seconds` (the run with the median FPS is reported):
+  `fps` = shown frames / seconds (30 is the source's ceiling), `nails_painted_mean` per shown frame,
+  per-stage medians (ms) of the shown frames.
 - `gil`: a pure-Python loop's rate while the landmarker tracks demo frames on another thread, over its rate
   alone (`with_tracking`); for scale, the same with a pure-Python loop (which holds the GIL) on the other thread
   (`with_python_thread`, ~0.5 on any machine). Near 1.0 on a free core: MediaPipe releases the GIL; lower on a
@@ -119,6 +122,13 @@ def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, second
     }
 
 
+def _median_run(runs: list[dict[str, object]]) -> dict[str, object]:
+    """The run with the median shown FPS, plus every run's FPS (and load) beside it."""
+    ordered = sorted(runs, key=lambda run: float(run["fps"]))  # type: ignore[arg-type]
+    return {**ordered[(len(ordered) - 1) // 2], "fps_runs": [run["fps"] for run in runs],
+            "load_runs": [run["load"] for run in runs]}
+
+
 def _python_rate(seconds: float) -> float:
     """Iterations per second of a small pure-Python loop (it holds the GIL while it runs)."""
     count, end = 0, time.perf_counter() + seconds
@@ -190,18 +200,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--video", type=Path, default=ROOT / "resources" / "demo" / "hand_demo.mp4")
     parser.add_argument("--style", type=Path, default=ROOT / "resources" / "demo" / "styles" / "rose_gloss")
-    parser.add_argument("--seconds", type=float, default=12.0, help="counted seconds per mirror run")
+    parser.add_argument("--seconds", type=float, default=6.0, help="counted seconds per mirror run")
     parser.add_argument("--view", default="1280x720", help="the mirror view's size, WIDTHxHEIGHT")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per config, interleaved; medians reported")
     parser.add_argument("--no-kiosk", dest="kiosk", action="store_false", help="skip the kiosk run")
     args = parser.parse_args()
     width, height = (int(v) for v in args.view.lower().split("x"))
     load_before = [round(v, 2) for v in os.getloadavg()]
-    mirror = {}
-    for max_hands in (1, 2):
-        for two_stage in (False, True):
+    configs = [(max_hands, two_stage) for max_hands in (1, 2) for two_stage in (False, True)]
+    runs: dict[str, list[dict[str, object]]] = {}
+    for repeat in range(args.repeats):  # alternating the order, so a change of load lands on every config alike
+        for max_hands, two_stage in configs if repeat % 2 == 0 else reversed(configs):
             name = f"{'two' if two_stage else 'one'}_stage_{max_hands}_hand{'s' if max_hands > 1 else ''}"
-            mirror[name] = mirror_run(args.video, args.style, max_hands, two_stage, args.seconds, (width, height))
-            print(f"{name}: {json.dumps(mirror[name])}", flush=True)
+            run = mirror_run(args.video, args.style, max_hands, two_stage, args.seconds, (width, height))
+            run["load"] = round(os.getloadavg()[0], 2)
+            runs.setdefault(name, []).append(run)
+            print(f"{name}: {json.dumps(run)}", flush=True)
+    mirror = {name: _median_run(found) for name, found in runs.items()}
     gil = gil_measurement(args.video)
     print(f"gil: {json.dumps(gil)}", flush=True)
     kiosk = kiosk_run(25.0) if args.kiosk else None

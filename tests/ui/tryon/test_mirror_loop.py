@@ -268,12 +268,13 @@ def test_two_stages_paint_the_demo_with_the_real_pipeline(qtbot, pipeline):
 def test_a_two_stage_loop_stopped_with_a_frame_waiting_starts_again(qtbot):
     """Stopped while one frame is painted and the next waits for the paint stage: the waiting frame is dropped
     with the stop, and a later start shows frames again (the one slot does not stay taken)."""
+    import time
+
     from nailmirror_desktop.ui.bridge import BackgroundRunner
 
     view = MirrorView()
     qtbot.addWidget(view)
     supervisor = SourceSupervisor(lambda: still_reader(np.full((240, 320, 3), 90, np.uint8)))
-    import time
 
     def paint(staged, size):
         time.sleep(0.15)  # slower than tracking: the next tracked frame waits in the slot
