@@ -203,11 +203,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=6.0, help="counted seconds per mirror run")
     parser.add_argument("--view", default="1280x720", help="the mirror view's size, WIDTHxHEIGHT")
     parser.add_argument("--repeats", type=int, default=3, help="runs per config, interleaved; medians reported")
+    parser.add_argument("--switch-ms", type=float, help="sys.setswitchinterval for the mirror runs (Python: 5 ms)")
+    parser.add_argument("--hands", type=int, choices=(1, 2), help="only this max_hands")
+    parser.add_argument("--no-gil", dest="gil", action="store_false", help="skip the GIL measurement")
     parser.add_argument("--no-kiosk", dest="kiosk", action="store_false", help="skip the kiosk run")
     args = parser.parse_args()
     width, height = (int(v) for v in args.view.lower().split("x"))
     load_before = [round(v, 2) for v in os.getloadavg()]
-    configs = [(max_hands, two_stage) for max_hands in (1, 2) for two_stage in (False, True)]
+    if args.switch_ms is not None:
+        sys.setswitchinterval(args.switch_ms / 1000.0)
+    configs = [(max_hands, two_stage) for max_hands in (1, 2) for two_stage in (False, True)
+               if args.hands in (None, max_hands)]
     runs: dict[str, list[dict[str, object]]] = {}
     for repeat in range(args.repeats):  # alternating the order, so a change of load lands on every config alike
         for max_hands, two_stage in configs if repeat % 2 == 0 else reversed(configs):
@@ -217,7 +223,8 @@ def main() -> int:
             runs.setdefault(name, []).append(run)
             print(f"{name}: {json.dumps(run)}", flush=True)
     mirror = {name: _median_run(found) for name, found in runs.items()}
-    gil = gil_measurement(args.video)
+    sys.setswitchinterval(0.005)  # Python's default for the GIL measurement: it reports on MediaPipe, not on us
+    gil = gil_measurement(args.video) if args.gil else None
     print(f"gil: {json.dumps(gil)}", flush=True)
     kiosk = kiosk_run(25.0) if args.kiosk else None
     print(json.dumps({
@@ -225,6 +232,7 @@ def main() -> int:
         "load_before": load_before,
         "load_after": [round(v, 2) for v in os.getloadavg()],
         "view": [width, height],
+        "switch_ms": args.switch_ms,
         "fps": {name: run["fps"] for name, run in mirror.items()},
         "nails_painted_mean": {name: run["nails_painted_mean"] for name, run in mirror.items()},
         "gil": gil,
