@@ -12,7 +12,8 @@ Run (one command, offscreen, ~3 min): PYTHONPATH=$PWD .venv/bin/python benchmark
   times, interleaved with the others in alternating order; each run starts fresh, waits for the first painted
   frame and 2 s more, then counts frames shown for `--seconds` (the run with the median FPS is reported):
   `fps` = shown frames / seconds (30 is the source's ceiling), `nails_painted_mean` per shown frame,
-  per-stage medians (ms) of the shown frames.
+  per-stage medians (ms) of the shown frames. The GIL switch interval is the kiosk's (0.5 ms) unless
+  `--switch-ms` says otherwise (5: Python's default).
 - `gil`: a pure-Python loop's rate while the landmarker tracks demo frames on another thread, over its rate
   alone (`with_tracking`); for scale, the same with a pure-Python loop (which holds the GIL) on the other thread
   (`with_python_thread`, ~0.5 on any machine). Near 1.0 on a free core: MediaPipe releases the GIL; lower on a
@@ -203,15 +204,19 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=6.0, help="counted seconds per mirror run")
     parser.add_argument("--view", default="1280x720", help="the mirror view's size, WIDTHxHEIGHT")
     parser.add_argument("--repeats", type=int, default=3, help="runs per config, interleaved; medians reported")
-    parser.add_argument("--switch-ms", type=float, help="sys.setswitchinterval for the mirror runs (Python: 5 ms)")
+    parser.add_argument("--switch-ms", type=float,
+                        help="sys.setswitchinterval for the mirror runs in ms (default: the kiosk's 0.5; Python's 5)")
     parser.add_argument("--hands", type=int, choices=(1, 2), help="only this max_hands")
     parser.add_argument("--no-gil", dest="gil", action="store_false", help="skip the GIL measurement")
     parser.add_argument("--no-kiosk", dest="kiosk", action="store_false", help="skip the kiosk run")
     args = parser.parse_args()
     width, height = (int(v) for v in args.view.lower().split("x"))
     load_before = [round(v, 2) for v in os.getloadavg()]
-    if args.switch_ms is not None:
-        sys.setswitchinterval(args.switch_ms / 1000.0)
+    if args.switch_ms is None:  # as the running kiosk has it (KioskController.start)
+        from nailmirror_desktop.ui.shell.kiosk_controller import GIL_SWITCH_INTERVAL_S
+
+        args.switch_ms = GIL_SWITCH_INTERVAL_S * 1000.0
+    sys.setswitchinterval(args.switch_ms / 1000.0)
     configs = [(max_hands, two_stage) for max_hands in (1, 2) for two_stage in (False, True)
                if args.hands in (None, max_hands)]
     runs: dict[str, list[dict[str, object]]] = {}
