@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 CAMERA_CANDIDATES = range(0, 4)
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".webm", ".mov")
-BACKGROUND_THREADS = 2  # one frame in the pipeline + one camera re-open at most
+BACKGROUND_THREADS = 3  # the mirror's two stages (a frame tracked, another painted) + one camera re-open at most
 
 
 @dataclass(frozen=True)

@@ -38,9 +38,10 @@ class KioskConfig:
     camera_name: str = ""
     resolution: tuple[int, int] = (1280, 720)
     mirror: bool = True
-    # One hand keeps the mirror at camera rate on a 2-core store PC (two-hand tracking alone costs ~30 ms a frame
-    # there); staff can switch to two hands on a faster machine.
-    hands_tracked: int = 1
+    # Two hands: a customer shows both, and the mirror tracks frame N+1 while it paints frame N (ui/tryon/
+    # mirror_loop.py), which keeps two hands at the demo's 30 FPS on a 2-core store PC (ARCHITECTURE.md §3).
+    # A saved config keeps what it says (the first start writes the defaults, so older kiosks keep 1).
+    hands_tracked: int = 2
     idle_timeout_s: int = 90
     # Saved before/after snapshots show a customer's hand: deleted after this many days (core/tryon/retention.py).
     snapshot_keep_days: int = 7

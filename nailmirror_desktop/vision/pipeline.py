@@ -7,7 +7,13 @@ filter per hand and the per-nail tracks of `nail_tracks` (hysteresis on the fade
 and paints the segmenter's mask of every painted nail, run every `segment_every` frames with the masks carried
 by the tracked nails in between (shifted as each nail moved). A nail the segmenter finds no nail at (and has no
 carried mask for) is not painted: what is painted is what the coverage says. Every result carries per-stage
-timings in milliseconds, which the benchmark reads. `place_nails` is the still path's geometry and masks on their
+timings in milliseconds, which the benchmark reads.
+
+A video frame is two stages with no state in common, so the live mirror overlaps them (ARCHITECTURE.md §3):
+`track_video_frame` (the landmarkers) → `TrackedFrame` → `paint_video_frame` (smoothing, geometry, nail tracks,
+segmenter, compositor). One track and one paint may run at the same time on two threads — frame N+1 tracked
+while frame N is painted — as long as each stage takes its frames one at a time and in order.
+`place_nails` is the still path's geometry and masks on their
 own, shared with the evaluation so it scores exactly what is painted.
 """
 
@@ -85,6 +91,19 @@ class TryOnResult:
     masks: list[NailMask | None] | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class TrackedFrame:
+    """A video frame between the two stages: the frame ((H, W, 3) uint8 BGR, not yet painted), its timestamp,
+    the hands found in it (raw landmarks, before smoothing), the track stage's milliseconds, and whether the
+    video restarted here (see `TryOnPipeline.track_video_frame`)."""
+
+    frame: NDArray[np.uint8]
+    timestamp_ms: int
+    hands: list[HandObservation]
+    track_ms: float
+    restart: bool = False
+
+
 class TryOnPipeline:
     """Owns the landmarkers (opened lazily; close with `close()` or a `with` block) and a Compositor.
 
@@ -95,12 +114,15 @@ class TryOnPipeline:
     loaded on first use); preloaded: the video models being loaded meanwhile (vision/model_preload.py), taken on
     the first video frame; recover_every: while fewer than max_hands hands are tracked, try one view of the still
     cascade every n-th frame and follow what it finds (vision/hand_recovery.py); 0 turns that off.
+    video_tracker: a VIDEO-mode HandTracker to use (tools/compare_hand_models.py's other model), else one is made.
+    Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
                  smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
                  segmenter: NailSegmenter | None = None, recover_every: int = 3,
-                 preloaded: Future[VideoModels] | None = None) -> None:
+                 preloaded: Future[VideoModels] | None = None,
+                 video_tracker: HandTracker | None = None) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -111,7 +133,7 @@ class TryOnPipeline:
         self.segment_every = segment_every
         self._segmenter = segmenter
         self._still_detector: StillHandDetector | None = None
-        self._video_tracker: HandTracker | None = None
+        self._video_tracker: HandTracker | None = video_tracker  # opened on first use; closed with the pipeline
         self._smoother: HandSmoother | None = None
         self._nails = NailTracks()
         self._video_frames = 0
@@ -147,15 +169,38 @@ class TryOnPipeline:
 
     def process_video_frame(self, frame: NDArray[np.uint8], timestamp_ms: int, *, want_coverage: bool = False,
                             in_place: bool = False) -> TryOnResult:
-        """Track hands in one video frame ((H, W, 3) uint8 BGR; timestamps increasing) and paint their nails.
+        """Track hands in one video frame ((H, W, 3) uint8 BGR; timestamps increasing) and paint their nails:
+        `track_video_frame` then `paint_video_frame`, one after the other (the CLI, eval and benchmarks).
 
         in_place=True paints into `frame` itself and saves a full-frame copy (the live loop owns its frames).
         """
+        return self.paint_video_frame(self.track_video_frame(frame, timestamp_ms), want_coverage=want_coverage,
+                                      in_place=in_place)
+
+    def track_video_frame(self, frame: NDArray[np.uint8], timestamp_ms: int, *, restart: bool = False) -> TrackedFrame:
+        """Stage 1 of a video frame: the landmarks of `frame` (VIDEO-mode landmarker, then re-detection while a
+        hand is missing). It touches only the landmarkers, so it may run on one thread while `paint_video_frame`
+        paints the previous frame on another (MediaPipe and onnxruntime release the GIL). restart=True: the video
+        jumped (a re-opened source); the recovery forgets its hands here and the paint stage its smoothing and
+        nail tracks when it gets this frame."""
         start = time.perf_counter()
+        if restart and self._recovery is not None:
+            self._recovery.reset()
         hands = self._video().track(frame, timestamp_ms)
         if self.recover_every > 0:
             hands = self._recovered().update(frame, hands, self.max_hands)
-        tracked = time.perf_counter()
+        return TrackedFrame(frame, timestamp_ms, hands, _ms(start, time.perf_counter()), restart)
+
+    def paint_video_frame(self, tracked: TrackedFrame, *, want_coverage: bool = False,
+                          in_place: bool = False) -> TryOnResult:
+        """Stage 2 of a video frame: smoothing, nail geometry and tracks, the segmenter and the compositor, on
+        the frame `tracked` came from and with its landmarks (the paint never lags the hand). Frames must come in
+        the order they were tracked; it touches only the smoother, the nail tracks, the segmenter and the
+        compositor. in_place: see process_video_frame."""
+        start = time.perf_counter()
+        if tracked.restart:
+            self._reset_paint_state()
+        frame, hands, timestamp_ms = tracked.frame, tracked.hands, tracked.timestamp_ms
         if self.smoothing:
             hands = self._smoothing().update(hands, timestamp_ms)
         smoothed = time.perf_counter()
@@ -165,16 +210,21 @@ class TryOnPipeline:
         self._video_frames += 1
         quads, masks = self._video_masks(frame, nails, fresh)
         segmented = time.perf_counter()
-        return self._paint(frame, hands, quads, masks, want_coverage, in_place=in_place, start=start,
-                           timings=StageTimings(track=_ms(start, tracked), smooth=_ms(tracked, smoothed),
+        # `total` is the two stages' own time (a two-stage loop may leave a gap between them)
+        return self._paint(frame, hands, quads, masks, want_coverage, in_place=in_place,
+                           start=start - tracked.track_ms / 1000.0,
+                           timings=StageTimings(track=tracked.track_ms, smooth=_ms(start, smoothed),
                                                 geometry=_ms(smoothed, placed), segment=_ms(placed, segmented)))
 
     def reset_tracking(self) -> None:
         """Forget smoothing and nail state (call when the video jumps, e.g. a looping demo restarts)."""
-        self._smoother = None
-        self._nails.reset()
+        self._reset_paint_state()
         if self._recovery is not None:
             self._recovery.reset()
+
+    def _reset_paint_state(self) -> None:
+        self._smoother = None
+        self._nails.reset()
         self._video_frames = 0
 
     def segmenter(self) -> NailSegmenter:
@@ -254,8 +304,8 @@ class TryOnPipeline:
         if self._video_tracker is None:
             from nailmirror_desktop.vision.tracker import HandTracker
 
-            self._video_tracker = tracker = HandTracker("video", video_tracker_settings(self.max_hands))
-            tracker.open()
+            self._video_tracker = HandTracker("video", video_tracker_settings(self.max_hands))
+        self._video_tracker.open()  # a no-op once open
         return self._video_tracker
 
     def _recovered(self) -> HandRecovery:

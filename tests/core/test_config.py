@@ -20,7 +20,7 @@ def test_defaults_come_without_a_staff_pin():
     """Before: a missing file gave a config hashing the published default PIN 2468."""
     config = load_config()
     assert config.language == "zh_CN" and config.camera == "auto" and config.resolution == (1280, 720)
-    assert config.hands_tracked == 1  # camera rate on a 2-core store PC; two hands is a staff setting
+    assert config.hands_tracked == 2  # both hands at camera rate: the mirror overlaps tracking and painting
     assert not any("pin" in name for name in vars(config))
     save_config(config)
     assert not any("pin" in key for key in json.loads(config_path().read_text()))
@@ -34,6 +34,15 @@ def test_other_modules_keys_are_updated_atomically_and_kept_by_a_settings_save()
     document = read_config_document()
     assert document["staff_pin_hash"] == "ab" * 32 and "gone" not in document and document["idle_timeout_s"] == 30
     assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
+
+
+def test_a_saved_config_keeps_its_hands_setting_when_the_default_changes():
+    """The default became 2 hands; a kiosk whose saved config says 1 (its first start wrote the old default,
+    or staff chose it) keeps tracking one."""
+    config_path().write_text(json.dumps({"hands_tracked": 1}))
+    assert load_config().hands_tracked == 1
+    config_path().write_text(json.dumps({"idle_timeout_s": 60}))  # a file that does not say: the default
+    assert load_config().hands_tracked == 2
 
 
 def test_hand_edited_values_are_clamped_not_fatal():

@@ -209,3 +209,54 @@ def test_a_fresh_frames_prior_is_where_the_carried_mask_painted_the_nail():
     np.testing.assert_array_equal(prior.alpha, alpha)
     assert _prior(nail(None), (120, 160, 3)) is last  # no motion known: where it was found
     assert _prior(nail(np.array([500.0, 0.0])), (120, 160, 3)) is last  # moved out of the frame: the same
+
+
+def test_two_stages_overlapped_on_two_threads_paint_what_one_stage_paints(demo_frames):
+    """The live mirror tracks frame N+1 on one thread while it paints frame N on another: the stages share no
+    state, so the frames come out exactly as `process_video_frame` paints them one after the other, each with
+    its own frame's landmarks (the paint does not lag the hand)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    frames = demo_frames[:10]
+    with TryOnPipeline(Compositor(RED), max_hands=2) as serial:
+        expected = [serial.process_video_frame(f.image, f.timestamp_ms, want_coverage=True) for f in frames]
+    painted = []
+    with TryOnPipeline(Compositor(RED), max_hands=2) as staged, \
+            ThreadPoolExecutor(1, "track") as tracker, ThreadPoolExecutor(1, "paint") as painter:
+        tracking = tracker.submit(staged.track_video_frame, frames[0].image, frames[0].timestamp_ms)
+        for nxt in [*frames[1:], None]:
+            tracked = tracking.result()
+            assert tracked.frame is not None and tracked.track_ms > 0
+            painting = painter.submit(staged.paint_video_frame, tracked, want_coverage=True)
+            if nxt is not None:  # the next frame is tracked while this one is painted
+                tracking = tracker.submit(staged.track_video_frame, nxt.image, nxt.timestamp_ms)
+            painted.append((tracked, painting.result()))
+    for (tracked, result), want in zip(painted, expected, strict=True):
+        assert result.frame.shape == want.frame.shape
+        np.testing.assert_array_equal(result.frame, want.frame)
+        np.testing.assert_array_equal(result.coverage, want.coverage)
+        assert [q.finger for q in result.quads] == [q.finger for q in want.quads]
+        assert len(tracked.hands) == len(result.hands)
+        assert result.timings.track == tracked.track_ms
+        assert result.timings.total >= result.timings.track + result.timings.composite
+    assert max(sum(q.opacity > 0 for q in r.quads) for _, r in painted) >= 8  # both hands painted
+
+
+def test_a_restart_reaches_the_paint_stage_with_its_frame(demo_frames):
+    """A re-opened source starts over: the frame tracked with restart=True is painted as a first frame (the
+    smoothing starts again at that frame's own landmarks) — without it the old track's smoothing pulls them."""
+    with TryOnPipeline(Compositor(RED), max_hands=1) as staged:
+        clock = 0
+        for frame in demo_frames[:8]:
+            clock += 33
+            staged.process_video_frame(frame.image, clock)
+        jumped = staged.track_video_frame(demo_frames[0].image, clock + 33)  # back to the start, unannounced
+        carried = staged.paint_video_frame(jumped)
+        for frame in demo_frames[:8]:
+            clock += 33
+            staged.process_video_frame(frame.image, clock)
+        announced = staged.track_video_frame(demo_frames[0].image, clock + 33, restart=True)
+        restarted = staged.paint_video_frame(announced)
+    assert len(carried.hands) == len(restarted.hands) == 1
+    np.testing.assert_allclose(restarted.hands[0].landmarks, announced.hands[0].landmarks, atol=1e-3)
+    assert np.abs(carried.hands[0].landmarks[:, :2] - jumped.hands[0].landmarks[:, :2]).max() > 0.05

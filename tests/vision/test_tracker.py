@@ -49,3 +49,31 @@ def test_modes_are_not_mixed(nails_eval_dir):
         tracker.track(frame, 0)
     with pytest.raises(RuntimeError):
         HandTracker("image").detect(frame)  # not opened
+
+
+def test_another_bundle_must_have_the_digest_its_caller_names(tmp_path, nails_eval_dir):
+    """tools/compare_hand_models.py runs a bundle it built itself (the lite landmark model): the tracker takes it
+    only with the sha256 the tool pinned, and a file that differs is refused with a clear error."""
+    import hashlib
+
+    from nailmirror_desktop.vision.hand_model import HandModelError, default_bundle_path
+
+    bundle = tmp_path / "other.task"
+    bundle.write_bytes(default_bundle_path().read_bytes())
+    digest = hashlib.sha256(bundle.read_bytes()).hexdigest()
+    with HandTracker("image", model_path=bundle, bundle_sha256=digest) as tracker:
+        assert tracker.detect(photo(nails_eval_dir, EASY[0]))
+    bundle.write_bytes(bundle.read_bytes()[:-10])
+    with pytest.raises(HandModelError, match="sha256"):
+        HandTracker("image", model_path=bundle, bundle_sha256=digest)
+
+
+def test_frames_reach_the_landmarker_as_rgb():
+    """The BGR→RGB conversion (cv2.cvtColor since it cost 14 ms as a strided numpy copy): channel order kept."""
+    from nailmirror_desktop.vision.tracker import _mp_image
+
+    frame = np.zeros((4, 6, 3), np.uint8)
+    frame[..., 0], frame[..., 2] = 10, 200  # blue 10, red 200 in OpenCV's order
+    image = _mp_image(frame, rgb=False).numpy_view()
+    assert image.shape == (4, 6, 3) and (image[..., 0] == 200).all() and (image[..., 2] == 10).all()
+    np.testing.assert_array_equal(_mp_image(frame, rgb=True).numpy_view(), frame)

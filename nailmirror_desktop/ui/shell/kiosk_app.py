@@ -68,13 +68,16 @@ class KeyboardCheck:
 
 class RunReport:
     """What a timed run did, printed as one JSON line: the smoke test and the startup benchmark read it.
-    first_frame_epoch_s: wall-clock time of the first frame painted with the pipeline."""
+    first_frame_epoch_s: wall-clock time of the first frame painted with the pipeline; fps: the shown-frame
+    rate (the last 60 frames); max_hands: the tracker's configured hands; nails_painted_mean: nails painted
+    per shown frame after the first (the first comes before the hands are tracked and the style is on)."""
 
     def __init__(self, controller: KioskController) -> None:
         self._controller = controller
         self.first_frame_epoch_s: float | None = None
         self.frames = 0
         self.frames_with_hands = 0
+        self._nails_after_first = 0
         self._hand = False
         controller.tryon.mirror_loop.frame_shown.connect(self._on_frame)
         controller.tryon.mirror_loop.hand_seen_changed.connect(self._on_hand_change)
@@ -84,6 +87,8 @@ class RunReport:
             self.first_frame_epoch_s = time.time()
         self.frames += 1
         self.frames_with_hands += int(self._hand)
+        if self.frames > 1:
+            self._nails_after_first += self._controller.tryon.mirror_loop.last_nails
 
     def _on_hand_change(self, seen: bool) -> None:
         self._hand = seen
@@ -97,6 +102,8 @@ class RunReport:
             "frames_with_hands": self.frames_with_hands,
             "first_frame_epoch_s": self.first_frame_epoch_s,
             "fps": round(loop.fps(), 2),
+            "max_hands": int(services.session.pipeline.max_hands),
+            "nails_painted_mean": round(self._nails_after_first / (self.frames - 1), 2) if self.frames > 1 else 0.0,
             "stage_ms": {k: round(v, 2) for k, v in loop.last_timings_ms.items()},
             "style_code": style.code if style is not None else None,
             "source": services.supervisor.state,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -26,6 +27,7 @@ from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher
 from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
 
 log = logging.getLogger(__name__)
+GIL_SWITCH_INTERVAL_S = 0.0005  # see start()
 
 
 class KioskController(QObject):
@@ -52,6 +54,7 @@ class KioskController(QObject):
         self.idle = IdleWatcher(self.config.idle_timeout_s * 1000, self)
         self.idle.idle.connect(self.reset_session)
         self._shut_down = False
+        self._switch_interval_before: float | None = None  # set by start()
 
     def start(self) -> None:
         self.idle.start(_app())
@@ -64,12 +67,21 @@ class KioskController(QObject):
         # garbage collector's reach. Otherwise a full collection walks all of it — 62 ms measured on a pool thread,
         # holding the GIL, so the mirror's event loop stalled 78 ms (the budget is one frame).
         gc.freeze()
+        # The mirror's two stages run on two threads (ui/tryon/mirror_loop.py): each time the track stage comes
+        # back from MediaPipe (which releases the GIL) it waits for the GIL behind the paint stage's Python, up
+        # to a whole switch interval, 5 ms by default. At 0.5 ms the track stage's median on the demo with two
+        # hands stayed 16.6 ms instead of 19–28 ms, and two stages showed 28.3–28.8 FPS against 16.7–27.7
+        # (benchmarks/overlap.py --switch-ms, load 13–16); the GUI thread waits less for the GIL too.
+        self._switch_interval_before = sys.getswitchinterval()
+        sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
 
     def shutdown(self) -> None:
         """Stop the flows and close the services; answers still on their way are dropped by the bridge."""
         if self._shut_down:
             return
         self._shut_down = True
+        if self._switch_interval_before is not None:  # the interpreter's own again (tests run kiosks in-process)
+            sys.setswitchinterval(self._switch_interval_before)
         self.idle.stop(_app())
         self.tryon.stop()
         self.window.allow_close = True

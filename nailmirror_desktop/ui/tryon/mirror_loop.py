@@ -1,10 +1,15 @@
 """The real-time path: a display timer pulls the newest frame, the pipeline runs off the GUI thread, the
 result is painted on it.
 
-At most one frame is in the pipeline at a time; a tick that finds the pipeline busy does nothing, and the
-source's one-slot mailbox drops whatever the camera produced meanwhile. So a slow pipeline lowers the frame
-rate and never builds a queue (Friture's pull model). Work goes through the one bridge (`run_in_background`),
-and the worker returns a QImage that owns its pixels: no ndarray crosses back through a signal.
+One stage (`process_frame` alone): at most one frame is in the pipeline; a tick that finds it busy does nothing,
+and the source's one-slot mailbox drops whatever the camera produced meanwhile. Two stages (`process_frame`
+tracks, `paint_frame` paints): frame N+1 is tracked while frame N is painted and shown, so a frame costs the
+slower stage instead of both (MediaPipe and onnxruntime release the GIL, and the machine has two cores). At
+most one frame per stage, plus one tracked frame waiting for the paint stage: a tick starts tracking only when
+that slot is empty. Either way a slow pipeline lowers the frame rate and never builds a queue (Friture's pull
+model). Work goes through the one bridge (`run_in_background`); the track stage's answer is an opaque handle
+the loop only passes on to the paint stage, and the paint stage returns a QImage that owns its pixels: no
+ndarray is a signal's argument.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -22,7 +28,7 @@ from PySide6.QtGui import QImage
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
-from nailmirror_desktop.vision.supervisor import DEMO, LOST, STARTING, FramePacket, SourceSupervisor
+from nailmirror_desktop.vision.supervisor import DEMO, LOST, STARTING, SourceSupervisor
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +41,7 @@ class ShownFrame:
     hands: int
     timings_ms: dict[str, float] = field(default_factory=dict)
     sequence: int = -1
+    nails: int = 0  # nails painted in it
 
 
 class MirrorLoop(QObject):
@@ -46,26 +53,33 @@ class MirrorLoop(QObject):
         self,
         view: MirrorView,
         supervisor: SourceSupervisor,
-        process_frame: Callable[[FramePacket, tuple[int, int]], ShownFrame],
+        process_frame: Callable[..., Any],
         run_in_background: RunInBackground,
         *,
+        paint_frame: Callable[[Any, tuple[int, int]], ShownFrame] | None = None,
         interval_ms: int = 15,
         parent: QObject | None = None,
     ) -> None:
+        """process_frame(packet, view size) → ShownFrame does a frame's whole work; or, with paint_frame,
+        process_frame(packet) → handle tracks it and paint_frame(handle, view size) → ShownFrame paints it."""
         super().__init__(parent)
         self._view = view
         self._supervisor = supervisor
         self._process_frame = process_frame
+        self._paint_frame = paint_frame
         self._run = run_in_background
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self._on_tick)
-        self._in_flight = False
+        self._tracking = False  # a frame is in the track stage (two stages only)
+        self._staged: Any = None  # a tracked frame waiting for the paint stage (two stages only)
+        self._painting = False  # a frame is in the paint stage (or, one stage, in the pipeline)
         self._reopening = False
         self._hand_seen = False
         self._last_state = ""
         self._shown_at: deque[float] = deque(maxlen=60)
         self.last_timings_ms: dict[str, float] = {}
+        self.last_nails = 0  # nails painted in the last frame shown
         self.frames_dropped_errors = 0
         self._paused = False
         self._stopped = False
@@ -84,12 +98,17 @@ class MirrorLoop(QObject):
         """Paused: the view keeps its last frame (snapshots, staff pages) and no new work is started."""
         self._paused = paused
 
+    @property
+    def two_stage(self) -> bool:
+        return self._paint_frame is not None
+
     def busy(self) -> bool:
-        return self._in_flight or self._reopening
+        return self._tracking or self._painting or self._staged is not None or self._reopening
 
     def queue_depth(self) -> int:
-        """Frames waiting for the pipeline: 0 or 1 by construction (the mailbox holds the rest, overwritten)."""
-        return int(self._in_flight)
+        """Frames taken from the source and not yet shown: at most 1 with one stage, 2 with two (one tracked
+        while one is painted, or one painted and one waiting for it); the mailbox holds the rest, overwritten."""
+        return int(self._tracking) + int(self._staged is not None) + int(self._painting)
 
     def fps(self) -> float:
         if len(self._shown_at) < 2:
@@ -99,22 +118,58 @@ class MirrorLoop(QObject):
 
     # --- the tick -----------------------------------------------------------------------------------------
     def _on_tick(self) -> None:
-        if self._paused or self._in_flight:
+        if self._paused or self._tracking or self._staged is not None:
             return  # meanwhile the mailbox keeps only the newest frame, overwriting the rest
+        if self._paint_frame is None and self._painting:
+            return
         packet = self._supervisor.poll()
         self._publish_state()
         self._maybe_reopen()  # also while the demo plays: a camera plugged in later takes over
         if packet is None:
             return
-        self._in_flight = True
-        target = (self._view.width(), self._view.height())  # snapshot on main; the worker scales to it
-        process = self._process_frame
-        self._run(lambda: process(packet, target), self._on_processed)
+        if self._paint_frame is None:
+            self._painting = True
+            target = self._target()
+            process = self._process_frame
+            self._run(lambda: process(packet, target), self._on_processed)
+            return
+        self._tracking = True
+        track = self._process_frame
+        self._run(lambda: track(packet), self._on_tracked)
 
-    def _on_processed(self, shown: ShownFrame | None, error: BaseException | None) -> None:
-        self._in_flight = False
+    def _target(self) -> tuple[int, int]:
+        return (self._view.width(), self._view.height())  # read on main; the worker scales to it
+
+    def _on_tracked(self, staged: Any, error: BaseException | None) -> None:
+        self._tracking = False
         if self._stopped:
             return
+        if error is not None or staged is None:
+            self.frames_dropped_errors += 1
+            log.warning("tracking failed on a frame: %r", error)
+            return
+        if self._paused:
+            return
+        if self._painting:
+            self._staged = staged  # one slot: no tick starts tracking again until the paint stage takes it
+        else:
+            self._start_paint(staged)
+        QTimer.singleShot(0, self._on_tick)  # track the next frame while this one is painted
+
+    def _start_paint(self, staged: Any) -> None:
+        paint = self._paint_frame
+        assert paint is not None
+        self._painting = True
+        target = self._target()
+        self._run(lambda: paint(staged, target), self._on_processed)
+
+    def _on_processed(self, shown: ShownFrame | None, error: BaseException | None) -> None:
+        self._painting = False
+        staged, self._staged = self._staged, None  # taken even when stopped: a restarted loop must find it empty
+        if self._stopped:
+            return
+        if staged is not None and not self._paused:
+            self._start_paint(staged)  # the frame tracked meanwhile: paint it now, in order
         if error is not None or shown is None:
             self.frames_dropped_errors += 1
             log.warning("pipeline failed on a frame: %r", error)
@@ -123,6 +178,7 @@ class MirrorLoop(QObject):
             return
         self._view.show_frame(shown.image)
         self.last_timings_ms = dict(shown.timings_ms)
+        self.last_nails = shown.nails
         self._shown_at.append(time.monotonic())
         self._set_hand_seen(shown.hands > 0)
         self.frame_shown.emit()
@@ -163,12 +219,12 @@ class MirrorLoop(QObject):
 
 
 def shown_frame_from(image_bgr: np.ndarray, hands: int, timings_ms: dict[str, float], sequence: int,
-                     target_size: tuple[int, int] | None = None) -> ShownFrame:
+                     target_size: tuple[int, int] | None = None, *, nails: int = 0) -> ShownFrame:
     """Build the worker's answer (call it on the worker: cropping, scaling and the QImage copy happen there,
     so the GUI thread only blits). target_size: the view's (width, height) in pixels, or None for as-is."""
     if target_size is not None:
         image_bgr = fit_cover(image_bgr, target_size)
-    return ShownFrame(bgr_to_qimage(image_bgr), hands, timings_ms, sequence)
+    return ShownFrame(bgr_to_qimage(image_bgr), hands, timings_ms, sequence, nails)
 
 
 def fit_cover(image: np.ndarray, target_size: tuple[int, int]) -> np.ndarray:

@@ -67,7 +67,9 @@ class TryOnController(QObject):
         self.session = session
         self._repository = repository
         self._run = run_in_background
-        self.mirror_loop = MirrorLoop(window.mirror, supervisor, session.process, run_in_background, parent=self)
+        # two stages: frame N+1 is tracked while frame N is painted (ARCHITECTURE.md §3)
+        self.mirror_loop = MirrorLoop(window.mirror, supervisor, session.track, run_in_background,
+                                      paint_frame=session.paint, parent=self)
         self.mirror_loop.source_state_changed.connect(self._on_source_state_change)
         self.style_browser = self._build_style_browser(repository)
         self.snapshot_page = SnapshotPage()

@@ -1,8 +1,9 @@
 """The customer's try-on state: which style is on, which fingers carry the accent, and the newest frame pair.
 
-`process(packet)` runs on a worker (through the bridge, one frame at a time); everything else runs on the GUI
-thread. Changing the style swaps the pipeline's compositor in one assignment, so the next frame the worker
-starts is painted with it ("applied within one frame"). Textures are decoded once per style and cached.
+`track(packet)` and `paint(tracked)` run on workers (through the bridge; one frame per stage at a time, so frame
+N+1 may be tracked while frame N is painted), `process(packet)` is both in a row; everything else runs on the
+GUI thread. Changing the style swaps the pipeline's compositor in one assignment, so the next frame the paint
+stage starts is painted with it ("applied within one frame"). Textures are decoded once per style and cached.
 
 The snapshot freezes the most painted pair of the last `FREEZE_WINDOW_MS`, not simply the newest: a nail
 fades while it turns away (geometry's facing fade), and a tap on "snapshot" moves the hand, so the newest
@@ -12,8 +13,9 @@ frame often caught the paint half faded out.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +26,14 @@ from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
 from nailmirror_desktop.vision.compositor import Compositor, PreparedTexture
 from nailmirror_desktop.vision.image_io import read_image
+from nailmirror_desktop.vision.pipeline import TrackedFrame
 from nailmirror_desktop.vision.polish import NailLook
 from nailmirror_desktop.vision.style_textures import finger_looks
 from nailmirror_desktop.vision.supervisor import FramePacket
 
 FINGER_SLOTS = {finger.name.lower(): finger for finger in Finger}
 _CACHE_SIZE = 12
-TIMED_STAGES = ("track", "smooth", "geometry", "composite", "total")
+TIMED_STAGES = ("track", "smooth", "geometry", "segment", "composite", "total")
 FREEZE_WINDOW_MS = 1500  # how far back a snapshot may reach for a better painted frame
 
 
@@ -63,6 +66,15 @@ class FramePair:
     paint_span: tuple[float, float] | None = None
     timestamp_ms: int = 0
     nails: int = 0  # painted nails (opacity > 0): a still render of `before` must paint as many to replace it
+
+
+@dataclass(frozen=True, eq=False)
+class TrackedPacket:
+    """A frame between `TryOnSession.track` and `TryOnSession.paint`: the pipeline's tracked frame and the
+    source's sequence number. The mirror loop holds it as an opaque handle (it never reads the pixels)."""
+
+    tracked: TrackedFrame
+    sequence: int
 
 
 def load_style_textures(code: str, name: str, textures: dict[str, Path],
@@ -166,17 +178,31 @@ class TryOnSession:
     def _rebuild_compositor(self) -> None:
         self.pipeline.compositor = compositor_for(self._style, self._accent)  # one assignment: the next frame uses it
 
-    # --- worker thread ------------------------------------------------------------------------------------
+    # --- worker threads -----------------------------------------------------------------------------------
     def process(self, packet: FramePacket, target_size: tuple[int, int] | None = None) -> ShownFrame:
-        if packet.sequence <= self._last_sequence:
-            self.pipeline.reset_tracking()  # a re-opened source starts over: old smoothing state would lag
-        self._last_sequence = packet.sequence
+        """Both stages of one frame, one after the other (tests, the effect preview)."""
+        return self.paint(self.track(packet), target_size)
+
+    def track(self, packet: FramePacket) -> TrackedPacket:
+        """Stage 1 on a worker: mirror the frame and find its hands. One frame at a time, in order; it may run
+        while `paint` paints the previous frame on another worker (the pipeline's stages share no state)."""
+        restart = packet.sequence <= self._last_sequence  # a re-opened source starts over: old smoothing would lag
+        self._last_sequence = packet.sequence  # touched by the track stage only
         # cv2.flip: ~0.5 ms per 1280×720 frame against ~5 ms for numpy's strided copy of image[:, ::-1]
         frame = cv2.flip(packet.image, 1) if self.mirror else packet.image
-        result = self.pipeline.process_video_frame(frame, packet.timestamp_ms)
-        paint, span = _paint_of(result.quads, frame.shape[1]) if self._style is not None else (0.0, None)
-        nails = sum(1 for q in result.quads if q.opacity > 0) if self._style is not None else 0
-        pair = FramePair(frame, result.frame, paint, span, packet.timestamp_ms, nails)
+        return TrackedPacket(self.pipeline.track_video_frame(frame, packet.timestamp_ms, restart=restart),
+                             packet.sequence)
+
+    def paint(self, staged: TrackedPacket, target_size: tuple[int, int] | None = None) -> ShownFrame:
+        """Stage 2 on a worker: paint the frame `track` returned with its own hands, keep the (before, after)
+        pair, and build the image the view shows. One frame at a time, in the order they were tracked."""
+        tracked = staged.tracked
+        result = self.pipeline.paint_video_frame(tracked)
+        frame = tracked.frame
+        style_on = self._style is not None
+        paint, span = _paint_of(result.quads, frame.shape[1]) if style_on else (0.0, None)
+        nails = sum(1 for q in result.quads if q.opacity > 0) if style_on else 0
+        pair = FramePair(frame, result.frame, paint, span, tracked.timestamp_ms, nails)
         with self._lock:
             self._latest = pair
             best = self._best_recent
@@ -184,7 +210,10 @@ class TryOnSession:
                     or pair.timestamp_ms < best.timestamp_ms:  # a re-opened source restarts its clock
                 self._best_recent = pair
         timings = {name: float(getattr(result.timings, name)) for name in TIMED_STAGES}
-        return shown_frame_from(result.frame, len(result.hands), timings, packet.sequence, target_size)
+        start = time.perf_counter()
+        shown = shown_frame_from(result.frame, len(result.hands), timings, staged.sequence, target_size, nails=nails)
+        # "show": scaling to the view and the QImage copy, the last of the frame's work off the GUI thread
+        return replace(shown, timings_ms={**timings, "show": (time.perf_counter() - start) * 1000.0})
 
 
 def _paint_of(quads: list[Any], width: int) -> tuple[float, tuple[float, float] | None]:

@@ -226,3 +226,18 @@ def test_two_more_versions_of_a_design_are_rendered_and_one_can_be_tried_on(qtbo
     panel.variation_buttons[2].click()
     qtbot.waitUntil(lambda: kiosk.services.session.style.code == panel.result_code.text(), timeout=10000)
     assert kiosk.services.session.style.code in codes
+
+
+def test_the_running_kiosk_shortens_the_gil_switch_interval_and_gives_it_back(qtbot):
+    """The mirror's track stage waits for the GIL behind the paint stage at most a switch interval each time it
+    comes back from MediaPipe: the kiosk runs with 0.5 ms instead of Python's 5 ms, and restores it on shutdown
+    (tests run kiosks in one process)."""
+    import sys
+
+    from nailmirror_desktop.ui.shell.kiosk_controller import GIL_SWITCH_INTERVAL_S
+
+    before = sys.getswitchinterval()
+    assert before != pytest.approx(GIL_SWITCH_INTERVAL_S)
+    with started_kiosk(qtbot):
+        assert sys.getswitchinterval() == pytest.approx(GIL_SWITCH_INTERVAL_S)
+    assert sys.getswitchinterval() == before

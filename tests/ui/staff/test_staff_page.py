@@ -162,7 +162,7 @@ def test_settings_save_the_key_without_showing_it(qtbot, kiosk):
     page.provider.setCurrentText("openai")
     page.api_key.setText("sk-test-abcdefghijklmnop1234")
     page.idle.setValue(45)
-    page.hands.setCurrentIndex(page.hands.findData(2))
+    page.hands.setCurrentIndex(page.hands.findData(1))  # two is the default now: the change is to one
     page.keep_days.setValue(3)
     assert page.save()
     assert page.api_key.text() == ""
@@ -170,7 +170,7 @@ def test_settings_save_the_key_without_showing_it(qtbot, kiosk):
     stored = json.loads(config_path().read_text())
     assert stored["providers"]["default"] == "openai" and stored["idle_timeout_s"] == 45
     assert load_config().idle_timeout_s == 45
-    assert stored["hands_tracked"] == 2 and load_config().hands_tracked == 2
+    assert stored["hands_tracked"] == 1 and load_config().hands_tracked == 1
     assert stored["snapshot_keep_days"] == 3 and load_config().snapshot_keep_days == 3
 
 

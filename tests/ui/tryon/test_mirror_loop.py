@@ -168,3 +168,132 @@ def test_a_camera_plugged_in_while_the_demo_plays_takes_over(qtbot):
         loop.stop()
         supervisor.close()
     assert states[-1] == LIVE and DEMO in states
+
+
+def test_two_stages_track_the_next_frame_while_painting_this_one_and_never_queue(qtbot):
+    """Real bridge threads, a 30 FPS source, a 60 ms track stage and a 60 ms paint stage: the stages overlap
+    (a frame is tracked while another is painted), at most one frame is in each stage and at most one tracked
+    frame waits for the paint stage, frames are painted in the order they were tracked, each with its own
+    tracking's answer, and the mailbox drops what could not be taken."""
+    import threading
+    import time
+
+    from nailmirror_desktop.ui.bridge import BackgroundRunner
+
+    view = MirrorView()
+    qtbot.addWidget(view)
+    readers = []
+
+    def open_reader():
+        reader = still_reader(np.full((240, 320, 3), 100, np.uint8))
+        readers.append(reader)
+        return reader
+
+    supervisor = SourceSupervisor(open_reader)
+    lock = threading.Lock()
+    busy = {"track": 0, "paint": 0}
+    most = {"track": 0, "paint": 0, "both": 0}
+    painted_order: list[int] = []
+
+    def enter(stage):
+        with lock:
+            busy[stage] += 1
+            most[stage] = max(most[stage], busy[stage])
+            most["both"] = max(most["both"], busy["track"] + busy["paint"])
+
+    def leave(stage):
+        with lock:
+            busy[stage] -= 1
+
+    def track(packet):
+        enter("track")
+        time.sleep(0.06)
+        leave("track")
+        return ("tracked", packet.sequence, packet.image)
+
+    def paint(staged, size):
+        enter("paint")
+        time.sleep(0.06)
+        leave("paint")
+        tag, sequence, image = staged
+        assert tag == "tracked"
+        painted_order.append(sequence)
+        return shown_frame_from(image, 1, {}, sequence, size, nails=sequence % 7)
+
+    runner = BackgroundRunner(3)
+    loop = MirrorLoop(view, supervisor, track, runner, paint_frame=paint)
+    assert loop.two_stage
+    depths, nails = [], []
+    loop.frame_shown.connect(lambda: (depths.append(loop.queue_depth()), nails.append(loop.last_nails)))
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: len(painted_order) >= 10, timeout=15000)
+    finally:
+        loop.stop()
+        qtbot.wait(300)
+        runner.close()
+        supervisor.close()
+    assert most == {"track": 1, "paint": 1, "both": 2}, most
+    assert painted_order == sorted(painted_order) and len(set(painted_order)) == len(painted_order)
+    assert max(depths) <= 2
+    assert nails == [s % 7 for s in painted_order[: len(nails)]]  # each shown frame is its own frame's paint
+    assert readers[0].mailbox.dropped > 0
+    assert loop.queue_depth() == 0
+
+
+def test_two_stages_paint_the_demo_with_the_real_pipeline(qtbot, pipeline):
+    """The kiosk's wiring (session.track → session.paint) on the demo video, through the bridge's contract."""
+    view = MirrorView()
+    qtbot.addWidget(view)
+    view.resize(640, 400)
+    session = TryOnSession(pipeline, mirror=True)
+    session.apply(plain_style())
+    supervisor = SourceSupervisor(lambda: FrameReader(VideoFileSource(DEMO_VIDEO, loop=True), paced=True))
+    loop = MirrorLoop(view, supervisor, session.track, run_now, paint_frame=session.paint)
+    shown = []
+    loop.frame_shown.connect(lambda: shown.append(loop.last_nails))
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: len(shown) >= 6 and not view.guide_visible(), timeout=20000)
+    finally:
+        loop.stop()
+        supervisor.close()
+    pair = session.latest_pair()
+    assert np.any(pair.after != pair.before, axis=2).sum() > 200, "no nail was painted on the demo hand"
+    assert max(shown) >= 6  # both demo hands (two hands tracked by default)
+    assert set(loop.last_timings_ms) >= {"track", "segment", "composite", "show", "total"}
+    assert loop.queue_depth() == 0
+
+
+def test_a_two_stage_loop_stopped_with_a_frame_waiting_starts_again(qtbot):
+    """Stopped while one frame is painted and the next waits for the paint stage: the waiting frame is dropped
+    with the stop, and a later start shows frames again (the one slot does not stay taken)."""
+    import time
+
+    from nailmirror_desktop.ui.bridge import BackgroundRunner
+
+    view = MirrorView()
+    qtbot.addWidget(view)
+    supervisor = SourceSupervisor(lambda: still_reader(np.full((240, 320, 3), 90, np.uint8)))
+
+    def paint(staged, size):
+        time.sleep(0.15)  # slower than tracking: the next tracked frame waits in the slot
+        return shown_frame_from(staged.image, 1, {}, staged.sequence, size)
+
+    runner = BackgroundRunner(3)
+    loop = MirrorLoop(view, supervisor, lambda packet: packet, runner, paint_frame=paint)
+    shown = []
+    loop.frame_shown.connect(lambda: shown.append(1))
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: loop.queue_depth() == 2 and len(shown) >= 1, timeout=10000)
+        loop.stop()
+        qtbot.waitUntil(lambda: loop.queue_depth() == 0, timeout=5000)
+        count = len(shown)
+        loop.start()
+        qtbot.waitUntil(lambda: len(shown) >= count + 2, timeout=10000)
+    finally:
+        loop.stop()
+        qtbot.wait(400)
+        runner.close()
+        supervisor.close()

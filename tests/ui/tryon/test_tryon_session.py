@@ -15,7 +15,7 @@ import numpy as np
 
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.tryon.tryon_session import FREEZE_WINDOW_MS, LoadedStyle, TryOnSession, load_style_textures
-from nailmirror_desktop.vision.pipeline import TryOnResult
+from nailmirror_desktop.vision.pipeline import TrackedFrame, TryOnResult
 from nailmirror_desktop.vision.supervisor import FramePacket
 from nailmirror_desktop.vision.types import NailQuad
 
@@ -33,10 +33,13 @@ class ScriptedPipeline:
     def reset_tracking(self) -> None:
         pass
 
-    def process_video_frame(self, frame: np.ndarray, timestamp_ms: int) -> TryOnResult:
+    def track_video_frame(self, frame: np.ndarray, timestamp_ms: int, *, restart: bool = False) -> TrackedFrame:
+        return TrackedFrame(frame, timestamp_ms, [], 0.0, restart)
+
+    def paint_video_frame(self, tracked: TrackedFrame) -> TryOnResult:
         corners = np.array([[200, 50], [300, 50], [300, 150], [200, 150]], np.float32)
         quads = [NailQuad(finger, corners, 0, self.opacity) for finger in Finger]
-        return TryOnResult(np.full_like(frame, int(self.opacity * 100)), None, [], quads)
+        return TryOnResult(np.full_like(tracked.frame, int(self.opacity * 100)), None, [], quads)
 
 
 def packet(sequence: int, timestamp_ms: int) -> FramePacket:
