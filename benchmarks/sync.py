@@ -9,9 +9,10 @@ stores (one token each) polling one HQ process from 8 client threads for --secon
 The feed is spread over 4 channels, interleaved, ~1 KB bodies, so a page is a range scan among other channels'
 rows. After the load the database is settled (WAL checkpointed, table analysed, writeback done) and each size
 reports its cursor query's plan (an index seek on (channel, seq)), that query's own time in-process, and the
-load average, so a slow figure can be told apart from a busy machine. The kiosk-side figures (first sync of
-500 styles, incremental sync of 10) are benchmarks/kiosk_sync.py's; here they are null. The last line is the
-JSON summary.
+load average, so a slow figure can be told apart from a busy machine. The kiosk-side figures (a first sync of
+--kiosk-styles styles, 500 by default, and an incremental sync of --kiosk-changes, 10) are measured by
+benchmarks/kiosk_sync.py in a process of its own (it needs its own kiosk data directory) and put in this
+summary; --kiosk-styles 0 leaves them out (null). The last line is the JSON summary.
 """
 
 from __future__ import annotations
@@ -216,6 +217,21 @@ def run_engine(engine: str, rows_list: list[int], store_count: int, seconds: flo
     return results
 
 
+def kiosk_side(styles: int, changes: int) -> tuple[object, object]:
+    """benchmarks/kiosk_sync.py's first and incremental sync (seconds, requests, bytes), or (None, None)."""
+    if styles <= 0:
+        return None, None
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "kiosk_sync.py"), "--styles", str(styles),
+                           "--changes", str(changes)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"sync.py: the kiosk's side failed: {done.stderr.strip().splitlines()[-1:]}")
+    kiosk = json.loads(done.stdout.strip().splitlines()[-1])
+    first = {"styles": styles, **kiosk["kiosk_first_sync"]}
+    return first, {"changes": changes, **kiosk["kiosk_incremental_sync"]}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", default="100000,1000000", help="feed sizes, comma-separated")
@@ -223,6 +239,8 @@ def main() -> int:
     parser.add_argument("--stores", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--kiosk-styles", type=int, default=500, help="the kiosk's first sync (0: not measured)")
+    parser.add_argument("--kiosk-changes", type=int, default=10, help="the kiosk's incremental sync")
     args = parser.parse_args()
     rows_list = [int(r) for r in args.rows.split(",")]
     if min(rows_list) < PAGE * len(CHANNELS) * 2:
@@ -236,8 +254,8 @@ def main() -> int:
             if type(exc).__name__ not in ("Skipped", "Failed"):
                 raise
             summary[engine] = {"skipped": str(exc)}
-    summary["kiosk_first_sync_500_styles"] = None  # needs the kiosk's sync client (not built yet)
-    summary["kiosk_incremental_sync_10_changes"] = None
+    summary["kiosk_first_sync"], summary["kiosk_incremental_sync"] = kiosk_side(args.kiosk_styles,
+                                                                                 args.kiosk_changes)
     print(json.dumps(summary))
     return 0
 

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_sync_benchmark_prints_its_summary(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "sync.py"), "--rows", "2000", "--stores", "20", "--seconds",
-         "0.5", "--samples", "5", "--engines", "sqlite"],
+         "0.5", "--samples", "5", "--engines", "sqlite", "--kiosk-styles", "3", "--kiosk-changes", "2"],
         capture_output=True, text=True, timeout=300, cwd=ROOT, env={**os.environ, "TMPDIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr[-2000:]
     summary = json.loads(done.stdout.strip().splitlines()[-1])
@@ -27,6 +27,9 @@ def test_the_sync_benchmark_prints_its_summary(tmp_path: Path) -> None:
     assert entry["feed_plan"].startswith("SEARCH catalog_change USING INDEX") and "seq>?" in entry["feed_plan"]
     assert entry["query_0_changes_ms_median"] > 0 and entry["load_average"] >= 0
     assert not list(tmp_path.glob("nm-bench-sync-*")), "the benchmark left its data behind"
+    first, incremental = summary["kiosk_first_sync"], summary["kiosk_incremental_sync"]  # the kiosk's side
+    assert first["styles"] == 3 and first["requests"] > 0 and first["seconds"] > 0
+    assert incremental["changes"] == 2 and incremental["requests"] > 0
 
 
 def test_the_sync_benchmark_refuses_a_feed_too_small_for_a_page() -> None:
