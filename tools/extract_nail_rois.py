@@ -14,7 +14,8 @@ Runs in the kiosk's environment (OpenCV, MediaPipe; no torch). Two commands:
                                          [--data DIR]
       Paste per-ROI nail probabilities (the trainer's out-of-fold ones, or a model's own: no path = the committed
       model, one batch per hand as the product runs it) back into the full frames with the product's own
-      post-processing (vision/nail_segmenter.py) and score them exactly as `nailmirror evaluate` does
+      post-processing (vision/nail_segmenter.py, then the compositor's coverage: the mask stretched toward the
+      tip as it is painted) and score them exactly as `nailmirror evaluate` does
       (vision/evaluation.py). Prints one JSON line: overall, per fold, and per finger (the share of true nails at
       least half painted; a nail belongs to the finger of the nearest ROI that reaches it, "no_roi" if none does).
 """
@@ -26,6 +27,7 @@ import hashlib
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from nailmirror_desktop.vision import evaluation, nail_rois  # noqa: E402
+from nailmirror_desktop.vision.compositor import coverage_mask  # noqa: E402
 from nailmirror_desktop.vision.nail_segmenter import DEFAULT_THRESHOLD, masks_from_probabilities  # noqa: E402
 from nailmirror_desktop.vision.pipeline import (  # noqa: E402
     STILL_MIN_OPACITY,
@@ -133,10 +136,12 @@ def score(rois_path: Path, probs_path: Path | None, data_dir: Path, threshold: f
         if truth is None:
             raise SystemExit(f"cannot read the mask of {name}")
         rows = np.flatnonzero(data["photo"] == index)
-        painted = np.zeros(truth.shape, np.uint8)
-        for mask in masks_from_probabilities(probs[rows], rois_of(data, rows), truth.shape, threshold):
-            if mask is not None:
-                painted[mask.roi.slices][mask.alpha >= 0.5] = 255
+        # what the product paints: a quad the model finds no nail at is left bare (pipeline.place_nails), the
+        # others are painted in their mask as the compositor makes it (stretched toward the tip, anti-aliased)
+        rois = rois_of(data, rows)
+        masks = masks_from_probabilities(probs[rows], rois, truth.shape, threshold)
+        quads = [replace(roi.quad, opacity=0.0 if mask is None else 1.0) for roi, mask in zip(rois, masks, strict=True)]
+        painted = coverage_mask(quads, truth.shape, masks)
         scores.append(evaluation.score_image(name, truth, painted, bool(data["detected"][index])))
         fingers.add(truth, painted, data["finger"][rows], data["to_frame"][rows])
     seconds = time.perf_counter() - start
