@@ -4,23 +4,30 @@ Runs in the kiosk's environment (OpenCV, MediaPipe; no torch). Two commands:
 
   python tools/extract_nail_rois.py extract [--data DIR] [--out rois.npz]
       For every photo of DIR (images/ + masks/, as `nailmirror evaluate` reads them): the product's still
-      detection (StillHandDetector), nail quads (pipeline.place_nails; quads facing the camera less than half are
-      dropped as the still path does), and per quad its ROI (vision/nail_rois.py) plus a 2× context crop on the
-      same pixel grid for augmentation, with the matching crops of the true mask. The .npz feeds
+      detection (StillHandDetector, which also looks for a second hand), nail quads (pipeline.place_nails), and
+      exactly the quads the still path asks the model about (thumbs at any fade not fully out, the other nails
+      when they face the camera at least half); per quad its ROI (vision/nail_rois.py) plus a 2× context crop on
+      the same pixel grid for augmentation, with the matching crops of the true mask. The .npz feeds
       tools/train_nail_model.py.
 
-  python tools/extract_nail_rois.py score --rois rois.npz --probs oof.npz [--threshold T] [--data DIR]
-      Paste per-ROI nail probabilities (e.g. the trainer's out-of-fold ones) back into the full frames with the
-      product's own post-processing (vision/nail_segmenter.py) and score them exactly as `nailmirror evaluate`
-      does (vision/evaluation.py). Prints one JSON line, per fold and overall.
+  python tools/extract_nail_rois.py score --rois rois.npz (--probs oof.npz | --model [M.onnx]) [--threshold T]
+                                         [--data DIR]
+      Paste per-ROI nail probabilities (the trainer's out-of-fold ones, or a model's own: no path = the committed
+      model, one batch per hand as the product runs it) back into the full frames with the product's own
+      post-processing (vision/nail_segmenter.py, then the compositor's coverage: the mask stretched toward the
+      tip as it is painted) and score them exactly as `nailmirror evaluate` does
+      (vision/evaluation.py). Prints one JSON line: overall, per fold, and per finger (the share of true nails at
+      least half painted; a nail belongs to the finger of the nearest ROI that reaches it, "no_roi" if none does).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -30,8 +37,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from nailmirror_desktop.vision import evaluation, nail_rois  # noqa: E402
+from nailmirror_desktop.vision.compositor import coverage_mask  # noqa: E402
 from nailmirror_desktop.vision.nail_segmenter import DEFAULT_THRESHOLD, masks_from_probabilities  # noqa: E402
-from nailmirror_desktop.vision.pipeline import STILL_MIN_OPACITY, place_nails  # noqa: E402
+from nailmirror_desktop.vision.pipeline import (  # noqa: E402
+    STILL_MIN_OPACITY,
+    STILL_MIN_OPACITY_THUMB,
+    place_nails,
+)
 from nailmirror_desktop.vision.types import Finger, NailQuad  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "nails_eval"
@@ -60,7 +72,9 @@ def extract(data_dir: Path, out: Path) -> int:
             detected.append(bool(hands))
             truth_f = (truth > 0).astype(np.float32)
             for quad in quads:
-                if quad.opacity < STILL_MIN_OPACITY:
+                # exactly the quads the still path asks the model about (pipeline.place_nails, masks="model"):
+                # a thumb at any fade that is not fully out, the other nails when they face the camera at least half
+                if quad.opacity < still_min_opacity(quad):
                     continue
                 to_frame = nail_rois.roi_to_frame(quad)
                 wide = nail_rois.roi_to_frame(quad, big, nail_rois.CONTEXT * CONTEXT_SCALE)
@@ -84,6 +98,11 @@ def extract(data_dir: Path, out: Path) -> int:
     return 0
 
 
+def still_min_opacity(quad: NailQuad) -> float:
+    """The least fade at which the still path asks the model about `quad` (pipeline._still_min_opacity)."""
+    return STILL_MIN_OPACITY_THUMB if quad.finger is Finger.THUMB else STILL_MIN_OPACITY
+
+
 def _mask_u8(mask: np.ndarray) -> np.ndarray:
     return np.asarray(np.clip(mask * 255.0 + 0.5, 0, 255), np.uint8)
 
@@ -94,14 +113,22 @@ def rois_of(data: np.lib.npyio.NpzFile, rows: np.ndarray) -> list[nail_rois.Nail
                               data["rois"][i], data["to_frame"][i]) for i in rows]
 
 
-def score(rois_path: Path, probs_path: Path, data_dir: Path, threshold: float) -> int:
-    data, probs_file = np.load(rois_path), np.load(probs_path)
-    probs = probs_file["probs"].astype(np.float32)
+def score(rois_path: Path, probs_path: Path | None, data_dir: Path, threshold: float,
+          model: Path | None = None) -> int:
+    data = np.load(rois_path)
+    folds = np.zeros(len(data["names"]), int)
+    if probs_path is not None:
+        probs_file = np.load(probs_path)
+        probs = probs_file["probs"].astype(np.float32)
+        if "fold_of_photo" in probs_file:
+            folds = probs_file["fold_of_photo"]
+    else:
+        probs = model_probabilities(data, model)
     if probs.shape[0] != data["photo"].shape[0]:
         raise SystemExit(f"{probs_path} has {probs.shape[0]} ROIs, {rois_path} has {data['photo'].shape[0]}")
-    folds = probs_file["fold_of_photo"] if "fold_of_photo" in probs_file else np.zeros(len(data["names"]), int)
     pairs = {image.name: mask for image, mask in evaluation.dataset_pairs(data_dir)}
     scores = []
+    fingers = FingerTally()
     start = time.perf_counter()
     for index, name in enumerate(data["names"]):
         name = str(name)
@@ -109,19 +136,75 @@ def score(rois_path: Path, probs_path: Path, data_dir: Path, threshold: float) -
         if truth is None:
             raise SystemExit(f"cannot read the mask of {name}")
         rows = np.flatnonzero(data["photo"] == index)
-        painted = np.zeros(truth.shape, np.uint8)
-        for mask in masks_from_probabilities(probs[rows], rois_of(data, rows), truth.shape, threshold):
-            if mask is not None:
-                painted[mask.roi.slices][mask.alpha >= 0.5] = 255
+        # what the product paints: a quad the model finds no nail at is left bare (pipeline.place_nails), the
+        # others are painted in their mask as the compositor makes it (stretched toward the tip, anti-aliased)
+        rois = rois_of(data, rows)
+        masks = masks_from_probabilities(probs[rows], rois, truth.shape, threshold)
+        quads = [replace(roi.quad, opacity=0.0 if mask is None else 1.0) for roi, mask in zip(rois, masks, strict=True)]
+        painted = coverage_mask(quads, truth.shape, masks)
         scores.append(evaluation.score_image(name, truth, painted, bool(data["detected"][index])))
+        fingers.add(truth, painted, data["finger"][rows], data["to_frame"][rows])
     seconds = time.perf_counter() - start
-    report: dict[str, object] = {"threshold": threshold, "all": evaluation.summarise(scores, seconds).as_dict()}
+    report: dict[str, object] = {"threshold": threshold, "model": None if model is None else str(model),
+                                 "all": evaluation.summarise(scores, seconds).as_dict()}
     for fold in sorted(set(int(f) for f in folds)):
         chosen = [s for s, f in zip(scores, folds, strict=True) if int(f) == fold]
         report[f"fold{fold}"] = evaluation.summarise(chosen).as_dict()
     report["photos_with_hands_but_nothing_painted"] = sum(1 for s in scores if s.detected and s.painted_px == 0)
+    report["per_finger"] = fingers.as_dict()
     print(json.dumps(report))
     return 0
+
+
+def model_probabilities(data: np.lib.npyio.NpzFile, model: Path | None) -> np.ndarray:
+    """Every ROI's nail probability from an ONNX model (None: the committed one, sha256-checked), one batch per
+    hand as the product runs it."""
+    from nailmirror_desktop.vision.nail_segmenter import MODEL_SHA256, NailSegmenter
+
+    # a model given by path is scored as it is (its own checksum); the committed one must match MODEL_SHA256
+    expected = MODEL_SHA256 if model is None else hashlib.sha256(model.read_bytes()).hexdigest()
+    segmenter = NailSegmenter(model, expected_sha256=expected)
+    probs = np.zeros(data["rois"].shape[:3], np.float32)
+    keys = data["photo"].astype(np.int64) * 16 + data["hand"].astype(np.int64)
+    for key in np.unique(keys):
+        rows = np.flatnonzero(keys == key)
+        probs[rows] = segmenter.probabilities(list(data["rois"][rows]))
+    return probs
+
+
+class FingerTally:
+    """Per finger: true nails, and those at least half painted (evaluation.RECALL_COVERAGE). A true nail (a
+    connected component of the mask, as the evaluation counts them) belongs to the finger of the ROI whose centre
+    is nearest its centroid among the ROIs that contain part of it; a nail that no ROI reaches is "no_roi"."""
+
+    def __init__(self) -> None:
+        self.true: dict[str, int] = {}
+        self.recalled: dict[str, int] = {}
+
+    def add(self, truth: np.ndarray, painted: np.ndarray, fingers: np.ndarray, to_frames: np.ndarray) -> None:
+        height, width = truth.shape
+        size = nail_rois.ROI_SIZE
+        footprints = [cv2.warpAffine(np.ones((size, size), np.uint8), m[:2], (width, height),
+                                     flags=cv2.INTER_NEAREST) > 0 for m in to_frames]
+        centres = [m[:2] @ np.array([0.5 * (size - 1), 0.5 * (size - 1), 1.0]) for m in to_frames]
+        count, labels = cv2.connectedComponents((truth > 0).astype(np.uint8), connectivity=8)
+        names = [finger.name.lower() for finger in Finger]
+        for label in range(1, count):
+            nail = labels == label
+            ys, xs = np.nonzero(nail)
+            centroid = np.array([xs.mean(), ys.mean()])
+            near = [(float(np.linalg.norm(centres[k] - centroid)), k) for k in range(len(to_frames))
+                    if np.any(footprints[k] & nail)]
+            finger = names[int(fingers[min(near)[1]])] if near else "no_roi"
+            self.true[finger] = self.true.get(finger, 0) + 1
+            covered = np.count_nonzero(nail & (painted > 0)) >= evaluation.RECALL_COVERAGE * len(xs)
+            self.recalled[finger] = self.recalled.get(finger, 0) + int(covered)
+
+    def as_dict(self) -> dict[str, dict[str, float | int]]:
+        order = [finger.name.lower() for finger in Finger] + ["no_roi"]
+        return {name: {"true_nails": self.true[name], "recalled": self.recalled[name],
+                       "recall": round(self.recalled[name] / self.true[name], 3)}
+                for name in order if name in self.true}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,13 +215,19 @@ def main(argv: list[str] | None = None) -> int:
     ext.add_argument("--out", type=Path, default=Path("build/nail_rois.npz"))
     sc = commands.add_parser("score", help="per-ROI probabilities → the evaluation's metrics")
     sc.add_argument("--rois", type=Path, default=Path("build/nail_rois.npz"))
-    sc.add_argument("--probs", type=Path, required=True)
+    source = sc.add_mutually_exclusive_group(required=True)
+    source.add_argument("--probs", type=Path, help="per-ROI probabilities, e.g. the trainer's out-of-fold ones")
+    source.add_argument("--model", type=Path, nargs="?", const=Path(), default=None,
+                        help="an ONNX model's own probabilities (no path: the committed model, sha256-checked)")
     sc.add_argument("--data", type=Path, default=DEFAULT_DATA)
     sc.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     args = parser.parse_args(argv)
     if args.command == "extract":
         return extract(args.data, args.out)
-    return score(args.rois, args.probs, args.data, args.threshold)
+    model = None if args.model is None or args.model == Path() else args.model
+    if args.probs is None and args.model is None:
+        parser.error("one of --probs or --model is required")
+    return score(args.rois, args.probs, args.data, args.threshold, model if args.probs is None else None)
 
 
 if __name__ == "__main__":

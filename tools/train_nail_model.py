@@ -263,26 +263,50 @@ def fold_of_photos(photos: int, folds: int, seed: int) -> np.ndarray:
     return fold
 
 
-def cross_validate(data: np.lib.npyio.NpzFile, out: Path, *, folds: int, epochs: int, seed: int,
-                   inner: int) -> dict[str, object]:
+def _fold_worker(job: tuple[Path, int, int, int, int, int, int]) -> tuple[int, np.ndarray, float]:
+    """One fold (in a worker process or not): its test ROIs' probabilities and its seconds."""
+    rois, fold, folds, epochs, seed, inner, threads = job
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True)
+    data = np.load(rois)
+    roi_fold = fold_of_photos(len(data["names"]), folds, seed)[data["photo"]]
+    start = time.perf_counter()
+    train_rows, test_rows = np.flatnonzero(roi_fold != fold), np.flatnonzero(roi_fold == fold)
+    model = train(data["context"][train_rows], data["context_masks"][train_rows], epochs=epochs,
+                  seed=seed + fold, inner=inner)
+    probs = predict(model, data["rois"][test_rows]) if len(test_rows) else np.zeros((0, ROI, ROI), np.float32)
+    seconds = round(time.perf_counter() - start, 1)
+    print(f"fold {fold}: {len(train_rows)} train / {len(test_rows)} test ROIs, {seconds} s",
+          file=sys.stderr, flush=True)
+    return fold, probs, seconds
+
+
+def cross_validate(rois: Path, out: Path, *, folds: int, epochs: int, seed: int, inner: int,
+                   jobs: int = 1, threads: int = 1) -> dict[str, object]:
+    """k-fold CV by photo. Each fold's training depends only on its own seed (seed + fold), so the folds may run in
+    parallel processes (jobs) with the same result as one after another."""
+    data = np.load(rois)
     photo_fold = fold_of_photos(len(data["names"]), folds, seed)
     roi_fold = photo_fold[data["photo"]]
     probs = np.zeros(data["rois"].shape[:3], np.float16)
-    seconds = []
-    for fold in range(folds):
-        start = time.perf_counter()
-        train_rows, test_rows = np.flatnonzero(roi_fold != fold), np.flatnonzero(roi_fold == fold)
-        model = train(data["context"][train_rows], data["context_masks"][train_rows], epochs=epochs,
-                      seed=seed + fold, inner=inner)
-        if len(test_rows):
-            probs[test_rows] = predict(model, data["rois"][test_rows])
-        seconds.append(round(time.perf_counter() - start, 1))
-        print(f"fold {fold}: {len(train_rows)} train / {len(test_rows)} test ROIs, {seconds[-1]} s",
-              file=sys.stderr, flush=True)
+    work = [(rois, fold, folds, epochs, seed, inner, threads) for fold in range(folds)]
+    start = time.perf_counter()
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(min(jobs, folds)) as pool:
+            results = pool.map(_fold_worker, work, chunksize=1)
+    else:
+        results = [_fold_worker(job) for job in work]
+    seconds = [0.0] * folds
+    for fold, fold_probs, fold_seconds in results:
+        probs[roi_fold == fold] = fold_probs
+        seconds[fold] = fold_seconds
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, probs=probs, fold_of_photo=photo_fold)
-    return {"folds": folds, "epochs": epochs, "seed": seed, "inner": inner, "fold_seconds": seconds,
-            "total_seconds": round(sum(seconds), 1), "out": str(out)}
+    return {"folds": folds, "epochs": epochs, "seed": seed, "inner": inner, "jobs": jobs, "fold_seconds": seconds,
+            "total_seconds": round(sum(seconds), 1), "wall_seconds": round(time.perf_counter() - start, 1),
+            "out": str(out)}
 
 
 def export_onnx(model: TinyUNet, out: Path) -> str:
@@ -314,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inner", type=int, default=32, choices=(16, 32, 64),
                         help="the U-Net's inside resolution (64: full)")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="cv: folds run in this many processes at once (one torch thread each; same result)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
@@ -323,8 +349,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     data = np.load(args.rois)
     if args.command == "cv":
-        report = cross_validate(data, args.out or Path("build/nail_oof.npz"), folds=args.folds,
-                                epochs=args.epochs, seed=args.seed, inner=args.inner)
+        report = cross_validate(args.rois, args.out or Path("build/nail_oof.npz"), folds=args.folds,
+                                epochs=args.epochs, seed=args.seed, inner=args.inner, jobs=args.jobs,
+                                threads=args.threads)
     else:
         report = final(data, args.out or Path("models/nail_segmenter.onnx"), epochs=args.epochs, seed=args.seed,
                        inner=args.inner)

@@ -96,6 +96,11 @@ def test_tiny_cv_run_gives_out_of_fold_probabilities_by_photo(tmp_path):
     scored = _run(str(EXTRACTOR), "score", "--rois", str(rois), "--probs", str(tmp_path / "oof.npz"),
                   "--data", str(tmp_path / "data"))
     assert {"all", "fold0", "fold1", "fold2"} <= set(scored)
+    # the folds in parallel processes: the same probabilities (each fold depends only on its own seed)
+    parallel = _run(str(TRAINER), "cv", "--rois", str(rois), "--out", str(tmp_path / "oof3.npz"), "--epochs", "1",
+                    "--folds", "3", "--jobs", "3", python=TRAIN_PYTHON)
+    assert parallel["jobs"] == 3 and len(parallel["fold_seconds"]) == 3
+    assert np.array_equal(np.load(tmp_path / "oof3.npz")["probs"], oof["probs"])
 
 
 def test_tiny_final_run_exports_a_model_the_loader_runs_and_is_deterministic(tmp_path):
@@ -134,3 +139,49 @@ def test_scoring_pastes_roi_masks_back_and_scores_as_the_evaluation_does(tmp_pat
     nothing = _run(str(EXTRACTOR), "score", "--rois", str(rois), "--probs", str(tmp_path / "nothing.npz"),
                    "--data", str(tmp_path / "data"))
     assert nothing["all"]["mean_iou"] == 0.0 and nothing["photos_with_hands_but_nothing_painted"] == 2
+
+
+def test_scoring_gives_per_finger_recall_and_counts_nails_no_roi_reaches(tmp_path):
+    rois = _tiny_dataset(tmp_path / "data", photos=2)
+    for name in ("p0.png", "p1.png"):  # one more true nail per photo, far from every ROI
+        path = tmp_path / "data" / "masks" / name
+        truth = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+        cv2.ellipse(truth, ((100, 18), (10, 14), 0), 255, -1)
+        cv2.imwrite(str(path), truth)
+    data = np.load(rois)
+    np.savez(tmp_path / "perfect.npz", probs=data["masks"].astype(np.float32) / 255, fold_of_photo=np.array([0, 1]))
+    scored = _run(str(EXTRACTOR), "score", "--rois", str(rois), "--probs", str(tmp_path / "perfect.npz"),
+                  "--data", str(tmp_path / "data"))
+    assert scored["per_finger"] == {"index": {"true_nails": 4, "recalled": 4, "recall": 1.0},
+                                    "no_roi": {"true_nails": 2, "recalled": 0, "recall": 0.0}}
+    assert scored["all"]["nail_recall"] == pytest.approx(4 / 6, abs=1e-3)
+
+
+def test_scoring_with_the_committed_model_runs_it_one_batch_per_hand(tmp_path):
+    rois = _tiny_dataset(tmp_path / "data", photos=2)
+    data = np.load(rois)
+    probs = nail_segmenter.NailSegmenter().probabilities(list(data["rois"]))
+    np.savez(tmp_path / "mine.npz", probs=probs)
+    by_model = _run(str(EXTRACTOR), "score", "--rois", str(rois), "--model", "--data", str(tmp_path / "data"))
+    by_probs = _run(str(EXTRACTOR), "score", "--rois", str(rois), "--probs", str(tmp_path / "mine.npz"),
+                    "--data", str(tmp_path / "data"))
+    for key in ("mean_iou", "nail_recall", "precision", "detection_rate"):
+        assert by_model["all"][key] == pytest.approx(by_probs["all"][key], abs=1e-6)
+
+
+def test_extraction_asks_about_the_quads_the_still_path_asks_the_model_about():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import extract_nail_rois
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    from nailmirror_desktop.vision import pipeline
+
+    corners = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32)
+    for finger in Finger:
+        for opacity in (0.0, 1e-3, 0.3, 0.5, 1.0):
+            quad = NailQuad(finger, corners, 0, opacity=opacity)
+            assert extract_nail_rois.still_min_opacity(quad) == pipeline._still_min_opacity(quad)
+    thumb, index = NailQuad(Finger.THUMB, corners, 0, opacity=0.1), NailQuad(Finger.INDEX, corners, 0, opacity=0.1)
+    assert thumb.opacity >= extract_nail_rois.still_min_opacity(thumb)  # a faded thumb is asked
+    assert index.opacity < extract_nail_rois.still_min_opacity(index)  # a faded index is not
