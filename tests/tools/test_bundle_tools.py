@@ -93,16 +93,15 @@ def test_the_leave_out_rules(destination, kept):
     assert bundle_filter.keep_qt_file(destination) is kept
 
 
-QT = Path(__import__("PySide6").__file__).parent / "Qt"
-
-
+@pytest.mark.qt  # reads PySide6's own Qt libraries
 def test_dependency_libraries_nothing_kept_links_are_pruned():
     """The offscreen platform plugin links QtGui (kept); nothing kept links Quick3D (pruned); libpython and a
     package's own library folder are never pruned."""
+    qt = Path(__import__("PySide6").__file__).parent / "Qt"
     binaries = [
-        ("PySide6/Qt/plugins/platforms/libqoffscreen.so", str(QT / "plugins/platforms/libqoffscreen.so"), "BINARY"),
-        ("PySide6/Qt/lib/libQt6Gui.so.6", str(QT / "lib/libQt6Gui.so.6"), "BINARY"),
-        ("PySide6/Qt/lib/libQt6Quick3D.so.6", str(QT / "lib/libQt6Quick3D.so.6"), "BINARY"),
+        ("PySide6/Qt/plugins/platforms/libqoffscreen.so", str(qt / "plugins/platforms/libqoffscreen.so"), "BINARY"),
+        ("PySide6/Qt/lib/libQt6Gui.so.6", str(qt / "lib/libQt6Gui.so.6"), "BINARY"),
+        ("PySide6/Qt/lib/libQt6Quick3D.so.6", str(qt / "lib/libQt6Quick3D.so.6"), "BINARY"),
         ("libpython3.12.so.1.0", "/nonexistent/libpython3.12.so.1.0", "BINARY"),
         ("numpy.libs/libscipy_openblas.so", "/nonexistent/libscipy_openblas.so", "BINARY"),
     ]

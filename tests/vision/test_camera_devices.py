@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from nailmirror_desktop.app.kiosk import camera_candidates, camera_choice, camera_opener
 from nailmirror_desktop.core.config import KioskConfig, load_config, save_config
 from nailmirror_desktop.vision.camera_devices import (
     CameraChoice,
@@ -91,8 +90,11 @@ def test_qt_ids_map_to_opencv_indexes():
     assert [(d.index, d.name) for d in windows] == [(0, BRIO), (1, C270)]
 
 
+@pytest.mark.qt  # app/kiosk.py builds the kiosk's Qt services too: not importable in the Qt-less run
 def test_the_kiosk_looks_the_chosen_camera_up_at_every_probe():
     """The capture side (app/kiosk.py) opens the index the chosen camera has at the moment it looks."""
+    from nailmirror_desktop.app.kiosk import camera_candidates, camera_choice, camera_opener
+
     config = KioskConfig(camera="2", camera_id="/dev/v4l/by-id/usb-BRIO_XYZ-video-index0", camera_name=BRIO)
     save_config(config)
     assert camera_choice(load_config()) == CameraChoice(config.camera_id, BRIO, 2)
