@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from nailmirror_desktop.core.tryon.snapshots import SnapshotEntry, delete_all_snapshots, delete_snapshot, list_snapshots
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.shell import i18n
-from nailmirror_desktop.ui.staff.touch_controls import TOUCH_PX
+from nailmirror_desktop.ui.staff.touch_controls import TOUCH_PX, ConfirmBar
 
 log = logging.getLogger(__name__)
 
@@ -86,22 +86,9 @@ class SnapshotGallery(QWidget):
     # --- layout -----------------------------------------------------------------------------------------------
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        self.confirm_bar = QWidget()
-        self.confirm_bar.setObjectName("panel")
-        confirm = QHBoxLayout(self.confirm_bar)
-        confirm.setContentsMargins(16, 8, 16, 8)
-        self.confirm_text = QLabel()
-        self.confirm_text.setWordWrap(True)
-        self.confirm_delete_button = QPushButton()
-        self.confirm_delete_button.setObjectName("danger")
-        self.keep_button = QPushButton()
-        self.keep_button.setObjectName("primary")
-        self.confirm_delete_button.clicked.connect(self.confirm)
-        self.keep_button.clicked.connect(self.cancel_confirmation)
-        confirm.addWidget(self.confirm_text, 1)
-        confirm.addWidget(self.confirm_delete_button)
-        confirm.addWidget(self.keep_button)
-        self.confirm_bar.hide()
+        self.confirm_bar = ConfirmBar(self.confirm, self.cancel_confirmation)
+        self.confirm_text = self.confirm_bar.text
+        self.confirm_delete_button, self.keep_button = self.confirm_bar.yes_button, self.confirm_bar.no_button
 
         self.stack = QStackedWidget()
         grid_page = QWidget()

@@ -7,6 +7,8 @@ from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
+from nailmirror_desktop.ui.staff.touch_controls import ConfirmBar
+
 
 class StaffPage(QWidget):
     leave_requested = Signal()
@@ -33,24 +35,9 @@ class StaffPage(QWidget):
         header.addWidget(self.leave_button)
         # Closing the kiosk leaves the counter without a mirror until someone starts it again: asked first, in
         # the page (a bar with two large buttons), not in a small dialog box.
-        self.confirm_bar = QWidget()
-        self.confirm_bar.setObjectName("panel")
-        confirm = QHBoxLayout(self.confirm_bar)
-        confirm.setContentsMargins(16, 8, 16, 8)
-        self.confirm_text = QLabel()
-        self.confirm_text.setWordWrap(True)
-        self.confirm_quit_button = QPushButton()
-        self.confirm_quit_button.setObjectName("danger")
-        self.keep_running_button = QPushButton()
-        self.keep_running_button.setObjectName("primary")
-        for button in (self.confirm_quit_button, self.keep_running_button):
-            button.setMinimumHeight(64)
-        self.confirm_quit_button.clicked.connect(self._confirm_quit)
-        self.keep_running_button.clicked.connect(self.confirm_bar.hide)
-        confirm.addWidget(self.confirm_text, 1)
-        confirm.addWidget(self.confirm_quit_button)
-        confirm.addWidget(self.keep_running_button)
-        self.confirm_bar.hide()
+        self.confirm_bar = ConfirmBar(self._confirm_quit)
+        self.confirm_text = self.confirm_bar.text
+        self.confirm_quit_button, self.keep_running_button = self.confirm_bar.yes_button, self.confirm_bar.no_button
         self.tabs = QTabWidget()
         for _key, widget in pages:
             scroll = QScrollArea()  # staff pages must fit a 1280×800 kiosk screen: they scroll instead of growing it

@@ -1,15 +1,20 @@
 """Controls made for fingers on the staff pages: every target at least TOUCH_PX (48 px) square.
 
 `TouchSpinBox` replaces QSpinBox's 12 px arrows with two full-size − / + buttons beside the number (which can
-still be typed, on the on-screen keyboard); it forwards the QSpinBox calls the pages use.
+still be typed, on the on-screen keyboard); it forwards the QSpinBox calls the pages use. `ConfirmBar` asks
+before something that cannot be undone (closing the kiosk, deleting photos) in the page itself: a sentence and
+two large buttons, not a small dialog box.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
 TOUCH_PX = 48
+CONFIRM_BUTTON_PX = 64  # the answer to "for good?" gets a bigger target than the page's other buttons
 NO_ARROWS = "QSpinBox::up-button, QSpinBox::down-button { width: 0px; border: none; }"
 
 
@@ -51,3 +56,30 @@ class TouchSpinBox(QWidget):
 
     def setSuffix(self, suffix: str) -> None:  # noqa: N802
         self.spin.setSuffix(suffix)
+
+
+class ConfirmBar(QWidget):
+    """A hidden panel: `text` (the question), `yes_button` (danger style) and `no_button` (primary style); the
+    page sets their words (they are translated there) and shows the bar when it asks; "no" hides it unless the
+    page gives its own `on_no`."""
+
+    def __init__(self, on_yes: Callable[[], object], on_no: Callable[[], object] | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("panel")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(16, 8, 16, 8)
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.yes_button = QPushButton()
+        self.yes_button.setObjectName("danger")
+        self.no_button = QPushButton()
+        self.no_button.setObjectName("primary")
+        for button in (self.yes_button, self.no_button):
+            button.setMinimumHeight(CONFIRM_BUTTON_PX)
+        self.yes_button.clicked.connect(on_yes)
+        self.no_button.clicked.connect(on_no if on_no is not None else self.hide)
+        row.addWidget(self.text, 1)
+        row.addWidget(self.yes_button)
+        row.addWidget(self.no_button)
+        self.hide()

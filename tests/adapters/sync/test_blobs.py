@@ -4,21 +4,10 @@ token, and a stale partial download never ends up in the catalog."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-
-import pytest
 
 from nailmirror_desktop.core.paths import data_dir
 from tests.support.sync_rig import FaultProxy, HqRig, Rule, answer, enroll, local_styles, nailmirror
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
 
 
 class Cdn:

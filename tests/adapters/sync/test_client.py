@@ -8,7 +8,6 @@ import json
 import os
 import struct
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,20 +16,6 @@ from nailmirror_desktop.adapters.sync.client import HttpHq
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_hq import catalog
 from tests.support.sync_rig import FaultProxy, HqRig, Rule, answer, enroll, local_styles, nailmirror
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
-
-
-@pytest.fixture
-def proxy(rig: HqRig) -> Iterator[FaultProxy]:
-    relay = FaultProxy(rig.server.port)
-    yield relay
-    relay.stop()
 
 
 def noisy_png(width: int = 300, height: int = 300, seed: int = 1) -> bytes:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,13 +51,6 @@ def certificate(folder: Path, start: str, end: str) -> tuple[Path, Path]:
     run("openssl", "ca", "-selfsign", "-keyfile", "key.pem", "-in", "req.csr", "-out", "cert.pem", "-startdate",
         start, "-enddate", end, "-config", "ca.cnf", "-batch")
     return folder / "key.pem", folder / "cert.pem"
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
 
 
 def serve_tls(rig: HqRig, key: Path, cert: Path) -> tuple[object, str]:

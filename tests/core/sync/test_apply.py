@@ -28,13 +28,6 @@ def enrolled_port(rig: HqRig, repo: StyleRepository, tmp_path: Path) -> HttpHq:
 
 
 @pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
-
-
-@pytest.fixture
 def repo() -> Iterator[StyleRepository]:
     repository = open_repository(load_catalog=False)
     yield repository

@@ -7,21 +7,11 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
 
 WORKER = Path(__file__).resolve().parents[2] / "support" / "sync_worker_proc.py"
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
 
 
 def killed_sync(point: str) -> None:

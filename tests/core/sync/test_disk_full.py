@@ -12,30 +12,14 @@ import resource
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from nailmirror_hq import catalog, db
 from tests.adapters.sync.test_client import noisy_png
 from tests.support.sync_rig import FaultProxy, HqRig, enroll, local_styles, nailmirror
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
-
-
-@pytest.fixture
-def proxy(rig: HqRig) -> Iterator[FaultProxy]:
-    relay = FaultProxy(rig.server.port)
-    yield relay
-    relay.stop()
 
 
 def _capped(limit: int) -> Callable[[], None]:

@@ -10,28 +10,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from nailmirror_desktop.core.paths import database_path
 from tests.adapters.sync.test_client import publish_big, visible
 from tests.support.sync_rig import FaultProxy, HqRig, Rule, answer, enroll, nailmirror
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
-
-
-@pytest.fixture
-def proxy(rig: HqRig) -> Iterator[FaultProxy]:
-    relay = FaultProxy(rig.server.port)
-    yield relay
-    relay.stop()
 
 
 def _blob_gets(proxy: FaultProxy, sha256: str) -> list[str]:

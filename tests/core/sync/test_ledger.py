@@ -37,13 +37,6 @@ POLICY = CreditPolicy(daily_cap=100, session_cap=3)
 
 
 @pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
-
-
-@pytest.fixture
 def openai() -> Iterator[FakeOpenAI]:
     with FakeOpenAI() as server:
         yield server

@@ -12,21 +12,11 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from nailmirror_hq import backup
 from tests.support.hq_fixtures import style_folder
 from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
 
 
 def _draft(tmp_path: Path, name: str, salt: int, *, submit: bool) -> tuple[str, str]:

@@ -4,24 +4,12 @@ when HQ revokes the kiosk."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from nailmirror_desktop.app.services import register_credits, register_sync
 from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.paths import database_path
 from nailmirror_desktop.core.sync.tasks import SYNC_CYCLE
 from nailmirror_desktop.core.tasks import TaskEngine
 from tests.support.sync_rig import FaultProxy, HqRig, enroll, local_styles
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
 
 
 def cycles(engine: TaskEngine, status: str) -> list[object]:

@@ -14,10 +14,8 @@ import sqlite3
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from sqlalchemy import update
 
 from nailmirror_desktop.core.paths import database_path
@@ -26,20 +24,6 @@ from nailmirror_hq.schema import retired_token
 from tests.support.sync_rig import FaultProxy, HqRig, Rule, answer, enroll, local_styles, nailmirror
 
 WORKER = Path(__file__).resolve().parents[2] / "support" / "sync_worker_proc.py"
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
-
-
-@pytest.fixture
-def proxy(rig: HqRig) -> Iterator[FaultProxy]:
-    relay = FaultProxy(rig.server.port)
-    yield relay
-    relay.stop()
 
 
 def _kiosk_token() -> tuple[str, str]:
