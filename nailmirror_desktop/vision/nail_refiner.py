@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.nail_shape import nail_alpha, signed_distance
 from nailmirror_desktop.vision.types import NailQuad
-from nailmirror_desktop.vision.warp import Roi
+from nailmirror_desktop.vision.warp import Roi, frame_box, mask_rectangle
 
 # The nail's width in the crop. Finer is better up to here (20 → 28 → 36 px measured IoU 0.396 → 0.413 → 0.414,
 # precision 0.754 → 0.757 → 0.768 on nails_eval) at ~20 ms per nail on this machine: fine for stills.
@@ -208,22 +208,14 @@ def _nail_blob(found: np.ndarray, prior: np.ndarray) -> np.ndarray | None:
 def _to_frame(mask: np.ndarray, crop: _Crop, quad: NailQuad, frame_shape: tuple[int, ...], refined: bool,
               settings: RefinerSettings) -> NailMask | None:
     """Map a crop mask back to the frame: its bounding rectangle as the new quad, its alpha in that quad's ROI."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
+    rect = mask_rectangle(mask)
+    if rect is None:
         return None
-    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
-    rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) - 0.5
     corners = cv2.perspectiveTransform(rect[None], crop.to_frame)[0] + 0.5
-    height, width = frame_shape[:2]
-    margin = 2
-    fx0 = max(0, int(np.floor(corners[:, 0].min())) - margin)
-    fy0 = max(0, int(np.floor(corners[:, 1].min())) - margin)
-    fx1 = min(width, int(np.ceil(corners[:, 0].max())) + margin)
-    fy1 = min(height, int(np.ceil(corners[:, 1].max())) + margin)
-    if fx1 <= fx0 or fy1 <= fy0:
+    roi = frame_box(corners, frame_shape)
+    if roi is None:
         return None
-    roi = Roi(fx0, fy0, fx1, fy1)
-    shift = np.array([[1, 0, -fx0], [0, 1, -fy0], [0, 0, 1]], np.float64)
+    shift = np.array([[1, 0, -roi.x0], [0, 1, -roi.y0], [0, 0, 1]], np.float64)
     crop_to_roi = shift @ crop.to_frame
     # a signed distance in crop pixels, resampled to the frame, gives a feathered alpha whose 0.5 level is the
     # mask's outline at any scale

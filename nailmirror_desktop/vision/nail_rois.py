@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from nailmirror_desktop.vision.nail_refiner import NailMask
 from nailmirror_desktop.vision.nail_shape import signed_distance
 from nailmirror_desktop.vision.types import NailQuad
-from nailmirror_desktop.vision.warp import Roi
+from nailmirror_desktop.vision.warp import Roi, frame_box, mask_rectangle
 
 ROI_SIZE = 64
 CONTEXT = 3.0  # ROI side over the quad's longer side
@@ -156,22 +156,14 @@ def carry_mask(mask: np.ndarray, quad: NailQuad, frame_shape: tuple[int, ...]) -
 def paste_mask_on(mask: np.ndarray, quad: NailQuad, to_frame: NDArray[np.float64], frame_shape: tuple[int, ...],
                   feather_px: float = FEATHER_PX) -> NailMask | None:
     """paste_mask for the ROI grid `to_frame` of `quad` (see roi_to_frame)."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
+    rect = mask_rectangle(mask)  # edges in pixel-centre coords
+    if rect is None:
         return None
-    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
-    rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) - 0.5  # edges in pixel-centre coords
     corners = cv2.transform(rect[None], to_frame[:2])[0] + 0.5  # NailQuad corners are edge coordinates
-    height, width = frame_shape[:2]
-    margin = 2
-    fx0 = max(0, int(np.floor(corners[:, 0].min())) - margin)
-    fy0 = max(0, int(np.floor(corners[:, 1].min())) - margin)
-    fx1 = min(width, int(np.ceil(corners[:, 0].max())) + margin)
-    fy1 = min(height, int(np.ceil(corners[:, 1].max())) + margin)
-    if fx1 <= fx0 or fy1 <= fy0:
+    box = frame_box(corners, frame_shape)
+    if box is None:
         return None
-    box = Roi(fx0, fy0, fx1, fy1)
-    shift = np.array([[1.0, 0.0, -fx0], [0.0, 1.0, -fy0], [0.0, 0.0, 1.0]])
+    shift = np.array([[1.0, 0.0, -box.x0], [0.0, 1.0, -box.y0], [0.0, 0.0, 1.0]])
     roi_to_box = (shift @ to_frame)[:2]
     frame_per_roi = float(np.sqrt(abs(np.linalg.det(to_frame[:2, :2]))))
     warped = cv2.warpAffine(signed_distance(mask), roi_to_box, (box.width, box.height), flags=cv2.INTER_LINEAR,

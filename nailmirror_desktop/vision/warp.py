@@ -37,6 +37,29 @@ class Roi:
         return slice(self.y0, self.y1), slice(self.x0, self.x1)
 
 
+def mask_rectangle(mask: np.ndarray) -> np.ndarray | None:
+    """The bounding rectangle of a (h, w) mask's set pixels as (4, 2) float64 corners in pixel-centre
+    coordinates (NailQuad order), ready to be mapped to the frame; None for an empty mask."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) - 0.5
+
+
+def frame_box(corners: np.ndarray, frame_shape: tuple[int, ...], margin: int = 2) -> Roi | None:
+    """The frame region around (4, 2) corners in edge coordinates, `margin` px wider on each side (the feathered
+    edge needs it), clipped to the frame; None when nothing of it is inside."""
+    height, width = frame_shape[:2]
+    fx0 = max(0, int(np.floor(corners[:, 0].min())) - margin)
+    fy0 = max(0, int(np.floor(corners[:, 1].min())) - margin)
+    fx1 = min(width, int(np.ceil(corners[:, 0].max())) + margin)
+    fy1 = min(height, int(np.ceil(corners[:, 1].max())) + margin)
+    if fx1 <= fx0 or fy1 <= fy0:
+        return None
+    return Roi(fx0, fy0, fx1, fy1)
+
+
 def texture_corners(width: float, height: float) -> np.ndarray:
     """(4, 2) float32 rectangle corners in NailQuad order: top-left, top-right, bottom-right, bottom-left."""
     return np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
