@@ -9,29 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.hq_fixtures import style_folder
-from tests.support.hq_servers import PostgresCluster, SeaweedS3
 from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[HqRig]:
-    hq = HqRig(tmp_path / "hq")
-    yield hq
-    hq.stop()
-
-
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster()
-    yield cluster
-    cluster.stop()
-
-
-@pytest.fixture(scope="module")
-def seaweed() -> Iterator[SeaweedS3]:
-    server = SeaweedS3()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql+s3"])

@@ -1,6 +1,7 @@
-"""The sync tests' two fixtures: the real HQ app on loopback (`rig`) and the fault-injecting relay in front of it
-(`proxy`). Imported by the conftests of tests/core/sync and tests/adapters/sync; a module that needs another HQ
-(PostgreSQL + S3, parametrized) defines its own `rig`, which takes precedence."""
+"""The sync tests' fixtures: the real HQ app on loopback (`rig`), the fault-injecting relay in front of it
+(`proxy`), and for the PostgreSQL + S3 runs a throwaway PostgreSQL cluster (`pg_cluster`) and a SeaweedFS S3
+server (`seaweed`), one of each per module. Imported by the conftests of tests/core/sync and tests/adapters/sync
+and by tests/cli/test_sync.py; a module that needs another HQ defines its own `rig`, which takes precedence."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.hq_servers import PostgresCluster, SeaweedS3
 from tests.support.sync_rig import FaultProxy, HqRig
 
 
@@ -24,3 +26,17 @@ def proxy(rig: HqRig) -> Iterator[FaultProxy]:
     relay = FaultProxy(rig.server.port)
     yield relay
     relay.stop()
+
+
+@pytest.fixture(scope="module")
+def pg_cluster() -> Iterator[PostgresCluster]:
+    cluster = PostgresCluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="module")
+def seaweed() -> Iterator[SeaweedS3]:
+    server = SeaweedS3()
+    yield server
+    server.stop()

@@ -15,7 +15,6 @@ from nailmirror_desktop.core.catalog.starter import default_catalog_folder
 from nailmirror_desktop.core.sync import apply, cycle, drafts, state, tasks
 from nailmirror_hq import catalog, db
 from tests.support.hq_fixtures import png, sha, style_folder
-from tests.support.hq_servers import PostgresCluster, SeaweedS3
 from tests.support.sync_rig import HqRig
 
 
@@ -160,20 +159,6 @@ def catalog_body(rig: HqRig, style_id: str) -> dict[str, object]:
         row = catalog.get_style(conn, style_id)
     assert row is not None
     return dict(row.body)
-
-
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster()
-    yield cluster
-    cluster.stop()
-
-
-@pytest.fixture(scope="module")
-def seaweed() -> Iterator[SeaweedS3]:
-    server = SeaweedS3()
-    yield server
-    server.stop()
 
 
 @pytest.mark.parametrize("setup", ["sqlite", "postgresql+s3"])
