@@ -102,6 +102,21 @@ def test_camera_lost_shows_a_message_and_is_reacquired(qtbot):
     assert view.banner() == ""
 
 
+def grey_still_mirror(qtbot) -> tuple[MirrorView, SourceSupervisor, list[FrameReader]]:
+    """A mirror view and a supervisor over a grey 320×240 still source; the readers it opens are listed so a
+    test can read their mailbox."""
+    view = MirrorView()
+    qtbot.addWidget(view)
+    readers: list[FrameReader] = []
+
+    def open_reader():
+        reader = still_reader(np.full((240, 320, 3), 100, np.uint8))
+        readers.append(reader)
+        return reader
+
+    return view, SourceSupervisor(open_reader), readers
+
+
 def test_a_slow_pipeline_drops_frames_instead_of_queueing_them(qtbot):
     """Real bridge threads: a 120 ms 'pipeline' behind a 30 FPS source never has more than one frame in
     flight; the mailbox overwrites (counts as dropped) what it could not take."""
@@ -110,16 +125,7 @@ def test_a_slow_pipeline_drops_frames_instead_of_queueing_them(qtbot):
 
     from nailmirror_desktop.ui import bridge
 
-    view = MirrorView()
-    qtbot.addWidget(view)
-    readers = []
-
-    def open_reader():
-        reader = still_reader(np.full((240, 320, 3), 100, np.uint8))
-        readers.append(reader)
-        return reader
-
-    supervisor = SourceSupervisor(open_reader)
+    view, supervisor, readers = grey_still_mirror(qtbot)
     in_flight, most_in_flight, lock = [0], [0], threading.Lock()
 
     def slow_process(packet, size):
@@ -180,16 +186,7 @@ def test_two_stages_track_the_next_frame_while_painting_this_one_and_never_queue
 
     from nailmirror_desktop.ui.bridge import BackgroundRunner
 
-    view = MirrorView()
-    qtbot.addWidget(view)
-    readers = []
-
-    def open_reader():
-        reader = still_reader(np.full((240, 320, 3), 100, np.uint8))
-        readers.append(reader)
-        return reader
-
-    supervisor = SourceSupervisor(open_reader)
+    view, supervisor, readers = grey_still_mirror(qtbot)
     lock = threading.Lock()
     busy = {"track": 0, "paint": 0}
     most = {"track": 0, "paint": 0, "both": 0}
