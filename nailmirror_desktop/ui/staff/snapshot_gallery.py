@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 import shiboken6
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from nailmirror_desktop.core.config import known_time_zone
 from nailmirror_desktop.core.tryon.snapshots import SnapshotEntry, delete_all_snapshots, delete_snapshot, list_snapshots
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.shell import i18n
@@ -70,10 +71,8 @@ class SnapshotGallery(QWidget):
         self._folder = folder
         self._run = run_in_background
         self._style_names = style_names or (lambda _code: None)
-        try:
-            self._zone: ZoneInfo | None = ZoneInfo(time_zone)
-        except (ZoneInfoNotFoundError, ValueError):
-            self._zone = None  # the machine's own zone
+        # None: the machine's own zone (an unknown name; config.validated already refuses to keep one)
+        self._zone: ZoneInfo | None = ZoneInfo(time_zone) if known_time_zone(time_zone) else None
         self._entries: list[SnapshotEntry] = []
         self._generation = 0  # bumped on every reload: thumbnails of an older listing are dropped
         self._open: SnapshotEntry | None = None
