@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from PySide6.QtCore import QCoreApplication
+
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.messages import generation_error_text
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
@@ -32,5 +34,18 @@ def test_language_switch_retranslates_live_widgets(qtbot):
         assert i18n.install_language("en")
         qtbot.waitUntil(lambda: view._guide_text.startswith("Place your hand here"), timeout=2000)
         assert "minute" in generation_error_text("TOO_MANY_PENDING_TASKS")
+    finally:
+        i18n.install_language("en")
+
+
+def test_what_qt_draws_itself_follows_the_language(qtbot):
+    """A message box's buttons and a text field's menu come from Qt's own catalog, installed with ours."""
+    try:
+        assert i18n.install_language("zh_CN")
+        assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "取消"
+        assert QCoreApplication.translate("QLineEdit", "&Paste").startswith("粘贴")
+        assert "一分钟" in generation_error_text("TOO_MANY_PENDING_TASKS")  # ours still answer
+        assert i18n.install_language("en")
+        assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Cancel"
     finally:
         i18n.install_language("en")
