@@ -676,12 +676,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="209"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>The camera is not responding. Reconnecting…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="211"/>
         <source>Looking for a camera…</source>
         <translation>Looking for a camera…</translation>
     </message>
@@ -735,128 +735,128 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="257"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="267"/>
         <source>Write the reason for rejecting first.</source>
         <translation>Write the reason for rejecting first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="241"/>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="265"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="275"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="214"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="224"/>
         <source>no price</source>
         <translation>no price</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="233"/>
         <source>Type a price first, or clear it.</source>
         <translation>Type a price first, or clear it.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="228"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="238"/>
         <source>Write the price as digits, such as 128 or 128.50.</source>
         <translation>Write the price as digits, such as 128 or 128.50.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="244"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="254"/>
         <source>Price of %1: %2</source>
         <translation>Price of %1: %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="268"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="278"/>
         <source>Done: %1 is now %2</source>
         <translation>Done: %1 is now %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="294"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
         <source>Importing %1 of %2: %3…</source>
         <translation>Importing %1 of %2: %3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="302"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="312"/>
         <source>Imported %1 of %2 as drafts.</source>
         <translation>Imported %1 of %2 as drafts.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="314"/>
         <source>Not imported: %1</source>
         <translation>Not imported: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="314"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="324"/>
         <source>Imported as %1 (draft).</source>
         <translation>Imported as %1 (draft).</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="318"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="328"/>
         <source>Import failed: %1</source>
         <translation>Import failed: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
         <source>Submit</source>
         <translation>Submit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
         <source>Approve</source>
         <translation>Approve</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
         <source>Reject</source>
         <translation>Reject</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
         <source>Publish</source>
         <translation>Publish</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
         <source>Back to draft</source>
         <translation>Back to draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="338"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="348"/>
         <source>Reason (required to reject)</source>
         <translation>Reason (required to reject)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="339"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="349"/>
         <source>Price (%1)</source>
         <translation>Price (%1)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="342"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="352"/>
         <source>e.g. 128 or 128.50</source>
         <translation>e.g. 128 or 128.50</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="343"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="353"/>
         <source>e.g. 1280</source>
         <translation>e.g. 1280</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="354"/>
         <source>Set price</source>
         <translation>Set price</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="355"/>
         <source>Clear price</source>
         <translation>Clear price</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="357"/>
         <source>Import a style folder…</source>
         <translation>Import a style folder…</translation>
     </message>
@@ -864,77 +864,77 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="296"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="311"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="319"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="312"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="320"/>
         <source>Saved.</source>
         <translation>Saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="341"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="340"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="231"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="237"/>
         <source>This camera is not connected.</source>
         <translation>This camera is not connected.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="233"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="239"/>
         <source>Starting the camera…</source>
         <translation>Starting the camera…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="255"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>This camera does not open: it may be unplugged or in use by another program.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="268"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>No camera is connected. The mirror plays the demo video until one is plugged in.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="279"/>
         <source>Automatic: the first camera found</source>
         <translation>Automatic: the first camera found</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="275"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
         <source>Camera %1</source>
         <translation>Camera %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="276"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="282"/>
         <source>%1 (not connected)</source>
         <translation>%1 (not connected)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="277"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="283"/>
         <source>No camera found.</source>
         <translation>No camera found.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="278"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>%n camera found.</numerusform>
@@ -942,117 +942,127 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="279"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
         <source>Camera preview</source>
         <translation>Camera preview</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="280"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
         <source>Look for cameras again</source>
         <translation>Look for cameras again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="336"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
+        <source>Prices already set keep their numbers: check them on the review page.</source>
+        <translation>Prices already set keep their numbers: check them on the review page.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
+        <source>Price currency</source>
+        <translation>Price currency</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
         <source>Send photos to phones</source>
         <translation>Send photos to phones</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="373"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="373"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="364"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="365"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="366"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="367"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="368"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
         <source>Restart the kiosk now</source>
         <translation>Restart the kiosk now</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>Off keeps every photo on this kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source> days</source>
         <translation> days</translation>
     </message>
@@ -1113,22 +1123,22 @@
 <context>
     <name>SnapshotGallery</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="274"/>
         <source>This photo cannot be shown.</source>
         <translation>This photo cannot be shown.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="321"/>
         <source>Some photos could not be deleted; try again.</source>
         <translation>Some photos could not be deleted; try again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="349"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="335"/>
         <source>no style</source>
         <translation>no style</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="362"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="348"/>
         <source>%n photo(s) kept on this kiosk</source>
         <translation>
             <numerusform>%n photo kept on this kiosk</numerusform>
@@ -1136,7 +1146,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="364"/>
         <source>Delete all %n photo(s) for good? This cannot be undone.</source>
         <translation>
             <numerusform>Delete the %n photo for good? This cannot be undone.</numerusform>
@@ -1144,52 +1154,52 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="366"/>
         <source>Yes, delete all</source>
         <translation>Yes, delete all</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="368"/>
         <source>Delete this photo for good? This cannot be undone.</source>
         <translation>Delete this photo for good? This cannot be undone.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="383"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="369"/>
         <source>Yes, delete it</source>
         <translation>Yes, delete it</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="386"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="372"/>
         <source>Show after</source>
         <translation>Show after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="386"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="372"/>
         <source>Show before</source>
         <translation>Show before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="389"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="375"/>
         <source>Delete all</source>
         <translation>Delete all</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="390"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="376"/>
         <source>No photos are kept on this kiosk.</source>
         <translation>No photos are kept on this kiosk.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="391"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="377"/>
         <source>Back to all photos</source>
         <translation>Back to all photos</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="392"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="378"/>
         <source>Delete</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="393"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="379"/>
         <source>Keep</source>
         <translation>Keep</translation>
     </message>
@@ -1261,62 +1271,62 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StaffPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="70"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="71"/>
         <source>Back to the customer screen</source>
         <translation>Back to the customer screen</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="85"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="72"/>
         <source>Close the kiosk</source>
         <translation>Close the kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="86"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="73"/>
         <source>Close the kiosk? The counter shows nothing until it is started again.</source>
         <translation>Close the kiosk? The counter shows nothing until it is started again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="87"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="74"/>
         <source>Yes, close it</source>
         <translation>Yes, close it</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="88"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="75"/>
         <source>Keep it running</source>
         <translation>Keep it running</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="89"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
         <source>Review</source>
         <translation>Review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="89"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
         <source>Tasks</source>
         <translation>Tasks</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Settings</source>
         <translation>Settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Photos</source>
         <translation>Photos</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="91"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
         <source>Diagnostics</source>
         <translation>Diagnostics</translation>
     </message>
@@ -1511,7 +1521,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="202"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>

@@ -673,12 +673,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="153"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="209"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>摄像头没有响应，正在重新连接…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="155"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="211"/>
         <source>Looking for a camera…</source>
         <translation>正在寻找摄像头…</translation>
     </message>
@@ -732,128 +732,128 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="257"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="267"/>
         <source>Write the reason for rejecting first.</source>
         <translation>请先填写驳回原因。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="241"/>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="265"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="275"/>
         <source>Not done: %1</source>
         <translation>未完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="214"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="224"/>
         <source>no price</source>
         <translation>未定价</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="223"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="233"/>
         <source>Type a price first, or clear it.</source>
         <translation>请先输入价格，或清除价格。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="228"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="238"/>
         <source>Write the price as digits, such as 128 or 128.50.</source>
         <translation>请用数字填写价格，例如 128 或 128.50。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="244"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="254"/>
         <source>Price of %1: %2</source>
         <translation>%1 的价格：%2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="268"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="278"/>
         <source>Done: %1 is now %2</source>
         <translation>已完成：%1 现为「%2」</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="294"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
         <source>Importing %1 of %2: %3…</source>
         <translation>正在导入第 %1 个，共 %2 个：%3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="302"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="312"/>
         <source>Imported %1 of %2 as drafts.</source>
         <translation>已导入 %1 个（共 %2 个），为草稿。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="314"/>
         <source>Not imported: %1</source>
         <translation>未导入：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="314"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="324"/>
         <source>Imported as %1 (draft).</source>
         <translation>已导入为 %1（草稿）。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="318"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="328"/>
         <source>Import failed: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
         <source>Submit</source>
         <translation>提交审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
         <source>Approve</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="334"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
         <source>Publish</source>
         <translation>上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
         <source>Back to draft</source>
         <translation>退回草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="338"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="348"/>
         <source>Reason (required to reject)</source>
         <translation>原因（驳回时必填）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="339"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="349"/>
         <source>Price (%1)</source>
         <translation>价格（%1）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="342"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="352"/>
         <source>e.g. 128 or 128.50</source>
         <translation>例如 128 或 128.50</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="343"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="353"/>
         <source>e.g. 1280</source>
         <translation>例如 1280</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="354"/>
         <source>Set price</source>
         <translation>设定价格</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="355"/>
         <source>Clear price</source>
         <translation>清除价格</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="357"/>
         <source>Import a style folder…</source>
         <translation>从文件夹导入款式…</translation>
     </message>
@@ -861,194 +861,204 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="296"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="311"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="319"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>已保存。重启本机后，新的摄像头、画面或分享设置才会生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="312"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="320"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="341"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="329"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="340"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="231"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="237"/>
         <source>This camera is not connected.</source>
         <translation>这个摄像头没有连接。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="233"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="239"/>
         <source>Starting the camera…</source>
         <translation>正在打开摄像头…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="255"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>这个摄像头打不开：可能已拔出，或正被其他程序使用。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="268"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>没有连接摄像头。插上摄像头之前，镜子播放演示视频。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="273"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="279"/>
         <source>Automatic: the first camera found</source>
         <translation>自动：找到的第一个摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="275"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
         <source>Camera %1</source>
         <translation>摄像头 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="276"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="282"/>
         <source>%1 (not connected)</source>
         <translation>%1（未连接）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="277"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="283"/>
         <source>No camera found.</source>
         <translation>没有找到摄像头。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="278"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>找到 %n 个摄像头。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="279"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
         <source>Camera preview</source>
         <translation>摄像头预览</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="280"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
         <source>Look for cameras again</source>
         <translation>重新查找摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="336"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
+        <source>Prices already set keep their numbers: check them on the review page.</source>
+        <translation>已设置的价格数字不变：请到审核页核对。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="359"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
+        <source>Price currency</source>
+        <translation>价格币种</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="360"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
         <source>Send photos to phones</source>
         <translation>发送照片到手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="373"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="361"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="373"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="364"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="365"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="366"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="367"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="368"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
         <source>Restart the kiosk now</source>
         <translation>立即重启本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>关闭时所有照片都只留在本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -1109,81 +1119,81 @@
 <context>
     <name>SnapshotGallery</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="274"/>
         <source>This photo cannot be shown.</source>
         <translation>这张照片无法显示。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="335"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="321"/>
         <source>Some photos could not be deleted; try again.</source>
         <translation>有些照片未能删除，请再试一次。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="349"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="335"/>
         <source>no style</source>
         <translation>未选款式</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="362"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="348"/>
         <source>%n photo(s) kept on this kiosk</source>
         <translation>
             <numerusform>本机保存了 %n 张照片</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="364"/>
         <source>Delete all %n photo(s) for good? This cannot be undone.</source>
         <translation>
             <numerusform>永久删除全部 %n 张照片？删除后无法恢复。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="366"/>
         <source>Yes, delete all</source>
         <translation>确定，全部删除</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="368"/>
         <source>Delete this photo for good? This cannot be undone.</source>
         <translation>永久删除这张照片？删除后无法恢复。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="383"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="369"/>
         <source>Yes, delete it</source>
         <translation>确定，删除</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="386"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="372"/>
         <source>Show after</source>
         <translation>看试戴后</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="386"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="372"/>
         <source>Show before</source>
         <translation>看试戴前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="389"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="375"/>
         <source>Delete all</source>
         <translation>全部删除</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="390"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="376"/>
         <source>No photos are kept on this kiosk.</source>
         <translation>本机没有保存的照片。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="391"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="377"/>
         <source>Back to all photos</source>
         <translation>返回全部照片</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="392"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="378"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="393"/>
+        <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="379"/>
         <source>Keep</source>
         <translation>保留</translation>
     </message>
@@ -1255,62 +1265,62 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StaffPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="70"/>
         <source>Staff</source>
         <translation>店员</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="71"/>
         <source>Back to the customer screen</source>
         <translation>返回顾客界面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="85"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="72"/>
         <source>Close the kiosk</source>
         <translation>关闭终端</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="86"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="73"/>
         <source>Close the kiosk? The counter shows nothing until it is started again.</source>
         <translation>确定关闭本机？重新启动之前，柜台屏幕将不显示任何内容。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="87"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="74"/>
         <source>Yes, close it</source>
         <translation>确定关闭</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="88"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="75"/>
         <source>Keep it running</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="89"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="89"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Credits</source>
         <translation>积分</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="90"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Photos</source>
         <translation>照片</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="91"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
@@ -1505,7 +1515,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="202"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>

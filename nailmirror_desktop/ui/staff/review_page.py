@@ -124,6 +124,18 @@ class ReviewPage(QWidget):
         outer.addLayout(right, 2)
         self._show_selected()
 
+    def set_currency(self, currency_code: str) -> None:
+        """The store changed its currency in settings: prices are read, shown and typed in it from now on (the
+        numbers already set stay as they are; core/config.py)."""
+        self._currency = currency(currency_code)
+        self._set_price_validator()
+        self._retranslate()
+
+    def _set_price_validator(self) -> None:
+        decimals = f"(\\.[0-9]{{0,{self._currency.exponent}}})?" if self._currency.exponent else ""
+        self.price_edit.setValidator(QRegularExpressionValidator(QRegularExpression(f"[0-9]{{0,6}}{decimals}"),
+                                                                 self.price_edit))
+
     def _build_price_row(self) -> QHBoxLayout:
         """The store's price: typed on the on-screen keyboard (digits and one point), set or cleared with two
         finger-sized buttons."""
@@ -135,9 +147,7 @@ class ReviewPage(QWidget):
         self.price_edit.setMaxLength(12)
         self.price_edit.setMaximumWidth(200)  # a price is short: the buttons keep their words
         self.price_edit.setInputMethodHints(Qt.InputMethodHint.ImhFormattedNumbersOnly)
-        decimals = f"(\\.[0-9]{{0,{self._currency.exponent}}})?" if self._currency.exponent else ""
-        self.price_edit.setValidator(QRegularExpressionValidator(QRegularExpression(f"[0-9]{{0,6}}{decimals}"),
-                                                                 self.price_edit))
+        self._set_price_validator()
         self.price_edit.returnPressed.connect(lambda: self.set_price(self.price_edit.text()))
         self.set_price_button = QPushButton()
         self.set_price_button.clicked.connect(lambda: self.set_price(self.price_edit.text()))

@@ -1,4 +1,5 @@
-"""Settings: camera, resolution, mirroring, idle timeout, how long snapshots are kept, language (core.config), a new
+"""Settings: camera, resolution, mirroring, idle timeout, how long snapshots are kept, language, the currency of
+style prices (core.config; the review page takes a new one at once), a new
 staff PIN (core.staff_pin: only with the current PIN, which counts towards the lockout) and the image
 provider with its API key (core.providers.config). The key is never shown back: only whether one is set and
 its last four characters; typing a new one replaces it, leaving the box empty keeps it. The store's time zone and
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from nailmirror_desktop.core.catalog.price import CURRENCIES
 from nailmirror_desktop.core.config import KioskConfig, load_config, save_config
 from nailmirror_desktop.core.generation.provider_config import (
     PROVIDER_NAMES,
@@ -80,6 +82,9 @@ class SettingsPage(QWidget):
         self.language = QComboBox()
         self.language.addItem("中文", "zh_CN")
         self.language.addItem("English", "en")
+        self.currency = QComboBox()  # codes and symbols read the same in both languages
+        for unit in CURRENCIES.values():
+            self.currency.addItem(f"{unit.code}  {unit.symbol_zh}", unit.code)
         self.provider = QComboBox()
         self.provider.addItems(PROVIDER_NAMES)
         self.provider.currentTextChanged.connect(self._show_key_state)
@@ -94,9 +99,9 @@ class SettingsPage(QWidget):
         self.new_pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.new_pin.setMaxLength(8)
         self.share = QCheckBox()
-        self.labels = [QLabel() for _ in range(13)]
+        self.labels = [QLabel() for _ in range(14)]
         rows = [self.camera, self.resolution, self.mirror, self.hands, self.idle, self.keep_days, self.language,
-                self.share, self.provider, self.api_key, self.key_state, self.current_pin, self.new_pin]
+                self.currency, self.share, self.provider, self.api_key, self.key_state, self.current_pin, self.new_pin]
         for label, widget in zip(self.labels, rows, strict=True):
             self.form.addRow(label, widget)
         self.form.insertRow(1, self.preview_label, self.preview_box)
@@ -131,6 +136,7 @@ class SettingsPage(QWidget):
         self.idle.setValue(config.idle_timeout_s)
         self.keep_days.setValue(config.snapshot_keep_days)
         self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
+        self.currency.setCurrentIndex(max(0, self.currency.findData(config.currency)))
         self.share.setChecked(config.share_to_phone)
         self.provider.setCurrentText(self._providers.default_provider)
         self._show_key_state()
@@ -297,19 +303,24 @@ class SettingsPage(QWidget):
             **self._camera_fields(), resolution=tuple(self.resolution.currentData()),
             mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
             snapshot_keep_days=self.keep_days.value(), language=self.language.currentData(),
-            share_to_phone=self.share.isChecked(), **self.credit_settings.changes())
+            currency=self.currency.currentData(), share_to_phone=self.share.isChecked(),
+            **self.credit_settings.changes())
         if pin and not self._change_pin(pin):
             return False
         save_config(config)
         self._providers = self._with_provider_changes(self._providers)
         save_provider_config(self._providers)
+        currency_changed = config.currency != self._config.currency
         self._config = config
         self.credit_settings.saved(config)
         self._show_key_state()
         waiting = self.needs_restart()
         self.restart_button.setVisible(waiting)
-        self.feedback.setText(self.tr("Saved. Restart the kiosk to use the new camera, picture or sharing settings.")
-                              if waiting else self.tr("Saved."))
+        text = (self.tr("Saved. Restart the kiosk to use the new camera, picture or sharing settings.")
+                if waiting else self.tr("Saved."))
+        if currency_changed:  # a price of 128 stays 128: in the new currency it may be wrong
+            text += " " + self.tr("Prices already set keep their numbers: check them on the review page.")
+        self.feedback.setText(text)
         self.config_saved.emit(config)
         return True
 
@@ -357,8 +368,9 @@ class SettingsPage(QWidget):
     def _retranslate(self) -> None:
         texts = [self.tr("Camera"), self.tr("Resolution"), self.tr("Mirror the picture"),
                  self.tr("Hands tracked"), self.tr("Idle reset after"), self.tr("Delete snapshots after"),
-                 self.tr("Language"), self.tr("Send photos to phones"), self.tr("Design provider"),
-                 self.tr("New API key"), self.tr("Current key"), self.tr("Current staff PIN"), self.tr("New staff PIN")]
+                 self.tr("Language"), self.tr("Price currency"), self.tr("Send photos to phones"),
+                 self.tr("Design provider"), self.tr("New API key"), self.tr("Current key"),
+                 self.tr("Current staff PIN"), self.tr("New staff PIN")]
         for label, text in zip(self.labels, texts, strict=True):
             label.setText(text)
         self.api_key.setPlaceholderText(self.tr("Leave empty to keep the current key"))

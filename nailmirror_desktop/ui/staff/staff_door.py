@@ -160,6 +160,9 @@ class StaffDoor(QObject):
         self.settings_page = SettingsPage(self._config(), self._staff_pin, running=services.config,
                                           camera_feeds=feeds)
         self.settings_page.config_saved.connect(self.config_did_save)
+        if self.review_page is not None:  # prices in the store's currency, as soon as it is saved
+            review_page = self.review_page
+            self.settings_page.config_saved.connect(lambda config: review_page.set_currency(config.currency))
         if self.credits_page is not None:  # the time zone and prices take effect for the next generation
             self.settings_page.config_saved.connect(self.credits_page.apply_config)
         self.settings_page.restart_requested.connect(self.restart_was_requested)

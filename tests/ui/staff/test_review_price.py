@@ -123,11 +123,21 @@ def test_the_kiosk_overlay_and_card_follow_the_stores_price(qtbot, tmp_path):
         assert kiosk.tryon.style_price_text(code) == "¥168"
         assert [t for t, _ in kiosk.window.mirror.style_label_lines()][1] == "¥168"
         kiosk.window.mirror.grab().save(str(ARTIFACTS / "mirror_overlay_with_price.png"))
+        kiosk.staff.enter()  # the store changes its currency in settings: prices read in it at once
+        settings = kiosk.staff.settings_page
+        assert settings.currency.currentData() == "CNY"
+        settings.currency.setCurrentIndex(settings.currency.findData("HKD"))
+        assert settings.save() and load_config().currency == "HKD"
+        assert "check them" in settings.feedback.text()
+        assert "HK$" in review.price_label.text() and "HK$168" in review.feedback.text() + review.details.text()
+        kiosk.staff.leave()
+        assert kiosk.tryon.style_price_text(code) == "HK$168"
+        qtbot.waitUntil(lambda: kiosk.window.mirror.price_text() == "HK$168", timeout=3000)
         from nailmirror_desktop.ui.shell.kiosk_app import _attach_share
 
         share = _attach_share(kiosk)  # the snapshot page's "take it home", wired as the app wires it
         share.take_home()
-        assert share.page.card.price.text() == "¥168" and code in share.page.card.code.text()
+        assert share.page.card.price.text() == "HK$168" and code in share.page.card.code.text()
         share.back_to_snapshot()
         # Let the customer page paint before the kiosk shuts down: the style browser's model reads thumbnails
         # from the database when first painted, and a paint after shutdown finds it closed (not this test's
