@@ -84,6 +84,7 @@ class KioskController(QObject):
             sys.setswitchinterval(self._switch_interval_before)
         self.idle.stop(_app())
         self.tryon.stop()
+        self.staff.stop()
         self.window.allow_close = True
         self.services.close()
 

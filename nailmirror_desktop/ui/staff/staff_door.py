@@ -93,6 +93,11 @@ class StaffDoor(QObject):
             self.task_monitor.reload()
         self._window.show_page(STAFF)
 
+    def stop(self) -> None:
+        """Before the kiosk closes its database: the review page's list stops reading it."""
+        if self.review_page is not None:
+            self.review_page.model.detach()
+
     def leave(self) -> None:
         if self._window.current_page() == STAFF:
             self._window.show_page(CUSTOMER)

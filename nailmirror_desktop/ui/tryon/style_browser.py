@@ -90,6 +90,11 @@ class StyleListModel(QAbstractListModel):
             return style.name_en or style.name
         return None
 
+    def detach(self) -> None:
+        """The kiosk is shutting down and closes its database: rows already read stay, a thumbnail not yet read
+        is the grey placeholder (a last paint after shutdown used to read the closed database and raise)."""
+        self._repository = None
+
     def style_at(self, row: int) -> StyleRecord:
         return self._rows[row]
 

@@ -97,6 +97,8 @@ class TryOnController(QObject):
 
     def stop(self) -> None:
         self.mirror_loop.stop()
+        if self.style_browser is not None:  # the database closes next (KioskController.shutdown)
+            self.style_browser.model.detach()
 
     # --- styles -------------------------------------------------------------------------------------------
     def apply_style(self, code: str) -> bool:

@@ -251,3 +251,16 @@ def test_the_running_kiosk_shortens_the_gil_switch_interval_and_gives_it_back(qt
     with started_kiosk(qtbot):
         assert sys.getswitchinterval() == pytest.approx(GIL_SWITCH_INTERVAL_S)
     assert sys.getswitchinterval() == before
+
+
+def test_after_shutdown_the_catalog_still_paints_without_its_database(qtbot, kiosk):
+    """A paint that comes after the kiosk closed its database (the window is still on screen while Qt quits)
+    gets the grey placeholder for a thumbnail it had not read yet, not an error from the closed database."""
+    from PySide6.QtCore import Qt
+
+    model = kiosk.tryon.style_browser.model
+    kiosk.shutdown()
+    model._icons.clear()  # as if these tiles had never been painted
+    icon = model.data(model.index(0, 0), Qt.ItemDataRole.DecorationRole)
+    assert not icon.isNull()
+    assert model.data(model.index(0, 0), CodeRole)  # the rows already read stay
