@@ -20,6 +20,7 @@ own, shared with the evaluation so it scores exactly what is painted.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
@@ -140,6 +141,9 @@ class TryOnPipeline:
         self.recover_every = recover_every
         self._recovery: HandRecovery | None = None
         self._preloaded = preloaded
+        # The two stages run on two threads and each may be first to want a preloaded model: the second waits
+        # here until the first has adopted them (else it saw no preload left and loaded a second copy).
+        self._preload_lock = threading.Lock()
 
     def __enter__(self) -> TryOnPipeline:
         return self
@@ -284,20 +288,21 @@ class TryOnPipeline:
     def _take_preloaded(self) -> None:
         """Adopt the preloaded video models once (waiting for them); if the preload failed, log it: they load
         lazily as without a preload."""
-        preloaded, self._preloaded = self._preloaded, None
-        if preloaded is None:
-            return
-        try:
-            models = preloaded.result()
-        except Exception as exc:
-            log.warning("preloading the video models failed (%s): loading them now", exc)
-            return
-        if self._video_tracker is None:
-            self._video_tracker = models.tracker
-        else:
-            models.tracker.close()
-        if self._segmenter is None:
-            self._segmenter = models.segmenter
+        with self._preload_lock:
+            preloaded, self._preloaded = self._preloaded, None
+            if preloaded is None:
+                return
+            try:
+                models = preloaded.result()
+            except Exception as exc:
+                log.warning("preloading the video models failed (%s): loading them now", exc)
+                return
+            if self._video_tracker is None:
+                self._video_tracker = models.tracker
+            else:
+                models.tracker.close()
+            if self._segmenter is None:
+                self._segmenter = models.segmenter
 
     def _video(self) -> HandTracker:
         self._take_preloaded()

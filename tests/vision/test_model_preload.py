@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
+import threading
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -44,6 +45,28 @@ def test_the_pipeline_takes_the_preloaded_models_on_its_first_frame(demo_frames)
     pipeline.close()
     with pytest.raises(RuntimeError, match="closed"):  # the pipeline owned the preloaded tracker and closed it
         models.tracker.track(demo_frames[0].image, 10_000)
+
+
+def test_both_stages_asking_at_once_share_the_one_preload(demo_frames):
+    """The track stage takes the preload and waits for it; the paint stage asking for the segmenter meanwhile
+    waits too and gets the preloaded one (it used to find no preload left and load a second segmenter)."""
+    pending: Future[VideoModels] = Future()
+    pipeline = TryOnPipeline(Compositor(RED), max_hands=1, preloaded=pending)
+    track = threading.Thread(target=pipeline._video)
+    track.start()
+    while pipeline._preloaded is not None:  # the track stage has taken it and is waiting for the load
+        threading.Event().wait(0.001)
+    got = []
+    paint = threading.Thread(target=lambda: got.append(pipeline.segmenter()))
+    paint.start()
+    paint.join(0.2)
+    assert paint.is_alive() and got == []  # waiting for the load, not loading its own
+    models = start_preload(1).result()
+    pending.set_result(models)
+    track.join(10)
+    paint.join(10)
+    assert got == [models.segmenter]
+    pipeline.close()
 
 
 def test_a_pipeline_closed_before_its_first_frame_still_closes_the_preloaded_tracker(demo_frames):
