@@ -119,3 +119,34 @@ def strip_debug_info(binaries: Iterable[tuple[str, str, str]], folder: Path) -> 
                 source = str(target)
         result.append((destination, source, typecode))
     return result
+
+
+OPENCV_LIBS = "opencv_python_headless.libs/"
+
+
+def replace_opencv_openblas(binaries: list[tuple[str, str, str]], shim: Path,
+                            soname: str) -> list[tuple[str, str, str]]:
+    """opencv-python-headless's OpenBLAS replaced by the shim over numpy's (tools/openblas_shim.py), and the
+    wheel's libraries that only it needed (libgfortran, libquadmath) left out. Nothing changes when the wheel
+    has no such library (another OpenCV build)."""
+    from openblas_shim import needed_libraries  # direct needs (PyInstaller's get_imports answers the closure)
+
+    destination = OPENCV_LIBS + soname
+    if not any(entry[0].replace("\\", "/") == destination for entry in binaries):
+        print(f"bundle_filter: no {destination} in the bundle: cv2's OpenBLAS kept as it is", file=sys.stderr)
+        return binaries
+    replaced = [(d, str(shim), t) if d.replace("\\", "/") == destination else (d, s, t) for d, s, t in binaries]
+    inside = {d.replace("\\", "/")[len(OPENCV_LIBS):]: s for d, s, _ in replaced
+              if d.replace("\\", "/").startswith(OPENCV_LIBS)}
+    needed: set[str] = set()
+    for entry_destination, source, _ in replaced:  # what the binaries outside that folder link (cv2.abi3.so …)
+        if not entry_destination.replace("\\", "/").startswith(OPENCV_LIBS):
+            needed.update(needed_libraries(Path(source)))
+    todo = [name for name in inside if name in needed]
+    while todo:  # …and what those link in turn
+        for name in needed_libraries(Path(inside[todo.pop()])):
+            if name in inside and name not in needed:
+                needed.add(name)
+                todo.append(name)
+    return [entry for entry in replaced if not entry[0].replace("\\", "/").startswith(OPENCV_LIBS)
+            or entry[0].replace("\\", "/")[len(OPENCV_LIBS):] in needed]
