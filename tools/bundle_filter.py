@@ -150,3 +150,12 @@ def replace_opencv_openblas(binaries: list[tuple[str, str, str]], shim: Path,
                 todo.append(name)
     return [entry for entry in replaced if not entry[0].replace("\\", "/").startswith(OPENCV_LIBS)
             or entry[0].replace("\\", "/")[len(OPENCV_LIBS):] in needed]
+
+
+def replace_icu_data(binaries: list[tuple[str, str, str]], cut: Path) -> list[tuple[str, str, str]]:
+    """Qt's libicudata replaced by the zh/en cut (tools/icu_data_cut.py); unchanged when the bundle has none."""
+    destination = QT + "lib/" + cut.name
+    if not any(entry[0].replace("\\", "/") == destination for entry in binaries):
+        print(f"bundle_filter: no {destination} in the bundle: ICU's data kept as it is", file=sys.stderr)
+        return binaries
+    return [(d, str(cut), t) if d.replace("\\", "/") == destination else (d, s, t) for d, s, t in binaries]
