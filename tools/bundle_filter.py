@@ -31,7 +31,7 @@ QT_PLUGINS: dict[str, frozenset[str] | None] = {
     "platforminputcontexts": frozenset({"libqtvirtualkeyboardplugin.so"}),  # QT_IM_MODULE=qtvirtualkeyboard
     "imageformats": None,  # Qt loads them all when it first reads an image (trace: every one loaded)
     "iconengines": None,
-    "multimedia": None,  # Qt Multimedia's FFmpeg backend: the staff settings' cameras (QMediaDevices)
+    "multimedia": None,  # Qt Multimedia's FFmpeg backend: the camera list outside Linux (build.spec)
 }
 
 # QML module folders kept (the keyboard's InputPanel and what its qmldir files import; trace: nothing else opened).
