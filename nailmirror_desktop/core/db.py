@@ -19,6 +19,7 @@ import itertools
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -76,10 +77,30 @@ def connect(path: Path | str, *, check_same_thread: bool = True) -> sqlite3.Conn
     )
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode = WAL")
+    _set_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """WAL mode, waiting out a brand-new file's switch by another connection.
+
+    Turning a new file to WAL takes an exclusive lock; when two connections try at once (the kiosk and a CLI
+    command on a first start, two worker threads), SQLite answers one of them "database is locked" at once
+    without calling the busy handler, since waiting could deadlock (measured: 4 of 40 rounds of 6 threads opening
+    one new file). The other's switch is done a moment later, and WAL is a property of the file: try again."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 _savepoint_ids = itertools.count(1)
