@@ -21,6 +21,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import bundle_filter  # noqa: E402
 import icu_data_cut  # noqa: E402
 
+pytestmark = pytest.mark.qt  # Qt's ICU is PySide6's: the Qt-less run has none
+
 PROBE = r"""
 import json
 from PySide6.QtCore import QCoreApplication, QCollator, QDateTime, QLocale, QStringDecoder, QTimeZone, QUrl
