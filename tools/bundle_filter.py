@@ -8,6 +8,7 @@ PyInstaller TOC tuples (destination name, source path, typecode); destinations a
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,22 @@ def prune_dependency_libraries(binaries: list[tuple[str, str, str]]) -> list[tup
     return kept
 
 
+def _dynamic_section(library: Path) -> str:
+    return subprocess.run(["readelf", "-d", str(library)], capture_output=True, text=True, check=True).stdout
+
+
+def needed_libraries(library: Path) -> list[str]:
+    """The DT_NEEDED sonames of a shared library: its direct needs (PyInstaller's get_imports answers the
+    closure)."""
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", _dynamic_section(library))
+
+
+def soname(library: Path) -> str:
+    """A shared library's DT_SONAME (its file name when it has none)."""
+    found = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", _dynamic_section(library))
+    return found[1] if found else library.name
+
+
 def has_debug_info(path: str) -> bool:
     try:
         sections = subprocess.run(["readelf", "-S", "-W", path], capture_output=True, text=True, timeout=30)
@@ -124,23 +141,31 @@ def strip_debug_info(binaries: Iterable[tuple[str, str, str]], folder: Path) -> 
 OPENCV_LIBS = "opencv_python_headless.libs/"
 
 
+def _swap_source(binaries: list[tuple[str, str, str]], destination: str,
+                 source: Path) -> list[tuple[str, str, str]] | None:
+    """`binaries` with the entry at `destination` built from `source` instead; None when there is no such entry."""
+    if not any(_posix(d) == destination for d, _, _ in binaries):
+        print(f"bundle_filter: no {destination} in the bundle: kept as it is", file=sys.stderr)
+        return None
+    return [(d, str(source), t) if _posix(d) == destination else (d, s, t) for d, s, t in binaries]
+
+
+def _posix(destination: str) -> str:
+    return destination.replace("\\", "/")
+
+
 def replace_opencv_openblas(binaries: list[tuple[str, str, str]], shim: Path,
                             soname: str) -> list[tuple[str, str, str]]:
     """opencv-python-headless's OpenBLAS replaced by the shim over numpy's (tools/openblas_shim.py), and the
     wheel's libraries that only it needed (libgfortran, libquadmath) left out. Nothing changes when the wheel
     has no such library (another OpenCV build)."""
-    from openblas_shim import needed_libraries  # direct needs (PyInstaller's get_imports answers the closure)
-
-    destination = OPENCV_LIBS + soname
-    if not any(entry[0].replace("\\", "/") == destination for entry in binaries):
-        print(f"bundle_filter: no {destination} in the bundle: cv2's OpenBLAS kept as it is", file=sys.stderr)
+    replaced = _swap_source(binaries, OPENCV_LIBS + soname, shim)
+    if replaced is None:
         return binaries
-    replaced = [(d, str(shim), t) if d.replace("\\", "/") == destination else (d, s, t) for d, s, t in binaries]
-    inside = {d.replace("\\", "/")[len(OPENCV_LIBS):]: s for d, s, _ in replaced
-              if d.replace("\\", "/").startswith(OPENCV_LIBS)}
+    inside = {_posix(d)[len(OPENCV_LIBS):]: s for d, s, _ in replaced if _posix(d).startswith(OPENCV_LIBS)}
     needed: set[str] = set()
-    for entry_destination, source, _ in replaced:  # what the binaries outside that folder link (cv2.abi3.so …)
-        if not entry_destination.replace("\\", "/").startswith(OPENCV_LIBS):
+    for destination, source, _ in replaced:  # what the binaries outside that folder link (cv2.abi3.so …)
+        if not _posix(destination).startswith(OPENCV_LIBS):
             needed.update(needed_libraries(Path(source)))
     todo = [name for name in inside if name in needed]
     while todo:  # …and what those link in turn
@@ -148,14 +173,10 @@ def replace_opencv_openblas(binaries: list[tuple[str, str, str]], shim: Path,
             if name in inside and name not in needed:
                 needed.add(name)
                 todo.append(name)
-    return [entry for entry in replaced if not entry[0].replace("\\", "/").startswith(OPENCV_LIBS)
-            or entry[0].replace("\\", "/")[len(OPENCV_LIBS):] in needed]
+    return [entry for entry in replaced if not _posix(entry[0]).startswith(OPENCV_LIBS)
+            or _posix(entry[0])[len(OPENCV_LIBS):] in needed]
 
 
 def replace_icu_data(binaries: list[tuple[str, str, str]], cut: Path) -> list[tuple[str, str, str]]:
     """Qt's libicudata replaced by the zh/en cut (tools/icu_data_cut.py); unchanged when the bundle has none."""
-    destination = QT + "lib/" + cut.name
-    if not any(entry[0].replace("\\", "/") == destination for entry in binaries):
-        print(f"bundle_filter: no {destination} in the bundle: ICU's data kept as it is", file=sys.stderr)
-        return binaries
-    return [(d, str(cut), t) if d.replace("\\", "/") == destination else (d, s, t) for d, s, t in binaries]
+    return _swap_source(binaries, QT + "lib/" + cut.name, cut) or binaries

@@ -23,6 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bundle_filter import soname
+
 KEPT_LOCALES = re.compile(r"^(root|en|zh|yue)(_.*)?\.res$")
 # A locale's item: af.res, de_.res, sr_Latn_BA.res, es_419.res; not pool.res nor res_index.res (each tree's list of
 # its locales, kept: a listed locale that is gone falls back to root when opened).
@@ -92,11 +94,8 @@ def build(out_dir: Path, library: Path | None = None) -> Path:
     .section .note.GNU-stack,"",@progbits
 """)
         target = out_dir / library.name
-        soname = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]",
-                           subprocess.run(["readelf", "-d", str(library)], capture_output=True, text=True,
-                                          check=True).stdout)
-        subprocess.run(["gcc", "-shared", "-o", str(target), f"-Wl,-soname,{soname[1] if soname else library.name}",
-                        str(assembly)], check=True)
+        subprocess.run(["gcc", "-shared", "-o", str(target), f"-Wl,-soname,{soname(library)}", str(assembly)],
+                       check=True)
     return target
 
 

@@ -11,20 +11,15 @@ at run time through its RPATH, $ORIGIN/../numpy.libs — the layout both the whe
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
 
+from bundle_filter import needed_libraries
+
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "openblas_shim.c"
 BUNDLE_RPATH = "$ORIGIN/../numpy.libs"
-
-
-def needed_libraries(library: Path) -> list[str]:
-    """The DT_NEEDED sonames of a shared library."""
-    dynamic = subprocess.run(["readelf", "-d", str(library)], capture_output=True, text=True, check=True).stdout
-    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dynamic)
 
 
 def cv2_library() -> Path:

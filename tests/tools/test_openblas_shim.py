@@ -27,7 +27,7 @@ import openblas_shim  # noqa: E402
 # Each operation: its cv2 call on a fixed, well-conditioned problem; the script prints every result as a list and,
 # under the shim, the counter before and after each.
 OPERATIONS = r"""
-import ctypes, json, sys
+import ctypes, json
 import numpy as np, cv2
 rng = np.random.default_rng(7)
 def spd(n, t):
@@ -48,9 +48,6 @@ for t, name in ((np.float32, "f32"), (np.float64, "f64")):
         ops[f"gemm_{name}_{n}"] = lambda a=a, b=general(n, n, t): cv2.gemm(a, b, 1.0, None, 0.0)
     c = (rng.standard_normal((200, 200, 2))).astype(t)
     ops[f"gemm_complex_{name}"] = lambda c=c: cv2.gemm(c, c, 1.0, None, 0.0)
-shim = None
-for mapped in open("/proc/self/maps").read().splitlines():
-    pass
 try:
     shim = ctypes.CDLL(None).nailmirror_shim_calls
     shim.restype = ctypes.c_ulong
