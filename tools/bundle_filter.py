@@ -30,7 +30,9 @@ QT_PLUGINS: dict[str, frozenset[str] | None] = {
     "wayland-graphics-integration-client": None,
     "wayland-shell-integration": None,
     "platforminputcontexts": frozenset({"libqtvirtualkeyboardplugin.so"}),  # QT_IM_MODULE=qtvirtualkeyboard
-    "imageformats": None,  # Qt loads them all when it first reads an image (trace: every one loaded)
+    # Qt loads every image plugin it has when it first reads an image (trace), but reads only style images (the
+    # catalog stores PNG, JPEG and WebP: pillow_probe), snapshots (PNG/JPEG) and SVG icons; TIFF alone was 1 MB.
+    "imageformats": frozenset({"libqjpeg.so", "libqwebp.so", "libqsvg.so"}),
     "iconengines": None,
     "multimedia": None,  # Qt Multimedia's FFmpeg backend: the camera list outside Linux (build.spec)
 }
@@ -154,14 +156,15 @@ def _posix(destination: str) -> str:
     return destination.replace("\\", "/")
 
 
-def replace_opencv_openblas(binaries: list[tuple[str, str, str]], shim: Path,
-                            soname: str) -> list[tuple[str, str, str]]:
-    """opencv-python-headless's OpenBLAS replaced by the shim over numpy's (tools/openblas_shim.py), and the
-    wheel's libraries that only it needed (libgfortran, libquadmath) left out. Nothing changes when the wheel
-    has no such library (another OpenCV build)."""
-    replaced = _swap_source(binaries, OPENCV_LIBS + soname, shim)
-    if replaced is None:
-        return binaries
+def replace_opencv_libraries(binaries: list[tuple[str, str, str]],
+                             replacements: dict[str, Path]) -> list[tuple[str, str, str]]:
+    """opencv-python-headless's libraries named in `replacements` (file name → the file built in its place: the
+    OpenBLAS shim of tools/openblas_shim.py, the cut FFmpeg and libavif of tools/opencv_media_cut.py), and the
+    wheel's libraries that only the replaced ones needed (libgfortran, libvpx, libaom, OpenSSL …) left out. A name
+    the bundle does not have changes nothing (another OpenCV build)."""
+    replaced = binaries
+    for name, source in replacements.items():
+        replaced = _swap_source(replaced, OPENCV_LIBS + name, source) or replaced
     inside = {_posix(d)[len(OPENCV_LIBS):]: s for d, s, _ in replaced if _posix(d).startswith(OPENCV_LIBS)}
     needed: set[str] = set()
     for destination, source, _ in replaced:  # what the binaries outside that folder link (cv2.abi3.so …)
@@ -180,3 +183,16 @@ def replace_opencv_openblas(binaries: list[tuple[str, str, str]], shim: Path,
 def replace_icu_data(binaries: list[tuple[str, str, str]], cut: Path) -> list[tuple[str, str, str]]:
     """Qt's libicudata replaced by the zh/en cut (tools/icu_data_cut.py); unchanged when the bundle has none."""
     return _swap_source(binaries, QT + "lib/" + cut.name, cut) or binaries
+
+
+def replace_pillow_xau(binaries: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """Pillow's copy of libXau (2.1 MB for 8 kB of code: the segment auditwheel's patchelf added sits 2 MiB into
+    the file) built from the system's libXau.so.6, which the bundle ships anyway for Qt's xcb platform: the same
+    soname, and it defines every symbol Pillow's libxcb takes from it (tests/tools/test_bundle_filter.py checks).
+    Unchanged when either is missing."""
+    system = [s for d, s, _ in binaries if _posix(d) == "libXau.so.6"]
+    pillows = [_posix(d) for d, _, _ in binaries if re.fullmatch(r"pillow\.libs/libXau-[0-9a-f]+\.so\.6(\..*)?",
+                                                                     _posix(d))]
+    if not system or len(pillows) != 1:
+        return binaries
+    return _swap_source(binaries, pillows[0], Path(system[0])) or binaries

@@ -127,3 +127,26 @@ def test_debug_sections_are_stripped_from_a_copy_and_the_library_still_loads(tmp
     loads = subprocess.run([sys.executable, "-c", "import ctypes, sys; ctypes.CDLL(sys.argv[1])", source],
                            capture_output=True, text=True, timeout=60)  # its own process: a second libpython
     assert loads.returncode == 0, loads.stderr
+
+
+def test_pillow_s_padded_libxau_is_built_from_the_system_copy_that_defines_what_its_libxcb_takes():
+    libs = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    pillow_libs = libs / "pillow.libs"
+    xau = sorted(pillow_libs.glob("libXau-*.so*"))
+    xcb = sorted(pillow_libs.glob("libxcb-*.so*"))
+    system = Path("/usr/lib/x86_64-linux-gnu/libXau.so.6")
+    if not (xau and xcb and system.exists()):
+        pytest.skip("no Pillow wheel libXau/libxcb or no system libXau here")
+
+    def symbols(path: Path, flag: str) -> set[str]:
+        listing = subprocess.run(["nm", "-D", flag, str(path)], capture_output=True, text=True, check=True).stdout
+        return {line.split()[-1].split("@")[0] for line in listing.splitlines() if line.strip()}
+
+    taken = symbols(xcb[0], "--undefined-only") & symbols(xau[0], "--defined-only")
+    assert taken and taken <= symbols(system, "--defined-only")
+    binaries = [(f"pillow.libs/{xau[0].name}", str(xau[0]), "BINARY"), ("libXau.so.6", str(system), "BINARY"),
+                (f"pillow.libs/{xcb[0].name}", str(xcb[0]), "BINARY")]
+    replaced = bundle_filter.replace_pillow_xau(binaries)
+    assert replaced[0] == (f"pillow.libs/{xau[0].name}", str(system), "BINARY")
+    assert replaced[1:] == binaries[1:]
+    assert bundle_filter.replace_pillow_xau(binaries[:1]) == binaries[:1]  # no system copy: nothing changes

@@ -111,7 +111,7 @@ def test_the_bundle_takes_the_shim_and_leaves_out_what_only_the_wheel_s_library_
     cv2_so = openblas_shim.cv2_library()
     binaries = [("cv2/" + cv2_so.name, str(cv2_so), "EXTENSION")]
     binaries += [(f"opencv_python_headless.libs/{p.name}", str(p), "BINARY") for p in sorted(libs.iterdir())]
-    kept = bundle_filter.replace_opencv_openblas(binaries, built, soname)
+    kept = bundle_filter.replace_opencv_libraries(binaries, {soname: built})
     names = {d.rsplit("/", 1)[-1]: s for d, s, _ in kept}
     assert names[soname] == str(built)
     assert not any(n.startswith(("libgfortran", "libquadmath")) for n in names)  # only OpenBLAS needed them
