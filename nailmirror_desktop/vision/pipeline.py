@@ -59,10 +59,12 @@ StillMasks = Literal["model", "grabcut", "quads"]
 # 0.618 / 0.738 / 0.861 by 5-fold cross-validation (models/NAIL_SEGMENTER_CARD.md): the model's mask, even out of
 # sample.
 STILL_MASKS: StillMasks = "model"
-# Video runs the segmenter on every 2nd frame, masks carried (shifted) in between: on every frame it cost 4.0-4.8 ms
-# per hand and the whole/landmarker ratio was 1.30-1.33 (target 1.25); at 2, ratio 1.19-1.24 (benchmarks/
-# pipeline.py on the shared 2-core machine, under load).
-SEGMENT_EVERY = 2
+# Video runs the segmenter on every frame: with the mirror's two stages overlapped (benchmarks/pipeline.py `ratio`,
+# quiet 2-core machine) it costs 3.6 ms per hand (budget 4) at a whole/landmarker ratio of 1.11 (target 1.25), and
+# on the eval clips it paints better than every 2nd frame with masks carried between: iou_frames 0.586 vs 0.572,
+# nail_recall 0.735 vs 0.734 (ARCHITECTURE.md §12). segment_every=2 is the cheaper cadence for slower PCs
+# (1.8 ms per hand; the serial ratio was 1.30-1.33 on every frame vs 1.19-1.24 at 2, under load).
+SEGMENT_EVERY = 1
 
 
 @dataclass(frozen=True)
