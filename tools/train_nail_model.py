@@ -11,6 +11,8 @@ Commands:
   .venv-train/bin/python tools/train_nail_model.py cv [--rois build/nail_rois.npz] [--out build/nail_oof.npz]
       k-fold cross-validation by photo (a photo is never in its own training fold): writes every ROI's
       out-of-fold nail probability; score it with `tools/extract_nail_rois.py score --probs build/nail_oof.npz`.
+      --fold-models DIR also exports each fold's model (DIR/fold<k>.onnx): `tools/video_cv_eval.py` scores the moving
+      clips with, for each clip, the model that never saw its photo.
   .venv-train/bin/python tools/train_nail_model.py final [--rois ...] [--out models/nail_segmenter.onnx]
       One model on every ROI, exported to ONNX (input "roi" float32 (N, 3, 64, 64) BGR in [0, 1]; output
       "logits" (N, 1, 64, 64)); prints its sha256 (vision/nail_segmenter.py MODEL_SHA256 must match).
@@ -263,9 +265,10 @@ def fold_of_photos(photos: int, folds: int, seed: int) -> np.ndarray:
     return fold
 
 
-def _fold_worker(job: tuple[Path, int, int, int, int, int, int]) -> tuple[int, np.ndarray, float]:
-    """One fold (in a worker process or not): its test ROIs' probabilities and its seconds."""
-    rois, fold, folds, epochs, seed, inner, threads = job
+def _fold_worker(job: tuple[Path, int, int, int, int, int, int, Path | None]) -> tuple[int, np.ndarray, float]:
+    """One fold (in a worker process or not): its test ROIs' probabilities and its seconds; with `models`, its model
+    exported as models/fold<k>.onnx (for an out-of-fold video evaluation: tools/video_cv_eval.py)."""
+    rois, fold, folds, epochs, seed, inner, threads, models = job
     torch.set_num_threads(threads)
     torch.use_deterministic_algorithms(True)
     data = np.load(rois)
@@ -276,20 +279,22 @@ def _fold_worker(job: tuple[Path, int, int, int, int, int, int]) -> tuple[int, n
                   seed=seed + fold, inner=inner)
     probs = predict(model, data["rois"][test_rows]) if len(test_rows) else np.zeros((0, ROI, ROI), np.float32)
     seconds = round(time.perf_counter() - start, 1)
+    if models is not None:
+        export_onnx(model, models / f"fold{fold}.onnx")
     print(f"fold {fold}: {len(train_rows)} train / {len(test_rows)} test ROIs, {seconds} s",
           file=sys.stderr, flush=True)
     return fold, probs, seconds
 
 
 def cross_validate(rois: Path, out: Path, *, folds: int, epochs: int, seed: int, inner: int,
-                   jobs: int = 1, threads: int = 1) -> dict[str, object]:
+                   jobs: int = 1, threads: int = 1, models: Path | None = None) -> dict[str, object]:
     """k-fold CV by photo. Each fold's training depends only on its own seed (seed + fold), so the folds may run in
     parallel processes (jobs) with the same result as one after another."""
     data = np.load(rois)
     photo_fold = fold_of_photos(len(data["names"]), folds, seed)
     roi_fold = photo_fold[data["photo"]]
     probs = np.zeros(data["rois"].shape[:3], np.float16)
-    work = [(rois, fold, folds, epochs, seed, inner, threads) for fold in range(folds)]
+    work = [(rois, fold, folds, epochs, seed, inner, threads, models) for fold in range(folds)]
     start = time.perf_counter()
     if jobs > 1:
         import multiprocessing
@@ -340,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1,
                         help="cv: folds run in this many processes at once (one torch thread each; same result)")
+    parser.add_argument("--fold-models", type=Path, default=None,
+                        help="cv: also export each fold's model as DIR/fold<k>.onnx (tools/video_cv_eval.py)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
@@ -351,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "cv":
         report = cross_validate(args.rois, args.out or Path("build/nail_oof.npz"), folds=args.folds,
                                 epochs=args.epochs, seed=args.seed, inner=args.inner, jobs=args.jobs,
-                                threads=args.threads)
+                                threads=args.threads, models=args.fold_models)
     else:
         report = final(data, args.out or Path("models/nail_segmenter.onnx"), epochs=args.epochs, seed=args.seed,
                        inner=args.inner)

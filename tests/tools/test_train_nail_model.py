@@ -98,9 +98,17 @@ def test_tiny_cv_run_gives_out_of_fold_probabilities_by_photo(tmp_path):
     assert {"all", "fold0", "fold1", "fold2"} <= set(scored)
     # the folds in parallel processes: the same probabilities (each fold depends only on its own seed)
     parallel = _run(str(TRAINER), "cv", "--rois", str(rois), "--out", str(tmp_path / "oof3.npz"), "--epochs", "1",
-                    "--folds", "3", "--jobs", "3", python=TRAIN_PYTHON)
+                    "--folds", "3", "--jobs", "3", "--fold-models", str(tmp_path / "folds"), python=TRAIN_PYTHON)
     assert parallel["jobs"] == 3 and len(parallel["fold_seconds"]) == 3
     assert np.array_equal(np.load(tmp_path / "oof3.npz")["probs"], oof["probs"])
+    # the fold models score moving clips out of sample: each clip with the model that never saw its photo
+    assert sorted(p.name for p in (tmp_path / "folds").iterdir()) == ["fold0.onnx", "fold1.onnx", "fold2.onnx"]
+    subprocess.run([sys.executable, str(ROOT / "tools" / "make_eval_clips.py"), "--data", str(tmp_path / "data"),
+                    "--out", str(tmp_path / "clips"), "--frames", "3"], check=True, capture_output=True, timeout=120)
+    video = _run(str(ROOT / "tools" / "video_cv_eval.py"), "--clips", str(tmp_path / "clips"), "--rois", str(rois),
+                 "--oof", str(tmp_path / "oof3.npz"), "--models", str(tmp_path / "folds"))
+    assert video["out_of_sample"] is True and video["clips"] == 6 and video["frames"] == 18
+    assert sorted(video["folds"]) == ["0", "1", "2"] and all(f["clips"] == 2 for f in video["folds"].values())
 
 
 def test_tiny_final_run_exports_a_model_the_loader_runs_and_is_deterministic(tmp_path):
