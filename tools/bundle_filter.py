@@ -188,7 +188,7 @@ def replace_icu_data(binaries: list[tuple[str, str, str]], cut: Path) -> list[tu
 def replace_pillow_xau(binaries: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     """Pillow's copy of libXau (2.1 MB for 8 kB of code: the segment auditwheel's patchelf added sits 2 MiB into
     the file) built from the system's libXau.so.6, which the bundle ships anyway for Qt's xcb platform: the same
-    soname, and it defines every symbol Pillow's libxcb takes from it (tests/tools/test_bundle_filter.py checks).
+    soname, and it defines every symbol Pillow's libxcb takes from it (tests/tools/test_bundle_tools.py checks).
     Unchanged when either is missing."""
     system = [s for d, s, _ in binaries if _posix(d) == "libXau.so.6"]
     pillows = [_posix(d) for d, _, _ in binaries if re.fullmatch(r"pillow\.libs/libXau-[0-9a-f]+\.so\.6(\..*)?",

@@ -57,6 +57,7 @@ LIBAVIF = Source("libavif", "1.4.2", f"{MIRROR}/liba/libavif/libavif_1.4.2.orig.
 # libavcodec 62.28.102 etc. are FFmpeg 8.1.2's (libavcodec/version.h); libavif's soname 16.4.2 is libavif 1.4.2.
 FFMPEG_LIBRARIES = {"avcodec": "62.28.102", "avformat": "62.12.102", "avutil": "60.26.102", "swscale": "9.5.102"}
 AVIF_LIBRARY = {"avif": "16.4.2"}
+LIBRARIES = {**FFMPEG_LIBRARIES, **AVIF_LIBRARY}  # every library this cut replaces
 
 # What the kiosk decodes and writes (module docstring). h263 comes with mpeg4; parsers split raw streams.
 FFMPEG_CONFIGURE = (
@@ -97,7 +98,7 @@ def wheel_libraries(libs_dir: Path) -> dict[str, tuple[str, str]]:
 def version_mismatches(wheel: dict[str, tuple[str, str]]) -> list[str]:
     """One line per library this cut would replace whose wheel version is not the one the sources build."""
     problems = []
-    for kind, version in {**FFMPEG_LIBRARIES, **AVIF_LIBRARY}.items():
+    for kind, version in LIBRARIES.items():
         if kind not in wheel:
             problems.append(f"lib{kind}: not in the wheel")
         elif wheel[kind][1] != version:
@@ -167,11 +168,10 @@ def _rename(built: Path, target: Path, names: dict[str, str]) -> None:
     shutil.copy2(built, target)
     # strip first: strip rewriting a file patchelf has grown leaves load segments that are not page-aligned
     subprocess.run(["strip", "--strip-unneeded", str(target)], check=True)
-    patchelf = ["patchelf"]
-    subprocess.run([*patchelf, "--set-soname", target.name, str(target)], check=True)
+    subprocess.run(["patchelf", "--set-soname", target.name, str(target)], check=True)
     for plain, wheel_name in names.items():
-        subprocess.run([*patchelf, "--replace-needed", plain, wheel_name, str(target)], check=True)
-    subprocess.run([*patchelf, "--set-rpath", "$ORIGIN", str(target)], check=True)
+        subprocess.run(["patchelf", "--replace-needed", plain, wheel_name, str(target)], check=True)
+    subprocess.run(["patchelf", "--set-rpath", "$ORIGIN", str(target)], check=True)
 
 
 def _plain_soname(kind: str, version: str) -> str:
@@ -194,8 +194,8 @@ def build(libs_dir: Path, out_dir: Path, jobs: int | None = None,
         raise MediaCutError("; ".join(problems))
     key = _cache_key(wheel)
     kept = cache / key if cache is not None else None
-    names = {_plain_soname(kind, wheel[kind][1]): wheel[kind][0] for kind in {**FFMPEG_LIBRARIES, **AVIF_LIBRARY}}
-    result = {wheel[kind][0]: out_dir / wheel[kind][0] for kind in {**FFMPEG_LIBRARIES, **AVIF_LIBRARY}}
+    names = {_plain_soname(kind, wheel[kind][1]): wheel[kind][0] for kind in LIBRARIES}
+    result = {wheel[kind][0]: out_dir / wheel[kind][0] for kind in LIBRARIES}
     out_dir.mkdir(parents=True, exist_ok=True)
     if kept is not None and all((kept / name).exists() for name in result):
         for name, target in result.items():
