@@ -19,6 +19,8 @@ import itertools
 import os
 import re
 import sqlite3
+import stat
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nailmirror_desktop.core.paths import (
+    PRIVATE_FILE_MODE,
     DataDirUnusable,
-    make_private_file,
     migrations_dir,
     reason_for_os_error,
     write_failure,
@@ -214,12 +216,39 @@ def database_unusable(exc: BaseException, path: Path | str) -> DataDirUnusable:
 
 
 def _make_database_files_private(path: Path) -> None:
+    """Make the database and its -wal/-shm/-journal files owner-only without ever opening a file SQLite may hold.
+
+    POSIX record locks belong to the process: closing *any* descriptor of the database file drops every lock this
+    process holds on it, including those of its live connections (sqlite.org/howtocorrupt.html §2.2). Another
+    process — a CLI command beside the kiosk — then believes it is the last connection, checkpoints and deletes
+    the -wal this process is still writing into. So a missing file is created with O_EXCL (nobody can hold a file
+    that did not exist) and closed before any connection exists, under a lock that keeps this process's other
+    threads from connecting to it in between; an existing file is only ever chmod-ed, by path."""
     if path.is_dir():
         raise IsADirectoryError(21, "is a folder, not a database file", str(path))
-    make_private_file(path)
+    with _creating:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+        except FileExistsError:
+            _chmod_private(path)
+        else:
+            try:
+                os.fchmod(fd, PRIVATE_FILE_MODE)  # O_CREAT's mode is masked by the umask
+            finally:
+                os.close(fd)
     for suffix in ("-wal", "-shm", "-journal"):
         side = path.with_name(path.name + suffix)
         if side.is_file() and not side.is_symlink():
-            # Another connection closing may delete its -wal/-shm between the check and the chmod.
-            with contextlib.suppress(FileNotFoundError):
-                os.chmod(side, 0o600)
+            _chmod_private(side)
+
+
+# Held while a missing database file is created and closed: a thread of this process that connected to the
+# half-made file in between would lose its locks at the close.
+_creating = threading.Lock()
+
+
+def _chmod_private(path: Path) -> None:
+    # Another connection closing may delete a -wal/-shm between the look and the chmod.
+    with contextlib.suppress(FileNotFoundError):
+        if stat.S_IMODE(os.stat(path).st_mode) != PRIVATE_FILE_MODE:
+            os.chmod(path, PRIVATE_FILE_MODE)

@@ -136,7 +136,10 @@ def write_private_file(path: Path, data: bytes) -> None:
 
 
 def make_private_file(path: Path) -> None:
-    """Create `path` empty and owner-only if missing, or make an existing one owner-only."""
+    """Create `path` empty and owner-only if missing, or make an existing one owner-only.
+
+    Opens and closes the file: never use it on a file SQLite may hold open (closing any descriptor of a file drops
+    every POSIX lock this process holds on it); core.db makes the database private without opening it."""
     fd = os.open(path, os.O_RDONLY | os.O_CREAT, PRIVATE_FILE_MODE)
     try:
         if stat.S_IMODE(os.fstat(fd).st_mode) != PRIVATE_FILE_MODE:
