@@ -122,23 +122,25 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute(f"SAVEPOINT {name}")
         try:
             yield conn
+            conn.execute(f"RELEASE {name}")
         except BaseException:
             if conn.in_transaction:  # SQLite may have rolled the whole transaction back itself (a full disk)
                 conn.execute(f"ROLLBACK TO {name}")
                 conn.execute(f"RELEASE {name}")
             raise
-        conn.execute(f"RELEASE {name}")
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
+        # Inside the try: a COMMIT that fails (a deferred constraint, a full disk, an I/O error) can leave the
+        # connection in its transaction, and every later write on it would become a savepoint never committed.
+        conn.execute("COMMIT")
     except BaseException:
         # After SQLITE_FULL or an I/O error SQLite has already rolled back, and a ROLLBACK now would raise
         # "no transaction is active" in place of the real error.
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

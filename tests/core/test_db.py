@@ -14,6 +14,7 @@ from nailmirror_desktop.core.db import (
     migrate,
     open_database,
     schema_version,
+    write_transaction,
 )
 from nailmirror_desktop.core.tasks import TaskEngine, TaskStatus
 from nailmirror_desktop.core.tasks.store import task_no_from_id
@@ -122,3 +123,25 @@ def test_many_connections_opening_a_new_file_at_once_all_get_wal(tmp_path):
         for thread in threads:
             thread.join()
     assert failures == []
+
+
+def test_a_commit_that_fails_leaves_the_connection_out_of_its_transaction(tmp_path):
+    """A deferred foreign key is checked at COMMIT, which then fails and leaves SQLite inside the transaction.
+    The next write_transaction must be a real one, committed for other connections to see."""
+    path = tmp_path / "commit.db"
+    conn = open_database(path)
+    conn.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+    conn.execute("CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER"
+                 " REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)")
+    with pytest.raises(sqlite3.IntegrityError), write_transaction(conn):
+        conn.execute("INSERT INTO child (id, parent_id) VALUES (1, 99)")  # no parent 99: refused at COMMIT
+    assert not conn.in_transaction
+    with write_transaction(conn):
+        conn.execute("INSERT INTO parent (id) VALUES (7)")
+    other = connect(path)
+    try:
+        assert [row[0] for row in other.execute("SELECT id FROM parent")] == [7]
+        assert other.execute("SELECT count(*) FROM child").fetchone()[0] == 0
+    finally:
+        other.close()
+        conn.close()
