@@ -12,8 +12,11 @@ other processes still meet there (busy timeout).
 
 Leases: a claimed row records `heartbeat_at`; a background thread renews every lease this engine holds, in
 one transaction, every `heartbeat_interval_s`. A row silent for `lease_s` is returned to PENDING (attempt
-counted) by the sweep, which claims run every `sweep_interval_s`. Every later write to a claimed row is
-guarded by its version, so a worker that lost its lease cannot overwrite the new owner's outcome.
+counted) by the sweep, which claims run every `sweep_interval_s` (and the first claim of an engine at once).
+The sweep also returns at once every lease of a worker whose process is provably gone — its owner lock is free
+(owners.py) — so a restarted kiosk resumes its work without waiting out the dead process's leases; a live
+owner's leases keep the time rules. Every later write to a claimed row is guarded by its version, so a worker
+that lost its lease cannot overwrite the new owner's outcome.
 
 Commits: a submit, a claim and an outcome are each committed before anything depends on them. A worker that
 stays busy records one task's outcome and claims the next in one transaction (execute_and_claim_next): both are
@@ -48,7 +51,7 @@ from typing import Any
 
 from nailmirror_desktop.core.clock import Clock, SystemClock, to_ms
 from nailmirror_desktop.core.db import open_database, write_transaction
-from nailmirror_desktop.core.tasks import store
+from nailmirror_desktop.core.tasks import owners, store
 from nailmirror_desktop.core.tasks.breaker import BreakerBoard
 from nailmirror_desktop.core.tasks.context import TaskContext
 from nailmirror_desktop.core.tasks.errors import (
@@ -110,6 +113,8 @@ class TaskEngine:
         self._backoff = WriteBackoff(self.config.storage_retry_base_s, self.config.storage_retry_max_s)
         self._conn()  # create / migrate the database now, not inside the first worker thread
         self._hot_conn = self._open_connection()  # claims and successes from every worker, under _write_lock
+        # Held while this engine lives: when its process dies, other engines reclaim its leases at once.
+        self._owner_lock = owners.OwnerLock(self.db_path, self.worker_id)
 
     # --- set-up -----------------------------------------------------------------------------------------------
 
@@ -174,6 +179,7 @@ class TaskEngine:
                     conn.close()
             self._connections.clear()
         self._local = threading.local()
+        self._owner_lock.release()
 
     def __enter__(self) -> TaskEngine:
         return self
@@ -334,11 +340,16 @@ class TaskEngine:
         return self._require(task_no)
 
     def recover_expired_leases(self) -> int:
-        """Return PROCESSING rows silent for longer than the lease to PENDING (attempt counted)."""
+        """Return to PENDING (attempt counted) the PROCESSING rows silent for longer than the lease, and at once
+        those of a worker whose process is provably gone (owners.py)."""
         now_s = self.clock.now()
         now_ms = to_ms(now_s)
+        dead = [owner for owner in store.other_owners(self._conn(), self.worker_id)
+                if owners.owner_is_dead(self.db_path, owner)]
         with self._write_lock, write_transaction(self._conn()) as conn:
             rows = store.sweep_expired(conn, to_ms(now_s - self.config.lease_s), now_ms)
+            for owner in dead:
+                rows += store.sweep_owner(conn, owner, now_ms)
             for row in rows:
                 hooks = self._hooks.get(row["task_type"])
                 if hooks is not None and row["status"] in (TaskStatus.DEAD.value, TaskStatus.CANCELED.value):
@@ -348,7 +359,7 @@ class TaskEngine:
         self._last_sweep_s = now_s
         for row in rows:
             task_no = store.task_no_from_id(row["id"])
-            log.warning("task %s lease expired; now %s", task_no, row["status"])
+            log.warning("task %s lease recovered; now %s", task_no, row["status"])
             self._notify(task_no, row["status"])
         return len(rows)
 

@@ -273,7 +273,7 @@ def count_events_since_replay(conn: sqlite3.Connection, task_id: int, error_clas
 
 # --- recovery -------------------------------------------------------------------------------------------------
 
-SWEEP_EXPIRED = """
+_SWEEP = """
 UPDATE task
 SET status = CASE WHEN cancel_requested THEN 'CANCELED'
                   WHEN attempt_count >= max_attempts THEN 'DEAD'
@@ -281,24 +281,49 @@ SET status = CASE WHEN cancel_requested THEN 'CANCELED'
     dead_letter_state = CASE WHEN NOT cancel_requested AND attempt_count >= max_attempts THEN 'OPEN' END,
     finished_at = CASE WHEN cancel_requested OR attempt_count >= max_attempts THEN :now END,
     last_error_class = 'TRANSIENT', last_error_code = 'LEASE_EXPIRED',
-    last_error_message = 'worker ' || coalesce(worker_id, '?') || ' stopped heart-beating',
+    last_error_message = 'worker ' || coalesce(worker_id, '?') || :why,
     worker_id = NULL, updated_at = :now, version = version + 1
 WHERE id IN (SELECT id FROM task INDEXED BY task_active
-             WHERE finished_at IS NULL AND status = 'PROCESSING' AND heartbeat_at < :cutoff)
+             WHERE finished_at IS NULL AND status = 'PROCESSING' AND {which})
 RETURNING id, task_type, status, attempt_count
+"""
+SWEEP_EXPIRED = _SWEEP.format(which="heartbeat_at < :cutoff")
+SWEEP_OWNER = _SWEEP.format(which="worker_id = :worker")
+SILENT = " stopped heart-beating"
+GONE = " is gone: its process ended"
+
+OTHER_OWNERS = """
+SELECT DISTINCT worker_id FROM task INDEXED BY task_active
+WHERE finished_at IS NULL AND status = 'PROCESSING' AND worker_id IS NOT NULL AND worker_id != ?
 """
 
 
 def sweep_expired(conn: sqlite3.Connection, cutoff_ms: int, now_ms: int) -> list[sqlite3.Row]:
     """Return expired leases to PENDING (the attempt stays counted; out of attempts → DEAD)."""
     with write_transaction(conn):
-        rows = conn.execute(SWEEP_EXPIRED, {"cutoff": cutoff_ms, "now": now_ms}).fetchall()
-        conn.executemany(INSERT_EVENT, [
-            (row["id"], now_ms, "LEASE_EXPIRED", row["attempt_count"], "TRANSIENT", "LEASE_EXPIRED",
-             "lease expired without a heartbeat", None)
-            for row in rows
-        ])
+        rows = conn.execute(SWEEP_EXPIRED, {"cutoff": cutoff_ms, "now": now_ms, "why": SILENT}).fetchall()
+        _add_sweep_events(conn, rows, now_ms, "lease expired without a heartbeat")
     return rows
+
+
+def other_owners(conn: sqlite3.Connection, worker_id: str) -> list[str]:
+    """The workers other than `worker_id` that hold a lease now."""
+    return [row[0] for row in conn.execute(OTHER_OWNERS, (worker_id,))]
+
+
+def sweep_owner(conn: sqlite3.Connection, worker_id: str, now_ms: int) -> list[sqlite3.Row]:
+    """Return every lease of a worker whose process is gone to PENDING at once (as an expired lease)."""
+    with write_transaction(conn):
+        rows = conn.execute(SWEEP_OWNER, {"worker": worker_id, "now": now_ms, "why": GONE}).fetchall()
+        _add_sweep_events(conn, rows, now_ms, f"worker {worker_id}{GONE}"[:200])
+    return rows
+
+
+def _add_sweep_events(conn: sqlite3.Connection, rows: list[sqlite3.Row], now_ms: int, message: str) -> None:
+    conn.executemany(INSERT_EVENT, [
+        (row["id"], now_ms, "LEASE_EXPIRED", row["attempt_count"], "TRANSIENT", "LEASE_EXPIRED", message, None)
+        for row in rows
+    ])
 
 
 # --- operator actions -----------------------------------------------------------------------------------------

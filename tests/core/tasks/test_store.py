@@ -64,8 +64,12 @@ def test_claim_walks_the_partial_index_without_a_temp_sort(conn, types, blocked)
 
 
 def test_other_hot_queries_use_their_indexes(conn):
-    sweep = query_plan(conn, store.SWEEP_EXPIRED, {"cutoff": NOW, "now": NOW})
+    sweep = query_plan(conn, store.SWEEP_EXPIRED, {"cutoff": NOW, "now": NOW, "why": store.SILENT})
     assert "task_active" in sweep and "TEMP B-TREE" not in sweep, sweep
+    gone = query_plan(conn, store.SWEEP_OWNER, {"worker": "1:ab", "now": NOW, "why": store.GONE})
+    assert "task_active" in gone and "TEMP B-TREE" not in gone, gone
+    owners = query_plan(conn, store.OTHER_OWNERS, ("1:ab",))
+    assert "task_active" in owners, owners
     dup = query_plan(conn, store.FIND_UNFINISHED_BY_KEY, ("kiosk", "r1", "GEN"))
     assert "task_idempotency" in dup, dup
     backlog = query_plan(conn, store.BACKLOG, ("kiosk",))
