@@ -145,3 +145,29 @@ def test_a_commit_that_fails_leaves_the_connection_out_of_its_transaction(tmp_pa
     finally:
         other.close()
         conn.close()
+
+
+def test_the_upgrade_counts_a_paid_generation_caught_mid_request_as_sent(tmp_path):
+    """Migration 8: a paid generation running (or recovered from an expired lease) under the old build may have
+    sent its request, so it is marked sent; free, finished and untouched tasks are not."""
+    path = tmp_path / "upgrade.db"
+    old = connect(path)
+    migrate(old, target=7)
+    rows = [  # id, provider, status, last_error_code, finished_at
+        (1, "openai", "PROCESSING", None, None),
+        (2, "dashscope", "PENDING", "LEASE_EXPIRED", None),
+        (3, "offline", "PROCESSING", None, None),
+        (4, "openai", "PENDING", None, None),
+        (5, "openai", "SUCCESS", None, 9),
+    ]
+    for task_id, provider, status, code, finished in rows:
+        old.execute(
+            "INSERT INTO task (id, task_type, status, scheduled_time, available_at, max_attempts, request_payload,"
+            " created_at, updated_at, provider, last_error_code, finished_at)"
+            " VALUES (?, 'STYLE_GENERATION', ?, 1, 1, 5, '{}', 1, 7, ?, ?, ?)",
+            (task_id, status, provider, code, finished))
+    old.close()
+    upgraded = open_database(path)
+    marked = dict(upgraded.execute("SELECT id, request_sent_at FROM task").fetchall())
+    upgraded.close()
+    assert marked == {1: 7, 2: 7, 3: None, 4: None, 5: None}

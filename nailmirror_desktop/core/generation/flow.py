@@ -4,6 +4,10 @@ Write order (ARCHITECTURE.md §7): the task row exists first; the provider is ca
 written in one transaction keyed by the task number (StyleRepository.create_ai_style is idempotent on it); the
 engine then records the task result `{"style_code": …}`. A crash at any point is safe:
 - before the provider answered: the task is retried (lease recovery);
+- a paid request: that it is about to leave the machine is committed first (`ctx.mark_request_sent`); an attempt
+  that finds the mark (its predecessor died after it may have sent) never sends again: it polls the provider task
+  when the provider gave an id, and otherwise ends DEAD with OUTCOME_UNKNOWN (refunded, "may have been billed",
+  sent again only by an operator's replay). One crash costs at most the one request, never a second bill;
 - async provider: its task id is committed (`ctx.set_provider_task_id`) before anything else, so a retry or a
   restart resumes polling that provider task and never submits a second one while the first may be running;
 - after the style was written but before the task result: the retry finds the style by task number first and
@@ -44,6 +48,7 @@ from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock, to_ms
 from nailmirror_desktop.core.credits.policy import CreditHooks
+from nailmirror_desktop.core.credits.pricing import FREE_PROVIDERS
 from nailmirror_desktop.core.generation.design import Design
 from nailmirror_desktop.core.generation.naming import style_names
 from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
@@ -173,6 +178,9 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
         # What arrived is not known any more; the style proves the provider delivered: all is paid for.
         return _task_result(existing.style_code, provider_name, refused_images=0, resumed=True)
 
+    if ctx.task.request_sent_at is not None and ctx.task.provider_task_id is None:
+        raise TaskError(OUTCOME_UNKNOWN, "the kiosk stopped while a paid request was being sent; it may have been"
+                        " carried out and billed: not sent again", ErrorClass.INVALID_REQUEST)
     design = parse_prompt(prompt)
     request = GenerationRequest(english_prompt(design), prompt, REQUEST_SIZE, variations, seed)
     with stoppable(ctx.task_no) as stop:
@@ -288,12 +296,17 @@ def _obtain_result(
     ctx: TaskContext, provider: ImageProvider, request: GenerationRequest, services: GenerationServices,
     stop: StopSignal,
 ) -> ProviderResult:
+    paid = ctx.payload.get("provider") not in FREE_PROVIDERS
     if not isinstance(provider, AsyncImageProvider) or not provider.is_async:
         ctx.report_progress(0.1, "generating")
+        if paid:
+            ctx.mark_request_sent()
         return provider.generate(request)  # type: ignore[union-attr]
     provider_task_id = ctx.task.provider_task_id
     resumed = provider_task_id is not None
     if provider_task_id is None:
+        if paid:
+            ctx.mark_request_sent()
         provider_task_id = provider.submit(request)
         ctx.set_provider_task_id(provider_task_id)  # committed before anything else can go wrong
     ctx.report_progress(0.1, "submitted")

@@ -35,6 +35,8 @@ class LeaseWriter(Protocol):
 
     def save_biz_id(self, task: Claim, biz_id: str) -> bool: ...
 
+    def save_request_sent(self, task: Claim) -> bool: ...
+
     def is_cancel_requested(self, task: Claim) -> bool: ...
 
 
@@ -98,6 +100,12 @@ class TaskContext:
             raise TaskError("LEASE_LOST", "task lease lost before the provider task id was cleared",
                             ErrorClass.TRANSIENT)
         self._update(provider_task_id=None)
+
+    def mark_request_sent(self) -> None:
+        """Commit that a paid request is about to leave the machine, before it is sent: if this attempt dies
+        before it records an outcome, no later attempt sends it again (it polls, or ends OUTCOME_UNKNOWN)."""
+        if not self._engine.save_request_sent(self._claim):
+            raise TaskError("LEASE_LOST", "task lease lost before the request was marked sent", ErrorClass.TRANSIENT)
 
     def link_business(self, biz_id: str | int) -> None:
         """Record which business row this task's work created (biz_type was given at submit), committed at once.

@@ -714,6 +714,10 @@ class TaskEngine:
                     log.exception("progress listener failed")
         return held
 
+    def save_request_sent(self, task: Claim) -> bool:
+        with self._write_lock:
+            return store.set_request_sent(self._conn(), task.id, task.version, self._now_ms())
+
     def save_provider_task_id(self, task: Claim, provider_task_id: str | None) -> bool:
         with self._write_lock:
             return store.set_provider_task_id(self._conn(), task.id, task.version, provider_task_id, self._now_ms())

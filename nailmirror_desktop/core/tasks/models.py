@@ -83,6 +83,8 @@ class Task:
     finished_at: datetime | None
     expires_at: datetime | None
     payload_error: str | None = None  # why `payload` could not be read, if it could not
+    # A paid request may have left in an attempt that never recorded its outcome (a crash): never send it again.
+    request_sent_at: datetime | None = None
 
     @classmethod
     def from_row(cls, columns: sqlite3.Row) -> Task:
@@ -107,7 +109,7 @@ class Task:
             replay_count=row["replay_count"], created_at=_time(row["created_at"]),
             updated_at=_time(row["updated_at"]), started_at=from_ms(row["started_at"]),
             finished_at=from_ms(row["finished_at"]), expires_at=from_ms(row["expires_at"]),
-            payload_error=payload_error,
+            payload_error=payload_error, request_sent_at=from_ms(row["request_sent_at"]),
         )
 
     @classmethod

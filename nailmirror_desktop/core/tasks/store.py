@@ -197,6 +197,15 @@ def set_provider_task_id(conn: sqlite3.Connection, task_id: int, version: int, p
     return cur.rowcount == 1
 
 
+def set_request_sent(conn: sqlite3.Connection, task_id: int, version: int, now_ms: int) -> bool:
+    """Mark a row this worker holds: a paid request is about to leave (cleared with the attempt's outcome)."""
+    cur = conn.execute(
+        """UPDATE task SET request_sent_at = ?, heartbeat_at = ?, updated_at = ?
+           WHERE id = ? AND status = 'PROCESSING' AND version = ?""",
+        (now_ms, now_ms, now_ms, task_id, version))
+    return cur.rowcount == 1
+
+
 def set_biz_id(conn: sqlite3.Connection, task_id: int, version: int, biz_id: str, now_ms: int) -> bool:
     """Link a row this worker holds to the business row its work created (the task's biz_type names the table)."""
     cur = conn.execute(
@@ -216,7 +225,7 @@ def is_cancel_requested(conn: sqlite3.Connection, task_id: int) -> bool:
 COMPLETE = """
 UPDATE task
 SET status = 'SUCCESS', result_payload = ?, progress = 1.0, finished_at = ?, updated_at = ?,
-    next_retry_time = NULL, version = version + 1
+    next_retry_time = NULL, request_sent_at = NULL, version = version + 1
 WHERE id = ? AND status = 'PROCESSING' AND version = ?
 """
 
@@ -233,6 +242,7 @@ SET status = :status,
     attempt_count = attempt_count - :give_back,
     rate_limited_count = rate_limited_count + :rate_limited,
     provider_task_id = CASE WHEN :clear_provider THEN NULL ELSE provider_task_id END,
+    request_sent_at = NULL,
     last_error_class = :error_class, last_error_code = :error_code, last_error_message = :error_message,
     dead_letter_state = CASE WHEN :status = 'DEAD' THEN 'OPEN' ELSE NULL END,
     finished_at = CASE WHEN :status IN ('DEAD', 'CANCELED') THEN :now ELSE NULL END,
@@ -368,7 +378,7 @@ def replay(conn: sqlite3.Connection, task_id: int, now_ms: int, max_attempts: in
                SET status = 'PENDING', attempt_count = 0, rate_limited_count = 0,
                    max_attempts = coalesce(?, max_attempts), available_at = ?, next_retry_time = NULL,
                    dead_letter_state = NULL, finished_at = NULL, cancel_requested = 0, worker_id = NULL,
-                   replay_count = replay_count + 1, updated_at = ?, version = version + 1
+                   request_sent_at = NULL, replay_count = replay_count + 1, updated_at = ?, version = version + 1
                WHERE id = ? AND status = 'DEAD' RETURNING *""",
             (max_attempts, now_ms, now_ms, task_id),
         ).fetchone()

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from nailmirror_desktop.app.services import register_generation
-from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.credits import CreditPolicy, apply_grant
 from nailmirror_desktop.core.generation.flow import submit_generation
 from nailmirror_desktop.core.generation.provider_config import (
@@ -32,9 +31,12 @@ from tests.support.fake_providers import (
     API_KEY,
     FakeDashScope,
     FakeOpenAI,
+    Reply,
     dashscope_status,
     dashscope_succeeded_with,
+    dripping,
     openai_moderation_blocked,
+    openai_success,
     swatch_png,
 )
 
@@ -64,8 +66,8 @@ def run_worker(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[s
 
 
 def recover(config: ProviderConfig) -> TaskEngine:
-    """The next start, once the dead worker's lease has run out."""
-    engine = TaskEngine(database_path(), clock=ManualClock(time.time() + LEASE_S + 5), config=ENGINE_CONFIG)
+    """The next start: the dead worker's leases are reclaimed at once (its owner lock is free)."""
+    engine = TaskEngine(database_path(), config=ENGINE_CONFIG)
     register_generation(engine, config, credits=CreditPolicy())
     return engine
 
@@ -109,7 +111,9 @@ def test_kill_9_between_pre_deduct_and_the_submits_commit_leaves_neither(tmp_pat
     assert (books.balance, books.pending, books.confirmed, books.charges) == (1, 0, 1, 1)
 
 
-def test_kill_9_between_the_providers_answer_and_the_style_write_charges_once():
+def test_kill_9_between_the_providers_answer_and_the_style_write_is_never_sent_again():
+    """The request left and was answered (and billed); the worker died before writing anything. The next start
+    must not ask again: the task ends DEAD with OUTCOME_UNKNOWN and the store's credit is refunded."""
     grant(2)
     with FakeOpenAI() as openai:
         proc = run_worker(worker_env(openai), "--submit", "openai", "--kill-at", "after_answer")
@@ -121,10 +125,13 @@ def test_kill_9_between_the_providers_answer_and_the_style_write_charges_once():
 
         with recover(config_for(openai)) as engine:
             engine.run_until_idle(timeout_s=60)
-            assert engine.get(task_no).status is TaskStatus.SUCCESS
-    assert [(c["status"], c["confirmed_amount"]) for c in charges_of(database_path(), task_no)] == [("CONFIRMED", 1)]
+            task = engine.get(task_no)
+            assert task.status is TaskStatus.DEAD and task.last_error_code == "OUTCOME_UNKNOWN"
+            assert "may have been" in task.last_error_message
+        assert openai.generation_count == 1
+    assert [c["status"] for c in charges_of(database_path(), task_no)] == ["REFUNDED"]
     books = assert_books_balance(database_path())
-    assert (books.balance, books.pending, books.confirmed) == (1, 0, 1)
+    assert (books.balance, books.pending, books.confirmed) == (2, 0, 0)
 
 
 @pytest.mark.parametrize("ends", ["SUCCESS", "DEAD"])
@@ -181,7 +188,8 @@ def _wait_for_polls(task_no: str, dashscope: FakeDashScope, worker: subprocess.P
 @pytest.mark.slow
 def test_done_when_holds_through_kill_9_cycles():
     """The issue's sequence, each paid step run by a worker process that is killed at one of the points and a
-    next start that recovers: 2 granted → success 1 → DEAD 1 → cancelled 1 → success 0 → refused → offline."""
+    next start that recovers: 2 granted → killed after the answer (DEAD, refunded) 2 → success 1 → DEAD 1 →
+    cancelled 1 → killed after the answer 1 → success 0 → refused → offline."""
     db = database_path()
     grant(2)
     with FakeOpenAI() as openai:
@@ -197,8 +205,10 @@ def test_done_when_holds_through_kill_9_cycles():
             assert_books_balance(db)
             return submitted(proc.stdout)
 
-        success = killed_then_recovered("after_answer")
-        assert status_of(success) == "SUCCESS" and assert_books_balance(db).balance == 1
+        lost = killed_then_recovered("after_answer")  # answered, then killed: never asked again, refunded
+        assert status_of(lost) == "DEAD" and assert_books_balance(db).balance == 2
+        assert status_of(submitted(run_worker(env, "--submit", "openai").stdout)) == "SUCCESS"
+        assert assert_books_balance(db).balance == 1
 
         assert run_worker(env, "--submit", "openai", "--kill-at", "pre_deduct").returncode == -signal.SIGKILL
         openai.queue(openai_moderation_blocked())
@@ -210,7 +220,9 @@ def test_done_when_holds_through_kill_9_cycles():
         assert assert_books_balance(db).balance == 1
 
         second = killed_then_recovered("after_answer")
-        assert status_of(second) == "SUCCESS" and assert_books_balance(db).balance == 0
+        assert status_of(second) == "DEAD" and assert_books_balance(db).balance == 1
+        assert status_of(submitted(run_worker(env, "--submit", "openai").stdout)) == "SUCCESS"
+        assert assert_books_balance(db).balance == 0
 
         before = task_count(db)
         cli = subprocess.run([sys.executable, "-m", "nailmirror_desktop", "generate", "glitter", "--provider",
@@ -221,5 +233,67 @@ def test_done_when_holds_through_kill_9_cycles():
                               "offline", "--wait"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert cli.returncode == 0, cli.stderr
     books = assert_books_balance(db)
-    assert (books.balance, books.pending, books.grants, books.confirmed, books.charges) == (0, 0, 2, 2, 4)
-    assert openai.generation_count == 5  # each killed success was asked again once; the refused one never
+    assert (books.balance, books.pending, books.grants, books.confirmed, books.charges) == (0, 0, 2, 2, 6)
+    assert openai.generation_count == 5  # one POST per paid task that got as far as the provider; none twice
+
+
+def test_kill_9_at_the_send_never_bills_twice_whoever_recovers():
+    """kill -9 while a paid request is on the wire (the provider has it and holds its answer), cycle after cycle,
+    on both providers, recovered in turn by a kiosk-like worker process and by an engine in this process: exactly
+    one billed POST per generation. Without a provider id the task ends OUTCOME_UNKNOWN and is refunded; a
+    DashScope task whose id was committed is polled to its end instead."""
+    db = database_path()
+    grant(10)
+    with FakeOpenAI() as openai, FakeDashScope() as dashscope:
+        env = worker_env(openai, dashscope)
+        (Path(os.environ["NAILMIRROR_HOME"]) / "config.json").write_text(
+            '{"providers": {"poll": {"initial_s": 0.05, "growth": 1.0, "max_s": 0.05}}}', encoding="utf-8")
+        config = config_for(openai, dashscope)
+        ends: dict[str, str] = {}
+        for cycle, (provider, point) in enumerate([("openai", "send"), ("dashscope", "send"), ("dashscope", "id"),
+                                                   ("openai", "send"), ("dashscope", "send"), ("dashscope", "id")]):
+            if provider == "openai":
+                openai.queue(dripping(openai_success(swatch_png(seed=cycle)), 30))
+            elif point == "send":
+                dashscope.submit_script.append(dripping(Reply.json(200, {"output": {
+                    "task_status": "PENDING", "task_id": f"held-{cycle}"}}), 30))
+            else:
+                dashscope.script_next_task(dashscope_status("RUNNING"))
+            sent_before = openai.generation_count + dashscope.submit_count
+            worker = subprocess.Popen([sys.executable, str(WORKER), "--submit", provider], env=env, cwd=ROOT,
+                                      stdout=subprocess.PIPE, text=True)
+            try:
+                task_no = submitted(worker.stdout.readline())
+                if point == "id":
+                    provider_task_id = _wait_for_polls(task_no, dashscope, worker)
+                else:
+                    _wait_until(lambda n=sent_before: openai.generation_count + dashscope.submit_count > n, worker)
+            finally:
+                worker.send_signal(signal.SIGKILL)
+                worker.wait(timeout=10)
+            assert status_of(task_no) == "PROCESSING"
+            if point == "id":
+                dashscope.set_task_polls(provider_task_id, dashscope_succeeded_with(dashscope, swatch_png(seed=cycle)))
+            if cycle % 2 == 0:
+                proc = run_worker(env)  # the kiosk's next start
+                assert proc.returncode == 0, proc.stderr[-2000:]
+            else:
+                with recover(config) as engine:
+                    engine.run_until_idle(timeout_s=60)
+            ends[task_no] = status_of(task_no)
+            assert openai.generation_count + dashscope.submit_count == sent_before + 1, f"cycle {cycle}: sent twice"
+            assert_books_balance(db)
+    assert list(ends.values()) == ["DEAD", "DEAD", "SUCCESS", "DEAD", "DEAD", "SUCCESS"]
+    for task_no, status in ends.items():
+        (charge,) = charges_of(db, task_no)
+        assert charge["status"] == ("CONFIRMED" if status == "SUCCESS" else "REFUNDED")
+    books = assert_books_balance(db)
+    assert (books.balance, books.pending, books.confirmed) == (8, 0, 2)
+
+
+def _wait_until(condition, worker: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert worker.poll() is None, "the worker exited early"
+        assert time.monotonic() < deadline, "the request never reached the provider"
+        time.sleep(0.02)
