@@ -7,9 +7,9 @@ Everything is file-backed with the same durability pragmas on both sides (WAL, s
 is committed before anything depends on it. huey is used exactly as its SqliteStorage is meant to be used —
 storage.enqueue(data) and storage.dequeue() — with only synchronous=NORMAL added (its own choices are FULL or OFF).
 huey's dequeue deletes the row, so a crash loses the task; the engine keeps leases, retries, history and
-backpressure, and its rows and statements carry them. The budgets read from this run are floors against
-regressions, not a race: submit and claim+complete each at least half of huey's rate, the claim's cost flat as
-finished rows pile up, and an idle submit→start under 5 ms (median).
+backpressure, and its rows and statements carry them. huey is a yardstick, not a budget: what the kiosk needs
+is the claim's cost flat as finished rows pile up and an idle submit→start well inside a frame (a customer's
+tap starts its task at once); a queue that runs a few generations a minute needs no more throughput.
 
 What is measured (rates are wall-clock; CPU µs per op are printed too, because the machine is shared):
 Engine and huey take turns throughout, in slices of tens of milliseconds (engine, huey, huey, engine, …; see
@@ -18,10 +18,9 @@ _in_turns): load on a shared machine drifts over seconds, and taking turns lets 
   refuses work, so both sides submit N tasks in bursts of 200 with an untimed drain after each pair of bursts.
   `submit_deep` also reports both queues filled N deep (slices of 1,000), the engine with backpressure off (the
   check counts the source's unfinished rows, so it is not meant for 20,000-deep queues).
-- claim+complete: N queued tasks drained by 1 and by 4 worker threads, in slices of 1,000 tasks. A busy engine
-  worker records one task's outcome and claims the next in the same transaction: each is committed before the
-  next handler starts and before anyone could depend on it, so every task is still individually durable — one
-  commit per task, as huey's dequeue is one commit per task. Nothing is batched across tasks.
+- claim+complete: N queued tasks drained by 1 and by 4 worker threads, in slices of 1,000 tasks. The engine
+  commits each claim and each outcome on its own (two commits per task; huey's dequeue is one and keeps no
+  lease). Nothing is batched across tasks.
 - claim cost: claim+complete on a table with 100,000 finished rows, in turns with the same on an empty table
   (`claim_cost_ratio_100k`: the first's time per task over the second's; flat means about 1).
 - idle submit→start latency through the Qt executor.
@@ -34,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -295,7 +295,7 @@ def one_round(folder: Path, n: int) -> dict[str, float]:
         results.update(bench_drains(folder, n, workers))
     results.update(bench_claim_cost_flat(folder, min(n, 4000)))
     for path in folder.iterdir():
-        path.unlink()
+        shutil.rmtree(path) if path.is_dir() else path.unlink()  # the engines' owner-lock folders too
     return results
 
 

@@ -99,10 +99,22 @@ def _set_wal(conn: sqlite3.Connection) -> None:
             conn.execute("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+            if not is_busy(exc) or time.monotonic() + pause > deadline:
                 raise
         time.sleep(pause)
         pause = min(pause * 2, 0.1)
+
+
+def error_code(exc: BaseException) -> int | None:
+    """SQLite's primary result code of `exc` (sqlite3.h: SQLITE_BUSY, SQLITE_FULL …), or None for other errors."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Another connection holds what this one needs (SQLITE_BUSY "database is locked", or SQLITE_LOCKED):
+    retryable, nothing was written."""
+    return error_code(exc) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 _savepoint_ids = itertools.count(1)

@@ -3,12 +3,11 @@
 States: PENDING → PROCESSING → SUCCESS | FAILED (retry scheduled, claimed again when due) | CANCELED | DEAD
 (a dead letter, which an operator may replay, ignore or resolve). store.py holds the SQL of each step.
 
-Threads: the engine opens one connection per thread (core.db.open_database) for reads, operator actions and
-handlers' own writes, plus one shared connection for claims and successful outcomes from every worker thread:
-SQLite empties a connection's page cache whenever another connection commits, so one connection per worker
-would re-read its pages on every claim. Writes from this process go through one lock, so its threads hand the
-database over in microseconds instead of meeting in SQLite's busy handler (which sleeps in milliseconds);
-other processes still meet there (busy timeout).
+Threads: the engine opens one connection per thread (core.db.open_database) for everything that thread does:
+claims, outcomes, reads, operator actions and handlers' own writes. Writes from this process go through one
+lock, so its threads hand the database over in microseconds instead of meeting in SQLite's busy handler (which
+sleeps in milliseconds); other processes still meet there (busy timeout). "Busy" and "full" are told apart by
+SQLite's result codes (core.db.is_busy, outcomes.is_storage_full), never by the wording of a message.
 
 Leases: a claimed row records `heartbeat_at`; a background thread renews every lease this engine holds, in
 one transaction, every `heartbeat_interval_s`. A row silent for `lease_s` is returned to PENDING (attempt
@@ -18,13 +17,12 @@ The sweep also returns at once every lease of a worker whose process is provably
 owner's leases keep the time rules. Every later write to a claimed row is guarded by its version, so a worker
 that lost its lease cannot overwrite the new owner's outcome.
 
-Commits: a submit, a claim and an outcome are each committed before anything depends on them. A worker that
-stays busy records one task's outcome and claims the next in one transaction (execute_and_claim_next): both are
-committed before the next handler starts, and nothing is batched across tasks.
+Commits: a submit, a claim and an outcome are each committed, in its own transaction, before anything depends
+on them; nothing is batched across tasks.
 
-A full disk (outcomes.py): an outcome the disk has no room for is kept in memory, its task still held (slot
-taken, lease renewed), and written with backoff until space returns; meanwhile nothing new is claimed and
-`storage_full` says so. A submit on a full disk raises TaskError STORAGE_FULL (retryable, nothing written).
+A full disk (outcomes.py, WaitingOutcomes): an outcome the disk has no room for is kept in memory, its task
+still held (slot taken, lease renewed), and written with backoff until space returns; meanwhile nothing new is
+claimed and `storage_full` says so. A submit on a full disk raises TaskError STORAGE_FULL (retryable, nothing written).
 
 Idempotent business writes (the pattern handlers follow): key business rows by `ctx.task.task_no` with a
 UNIQUE constraint and insert them with `ON CONFLICT DO NOTHING` (or look them up first). A handler killed
@@ -50,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from nailmirror_desktop.core.clock import Clock, SystemClock, to_ms
-from nailmirror_desktop.core.db import open_database, write_transaction
+from nailmirror_desktop.core.db import is_busy, open_database, write_transaction
 from nailmirror_desktop.core.tasks import owners, store
 from nailmirror_desktop.core.tasks.breaker import BreakerBoard
 from nailmirror_desktop.core.tasks.context import TaskContext
@@ -64,7 +62,7 @@ from nailmirror_desktop.core.tasks.errors import (
 )
 from nailmirror_desktop.core.tasks.hooks import OnInsert, TaskEnd, TaskHooks
 from nailmirror_desktop.core.tasks.models import Claim, DeadLetterState, EngineConfig, Task, TaskEventRecord, TaskStatus
-from nailmirror_desktop.core.tasks.outcomes import STORAGE_FULL, WaitingOutcome, WriteBackoff, is_storage_full
+from nailmirror_desktop.core.tasks.outcomes import STORAGE_FULL, WaitingOutcome, WaitingOutcomes, is_storage_full
 from nailmirror_desktop.core.tasks.retry import decide
 
 log = logging.getLogger(__name__)
@@ -84,8 +82,11 @@ class _Registration:
 
 class TaskEngine:
     def __init__(self, db_path: Path | str, *, clock: Clock | None = None, config: EngineConfig | None = None,
-                 worker_id: str | None = None) -> None:
+                 worker_id: str | None = None,
+                 on_connect: Callable[[sqlite3.Connection], None] | None = None) -> None:
+        """`on_connect(conn)` runs on each connection the engine opens (one per thread), after its settings."""
         self.db_path = Path(db_path)
+        self._on_connect = on_connect
         self.clock: Clock = clock or SystemClock()
         self.config = config or EngineConfig()
         # The database is local to this machine: process id and a random token name a worker uniquely.
@@ -109,10 +110,9 @@ class TaskEngine:
         self._closed = threading.Event()
         self._lease_keeper: threading.Thread | None = None
         # Outcomes the disk refused, oldest first, and when to try them again (under _write_lock).
-        self._waiting: list[WaitingOutcome] = []
-        self._backoff = WriteBackoff(self.config.storage_retry_base_s, self.config.storage_retry_max_s)
+        self._waiting = WaitingOutcomes(self.config.storage_retry_base_s, self.config.storage_retry_max_s)
+        self._backoff = self._waiting.backoff
         self._conn()  # create / migrate the database now, not inside the first worker thread
-        self._hot_conn = self._open_connection()  # claims and successes from every worker, under _write_lock
         # Held while this engine lives: when its process dies, other engines reclaim its leases at once.
         self._owner_lock = owners.OwnerLock(self.db_path, self.worker_id)
 
@@ -227,7 +227,7 @@ class TaskEngine:
                 with self._write_lock:
                     self._backoff.failed(self.clock.now(), storage_full=True)
                 raise TaskError(STORAGE_FULL, "the disk is full; nothing was written", ErrorClass.TRANSIENT) from exc
-            if "locked" not in str(exc) and "busy" not in str(exc):
+            if not is_busy(exc):
                 raise
             # Another process held the write lock past the busy timeout: retryable, nothing was written.
             raise TaskError("DATABASE_BUSY", str(exc), ErrorClass.TRANSIENT) from exc
@@ -370,13 +370,12 @@ class TaskEngine:
         if max_tasks is not None and max_tasks <= 0:
             return 0
         ran = 0
-        claim = self.claim_next()
-        while claim is not None:
-            ran += 1
-            if max_tasks is not None and ran >= max_tasks:
-                self.execute(claim)
+        while max_tasks is None or ran < max_tasks:
+            claim = self.claim_next()
+            if claim is None:
                 break
-            _, claim = self.execute_and_claim_next(claim)
+            self.execute(claim)
+            ran += 1
         return ran
 
     def run_until_idle(self, timeout_s: float = 30.0) -> int:
@@ -420,7 +419,7 @@ class TaskEngine:
         try:
             now_s = self._sweep_if_due()
             with self._write_lock:
-                row = self._claim_row(self._hot_conn, now_s)
+                row = self._claim_row(self._conn(), now_s)
                 claim = None if row is None else self._hold(row, now_s)
                 if claim is not None and self._backoff.failing:
                     self._space_is_back()
@@ -436,28 +435,17 @@ class TaskEngine:
         return claim
 
     def execute(self, claim: Claim) -> TaskStatus | None:
-        """Run the handler for a claimed task and record the outcome. Returns the new status (None: lease lost)."""
-        status, _ = self._execute(claim, _never)
-        return status
-
-    def execute_and_claim_next(self, claim: Claim, more: Callable[[], bool] | None = None,
-                               ) -> tuple[TaskStatus | None, Claim | None]:
-        """Run the handler, then record its outcome and claim the next due task (if `more()` allows) in one
-        transaction. Durability is unchanged — the outcome is committed before the next handler starts and the
-        next claim before it runs — but a worker that keeps busy pays one commit per task instead of two."""
-        return self._execute(claim, more or _always)
-
-    def _execute(self, claim: Claim, more: Callable[[], bool]) -> tuple[TaskStatus | None, Claim | None]:
+        """Run the handler for a claimed task and record the outcome. Returns the new status (None: lease lost, or
+        the outcome waits for space)."""
         try:
             result_json, error, cancelled = self._run_handler(claim)
             if error is None:
-                return self._finish_success(claim, result_json, more)  # frees the slot, then claims again
-            status = self._finish_failure(claim, error, cancelled=cancelled)
+                return self._finish_success(claim, result_json)
+            return self._finish_failure(claim, error, cancelled=cancelled)
         except BaseException:
             with self._write_lock:
                 self._release(claim)
             raise
-        return status, (self.claim_next() if more() else None)
 
     def _run_handler(self, claim: Claim) -> tuple[str | None, TaskError | None, bool]:
         """(result JSON, None, False) on success; (None, the classified error, cancelled?) otherwise."""
@@ -482,42 +470,29 @@ class TaskEngine:
             return None, TaskError("HANDLER_EXCEPTION", f"{type(exc).__name__}: {exc}"[:1000],
                                    ErrorClass.TRANSIENT), False
 
-    def _finish_success(self, claim: Claim, result_json: str | None,
-                        more: Callable[[], bool]) -> tuple[TaskStatus | None, Claim | None]:
+    def _finish_success(self, claim: Claim, result_json: str | None) -> TaskStatus | None:
         if claim.provider:
             self._breakers.on_success(claim.provider)
-        claim_next = not self._closed.is_set() and more()
-        now_s = self._sweep_if_due() if claim_next else self.clock.now()
-        row = None
+        finished_ms = to_ms(self.clock.now())
+        hooks = self._hooks.get(claim.task_type)
+
+        def write(conn: sqlite3.Connection) -> bool:
+            completed = store.complete(conn, claim.id, claim.version, result_json, finished_ms)
+            if completed and hooks is not None:
+                hooks.task_did_finish(conn, TaskEnd(claim.id, claim.task_type, TaskStatus.SUCCESS, finished_ms,
+                                                    True, result_json))
+            return completed
+
         with self._write_lock:
             self._release(claim)
-            # After close() the shared connection is gone: a handler that finishes anyway records its outcome on
-            # a fresh connection of its own thread, and claims nothing.
-            closed = self._closed.is_set()
-            conn = self._conn() if closed else self._hot_conn
-            finished_ms = to_ms(now_s)
-            hooks = self._hooks.get(claim.task_type)
-
-            def write(c: sqlite3.Connection) -> bool:
-                completed = store.complete(c, claim.id, claim.version, result_json, finished_ms)
-                if completed and hooks is not None:
-                    hooks.task_did_finish(c, TaskEnd(claim.id, claim.task_type, TaskStatus.SUCCESS, finished_ms,
-                                                     True, result_json))
-                return completed
-
             try:
-                with write_transaction(conn):
+                with write_transaction(self._conn()) as conn:
                     done = write(conn)
-                    if claim_next and not closed:
-                        row = self._claim_row(conn, now_s)
             except sqlite3.OperationalError as exc:
                 self._keep_outcome(WaitingOutcome(claim, TaskStatus.SUCCESS, write), exc)
-                return None, None
-            next_claim = None if row is None else self._hold(row, now_s)
+                return None
         self._outcome_written(claim, TaskStatus.SUCCESS if done else None)
-        if next_claim is not None:
-            self._announce_claim(next_claim)
-        return (TaskStatus.SUCCESS if done else None), next_claim
+        return TaskStatus.SUCCESS if done else None
 
     def _finish_failure(self, claim: Claim, error: TaskError, *, cancelled: bool) -> TaskStatus | None:
         now_s = self.clock.now()
@@ -576,41 +551,22 @@ class TaskEngine:
     def _keep_outcome(self, outcome: WaitingOutcome, exc: sqlite3.OperationalError) -> None:
         """Under _write_lock, after the outcome's write failed: hold the task again and keep the outcome, to be
         written with backoff (claim_next). Errors other than a full disk or a busy database are re-raised."""
-        full = is_storage_full(exc)
-        if not full and "locked" not in str(exc) and "busy" not in str(exc):
-            raise exc
+        delay_s = self._waiting.keep(outcome, exc, self.clock.now())
         self._running[outcome.claim.id] = outcome.claim  # the lease keeper renews it while the outcome waits
         self._running_by_type[outcome.claim.task_type] += 1
-        self._waiting.append(outcome)
-        delay_s = self._backoff.failed(self.clock.now(), storage_full=full)
         log.warning("task %s: its %s outcome could not be written (%s); kept, trying again in %.1f s",
                     outcome.claim.task_no, outcome.status.value, exc, delay_s)
 
     def _write_waiting_outcomes(self) -> bool:
         """Write the outcomes kept for lack of space, oldest first; True when none is left waiting."""
-        written: list[tuple[Claim, TaskStatus | None]] = []
         with self._write_lock:
-            conn = self._conn() if self._closed.is_set() else self._hot_conn
-            while self._waiting:
-                outcome = self._waiting[0]
-                try:
-                    with write_transaction(conn):
-                        done = outcome.write(conn)
-                except sqlite3.OperationalError as exc:
-                    if not is_storage_full(exc) and "locked" not in str(exc) and "busy" not in str(exc):
-                        raise
-                    delay_s = self._backoff.failed(self.clock.now(), storage_full=is_storage_full(exc))
-                    log.info("%d task outcome(s) still waiting for space; trying again in %.1f s",
-                             len(self._waiting), delay_s)
-                    break
-                self._waiting.pop(0)
+            written = self._waiting.write(self._conn(), self.clock.now())
+            for outcome, _ in written:
                 self._release(outcome.claim)
-                written.append((outcome.claim, outcome.status if done else None))
-            else:
-                if written:  # a write went through: there is space again
-                    self._space_is_back(len(written))
-        for claim, status in written:
-            self._outcome_written(claim, status)
+            if written and not self._waiting:  # a write went through: there is space again
+                self._space_is_back(len(written))
+        for outcome, done in written:
+            self._outcome_written(outcome.claim, outcome.status if done else None)
         return not self._waiting
 
     def _space_is_back(self, written: int = 0) -> None:
@@ -743,6 +699,8 @@ class TaskEngine:
         # A larger page cache than SQLite's 2 MB default, so a busy queue's pages stay in memory (huey's
         # SqliteStorage uses the same figure).
         conn.execute(f"PRAGMA cache_size = -{self.config.cache_kib}")
+        if self._on_connect is not None:
+            self._on_connect(conn)
         with self._connections_lock:
             self._connections.append(conn)
         return conn
@@ -762,14 +720,6 @@ class TaskEngine:
                 listener(task_no, status)
             except Exception:  # noqa: BLE001 — a broken listener must not break the engine
                 log.exception("task listener failed")
-
-
-def _always() -> bool:
-    return True
-
-
-def _never() -> bool:
-    return False
 
 
 def _epoch_seconds(moment: datetime | float) -> float:

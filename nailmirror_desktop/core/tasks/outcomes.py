@@ -11,11 +11,15 @@ after all, the late outcome is dropped exactly as any other.
 from __future__ import annotations
 
 import errno
+import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nailmirror_desktop.core.db import error_code, is_busy, write_transaction
 from nailmirror_desktop.core.tasks.models import Claim, TaskStatus
+
+log = logging.getLogger(__name__)
 
 STORAGE_FULL = "STORAGE_FULL"  # the error code a full disk is reported with
 
@@ -28,11 +32,9 @@ def is_storage_full(exc: BaseException | None) -> bool:
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        if isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_FULL:
+        if error_code(exc) == sqlite3.SQLITE_FULL:
             return True
-        if isinstance(exc, sqlite3.OperationalError) and "database or disk is full" in str(exc):
-            return True
-        if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             return True
         exc = exc.__cause__ or exc.__context__
     return False
@@ -76,3 +78,44 @@ class WriteBackoff:
     def blocks(self, now_s: float) -> bool:
         """Whether writing now would only fail again: wait until retry_at_s."""
         return self.failing and now_s < self.retry_at_s
+
+
+class WaitingOutcomes:
+    """The outcomes a full disk (or a database busy past the timeout) refused, oldest first, and when to try them
+    again (`backoff`). Not thread-safe: the engine calls it under its write lock, and it holds the claims' slots."""
+
+    def __init__(self, retry_base_s: float, retry_max_s: float) -> None:
+        self.backoff = WriteBackoff(retry_base_s, retry_max_s)
+        self._outcomes: list[WaitingOutcome] = []
+
+    def __len__(self) -> int:
+        return len(self._outcomes)
+
+    def keep(self, outcome: WaitingOutcome, exc: sqlite3.OperationalError, now_s: float) -> float:
+        """Keep an outcome whose write failed; the seconds until the next try. Re-raises any error other than a
+        full disk or a busy database (those are the engine's to report)."""
+        full = is_storage_full(exc)
+        if not full and not is_busy(exc):
+            raise exc
+        self._outcomes.append(outcome)
+        return self.backoff.failed(now_s, storage_full=full)
+
+    def write(self, conn: sqlite3.Connection, now_s: float) -> list[tuple[WaitingOutcome, bool]]:
+        """Write the kept outcomes oldest first, each in its own transaction, until one fails again (it stays, and
+        the backoff grows). Returns those written, each with whether its lease still held."""
+        written: list[tuple[WaitingOutcome, bool]] = []
+        while self._outcomes:
+            outcome = self._outcomes[0]
+            try:
+                with write_transaction(conn):
+                    done = outcome.write(conn)
+            except sqlite3.OperationalError as exc:
+                full = is_storage_full(exc)
+                if not full and not is_busy(exc):
+                    raise
+                delay_s = self.backoff.failed(now_s, storage_full=full)
+                log.info("%d task outcome(s) still waiting for space; trying again in %.1f s", len(self), delay_s)
+                break
+            self._outcomes.pop(0)
+            written.append((outcome, done))
+        return written

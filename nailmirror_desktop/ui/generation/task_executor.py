@@ -133,7 +133,8 @@ class TaskExecutor(QObject):
                 claim = None if self._stopping else self.engine.claim_next()
                 while claim is not None:
                     self.wake()  # more may be due: let an idle thread help while this one runs
-                    _, claim = self.engine.execute_and_claim_next(claim, more=self._may_claim)
+                    self.engine.execute(claim)
+                    claim = self.engine.claim_next() if self._may_claim() else None
                 with self._lock:
                     if self._stopping or self._wake_seq == seen:
                         self._runners -= 1

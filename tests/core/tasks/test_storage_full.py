@@ -17,21 +17,9 @@ import pytest
 
 from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.tasks import EngineConfig, ErrorClass, TaskEngine, TaskError, TaskStatus
+from tests.support.disk_full import fill_disk, free_disk
 
 BIG = "x" * 200_000  # an outcome that needs new pages
-UNCAPPED = 1_073_741_823
-
-
-def _cap(engine: TaskEngine) -> None:
-    """No new pages for any of the engine's connections (max_page_count is per connection)."""
-    for conn in list(engine._connections):
-        pages = conn.execute("PRAGMA page_count").fetchone()[0]
-        conn.execute(f"PRAGMA max_page_count = {pages}")
-
-
-def _uncap(engine: TaskEngine) -> None:
-    for conn in list(engine._connections):
-        conn.execute(f"PRAGMA max_page_count = {UNCAPPED}")
 
 
 @pytest.fixture
@@ -50,7 +38,7 @@ def test_a_success_that_cannot_be_written_is_kept_and_written_when_space_returns
     engine.register_handler("BIG", lambda ctx: runs.append(ctx.task_no) or {"blob": BIG})
     engine.add_listener(lambda task_no, status: statuses.append(status))
     task = engine.submit("BIG", {})
-    _cap(engine)
+    fill_disk(engine)
 
     assert engine.run_due() == 1  # the worker is not killed by SQLITE_FULL
     assert engine.storage_full and engine.stats()["storage_full"] is True
@@ -63,7 +51,7 @@ def test_a_success_that_cannot_be_written_is_kept_and_written_when_space_returns
         assert engine.run_due() == 0
     assert engine.storage_full and runs == [task.task_no]
 
-    _uncap(engine)  # space returns
+    free_disk(engine)  # space returns
     engine.run_until_idle(timeout_s=10)  # sleeps on the manual clock until the next try is due
     done = engine.get(task.task_no)
     assert done.status is TaskStatus.SUCCESS and done.result == {"blob": BIG}
@@ -76,9 +64,9 @@ def test_a_success_that_cannot_be_written_is_kept_and_written_when_space_returns
 def test_while_the_disk_stays_full_the_outcome_is_tried_with_growing_backoff(engine, clock, caplog):
     engine.register_handler("BIG", lambda ctx: {"blob": BIG})
     engine.submit("BIG", {})
-    _cap(engine)
+    fill_disk(engine)
     start = clock.now()
-    with caplog.at_level(logging.INFO, logger="nailmirror_desktop.core.tasks.engine"):
+    with caplog.at_level(logging.INFO, logger="nailmirror_desktop.core.tasks"):
         engine.run_due()
         while clock.now() - start < 120:  # on the manual clock: two minutes of a full disk in a moment
             clock.advance(engine.seconds_until_next_work())
@@ -95,10 +83,10 @@ def test_a_failure_that_cannot_be_written_is_kept_too(engine, clock):
 
     engine.register_handler("FAIL", fail)
     task = engine.submit("FAIL", {})
-    _cap(engine)
+    fill_disk(engine)
     engine.run_due()
     assert engine.storage_full and engine.get(task.task_no).status is TaskStatus.PROCESSING
-    _uncap(engine)
+    free_disk(engine)
     clock.advance(engine.seconds_until_next_work())
     engine.run_due()  # the base backoff (0.5 s) has passed: the kept failure goes in, nothing is claimed again yet
     failed = engine.get(task.task_no)
@@ -108,12 +96,12 @@ def test_a_failure_that_cannot_be_written_is_kept_too(engine, clock):
 
 def test_a_submit_on_a_full_disk_is_a_clear_retryable_error(engine):
     engine.register_handler("BIG", lambda ctx: None)
-    _cap(engine)
+    fill_disk(engine)
     with pytest.raises(TaskError) as caught:
         engine.submit("BIG", {"pad": BIG})
     assert caught.value.code == "STORAGE_FULL" and caught.value.error_class is ErrorClass.TRANSIENT
     assert engine.storage_full and engine.count() == 0
-    _uncap(engine)
+    free_disk(engine)
     engine.submit("BIG", {"pad": BIG})
     assert not engine.storage_full
 

@@ -14,6 +14,7 @@ from nailmirror_desktop.core.clock import OffsetClock  # noqa: E402
 from nailmirror_desktop.core.tasks import EngineConfig, ErrorClass, TaskEngine, TaskError, TaskStatus  # noqa: E402
 from nailmirror_desktop.ui import bridge  # noqa: E402
 from nailmirror_desktop.ui.generation.task_executor import TaskExecutor  # noqa: E402
+from tests.support.disk_full import fill_disk, free_disk  # noqa: E402
 
 HOUR_POLL = 3600.0  # so nothing below can be explained by polling
 
@@ -226,8 +227,7 @@ def test_a_full_disk_at_the_outcome_keeps_the_pool_and_the_task_and_it_finishes_
         engine.register_handler("BIG", lambda ctx: runs.append(ctx.task_no) or {"blob": "x" * 200_000})
         ex = TaskExecutor(engine, poll_interval_s=HOUR_POLL)
         try:
-            pages = engine._hot_conn.execute("PRAGMA page_count").fetchone()[0]
-            engine._hot_conn.execute(f"PRAGMA max_page_count = {pages}")
+            fill_disk(engine)
             changes = []
             ex.task_changed.connect(lambda task_no, status: changes.append(status))
             ex.start()
@@ -237,7 +237,7 @@ def test_a_full_disk_at_the_outcome_keeps_the_pool_and_the_task_and_it_finishes_
             assert other_process.recover_expired_leases() == 0
             assert engine.get(task.task_no).status is TaskStatus.PROCESSING
             assert engine.stats()["storage_full"] and runs == [task.task_no]
-            engine._hot_conn.execute("PRAGMA max_page_count = 1073741823")  # space returns
+            free_disk(engine)  # space returns
             qtbot.waitUntil(lambda: "SUCCESS" in changes, timeout=5000)
             done = engine.get(task.task_no)
             assert done.status is TaskStatus.SUCCESS and done.attempt_count == 1 and runs == [task.task_no]

@@ -7,6 +7,7 @@ from nailmirror_desktop.core.config import load_config, save_config
 from nailmirror_desktop.core.tasks import TaskStatus
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
+from tests.support.disk_full import fill_disk, free_disk
 from tests.support.ui_support import started_kiosk
 
 
@@ -19,9 +20,7 @@ def test_staff_see_disk_full_while_a_result_waits_and_ok_once_it_is_saved(qtbot)
         page = kiosk.staff.staff_page.findChild(DiagnosticsPage)
         page.refresh()
         assert page.values["storage"].text() == page.tr("OK")
-        # SQLite's page cap on the connection outcomes are written on: SQLITE_FULL, as on a full disk.
-        pages = engine._hot_conn.execute("PRAGMA page_count").fetchone()[0]
-        engine._hot_conn.execute(f"PRAGMA max_page_count = {pages}")
+        fill_disk(engine)  # SQLite's page cap: SQLITE_FULL, as on a full disk
         task = executor.submit("BIG", {})
         qtbot.waitUntil(lambda: engine.storage_full, timeout=10000)
 
@@ -33,7 +32,7 @@ def test_staff_see_disk_full_while_a_result_waits_and_ok_once_it_is_saved(qtbot)
         assert "磁盘已满" in page.values["storage"].text() and "1" in page.values["storage"].text()
         qtbot.waitUntil(lambda: page.labels["storage"].text() == "结果保存", timeout=5000)  # LanguageChange
 
-        engine._hot_conn.execute("PRAGMA max_page_count = 1073741823")  # space returns
+        free_disk(engine)  # space returns
         qtbot.waitUntil(lambda: engine.get(task.task_no).status is TaskStatus.SUCCESS, timeout=10000)
         page.refresh()
         assert page.values["storage"].text() == "正常"
