@@ -61,7 +61,7 @@ def download(url: str) -> int:
         conn.close()
 
 
-def test_send_to_my_phone_shows_a_qr_link_that_works_once(qtbot, snapshot_file):
+def test_send_to_my_phone_shows_a_qr_link_to_the_photo(qtbot, snapshot_file):
     i18n.install_language("en")
     links: list[str] = []
     server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
@@ -78,7 +78,7 @@ def test_send_to_my_phone_shows_a_qr_link_that_works_once(qtbot, snapshot_file):
         window.grab().save(str(ARTIFACTS / "share_qr_page.png"))
         assert download(links[0]) == 200
         qtbot.waitUntil(lambda: share.page.state == SENT, timeout=5000)
-        assert download(links[0]) == 410
+        assert download(links[0]) == 200  # the phone's "save image" fetches it again (3 deliveries at most)
         share.page.back_button.click()
         assert window.current_page() == SNAPSHOT
     finally:
