@@ -131,14 +131,20 @@ class ConnectionLoop:
             while not self._stopping.is_set():
                 for key, mask in self._selector.select(self._wait_s()):
                     if key.data is _LISTENER:
-                        self._accept()
+                        self._quietly(self._accept)
                     elif key.data is _WAKE:
                         self._drain_wake()
                     else:
                         self._guarded(key.data, mask)
-                self._expire()
+                self._quietly(self._expire)
         finally:
             self._close_all()
+
+    def _quietly(self, step: Callable[[], None]) -> None:
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 - a bug must not stop the loop nor write to stderr
+            log.error("share server step failed: %s", _where(exc))
 
     def _wait_s(self) -> float:
         now = time.monotonic()
