@@ -17,9 +17,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
+from nailmirror_desktop.adapters.share.network import lan_address
 from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.app import services as shared
 from nailmirror_desktop.app.effect_preview import register_effect_preview
+from nailmirror_desktop.app.open_files import raise_open_file_limit
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig, config_path, load_config, save_config
 from nailmirror_desktop.core.generation.provider_config import load_provider_config
@@ -61,6 +63,7 @@ EXIT_RESTART = kiosk_app.EXIT_RESTART
 
 def run_kiosk(options: KioskOptions) -> int:
     """Start the kiosk and run it until it quits; the exit status (EXIT_RESTART: staff asked to start it again)."""
+    raise_open_file_limit()  # before anything opens: the soft limit (often 1,024) up to the hard one
     config = load_config()
     if not config_path().exists():
         save_config(config)  # the first start writes the defaults, so the default PIN's salt stays put
@@ -235,10 +238,12 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
 
 
 def _open_share_server(config: KioskConfig, closers: list[Callable[[], object]]) -> ShareServer | None:
-    """The one-time link server when staff turned "send to my phone" on; it opens its port on the first share."""
+    """The take-home link server when staff turned "send to my phone" on; it opens its port on the first share,
+    on the address the link advertises (config.share_address, else the kiosk's own on its network)."""
     if not config.share_to_phone:
         return None
-    server = ShareServer(port=config.share_port)
+    address = config.share_address
+    server = ShareServer(port=config.share_port, advertised_host=(lambda: address) if address else lan_address)
     closers.append(server.close)
     return server
 

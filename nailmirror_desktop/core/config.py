@@ -11,6 +11,7 @@ window geometry and nothing else.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -61,6 +62,9 @@ class KioskConfig:
     # the store turns it on: otherwise nothing of a customer ever leaves the kiosk. Changing either needs a restart.
     share_to_phone: bool = False
     share_port: int = 8765
+    # The address the QR code advertises and the share server listens on (an IP address); empty: the kiosk's
+    # own address on its default network (adapters/share/network.py), 127.0.0.1 when it has none.
+    share_address: str = ""
     # The store's currency (ISO 4217, core/catalog/price.py): style prices are minor units of it. Changing it
     # does not convert prices already set; staff set them again.
     currency: str = DEFAULT_CURRENCY
@@ -96,6 +100,7 @@ def validated(config: KioskConfig) -> KioskConfig:
         credit_prices=_prices(config.credit_prices),
         share_to_phone=bool(config.share_to_phone),
         share_port=max(1024, min(int(config.share_port), 65535)),
+        share_address=_ip_address(config.share_address),
         currency=str(config.currency).strip().upper() if str(config.currency).strip().upper() in CURRENCIES
         else DEFAULT_CURRENCY,
     )
@@ -105,6 +110,14 @@ def _short_text(value: object, limit: int) -> str:
     """At most `limit` characters, kept exactly (a camera is matched by its name); not text (a hand-edited
     file) becomes ''."""
     return value[:limit] if isinstance(value, str) else ""
+
+
+def _ip_address(value: object) -> str:
+    """An IP address as text, or '' for anything else (a host name, a hand-edited mistake)."""
+    try:
+        return str(ipaddress.ip_address(str(value).strip())) if value else ""
+    except ValueError:
+        return ""
 
 
 def known_time_zone(name: object) -> bool:

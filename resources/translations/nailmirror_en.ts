@@ -1086,36 +1086,36 @@
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="116"/>
-        <source>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</source>
-        <translation>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="118"/>
-        <source>Sent to your phone. The link has now stopped working.</source>
-        <translation>Sent to your phone. The link has now stopped working.</translation>
+        <source>Scan the code with your phone&apos;s camera to save the photo. The link works on this store&apos;s Wi-Fi for %1 minutes, and ends when you leave the kiosk.</source>
+        <translation>Scan the code with your phone&apos;s camera to save the photo. The link works on this store&apos;s Wi-Fi for %1 minutes, and ends when you leave the kiosk.</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
+        <source>Sent to your phone. The link ends when you leave the kiosk.</source>
+        <translation>Sent to your phone. The link ends when you leave the kiosk.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
         <source>This kiosk is not on a network your phone can reach right now.</source>
         <translation>This kiosk is not on a network your phone can reach right now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
         <source>Sending to a phone does not work on this kiosk right now.</source>
         <translation>Sending to a phone does not work on this kiosk right now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
         <source>This kiosk keeps photos to itself.</source>
         <translation>This kiosk keeps photos to itself.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="123"/>
         <source>The photo is still being saved: try again in a moment.</source>
         <translation>The photo is still being saved: try again in a moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="127"/>
         <source>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</source>
         <translation>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</translation>
     </message>

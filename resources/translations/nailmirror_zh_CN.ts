@@ -1082,36 +1082,36 @@
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="116"/>
-        <source>Scan the code with your phone&apos;s camera to save the photo. The link works once, for %1 minutes, on this store&apos;s Wi-Fi.</source>
-        <translation>用手机相机扫码即可保存照片。链接仅可使用一次，%1 分钟内有效，需连接本店 Wi-Fi。</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="118"/>
-        <source>Sent to your phone. The link has now stopped working.</source>
-        <translation>已发送到您的手机，链接现已失效。</translation>
+        <source>Scan the code with your phone&apos;s camera to save the photo. The link works on this store&apos;s Wi-Fi for %1 minutes, and ends when you leave the kiosk.</source>
+        <translation>用手机相机扫码即可保存照片。链接需连接本店 Wi-Fi，%1 分钟内有效，您离开本机后即失效。</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
+        <source>Sent to your phone. The link ends when you leave the kiosk.</source>
+        <translation>已发送到您的手机。您离开本机后，链接即失效。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
         <source>This kiosk is not on a network your phone can reach right now.</source>
         <translation>本机目前不在您的手机能访问的网络中。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
         <source>Sending to a phone does not work on this kiosk right now.</source>
         <translation>本机暂时无法发送到手机。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
         <source>This kiosk keeps photos to itself.</source>
         <translation>本机不会将照片发送出去。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="123"/>
         <source>The photo is still being saved: try again in a moment.</source>
         <translation>照片还在保存中，请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="126"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="127"/>
         <source>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</source>
         <translation>打不开？访客 Wi-Fi 可能无法访问本机，请改为拍下款式卡片。</translation>
     </message>

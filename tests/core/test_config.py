@@ -87,6 +87,10 @@ def test_sending_to_a_phone_is_off_by_default_and_its_port_is_clamped():
     assert config.share_to_phone is True and config.share_port == 1024
     save_config(config.with_changes(share_port=99999))
     assert load_config().share_port == 65535
+    assert config.share_address == ""  # the kiosk's own address on its network
+    save_config(config.with_changes(share_address=" 192.168.31.20 "))
+    assert load_config().share_address == "192.168.31.20"
+    assert config.with_changes(share_address="kiosk.local").share_address == ""  # an address, not a name
 
 
 def test_the_store_time_zone_defaults_to_the_operating_system_s(monkeypatch):

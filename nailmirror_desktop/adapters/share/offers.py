@@ -1,12 +1,16 @@
-"""One-time share offers and the rate limit in front of them. Plain logic with an injected clock.
+"""Share offers and the rate limit in front of them. Plain logic with an injected clock.
 
-An offer is one file behind a random token (32 bytes from `secrets`, URL-safe): it is good for `ttl_s`
-seconds or one download, whichever comes first. Offering a new file withdraws the older offers, so a link
-shown to one customer never outlives the next customer's snapshot. Tokens are compared in constant time.
+An offer is one file behind a random token (32 bytes from `secrets`, URL-safe). It is good for `ttl_s` seconds
+and at most `max_deliveries` whole deliveries (a phone's "save image" fetches the photo again), one transfer at a
+time; a transfer cut off midway (the phone's Wi-Fi dropped) is not counted, so the phone can fetch again.
+Offering a new file withdraws the older offers, and the idle reset withdraws them all, so a link shown to one
+customer never outlives her time at the kiosk. Tokens are compared in constant time and never logged: `log_id`
+names an offer in the log without telling anything of its token.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 import threading
@@ -19,6 +23,7 @@ from pathlib import Path
 
 TOKEN_BYTES = 32
 DEFAULT_TTL_S = 300.0
+MAX_DELIVERIES = 3
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,13 @@ class Offer:
     path: Path
     content_type: str
     expires_at: float  # on the offers' clock
-    downloaded: bool = False
+    deliveries: int = 0  # whole deliveries so far
+    sending: bool = False  # a transfer is in progress
+
+    @property
+    def log_id(self) -> str:
+        """Eight hex digits of the token's SHA-256: ties log lines together, tells nothing of the token."""
+        return hashlib.sha256(self.token.encode()).hexdigest()[:8]
 
 
 class Claim(Enum):
@@ -36,20 +47,23 @@ class Claim(Enum):
     OK = "ok"
     UNKNOWN = "unknown"  # never offered (or withdrawn)
     EXPIRED = "expired"
-    USED = "used"  # already downloaded once
+    USED = "used"  # delivered whole max_deliveries times
+    BUSY = "busy"  # another transfer of it is in progress
 
 
 class ShareOffers:
-    """Thread-safe: the HTTP server's threads claim while the GUI offers and withdraws."""
+    """Thread-safe: the HTTP server's thread begins and ends transfers while the GUI offers and withdraws."""
 
-    def __init__(self, ttl_s: float = DEFAULT_TTL_S, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, ttl_s: float = DEFAULT_TTL_S, clock: Callable[[], float] = time.monotonic,
+                 max_deliveries: int = MAX_DELIVERIES) -> None:
         self.ttl_s = ttl_s
+        self.max_deliveries = max_deliveries
         self._clock = clock
         self._lock = threading.Lock()
         self._offers: dict[str, Offer] = {}
 
     def offer(self, path: Path, content_type: str = "image/png") -> Offer:
-        """A new one-time offer for `path`; every older offer is withdrawn."""
+        """A new offer for `path`; every older offer is withdrawn."""
         offer = Offer(secrets.token_urlsafe(TOKEN_BYTES), Path(path), content_type, self._clock() + self.ttl_s)
         with self._lock:
             self._offers = {offer.token: offer}
@@ -60,23 +74,41 @@ class ShareOffers:
             self._offers.clear()
 
     def peek(self, token: str) -> tuple[Claim, Offer | None]:
-        """The state of `token` without using it up (for the landing page a phone opens first)."""
+        """The state of `token` without using it (for the landing page a phone opens first); a transfer in
+        progress does not make the link BUSY here."""
         with self._lock:
             return self._state(token)
 
-    def claim(self, token: str) -> tuple[Claim, Offer | None]:
-        """Use the offer up: OK once, USED after; EXPIRED past its time; UNKNOWN otherwise."""
+    def begin(self, token: str) -> tuple[Claim, Offer | None]:
+        """Start a transfer: OK (and BUSY for any other until `end`), or why not."""
         with self._lock:
             claim, offer = self._state(token)
             if claim is Claim.OK and offer is not None:
-                self._offers[offer.token] = replace(offer, downloaded=True)
+                if offer.sending:
+                    return Claim.BUSY, offer
+                self._offers[offer.token] = offer = replace(offer, sending=True)
             return claim, offer
 
+    def end(self, token: str, *, delivered: bool) -> Offer | None:
+        """The transfer `begin` started is over; `delivered`: the whole file went out (it counts). None when the
+        offer was withdrawn meanwhile."""
+        with self._lock:
+            offer = self._find(token)
+            if offer is None:
+                return None
+            offer = replace(offer, sending=False, deliveries=offer.deliveries + int(delivered))
+            self._offers[offer.token] = offer
+            return offer
+
+    def _find(self, token: str) -> Offer | None:
+        wanted = token.encode("utf-8", "surrogateescape")  # compare_digest refuses non-ASCII str
+        return next((o for t, o in self._offers.items() if hmac.compare_digest(t.encode(), wanted)), None)
+
     def _state(self, token: str) -> tuple[Claim, Offer | None]:
-        offer = next((o for t, o in self._offers.items() if hmac.compare_digest(t, token)), None)
+        offer = self._find(token)
         if offer is None:
             return Claim.UNKNOWN, None
-        if offer.downloaded:
+        if offer.deliveries >= self.max_deliveries:
             return Claim.USED, offer
         if self._clock() >= offer.expires_at:
             return Claim.EXPIRED, offer

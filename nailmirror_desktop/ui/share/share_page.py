@@ -113,9 +113,10 @@ class SharePage(QWidget):
         self.qr.setVisible(self._state == LINK)
         card_hint = self.tr("Or photograph the style card: our staff find this style again from its code.")
         messages = {
-            LINK: self.tr("Scan the code with your phone's camera to save the photo. The link works once, "
-                          "for %1 minutes, on this store's Wi-Fi.").replace("%1", str(self._minutes)),
-            SENT: self.tr("Sent to your phone. The link has now stopped working."),
+            LINK: self.tr("Scan the code with your phone's camera to save the photo. The link works on this "
+                          "store's Wi-Fi for %1 minutes, and ends when you leave the kiosk.").replace(
+                              "%1", str(self._minutes)),
+            SENT: self.tr("Sent to your phone. The link ends when you leave the kiosk."),
             NO_NETWORK: self.tr("This kiosk is not on a network your phone can reach right now."),
             UNAVAILABLE: self.tr("Sending to a phone does not work on this kiosk right now."),
             OFF: self.tr("This kiosk keeps photos to itself."),

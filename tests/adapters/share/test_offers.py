@@ -7,20 +7,33 @@ from pathlib import Path
 from nailmirror_desktop.adapters.share.offers import Claim, RateLimiter, ShareOffers
 
 
-def test_an_offer_is_good_once_and_until_it_expires():
+def test_an_offer_is_delivered_whole_three_times_one_transfer_at_a_time_until_it_expires():
     now = [0.0]
     offers = ShareOffers(ttl_s=180, clock=lambda: now[0])
     offer = offers.offer(Path("a.png"))
     assert offers.peek(offer.token)[0] is Claim.OK
     assert offers.peek(offer.token)[0] is Claim.OK  # peeking uses nothing up
-    assert offers.claim(offer.token)[0] is Claim.OK
-    assert offers.claim(offer.token)[0] is Claim.USED
+    assert offers.begin(offer.token)[0] is Claim.OK
+    assert offers.begin(offer.token)[0] is Claim.BUSY  # one transfer at a time
+    assert offers.peek(offer.token)[0] is Claim.OK  # the page still shows meanwhile
+    assert offers.end(offer.token, delivered=False).deliveries == 0  # cut off midway: not counted
+    for delivered in (1, 2, 3):
+        assert offers.begin(offer.token)[0] is Claim.OK
+        assert offers.end(offer.token, delivered=True).deliveries == delivered
+    assert offers.begin(offer.token)[0] is Claim.USED and offers.peek(offer.token)[0] is Claim.USED
     late = offers.offer(Path("b.png"))
     now[0] += 180
-    assert offers.claim(late.token)[0] is Claim.EXPIRED
-    assert offers.claim("not-a-token")[0] is Claim.UNKNOWN
+    assert offers.begin(late.token)[0] is Claim.EXPIRED
+    assert offers.begin("not-a-token")[0] is Claim.UNKNOWN
+    assert offers.begin("é-not-ascii")[0] is Claim.UNKNOWN
     offers.withdraw_all()
     assert offers.peek(late.token)[0] is Claim.UNKNOWN
+    assert offers.end(late.token, delivered=True) is None  # withdrawn while it was being sent
+
+
+def test_an_offer_is_named_in_the_log_without_its_token():
+    offer = ShareOffers().offer(Path("a.png"))
+    assert len(offer.log_id) == 8 and offer.log_id not in offer.token and offer.token[:4] not in offer.log_id
 
 
 def test_tokens_are_fresh_and_long():

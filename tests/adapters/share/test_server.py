@@ -1,15 +1,17 @@
-"""The one-time share link, over a real HTTP server on loopback."""
+"""The share link, over a real HTTP server on loopback: three whole deliveries, one transfer at a time, quiet
+about broken clients, no token in any log line, listening only where the link points."""
 
 from __future__ import annotations
 
-import http.client
-import time
+import logging
+import socket
 from pathlib import Path
 
 import pytest
 
 from nailmirror_desktop.adapters.share.offers import RateLimiter, ShareOffers
 from nailmirror_desktop.adapters.share.server import ShareServer
+from tests.support.share_clients import closed_within, connect, get, request_line, reset, wait_for
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8  # the server sends bytes as they are: any content will do
 
@@ -37,38 +39,21 @@ def server(clock):
     share.close()
 
 
-def wait_for(condition, timeout_s: float = 3.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.01)
-
-
-def get(url: str, method: str = "GET") -> tuple[int, bytes, dict[str, str]]:
-    rest = url.removeprefix("http://")
-    host, _, path = rest.partition("/")
-    name, _, port = host.partition(":")
-    conn = http.client.HTTPConnection(name, int(port), timeout=5)
-    try:
-        conn.request(method, "/" + path)
-        response = conn.getresponse()
-        return response.status, response.read(), {k.lower(): v for k, v in response.getheaders()}
-    finally:
-        conn.close()
-
-
-def test_a_shared_snapshot_downloads_exactly_once(server, snapshot):
+def test_a_link_delivers_the_whole_photo_three_times(server, snapshot):
     link = server.offer(snapshot)
     assert link.reachable and link.url.startswith("http://127.0.0.1:") and len(link.token) >= 40
-    status, page, headers = get(link.url)  # the page the phone opens first does not spend the link
+    status, page, headers = get(link.url)  # the page the phone opens first does not use the link
     assert status == 200 and b"photo.png" in page and headers["cache-control"] == "no-store"
-    status, body, headers = get(link.url + "/photo.png")
-    assert status == 200 and body == PNG and headers["content-type"] == "image/png"
-    wait_for(lambda: server.downloads == [link.token])  # told after the body was written: on the server's thread
+    assert b"leave the kiosk" in page and "离开指尖魔镜".encode() in page
+    for delivered in (1, 2, 3):  # the page's image, then the phone's "save image" fetching it again
+        status, body, headers = get(link.url + "/photo.png")
+        assert status == 200 and body == PNG and headers["content-type"] == "image/png"
+        assert headers["cache-control"] == "private, max-age=600"
+        wait_for(lambda n=delivered: server.downloads == [link.token] * n)  # told once it was sent, on its thread
     status, body, _ = get(link.url + "/photo.png")
-    assert status == 410 and PNG not in body
+    assert status == 410 and PNG not in body and b"leave the kiosk" in body
     assert get(link.url)[0] == 410  # the page says so too
-    assert server.downloads == [link.token]
+    assert server.downloads == [link.token] * 3
 
 
 def test_links_expire_and_a_new_snapshot_withdraws_the_old_link(server, snapshot, clock, tmp_path):
@@ -94,7 +79,7 @@ def test_guessing_is_rate_limited_and_other_methods_refused(server, snapshot, cl
     status, _, headers = get(link.url + "/photo.png")  # the 7th request in a minute, even with the right token
     assert status == 429 and int(headers["retry-after"]) > 0
     clock[0] += 60
-    status, body, _ = get(link.url + "/photo.png")  # the window has passed: the link still works, once
+    status, body, _ = get(link.url + "/photo.png")  # the window has passed: the link still works
     assert status == 200 and body == PNG
 
 
@@ -109,3 +94,95 @@ def test_no_port_is_open_until_something_is_shared(server, snapshot):
     assert server.bound_port is None
     server.offer(snapshot)
     assert server.bound_port
+
+
+BIG = bytes(range(256)) * (16 * 4096)  # 16 MiB: more than loopback's socket buffers hold
+
+
+@pytest.fixture
+def big_snapshot(tmp_path: Path) -> Path:
+    path = tmp_path / "big_after.png"
+    path.write_bytes(BIG)
+    return path
+
+
+def start_stalled_transfer(port: int, token: str, source: str) -> socket.socket:
+    """A phone that asked for the photo and then stopped reading (its Wi-Fi dropped)."""
+    sock = connect(port, source, rcvbuf=4096)
+    sock.sendall(request_line(f"/s/{token}/photo.png"))
+    assert sock.recv(1024).startswith(b"HTTP/1.")
+    return sock
+
+
+def test_a_download_cut_off_midway_is_quiet_and_can_be_fetched_again(server, big_snapshot, capfd):
+    link = server.offer(big_snapshot)
+    phone = start_stalled_transfer(server.bound_port, link.token, "127.0.0.1")
+    reset(phone)  # the connection breaks mid-download
+    wait_for(lambda: not server.offers.peek(link.token)[1].sending)
+    status, body, _ = get(link.url + "/photo.png")  # the phone asks again
+    assert status == 200 and body == BIG
+    wait_for(lambda: server.downloads == [link.token])  # only the whole delivery counts
+    assert server.offers.peek(link.token)[1].deliveries == 1
+    assert capfd.readouterr().err == ""  # no traceback for a client that reset
+
+
+def test_one_transfer_at_a_time_and_the_same_phone_takes_over_its_dead_transfer(server, big_snapshot):
+    link = server.offer(big_snapshot)
+    stalled = start_stalled_transfer(server.bound_port, link.token, "127.0.0.2")
+    status, _, headers = get(link.url + "/photo.png", source="127.0.0.3")  # another phone meanwhile
+    assert status == 503 and int(headers["retry-after"]) > 0
+    assert get(link.url, source="127.0.0.3")[0] == 200  # the page still shows
+    status, body, _ = get(link.url + "/photo.png", source="127.0.0.2")  # the first phone, back on the Wi-Fi
+    assert status == 200 and body == BIG
+    assert closed_within(stalled, 3.0)  # its dead transfer was ended
+    wait_for(lambda: server.downloads == [link.token])
+    stalled.close()
+
+
+def test_no_log_line_nor_stderr_holds_the_token_whatever_the_request(server, snapshot, caplog, capfd):
+    server.limiter = RateLimiter(limit=1000)
+    link = server.offer(snapshot)
+    token = link.token
+    heads = [f"GET {path} HTTP/1.1\r\nConnection: close\r\n\r\n" for path in (
+        f"/s/{token}", f"//s/{token}", f"/./s/{token}", f"/s/{token}/photo.png", f"/s/{token}/../{token}",
+        f"http://127.0.0.1/s/{token}", f"/%73/{token}", f"/s/{token}?a=1", f"/s/{token}/x", f"/{token}",
+        f"/s/{token}%2Fphoto.png", f"/s/{token[:-1]}é")]
+    heads += [f"HEAD /s/{token} HTTP/1.1\r\n\r\n", f"POST /s/{token} HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc",
+              f"{token} /s/{token} HTTP/1.1\r\n\r\n", f"GET /s/{token}\r\n\r\n", f"GET /s/{token} HTTP/9.9\r\n\r\n",
+              f"GET /s/{token} HTTP/1.1\r\n{token}\r\n\r\n", f"GET /s/{token} HTTP/1.1\r\nX: " + "a" * 9000]
+    with caplog.at_level(logging.DEBUG):
+        for head in heads:
+            sock = connect(server.bound_port)
+            sock.sendall(head.encode("utf-8"))
+            closed_within(sock, 2.0)  # answered and closed
+            sock.close()
+        half = connect(server.bound_port)
+        half.sendall(f"GET /s/{token}".encode())
+        reset(half)
+        wait_for(lambda: server.stats().open == 0)
+    messages = [record.getMessage() for record in caplog.records]
+    assert sum("share request" in m for m in messages) >= 10  # the requests were logged, the tokens not
+    for text in [*messages, *(record.exc_text or "" for record in caplog.records), capfd.readouterr().err]:
+        assert token not in text and token[:6] not in text and "Traceback" not in text
+
+
+def test_it_listens_only_on_the_address_the_link_advertises_or_loopback(snapshot):
+    address = ["127.0.0.3"]
+    share = ShareServer(advertised_host=lambda: address[0])
+    try:
+        link = share.offer(snapshot)
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", share.bound_port), timeout=2)
+        assert share.bound_address[0] == "127.0.0.3" and link.url.startswith("http://127.0.0.3:")
+        assert get(link.url)[0] == 200
+        address[0] = "127.0.0.4"  # a new lease: the next link points there and the server follows
+        link = share.offer(snapshot)
+        assert share.bound_address[0] == "127.0.0.4" and get(link.url)[0] == 200
+    finally:
+        share.close()
+    alone = ShareServer(advertised_host=lambda: None)  # no address a phone could use
+    try:
+        link = alone.offer(snapshot)
+        assert not link.reachable and alone.bound_address[0] == "127.0.0.1"
+    finally:
+        alone.close()
