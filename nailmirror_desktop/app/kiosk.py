@@ -11,9 +11,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 import sys
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,19 +31,13 @@ from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell import kiosk_app
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
-from nailmirror_desktop.vision.camera_devices import (
-    CameraChoice,
-    CameraDevice,
-    linux_video_devices,
-    resolve_camera_index,
-)
+from nailmirror_desktop.vision import camera_opening
+from nailmirror_desktop.vision.camera_devices import CameraChoice, CameraDevice
 from nailmirror_desktop.vision.sources import CameraProbe, FrameReader
 from nailmirror_desktop.vision.supervisor import SourceSupervisor
 
 log = logging.getLogger(__name__)
 
-CAMERA_CANDIDATES = range(0, 4)
-VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".webm", ".mov")
 BACKGROUND_THREADS = 3  # the mirror's two stages (a frame tracked, another painted) + one camera re-open at most
 
 
@@ -72,20 +65,9 @@ def run_kiosk(options: KioskOptions) -> int:
     return kiosk_app.run_kiosk_app(config.language, lambda: build_services(config, options), window)
 
 
-# --- frame sources ------------------------------------------------------------------------------------------
-def demo_video_path() -> Path | None:
-    folder = resources_dir() / "demo"
-    videos = sorted(p for p in folder.glob("*") if p.suffix.lower() in VIDEO_SUFFIXES) if folder.is_dir() else []
-    return videos[0] if videos else None
-
-
+# --- frame sources (vision/camera_opening.py decides; this maps the config onto it) ----------------------------
 def open_demo_reader() -> FrameReader:
-    from nailmirror_desktop.vision.sources import VideoFileSource
-
-    path = demo_video_path()
-    if path is None:
-        raise FileNotFoundError("no demo video in resources/demo")
-    return FrameReader(VideoFileSource(path, loop=True), paced=True)
+    return camera_opening.open_demo_reader(resources_dir() / "demo")
 
 
 def camera_choice(config: KioskConfig) -> CameraChoice:
@@ -96,40 +78,12 @@ def camera_choice(config: KioskConfig) -> CameraChoice:
 
 def camera_candidates(config: KioskConfig, list_devices: Callable[[], Sequence[CameraDevice]],
                       ) -> Callable[[], tuple[int, ...]]:
-    """The indexes a look tries: with 'auto' the first few; a chosen camera at its index of the moment (looked up
-    in `list_devices()` each time), or the index it had when it is not listed."""
-    choice = camera_choice(config)
-
-    def candidates() -> tuple[int, ...]:
-        if choice.automatic:
-            return tuple(CAMERA_CANDIDATES)
-        index = resolve_camera_index(choice, list_devices())
-        return (index,) if index is not None else tuple(CAMERA_CANDIDATES)
-
-    return candidates
+    return camera_opening.camera_candidates(camera_choice(config), list_devices)
 
 
 def camera_opener(config: KioskConfig, probe: CameraProbe | None = None, *,
-                  list_devices: Callable[[], Sequence[CameraDevice]] | None = None,
-                  ) -> Callable[[], FrameReader | None]:
-    """Opens the configured camera, or with 'auto' the first device that opens. The supervisor calls it every
-    few seconds while no camera is live; the probe's backoff decides when a look is due: until then the opener
-    returns None without touching a device (and nothing is logged). A camera chosen by name is looked up again
-    at every look (`list_devices`, by default the kernel's list on Linux): it opens at its index of the moment."""
-    probe = probe or CameraProbe(camera_candidates(config, list_devices or linux_video_devices))
-    width, height = config.resolution
-
-    def open_camera() -> FrameReader | None:
-        from nailmirror_desktop.vision.sources import CameraSource
-
-        if not probe.due():
-            return None
-        source = probe.open_first(lambda device: CameraSource(device, width=width, height=height))
-        if source is None:
-            raise RuntimeError(f"NO_CAMERA (next look in {probe.delay_s:.0f} s)")
-        return FrameReader(source)
-
-    return open_camera
+                  list_devices: Callable[[], Sequence[CameraDevice]] | None = None) -> camera_opening.Opener:
+    return camera_opening.camera_opener(camera_choice(config), config.resolution, probe, list_devices=list_devices)
 
 
 def device_lister(config: KioskConfig) -> Callable[[], Sequence[CameraDevice]] | None:
@@ -144,58 +98,17 @@ def device_lister(config: KioskConfig) -> Callable[[], Sequence[CameraDevice]] |
     return lambda: devices
 
 
-def build_supervisor(config: KioskConfig, options: KioskOptions,
-                     closers: list[Callable[[], object]] | None = None) -> SourceSupervisor:
-    """The frame source's supervisor. With `closers` (the kiosk's), the first source (the demo video, or the
-    camera) starts opening now, on a thread of its own (see `open_early`)."""
-    def early(opener: Callable[[], FrameReader | None]) -> Callable[[], FrameReader | None]:
-        return open_early(opener, closers) if closers is not None else opener
+def build_supervisor(config: KioskConfig, options: KioskOptions, resources: ExitStack | None = None,
+                     ) -> SourceSupervisor:
+    """The frame source's supervisor. With `resources` (the kiosk's), the first source (the demo video, or the
+    camera) starts opening now, on a thread of its own (camera_opening.open_early)."""
+    def early(opener: camera_opening.Opener) -> camera_opening.Opener:
+        return camera_opening.open_early(opener, resources) if resources is not None else opener
 
     if options.demo:
         return SourceSupervisor(None, early(open_demo_reader))  # no camera opener: the supervisor reports DEMO
     fallback = open_demo_reader if options.demo_if_no_camera else None
     return SourceSupervisor(early(camera_opener(config, list_devices=device_lister(config))), fallback)
-
-
-def open_early(opener: Callable[[], FrameReader | None],
-               closers: list[Callable[[], object]]) -> Callable[[], FrameReader | None]:
-    """Cold start (#13.10, the ~0.1-0.3 s a camera or the demo video takes to open and deliver a frame): call
-    `opener` at once on a thread and start the reader, while the window is built; the supervisor's first open
-    takes that reader (waiting for it, or getting the opener's error), later opens call `opener` as usual. A
-    reader never taken (the kiosk closed first) is closed with the kiosk."""
-    early: Future[FrameReader | None] = Future()
-
-    def run() -> None:
-        try:
-            reader = opener()
-            if reader is not None:
-                reader.start()
-        except BaseException as exc:  # the supervisor's first open raises it, as the opener would have
-            early.set_exception(exc)
-        else:
-            early.set_result(reader)
-
-    taken = threading.Event()
-
-    def open_source() -> FrameReader | None:
-        if taken.is_set():
-            return opener()
-        taken.set()
-        return early.result()
-
-    def close_untaken() -> None:
-        if not taken.is_set():
-            taken.set()
-            try:
-                reader = early.result(timeout=10)
-            except Exception:  # noqa: BLE001 - nothing opened, nothing to close
-                return
-            if reader is not None:
-                reader.close()
-
-    threading.Thread(target=run, name="source-open", daemon=True).start()
-    closers.append(close_untaken)
-    return open_source
 
 
 # --- services ---------------------------------------------------------------------------------------------
@@ -212,43 +125,45 @@ def build_session(config: KioskConfig) -> TryOnSession:
 
 def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     """The kiosk's services; call on the main thread once the QApplication exists (the runner and the task
-    executor are Qt objects). The mirror works even when the database or the task engine cannot be opened."""
+    executor are Qt objects). The mirror works even when the database or the task engine cannot be opened.
+    Everything opened is closed with KioskServices.close, last opened first."""
     session = build_session(config)
-    closers: list[Callable[[], object]] = []
-    supervisor = build_supervisor(config, options, closers)  # the first source opens meanwhile
+    resources = ExitStack()
+    supervisor = build_supervisor(config, options, resources)  # the first source opens meanwhile
     # The mirror's one frame in flight never waits behind a generation or the catalog import on the global pool.
     runner = BackgroundRunner(BACKGROUND_THREADS)
-    closers += [session.pipeline.close, supervisor.close]  # run last-first: an untaken early source after these
-    conn = _open_database(closers)
+    resources.callback(session.pipeline.close)  # an untaken early source is closed after these
+    resources.callback(supervisor.close)
+    conn = _open_database(resources)
     repository = engine = executor = None
     provider = "offline"
     if conn is not None:
         repository = _open_repository(conn)
-        engine, executor, provider = _open_task_engine(closers, config)
-    share = _open_share_server(config, closers)
-    closers.append(runner.close)  # closers run last-first: the frame in flight finishes before the pipeline closes
+        engine, executor, provider = _open_task_engine(resources, config)
+    share = _open_share_server(config, resources)
+    resources.callback(runner.close)  # first to close: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
     return KioskServices(
         config, session, supervisor, runner, repository=repository, engine=engine, executor=executor,
         provider=provider, share=share,
         load_catalog=shared.prepare_catalog_in_own_connection if with_db else None,
         import_style_folder=shared.import_style_folder_in_own_connection if with_db else None,
-        closers=closers,
+        resources=resources,
     )
 
 
-def _open_share_server(config: KioskConfig, closers: list[Callable[[], object]]) -> ShareServer | None:
+def _open_share_server(config: KioskConfig, resources: ExitStack) -> ShareServer | None:
     """The take-home link server when staff turned "send to my phone" on; it opens its port on the first share,
     on the address the link advertises (config.share_address, else the kiosk's own on its network)."""
     if not config.share_to_phone:
         return None
     address = config.share_address
     server = ShareServer(port=config.share_port, advertised_host=(lambda: address) if address else lan_address)
-    closers.append(server.close)
+    resources.callback(server.close)
     return server
 
 
-def _open_database(closers: list[Callable[[], object]]) -> sqlite3.Connection | None:
+def _open_database(resources: ExitStack) -> sqlite3.Connection | None:
     from nailmirror_desktop.core.db import open_database
 
     try:
@@ -256,7 +171,7 @@ def _open_database(closers: list[Callable[[], object]]) -> sqlite3.Connection | 
     except Exception as exc:
         log.error("database unavailable: %s", exc)
         return None
-    closers.append(conn.close)
+    resources.callback(conn.close)
     return conn
 
 
@@ -268,9 +183,8 @@ def _open_repository(conn: sqlite3.Connection) -> StyleRepository | None:
         return None
 
 
-def _open_task_engine(
-    closers: list[Callable[[], object]], config: KioskConfig,
-) -> tuple[TaskEngine | None, TaskExecutor | None, str]:
+def _open_task_engine(resources: ExitStack, config: KioskConfig,
+                      ) -> tuple[TaskEngine | None, TaskExecutor | None, str]:
     """The task engine with the STYLE_GENERATION and EFFECT_PREVIEW handlers, its Qt executor (made on the main
     thread) and the default provider's name."""
     try:
@@ -281,7 +195,7 @@ def _open_task_engine(
     except Exception as exc:
         log.error("task engine unavailable: %s", exc)
         return None, None, "offline"
-    closers.append(preview.close)  # closers run last-first: after the executor let a render in progress finish
-    closers.append(engine.close)
-    closers.append(executor.shutdown)
+    resources.callback(preview.close)  # closed after the executor let a render in progress finish
+    resources.callback(engine.close)
+    resources.callback(executor.shutdown)
     return engine, executor, provider_config.default_provider

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from nailmirror_desktop.adapters.share.server import ShareServer
@@ -41,13 +42,12 @@ class KioskServices:
     load_catalog: Callable[[], object] | None = None  # first-start catalog import, run off the GUI thread
     import_style_folder: Callable[[str], str] | None = None  # staff import, run off the GUI thread
     share: ShareServer | None = None  # "send to my phone": only when staff turned it on (KioskConfig.share_to_phone)
-    closers: list[Callable[[], object]] = field(default_factory=list)  # run last-first by close()
+    resources: ExitStack = field(default_factory=ExitStack)  # what close() closes, last opened first
 
     def close(self) -> None:
-        """Close every part, last built first; once only."""
-        while self.closers:
-            closer = self.closers.pop()
-            try:
-                closer()
-            except Exception as exc:  # closing must go on past one failing part
-                log.warning("closing %r failed: %s", closer, exc)
+        """Close every part, last built first; once only. A part that fails to close is logged, and the others
+        are closed all the same (ExitStack runs every callback)."""
+        try:
+            self.resources.close()
+        except Exception:  # closing must go on past one failing part, and the kiosk must still exit
+            log.warning("closing the kiosk's services failed", exc_info=True)

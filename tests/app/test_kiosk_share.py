@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -14,14 +15,15 @@ pytest.importorskip("PySide6")  # app/kiosk.py hands over to the Qt application
 def test_the_share_server_listens_where_the_config_says(tmp_path: Path):
     from nailmirror_desktop.app.kiosk import _open_share_server
 
-    closers: list = []
-    assert _open_share_server(KioskConfig(), closers) is None and closers == []
+    resources = ExitStack()
+    assert _open_share_server(KioskConfig(), resources) is None
     photo = tmp_path / "after.png"
     photo.write_bytes(b"\x89PNG")
-    server = _open_share_server(KioskConfig(share_to_phone=True, share_port=0, share_address="127.0.0.6"), closers)
+    server = _open_share_server(KioskConfig(share_to_phone=True, share_port=0, share_address="127.0.0.6"),
+                                resources)
     try:
         link = server.offer(photo)
         assert link.url.startswith("http://127.0.0.6:") and server.bound_address[0] == "127.0.0.6"
     finally:
-        for close in reversed(closers):
-            close()
+        resources.close()
+    assert server.bound_address is None  # closed with the kiosk's resources

@@ -1,13 +1,15 @@
-"""app.kiosk.open_early: the kiosk's first frame source (demo video or camera) opens on a thread while the
+"""vision.camera_opening.open_early: the kiosk's first frame source (demo video or camera) opens on a thread while the
 window is built; the supervisor's first open takes it. Real demo video, real FrameReader threads."""
 
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 
 import pytest
 
-from nailmirror_desktop.app.kiosk import open_demo_reader, open_early
+from nailmirror_desktop.app.kiosk import open_demo_reader
+from nailmirror_desktop.vision.camera_opening import open_early
 from nailmirror_desktop.vision.sources import FrameReader
 
 
@@ -27,8 +29,8 @@ class CountingOpener:
 
 
 def test_the_first_open_takes_the_reader_opened_early_and_already_reading():
-    opener, closers = CountingOpener(), []
-    open_source = open_early(opener, closers)
+    opener, resources = CountingOpener(), ExitStack()
+    open_source = open_early(opener, resources)
     first = open_source()
     assert first is opener.readers[0] and opener.calls == 1
     deadline = time.monotonic() + 30
@@ -37,22 +39,20 @@ def test_the_first_open_takes_the_reader_opened_early_and_already_reading():
     assert first.latest() is not None and first.running  # started on the early thread: frames are coming
     second = open_source()  # a re-open (camera lost …) opens anew
     assert second is not first and opener.calls == 2
-    for close in reversed(closers):
-        close()  # taken readers are the supervisor's to close: this closes nothing
+    resources.close()  # taken readers are the supervisor's to close: this closes nothing
     assert first.running  # (the supervisor starts what a later open returns)
     first.close()
     second.close()
 
 
 def test_the_first_open_raises_what_the_opener_raised():
-    open_source = open_early(CountingOpener(fail=True), [])
+    open_source = open_early(CountingOpener(fail=True), ExitStack())
     with pytest.raises(RuntimeError, match="NO_CAMERA"):
         open_source()
 
 
 def test_a_reader_never_taken_is_closed_with_the_kiosk():
-    opener, closers = CountingOpener(), []
-    open_early(opener, closers)
-    for close in reversed(closers):
-        close()  # waits for the early open, then closes what nobody took
+    opener, resources = CountingOpener(), ExitStack()
+    open_early(opener, resources)
+    resources.close()  # waits for the early open, then closes what nobody took
     assert opener.calls == 1 and not opener.readers[0].running
