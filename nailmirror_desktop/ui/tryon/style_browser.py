@@ -12,10 +12,21 @@ colour. Favourites are the customer's own (kept for this session only, forgotten
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
@@ -32,9 +43,10 @@ from PySide6.QtWidgets import (
 )
 
 from nailmirror_desktop.core.catalog.records import Category, StyleRecord
-from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository, StyleSource
+from nailmirror_desktop.core.catalog.repository import StyleFilter, StyleRepository, StyleSource
 from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.core.fingers import Finger
+from nailmirror_desktop.ui.bridge import Channel
 from nailmirror_desktop.ui.shell import i18n, theme
 from nailmirror_desktop.ui.tryon.flow_layout import FlowLayout
 
@@ -43,19 +55,34 @@ READY, LOADING, UNAVAILABLE = "ready", "loading", "unavailable"  # the catalog, 
 THUMB_SIZE = QSize(104, 70)  # the preview cards are 3:2: a square icon left a third of each tile empty
 GRID_SIZE = QSize(124, 134)  # the thumbnail, two lines of text (name, code) and the gaps
 TOUCH_MIN = 48  # px: the smallest target a fingertip hits reliably
+PAGE = 200  # styles read at a time; the next page is read as the list scrolls near its end
+ICON_CACHE = 600  # decoded thumbnails kept (~30 kB each): a few screens' worth either way of the one shown
+SEARCH_PAUSE_MS = 250  # the list follows the search box once typing pauses, not at every keystroke
 FAVOURITES = "__favourites__"  # the category chip that shows the customer's favourites
 _ROOT = QModelIndex()
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
 class StyleListModel(QAbstractListModel):
-    """Rows are StyleRecords of the customer's view; thumbnails are read once per style and kept."""
+    """Rows are StyleRecords of the customer's view, read a page at a time as the list scrolls (fetchMore).
+
+    The GUI thread never decodes an image: a tile's thumbnail is decoded and scaled on the thread pool the first
+    time the view asks for it (the tile shows the grey placeholder meanwhile) and kept in a bounded cache, so a
+    5,000-style catalog scrolls without a stall (benchmarks/style_browser.py). The paths of a page's thumbnails
+    come with the page, in one query."""
 
     def __init__(self, repository: StyleRepository | None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._repository = repository
         self._rows: list[StyleRecord] = []
-        self._icons: dict[tuple[int, int], QIcon] = {}
+        self._row_of: dict[int, int] = {}  # style id → row
+        self._paths: dict[int, str] = {}  # style id → its thumbnail's storage path (current version)
+        self._icons: OrderedDict[tuple[int, int], QIcon] = OrderedDict()  # least recently used first
+        self._loading: set[tuple[int, int]] = set()
+        self._more = False
+        self._offset = 0  # rows read so far (before the favourites filter)
+        self._placeholder: QIcon | None = None
+        self._channel = Channel()  # thumbnails decoded off the GUI thread; dropped once the model is detached
         self.category_code: str | None = None
         self.tag_code: str | None = None
         self.text = ""
@@ -64,14 +91,25 @@ class StyleListModel(QAbstractListModel):
         self.only_codes: frozenset[str] | None = None  # e.g. the customer's favourites; None = no such filter
 
     def refresh(self) -> None:
-        query = StyleFilter(status=self.status, previewable_only=self.previewable_only,
-                            category_code=self.category_code, tag_code=self.tag_code,
-                            text=self.text.strip() or None, limit=200)
         self.beginResetModel()
-        rows = self._repository.list_styles(query) if self._repository is not None else []
-        only = self.only_codes
-        self._rows = rows if only is None else [r for r in rows if r.style_code in only]
+        self._rows, self._row_of, self._paths = [], {}, {}
+        self._more, self._offset = False, 0
+        self._append(self._page(0))
         self.endResetModel()
+
+    def canFetchMore(self, parent: ModelIndex = _ROOT) -> bool:  # noqa: N802
+        return not parent.isValid() and self._more and self._repository is not None
+
+    def fetchMore(self, parent: ModelIndex = _ROOT) -> None:  # noqa: N802
+        if not self.canFetchMore(parent):
+            return
+        page = self._page(self._offset)
+        kept = self._kept(page)
+        if kept:
+            self.beginInsertRows(_ROOT, len(self._rows), len(self._rows) + len(kept) - 1)
+        self._append(page)
+        if kept:
+            self.endInsertRows()
 
     def rowCount(self, parent: ModelIndex = _ROOT) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self._rows)
@@ -92,8 +130,11 @@ class StyleListModel(QAbstractListModel):
 
     def detach(self) -> None:
         """The kiosk is shutting down and closes its database: rows already read stay, a thumbnail not yet read
-        is the grey placeholder (a last paint after shutdown used to read the closed database and raise)."""
+        is the grey placeholder (a last paint after shutdown used to read the closed database and raise), and a
+        thumbnail still being decoded is dropped."""
         self._repository = None
+        self._more = False
+        self._channel.close()
 
     def style_at(self, row: int) -> StyleRecord:
         return self._rows[row]
@@ -104,34 +145,87 @@ class StyleListModel(QAbstractListModel):
     def default_code(self) -> str | None:
         if self._repository is None:
             return None
-        everyone = StyleFilter(status=StyleStatus.PUBLISHED, previewable_only=True, limit=200)
+        everyone = StyleFilter(status=StyleStatus.PUBLISHED, previewable_only=True, limit=PAGE)
         rows = self._repository.list_styles(everyone)  # whatever filter the last customer left on
         return next((s.style_code for s in rows if s.source != StyleSource.AI), None)
 
+    def thumbnails_pending(self) -> int:
+        """Thumbnails being decoded now (tests and the benchmark wait for none)."""
+        return len(self._loading)
+
+    # --- pages ------------------------------------------------------------------------------------------
+    def _page(self, offset: int) -> list[StyleRecord]:
+        if self._repository is None:
+            return []
+        query = StyleFilter(status=self.status, previewable_only=self.previewable_only,
+                            category_code=self.category_code, tag_code=self.tag_code,
+                            text=self.text.strip() or None, limit=PAGE, offset=offset)
+        return self._repository.list_styles(query)
+
+    def _kept(self, page: list[StyleRecord]) -> list[StyleRecord]:
+        only = self.only_codes
+        return page if only is None else [r for r in page if r.style_code in only]
+
+    def _append(self, page: list[StyleRecord]) -> None:
+        self._offset += len(page)
+        self._more = len(page) == PAGE
+        kept = self._kept(page)
+        if self._repository is not None:
+            self._paths.update(self._repository.thumbnail_paths(kept))
+        for style in kept:
+            self._row_of[style.id] = len(self._rows)
+            self._rows.append(style)
+
+    # --- thumbnails -------------------------------------------------------------------------------------
     def _icon(self, style: StyleRecord) -> QIcon:
         key = (style.id, style.content_version)
-        if key not in self._icons:
-            thumbnail = self._thumbnail(style)
-            icon = QIcon(thumbnail)
-            # The same pixels when selected: Qt's default selected icon is tinted with the highlight colour,
-            # which hid the very colours the customer chose the style for. The frame says "selected" instead.
-            icon.addPixmap(thumbnail, QIcon.Mode.Selected)
-            self._icons[key] = icon
-        return self._icons[key]
+        icon = self._icons.get(key)
+        if icon is not None:
+            self._icons.move_to_end(key)
+            return icon
+        self._load(style, key)
+        return self._grey()
 
-    def _thumbnail(self, style: StyleRecord) -> QPixmap:
-        repository = self._repository
-        store = repository.store if repository is not None else None
-        for asset_type in (AssetType.THUMBNAIL, AssetType.COVER):
-            assets = repository.assets(style.id, asset_type=asset_type) if repository is not None else []
-            if assets and store is not None:
-                pixmap = QPixmap(str(store.path_of(assets[0].storage_path)))
-                if not pixmap.isNull():
-                    return pixmap.scaled(THUMB_SIZE, Qt.AspectRatioMode.KeepAspectRatioByExpanding,
-                                         Qt.TransformationMode.SmoothTransformation)
-        empty = QPixmap(THUMB_SIZE)
-        empty.fill(Qt.GlobalColor.darkGray)
-        return empty
+    def _load(self, style: StyleRecord, key: tuple[int, int]) -> None:
+        repository, relative = self._repository, self._paths.get(style.id)
+        if key in self._loading or repository is None or repository.store is None or relative is None:
+            return
+        path = str(repository.store.path_of(relative))
+        self._loading.add(key)
+        self._channel.run_in_background(lambda: _decode_thumbnail(path),
+                                        lambda image, error: self._on_decoded(key, image, error))
+
+    def _on_decoded(self, key: tuple[int, int], image: QImage | None, error: BaseException | None) -> None:
+        self._loading.discard(key)
+        # An unreadable image gets the placeholder, kept: it is not tried again.
+        pixmap = self._grey().pixmap(THUMB_SIZE) if error is not None or image is None else QPixmap.fromImage(image)
+        icon = QIcon(pixmap)
+        # The same pixels when selected: Qt's default selected icon is tinted with the highlight colour, which
+        # hid the very colours the customer chose the style for. The frame says "selected" instead.
+        icon.addPixmap(pixmap, QIcon.Mode.Selected)
+        self._icons[key] = icon
+        while len(self._icons) > ICON_CACHE:
+            self._icons.popitem(last=False)
+        row = self._row_of.get(key[0])
+        if row is not None and row < len(self._rows) and self._rows[row].content_version == key[1]:
+            index = self.index(row, 0)
+            self.dataChanged.emit(index, index, [Qt.ItemDataRole.DecorationRole])
+
+    def _grey(self) -> QIcon:
+        if self._placeholder is None:
+            empty = QPixmap(THUMB_SIZE)
+            empty.fill(Qt.GlobalColor.darkGray)
+            self._placeholder = QIcon(empty)
+        return self._placeholder
+
+
+def _decode_thumbnail(path: str) -> QImage | None:
+    """On a pool thread: the tile's image, scaled to fill THUMB_SIZE (QImage, unlike QPixmap, is thread-safe)."""
+    image = QImage(path)
+    if image.isNull():
+        return None
+    return image.scaled(THUMB_SIZE, Qt.AspectRatioMode.KeepAspectRatioByExpanding,
+                        Qt.TransformationMode.SmoothTransformation)
 
 
 class StyleBrowser(QWidget):
@@ -147,6 +241,10 @@ class StyleBrowser(QWidget):
         self._catalog_state = READY
         self.favourites: set[str] = set()
         self._current = ""
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_PAUSE_MS)
+        self._search_timer.timeout.connect(self._refresh)
         self._build()
         self._retranslate()
         self.reload()
@@ -305,6 +403,7 @@ class StyleBrowser(QWidget):
         self._refresh()
 
     def _refresh(self) -> None:
+        self._search_timer.stop()  # this refresh reads the search text as it is
         self.model.refresh()
         self._update_empty_state()
 
@@ -392,7 +491,13 @@ class StyleBrowser(QWidget):
     # --- view → model / signals -------------------------------------------------------------------------
     def _on_search_change(self, text: str) -> None:
         self.model.text = text
-        self._refresh()
+        self._search_timer.start()  # restarted by every keystroke: one query once typing pauses
+
+    def apply_search_now(self) -> None:
+        """Run a search that is waiting for typing to pause (tests; a search key)."""
+        if self._search_timer.isActive():
+            self._search_timer.stop()
+            self._refresh()
 
     def _on_category_toggle(self, button: QAbstractButton, checked: bool) -> None:
         if not checked:

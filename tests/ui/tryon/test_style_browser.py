@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 
 from nailmirror_desktop.core.catalog.content import read_style_folder
 from nailmirror_desktop.core.catalog.starter import load_starter_catalog
 from nailmirror_desktop.core.catalog.status import StyleStatus
-from nailmirror_desktop.ui.tryon.style_browser import StyleBrowser
+from nailmirror_desktop.ui.tryon.style_browser import PAGE, THUMB_SIZE, StyleBrowser
+from tests.support.many_styles import add_published_styles
 from tests.support.style_fixtures import make_catalog, make_style_folder, repository
 
 
@@ -42,6 +45,7 @@ def test_the_default_ignores_the_last_customers_filter(qtbot, repo):
     qtbot.addWidget(browser)
     expected = browser.default_code()
     browser.search.setText("no such style")
+    browser.apply_search_now()
     assert browser.model.rowCount() == 0 and browser.default_code() == expected
 
 
@@ -83,6 +87,7 @@ def test_a_selected_thumbnail_is_not_tinted(qtbot, repo):
     qtbot.waitExposed(browser)
     view = browser.list_view
     index = browser.model.index(0, 0)
+    wait_for_thumbnails(qtbot, browser)
     rect = view.visualRect(index)
     icon_box = rect.adjusted(rect.width() // 3, 12, -rect.width() // 3, -rect.height() // 2)
 
@@ -143,3 +148,56 @@ def test_at_1920_by_1080_the_grid_shows_at_least_20_styles_without_scrolling(qtb
         kiosk.window.resize(1280, 800)
         qtbot.wait(100)
         assert kiosk.window.mirror.width() > kiosk.window.side_panel.width()  # the mirror still leads there
+
+
+# ---------------------------------------------------------------------------------------------- a big catalog
+
+
+def wait_for_thumbnails(qtbot, browser) -> None:
+    """Until every tile's thumbnail is decoded (they arrive from the thread pool) and painted."""
+    model = browser.model
+    for row in range(model.rowCount()):
+        model.data(model.index(row, 0), Qt.ItemDataRole.DecorationRole)
+    qtbot.waitUntil(lambda: model.thumbnails_pending() == 0, timeout=10_000)
+    qtbot.wait(50)  # the repaint the change asked for
+
+
+def test_a_big_catalog_is_read_a_page_at_a_time_as_the_list_scrolls(qtbot, repo, tmp_path):
+    add_published_styles(repo, PAGE * 2 + 50 - 4, tmp_path / "bulk")  # with the 4 of the fixture: 450 styles
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    model = browser.model
+    assert model.rowCount() == PAGE and model.canFetchMore()
+    model.fetchMore()
+    model.fetchMore()
+    assert model.rowCount() == PAGE * 2 + 50 and not model.canFetchMore()
+    assert len(set(model.codes())) == model.rowCount()  # every style once
+
+
+def test_a_thumbnail_is_decoded_off_the_gui_thread_and_arrives_as_a_change(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    model = browser.model
+    index = model.index(0, 0)
+    changed = []
+    model.dataChanged.connect(lambda first, last, roles: changed.append((first.row(), list(roles))))
+    first = model.data(index, Qt.ItemDataRole.DecorationRole).pixmap(THUMB_SIZE).toImage()
+    assert first.pixelColor(5, 5) == QColor(Qt.GlobalColor.darkGray)  # the placeholder at once: no decode here
+    qtbot.waitUntil(lambda: (0, [Qt.ItemDataRole.DecorationRole]) in changed, timeout=10_000)
+    shown = model.data(index, Qt.ItemDataRole.DecorationRole).pixmap(THUMB_SIZE).toImage()
+    assert shown.pixelColor(5, 5) != QColor(Qt.GlobalColor.darkGray)  # the style's own picture
+    assert model.thumbnails_pending() == 0
+
+
+def test_typing_a_search_queries_once_when_typing_pauses(qtbot, repo, monkeypatch):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    queries = []
+    list_styles = repo.list_styles
+    monkeypatch.setattr(repo, "list_styles", lambda query: queries.append(query.text) or list_styles(query))
+    for text in ("款", "款式", "款式1"):
+        browser.search.setText(text)  # keystroke by keystroke
+    assert queries == []  # nothing yet: the customer is still typing
+    qtbot.waitUntil(lambda: queries == ["款式1"], timeout=5_000)
+    assert browser.model.codes() and all("1" in browser.model.style_at(r).name
+                                          for r in range(browser.model.rowCount()))

@@ -60,6 +60,7 @@ def test_while_the_starter_catalog_imports_the_customer_is_told_so(qtbot, parts,
     assert browser.model.rowCount() == 3 and not browser.empty_label.isVisibleTo(browser)
     assert session.style is not None  # and the mirror opens with a style on
     browser.search.setText("no such style")
+    browser.apply_search_now()
     assert browser.empty_label.text().startswith("No styles match")
 
 
