@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QPushButton
 from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.ui import bridge
 from nailmirror_desktop.ui.share.share_page import NO_NETWORK, OFF, SAVING, SENT, UNAVAILABLE, SharePage
-from nailmirror_desktop.ui.shell.main_window import SNAPSHOT, MainWindow
+from nailmirror_desktop.ui.shell.main_window import SHARE, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage
 
 log = logging.getLogger(__name__)
-SHARE = 3  # the window's page index after CUSTOMER, SNAPSHOT, STAFF
+__all__ = ["SHARE", "ShareController", "StyleInfo"]  # SHARE: the window's page (ui/shell/main_window.Page)
 
 # (name, code) or (name, code, price as shown or None): the card shows the price only when the store set one
 StyleInfo = tuple[str, str] | tuple[str, str, str | None]
