@@ -37,6 +37,7 @@ from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.generation.generate_panel import StyleCard
 from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.ui.shell.forget import forget_each
 from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.compare_page import ComparePage
@@ -327,13 +328,25 @@ class TryOnController(QObject):
 
     # --- the customer leaves ------------------------------------------------------------------------------
     def forget_customer(self) -> None:
-        """No style, no images of the customer on screen or in memory; the browser back to its first view."""
-        self.session.clear()
+        """No style, no images of the customer on screen or in memory; the browser back to its first view and the
+        mirror on screen. Each part on its own (ui/shell/forget.py): one failing part is logged and the others
+        still go."""
         self._preview_task = None
-        self.snapshot_page.clear()
-        self.compare_page.clear()
+        forget_each("try-on", [
+            ("style", self.session.clear),
+            ("snapshot page", self.snapshot_page.clear),
+            ("compare page", self.compare_page.clear),
+            ("mirror", self._clear_mirror),
+            ("style browser", self._reset_browser),
+            ("mirror page", self.back_to_mirror),
+        ])
+
+    def _clear_mirror(self) -> None:
         self._window.mirror.clear_frame()
         self._window.mirror.set_style("", "")
+        self._window.mirror.set_banner("")
+
+    def _reset_browser(self) -> None:
         if self.style_browser is not None:
             self.style_browser.reset_filters()
             self.style_browser.show_current("")
