@@ -1,6 +1,10 @@
-"""The idle reset (#20.6): one kiosk as the shell builds it (the window, the try-on, AI design, share and staff
-flows) over a real catalog, a real try-on pipeline and a real share server on loopback, workers run inline. A
-failing step is logged and the others still run; the window's pages each keep their own widget.
+"""The idle reset between two customers (#20.6, #20.7): one kiosk as the shell builds it (the window, the try-on,
+AI design, share and staff flows) over a real catalog, a real try-on pipeline and a real share server on
+loopback; workers run inline, or are held to play an answer that comes back after the customer left.
+
+What the first customer did (her language, style, favourite, comparison, snapshots, link, AI design) must not
+reach the second one: not on a screen, not through "send to my phone", not through the old link. Her photos stay
+on disk for the staff gallery only.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QWidget
 
 from nailmirror_desktop.adapters.share.server import ShareServer
-from nailmirror_desktop.ui.share.share_page import OFF
+from nailmirror_desktop.ui.share.share_page import LINK, OFF, SAVING
 from nailmirror_desktop.ui.shell import i18n
-from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SHARE, MainWindow, Page
+from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SHARE, SNAPSHOT, MainWindow, Page
+from nailmirror_desktop.ui.tryon.snapshot import snapshots_dir
 from nailmirror_desktop.vision.supervisor import FramePacket
 from tests.support.style_fixtures import make_catalog
 from tests.support.ui_support import light_kiosk, run_now
@@ -101,6 +106,78 @@ def snapshot(kiosk, frame_no: int) -> bool:
     return kiosk.tryon.take_snapshot()
 
 
+def test_two_customers_one_kiosk_nothing_of_the_first_reaches_the_second(qtbot, kiosk):
+    tryon, share, panel, window = kiosk.tryon, kiosk.share, kiosk.generation.panel, kiosk.window
+    browser = tryon.style_browser
+    first_style = kiosk.services.session.style.code  # the fresh start's style
+    links = offered_links(kiosk)
+
+    # --- the first customer: English, another style, a favourite, a comparison, a snapshot sent, an AI design
+    kiosk.toggle_language()
+    chosen = next(code for code in browser.model.codes() if code != first_style)
+    assert tryon.apply_style(chosen)
+    browser.favourite_button.click()
+    assert browser.favourites == {chosen}
+    assert tryon.compare(chosen, first_style) and window.current_page() == COMPARE
+    deleted_pages_go()
+    assert snapshot(kiosk, 1) and window.current_page() == SNAPSHOT
+    her_photo = tryon.last_snapshot
+    share.button.click()
+    assert window.current_page() == SHARE and share.page.state == LINK
+    assert get(links[0]) == 200  # her phone opens the landing page
+    panel.prompt.setText("粉色贝壳")
+    panel.show_result(chosen, tryon.style_card(chosen))
+    share.back_to_snapshot()
+    tryon.back_to_mirror()
+    kiosk.runner.held = True  # a second snapshot, still being saved when she walks away
+    assert snapshot(kiosk, 2)
+    share.button.click()  # "send to my phone" during that save: nothing yet, not the first photo again
+    assert share.page.state == SAVING and len(links) == 1
+    designed = next(code for code in browser.model.codes() if code not in (first_style, chosen))
+    tried: list[bool] = []
+    tryon.apply_style_in_background(designed, tried.append)  # her new design, still being decoded
+
+    app = QCoreApplication.instance()
+    kiosk.idle.start(app)  # she walks away: the idle watcher fires the reset
+    try:
+        with qtbot.waitSignal(kiosk.session_did_reset, timeout=2000):
+            kiosk.idle.set_timeout_ms(20)
+    finally:
+        kiosk.idle.stop(app)
+    kiosk.runner.release()  # her second photo's save and her design's textures come back after the reset
+    assert tried == [False]
+
+    # --- the second customer's screen: a fresh start
+    assert window.current_page() == CUSTOMER and i18n.current_language() == "zh_CN"
+    assert kiosk.services.session.style.code == first_style and window.mirror._style_code == first_style
+    assert browser.favourites == set() and browser.model.only_codes is None
+    assert tryon.compare_page.shown_codes() == () and not any(n.text() or c.text() for n, c in
+                                                              zip(tryon.compare_page.names, tryon.compare_page.codes,
+                                                                  strict=True))
+    assert all(p.pixmap().isNull() for p in tryon.compare_page.previews)
+    assert not tryon.snapshot_page.view.has_images() and tryon.snapshot_page.title.text() == ""
+    assert share.page.state == OFF and share.page.qr.pixmap().isNull() and share.page.card.code.text() == ""
+    assert panel.prompt.text() == "" and panel.result_code.text() == "" and not panel.more_button.isVisibleTo(panel)
+    assert tryon.last_snapshot is None
+    # --- her link is dead at once, over real HTTP
+    assert get(links[0]) == 404 and get(links[0], "/photo.png") == 404
+
+    # --- "send to my phone" while the second customer's own snapshot is still being saved: nothing to send yet
+    kiosk.runner.held = True
+    assert snapshot(kiosk, 3)
+    share.button.click()
+    assert share.page.state == SAVING and len(links) == 1
+    kiosk.runner.release()
+    share.take_home()
+    assert share.page.state == LINK and len(links) == 2
+    assert tryon.last_snapshot is not None and tryon.last_snapshot != her_photo
+    assert get(links[1], "/photo.png") == 200
+    # her photos are kept for the staff gallery (until snapshot_keep_days), not offered
+    assert her_photo.is_file() and len(list(snapshots_dir().glob("*_after.png"))) == 3
+    tryon.back_to_mirror()
+    assert tryon.compare(first_style, chosen) and window.current_page() == COMPARE  # 对比 works after a share
+
+
 def test_a_failing_reset_step_is_logged_and_the_others_still_run(qtbot, kiosk, caplog):
     """The reset's first step used to be the last that ran: a page Qt had deleted raised, and the link, the share
     page and the language stayed for the next customer."""
@@ -121,7 +198,7 @@ def test_a_failing_reset_step_is_logged_and_the_others_still_run(qtbot, kiosk, c
     ]
     assert "already deleted" in str(failures[0].exc_info[1])
     assert window.current_page() == CUSTOMER and i18n.current_language() == "zh_CN"
-    assert get(links[0]) == 404 and share.page.state == OFF
+    assert get(links[0]) == 404 and share.page.state == OFF and tryon.last_snapshot is None
     assert not tryon.snapshot_page.view.has_images() and kiosk.services.session.style is not None
 
 
