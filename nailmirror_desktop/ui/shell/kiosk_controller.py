@@ -28,7 +28,7 @@ from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.share.share_controller import ShareController
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.forget import forget_each
-from nailmirror_desktop.ui.shell.main_window import CUSTOMER, MainWindow, placeholder
+from nailmirror_desktop.ui.shell.main_window import MainWindow, placeholder
 from nailmirror_desktop.ui.staff.staff_door import StaffDoor
 from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher
 from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
@@ -112,7 +112,7 @@ class KioskController(QObject):
             ("language", self._back_to_store_language),
             ("first style", self.tryon.put_on_a_first_style),
             ("expired snapshots", lambda: self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)),
-            ("customer page", lambda: self.window.show_page(CUSTOMER)),  # last: nothing after it changes pages
+            ("start screen", self.window.show_start),  # last: nothing after it changes pages
         ])
         if failed:
             log.error("idle: session reset with failed steps: %s", ", ".join(failed))

@@ -12,6 +12,7 @@ from enum import Enum
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -159,6 +160,17 @@ class MainWindow(QMainWindow):
 
     def show_page(self, page: Page) -> None:
         self.pages.setCurrentWidget(self._page_widgets[page])
+
+    def show_start(self) -> None:
+        """The customer page as a new customer finds it (idle reset): the styles tab, and no text field of this
+        window focused, so the on-screen keyboard closes and what was half-typed on it is dropped."""
+        self.show_page(CUSTOMER)
+        if self._style_tab is not None:
+            self.side_tabs.setCurrentWidget(self._style_tab)
+        focused = QApplication.focusWidget()
+        if focused is not None and focused.window() is self:
+            QGuiApplication.inputMethod().reset()
+            focused.clearFocus()
 
     def current_page(self) -> Page:
         shown = self.pages.currentWidget()

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.ui.share.share_page import LINK, OFF, SAVING
@@ -136,6 +136,14 @@ def test_two_customers_one_kiosk_nothing_of_the_first_reaches_the_second(qtbot, 
     designed = next(code for code in browser.model.codes() if code not in (first_style, chosen))
     tried: list[bool] = []
     tryon.apply_style_in_background(designed, tried.append)  # her new design, still being decoded
+    share.back_to_snapshot()
+    tryon.back_to_mirror()
+    window.show()  # she leaves on the AI design tab, typing in its prompt (the on-screen keyboard up)
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    window.side_tabs.setCurrentIndex(1)
+    panel.prompt.setFocus()
+    qtbot.waitUntil(panel.prompt.hasFocus, timeout=2000)
 
     app = QCoreApplication.instance()
     kiosk.idle.start(app)  # she walks away: the idle watcher fires the reset
@@ -149,6 +157,7 @@ def test_two_customers_one_kiosk_nothing_of_the_first_reaches_the_second(qtbot, 
 
     # --- the second customer's screen: a fresh start
     assert window.current_page() == CUSTOMER and i18n.current_language() == "zh_CN"
+    assert window.side_tabs.currentWidget() is browser and QApplication.focusWidget() is not panel.prompt
     assert kiosk.services.session.style.code == first_style and window.mirror._style_code == first_style
     assert browser.favourites == set() and browser.model.only_codes is None
     assert tryon.compare_page.shown_codes() == () and not any(n.text() or c.text() for n, c in
