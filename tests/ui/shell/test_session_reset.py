@@ -26,7 +26,7 @@ from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SHARE, SN
 from nailmirror_desktop.ui.tryon.snapshot import snapshots_dir
 from nailmirror_desktop.vision.supervisor import FramePacket
 from tests.support.style_fixtures import make_catalog
-from tests.support.ui_support import light_kiosk, run_now
+from tests.support.ui_support import light_kiosk, run_now, set_staff_pin
 
 pytestmark = pytest.mark.qt
 
@@ -198,6 +198,9 @@ def test_a_failing_reset_step_is_logged_and_the_others_still_run(qtbot, kiosk, c
     assert get(links[0]) == 200
     shiboken6.delete(tryon.compare_page.names[0])  # what the page-index collision did to the compare page
     kiosk.generation.panel.clear = broken  # and a second broken part, in another flow
+    set_staff_pin()
+    kiosk.staff.ask_for_pin()  # and the staff keypad left open with digits on it
+    kiosk.staff.pin_dialog.entry.setText("135")
     with caplog.at_level(logging.INFO):
         kiosk.reset_session()
     failures = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
@@ -209,6 +212,7 @@ def test_a_failing_reset_step_is_logged_and_the_others_still_run(qtbot, kiosk, c
     assert window.current_page() == CUSTOMER and i18n.current_language() == "zh_CN"
     assert get(links[0]) == 404 and share.page.state == OFF and tryon.last_snapshot is None
     assert not tryon.snapshot_page.view.has_images() and kiosk.services.session.style is not None
+    assert kiosk.staff.pin_dialog is None
 
 
 def broken() -> None:
