@@ -143,8 +143,7 @@ def test_at_1920_by_1080_the_grid_shows_at_least_20_styles_without_scrolling(qtb
         kiosk.window.resize(1920, 1080)
         browser = kiosk.tryon.style_browser
         qtbot.waitUntil(lambda: browser.model.rowCount() >= 20, timeout=60000)
-        qtbot.wait(100)
-        assert browser.visible_tile_count() >= 20
+        qtbot.waitUntil(lambda: browser.visible_tile_count() >= 20, timeout=5000)  # once the layout settles
         kiosk.window.resize(1280, 800)
         qtbot.wait(100)
         assert kiosk.window.mirror.width() > kiosk.window.side_panel.width()  # the mirror still leads there
