@@ -6,6 +6,8 @@ nailmirror-protocol comes from the folder of wheels built here."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import signal
@@ -89,7 +91,7 @@ def test_the_kiosk_wheel_installs_alone_and_runs(wheels: Path, tmp_path: Path) -
     bin_dir = fresh_venv_with(wheels, "nailmirror", tmp_path / "venv")
     env = clean_env(NAILMIRROR_HOME=str(tmp_path / "home"), QT_QPA_PLATFORM="offscreen")
 
-    assert "tasks" in run(bin_dir / "nailmirror", "--help", cwd=tmp_path, env=env).stdout
+    assert "export" in run(bin_dir / "nailmirror", "--help", cwd=tmp_path, env=env).stdout
     assert not (bin_dir / "nailmirror-hq").exists()
     found = json.loads(run(bin_dir / "python", "-c", KIOSK_PROBE, cwd=tmp_path, env=env).stdout)
     assert Path(found["bundle_root"]).is_relative_to(tmp_path / "venv")
@@ -101,6 +103,9 @@ def test_the_kiosk_wheel_installs_alone_and_runs(wheels: Path, tmp_path: Path) -
     styles = json.loads(run(bin_dir / "nailmirror", "styles", "list", "--source", "CATALOG", "--json",
                             cwd=tmp_path, env=env).stdout)
     assert len(styles) == STARTER_STYLES
+    audit = csv.DictReader(io.StringIO(run(bin_dir / "nailmirror", "export", "audit", "--csv", cwd=tmp_path,
+                                           env=env).stdout))  # sqlite-utils came with the wheel
+    assert {row["actor"] for row in audit} == {"starter_catalog"}
 
 
 def test_the_hq_wheel_installs_alone_and_serves_on_sqlite(wheels: Path, tmp_path: Path) -> None:
