@@ -21,9 +21,9 @@ DISTRIBUTIONS = {"nailmirror": "nailmirror_desktop", "nailmirror-hq": "nailmirro
 REQUIREMENTS = {"nailmirror": "app.txt", "nailmirror-hq": "hq.txt"}
 OURS = set(DISTRIBUTIONS.values())
 # The distribution a top-level module comes from, where the module's name is not the distribution's.
+# shiboken6 is PySide6's own runtime, released with it in lockstep (PySide6-Essentials pins it exactly).
 PROVIDED_BY = {"PySide6": "PySide6-Essentials", "shiboken6": "PySide6-Essentials", "cv2": "opencv-python-headless",
-               "PIL": "pillow", "argon2": "argon2-cffi", "psycopg": "psycopg", "multipart": "python-multipart",
-               "yaml": "pyyaml"}
+               "PIL": "pillow", "argon2": "argon2-cffi"}
 # Imported but deliberately undeclared: its own pins would pull numpy<2 and a Qt5 OpenCV (requirements/mediapipe.txt,
 # installed with --no-deps; distributions/nailmirror/pyproject.toml says how a wheel install gets it).
 UNDECLARED = {"nailmirror": {"mediapipe"}}

@@ -114,8 +114,10 @@ def test_the_hq_wheel_installs_alone_and_serves_on_sqlite(wheels: Path, tmp_path
 
     assert "serve" in run(bin_dir / "nailmirror-hq", "--help", cwd=tmp_path).stdout
     assert not (bin_dir / "nailmirror").exists()
-    run(bin_dir / "python", "-c", "import importlib.util as u, sys; "
-        "sys.exit([m for m in ('nailmirror_desktop', 'PySide6', 'cv2') if u.find_spec(m)])", cwd=tmp_path)
+    kiosk_side = run(bin_dir / "python", "-c", "import importlib.util as u; "
+                     "print([m for m in ('nailmirror_desktop', 'PySide6', 'cv2', 'sqlite_utils') if u.find_spec(m)])",
+                     cwd=tmp_path)
+    assert kiosk_side.stdout.strip() == "[]"
     port = free_port()
     server = subprocess.Popen([bin_dir / "nailmirror-hq", "--data", data, "serve", "--port", str(port)],
                               cwd=tmp_path, env=clean_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
