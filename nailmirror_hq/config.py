@@ -39,12 +39,16 @@ def default_data_dir() -> Path:
 
 
 def default_starter_catalog() -> Path | None:
-    """The kiosk's starter catalog (the same files, so HQ publishes those styles under the same ids)."""
+    """The kiosk's starter catalog (the same files, so HQ publishes those styles under the same ids): package data
+    in an installed wheel (distributions/nailmirror-hq puts it there), else the checkout's resources/."""
     override = os.environ.get(ENV_STARTER)
     if override is not None:
         return Path(override) if override else None
-    folder = Path(__file__).resolve().parent.parent / "resources" / "starter_catalog"
-    return folder if (folder / "catalog.json").is_file() else None
+    package = Path(__file__).resolve().parent
+    for folder in (package / "starter_catalog", package.parent / "resources" / "starter_catalog"):
+        if (folder / "catalog.json").is_file():
+            return folder
+    return None
 
 
 def load_settings(data_dir: Path | str | None = None) -> Settings:

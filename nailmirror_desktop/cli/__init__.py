@@ -25,7 +25,8 @@ import time
 import traceback
 from pathlib import Path
 
-SUBCOMMAND_MODULES = ("kiosk", "tryon", "evaluate", "tasks", "styles", "generate", "staff", "credits", "sync")
+SUBCOMMAND_MODULES = ("kiosk", "tryon", "evaluate", "tasks", "styles", "generate", "staff", "credits", "sync",
+                      "export")
 EXIT_DATA_DIR_UNUSABLE = 4
 EXIT_INTERNAL_ERROR = 5
 ERROR_LOG_NAME = "nailmirror-cli-errors.log"

@@ -2,7 +2,8 @@
 
 The data directory holds the database, the asset store, logs and snapshots. `NAILMIRROR_HOME` overrides it so
 tests and tools never touch a real kiosk's data. Bundled read-only files (models, resources, migrations) are
-found next to the package in a source checkout and under `sys._MEIPASS` in a PyInstaller build.
+found next to the package in a source checkout, in the package's `_bundle/` in a wheel install and under
+`sys._MEIPASS` in a PyInstaller build.
 
 Privacy: snapshots show customers' hands, so the data directory and everything in it is owner-only (directories
 0700, files 0600) whatever the umask. A directory is re-moded only when the kiosk owns it: it created it (and
@@ -86,11 +87,14 @@ def write_failure(folder: Path) -> str | None:
 
 
 def bundle_root() -> Path:
-    """The folder that holds `models/`, `resources/` and `migrations/` (read-only at run time)."""
+    """The folder that holds `models/`, `resources/` and `migrations/` (read-only at run time): the PyInstaller
+    bundle's, the package's `_bundle/` in an installed wheel (distributions/nailmirror), else the checkout's."""
     frozen_root = getattr(sys, "_MEIPASS", None)
     if frozen_root:
         return Path(frozen_root)
-    return Path(__file__).resolve().parents[2]
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "_bundle"
+    return installed if installed.is_dir() else package.parent
 
 
 def default_data_dir() -> Path:

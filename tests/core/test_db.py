@@ -171,3 +171,37 @@ def test_the_upgrade_counts_a_paid_generation_caught_mid_request_as_sent(tmp_pat
     marked = dict(upgraded.execute("SELECT id, request_sent_at FROM task").fetchall())
     upgraded.close()
     assert marked == {1: 7, 2: 7, 3: None, 4: None, 5: None}
+
+
+def test_the_latest_schema_keeps_what_the_books_export_relies_on(tmp_path):
+    """Read through sqlite-utils' introspection: a column a migration adds comes last (the export's column order
+    only grows at the end), the ledger's and the tasks' times are INTEGER milliseconds (the export makes them
+    ISO 8601) while the audit log's are ISO text already, and the audit log stays append-only."""
+    from sqlite_utils import Database
+
+    conn = open_database(tmp_path / "latest.db")
+    db = Database(conn, recursive_triggers=False, execute_plugins=False)
+    assert {"task", "task_event", "credit_account", "credit_entry", "audit_log"} <= set(db.table_names())
+    assert [c.name for c in db["credit_entry"].columns][-3:] == ["upload_id", "uploaded_at", "upload_error"]
+    assert [c.name for c in db["task"].columns][-1] == "request_sent_at"
+    for table in ("task", "credit_entry"):
+        times = {c.name: c.type for c in db[table].columns if c.name.endswith(("_at", "_time"))}
+        assert set(times.values()) == {"INTEGER"}, (table, times)
+    assert db["audit_log"].columns_dict["created_at"] is str
+    assert {t.name for t in db["audit_log"].triggers} == {"audit_log_no_update", "audit_log_no_delete"}
+    assert {i.name for i in db["credit_entry"].indexes if i.unique} >= {"credit_entry_upload_id"}
+    conn.close()
+
+
+def test_a_database_upgraded_one_migration_at_a_time_has_the_schema_of_a_new_one(tmp_path):
+    from sqlite_utils import Database
+
+    stepped = connect(tmp_path / "stepped.db")
+    for version in range(1, discover_migrations()[-1].version + 1):
+        migrate(stepped, target=version)
+        assert schema_version(stepped) == version
+    fresh = open_database(tmp_path / "fresh.db")
+    read = [Database(c, recursive_triggers=False, execute_plugins=False) for c in (stepped, fresh)]
+    assert read[0].schema == read[1].schema
+    stepped.close()
+    fresh.close()
