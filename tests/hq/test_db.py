@@ -64,3 +64,13 @@ def test_an_open_write_transaction_holds_the_lock_other_processes_see(hq_local_b
                     other.execute("BEGIN IMMEDIATE")
             finally:
                 other.close()
+
+
+def test_the_head_revision_the_cli_checks_is_alembics_head() -> None:
+    """db.HEAD_REVISION lets a command on a current database skip alembic; a new migration must move it."""
+    from alembic.script import ScriptDirectory
+
+    from nailmirror_hq import db as hq_db
+
+    config = hq_db.alembic_config(hq_db.make_engine("sqlite://"))
+    assert ScriptDirectory.from_config(config).get_current_head() == hq_db.HEAD_REVISION

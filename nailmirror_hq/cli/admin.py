@@ -1,0 +1,66 @@
+"""`nailmirror-hq serve | maintain | backup | restore`: running HQ and keeping it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from nailmirror_hq import maintenance
+from nailmirror_hq.cli.common import Command, cli_actor
+from nailmirror_hq.errors import HQError
+from nailmirror_hq.service import HQ
+
+
+def register(sub: Any, command: Command) -> None:
+    serve = command(sub, "serve", _serve, "run HQ's HTTP service")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8780)
+    maintain = command(sub, "maintain", _maintain,
+                       "compact the feed and delete unreferenced blobs once (serve also does it daily)")
+    maintain.add_argument("--retention-days", type=float, default=maintenance.RETENTION.days,
+                          help="keep every feed change younger than this (default 180)")
+    maintain.add_argument("--blob-grace-days", type=float, default=maintenance.BLOB_GRACE.days,
+                          help="never delete a blob younger than this (default 7)")
+    command(sub, "backup", _backup, "write a backup of HQ (database and blobs) to DIR").add_argument("dir")
+    command(sub, "restore", _restore, "replace HQ with a backup; starts a new epoch (kiosks resync)"
+            ).add_argument("dir")
+
+
+def _serve(hq: HQ, args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from nailmirror_hq.api.app import create_app
+
+    # One worker on SQLite (one writer anyway); run several processes behind a load balancer on PostgreSQL.
+    print(f"nailmirror-hq: serving {hq.settings.database_url.split('@')[-1]} on http://{args.host}:{args.port}",
+          file=sys.stderr)
+    scheduler = maintenance.Scheduler(hq.engine, hq.blobs).start()  # compaction and blob clean-up, daily
+    try:
+        uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
+                    server_header=False)
+    finally:
+        scheduler.stop()
+
+
+def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    from datetime import timedelta
+
+    if args.retention_days < 1 or args.blob_grace_days < 0:
+        raise HQError(400, "bad_request", "--retention-days must be >= 1 and --blob-grace-days >= 0")
+    result = maintenance.run(hq.engine, hq.blobs, retention=timedelta(days=args.retention_days),
+                             grace=timedelta(days=args.blob_grace_days))
+    return {"changes_dropped": result.changes_dropped, "blobs_deleted": len(result.blobs_deleted)}
+
+
+def _backup(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    from nailmirror_hq import backup
+
+    return backup.backup(hq.engine, hq.blobs, Path(args.dir))
+
+
+def _restore(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    from nailmirror_hq import backup
+
+    return backup.restore(hq.engine, hq.blobs, Path(args.dir), cli_actor())
