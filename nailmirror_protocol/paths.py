@@ -1,5 +1,7 @@
 """Endpoint paths and headers of protocol v1 (relative to the HQ base URL)."""
 
+from nailmirror_protocol.canonical import is_sha256_hex
+
 ENROLL = "/v1/enroll"
 HELLO = "/v1/hello"
 CATALOG_CHANGES = "/v1/catalog/changes"  # ?since=<cursor>&limit=<n ≤ PAGE_MAX>
@@ -12,6 +14,9 @@ HEALTHZ = "/healthz"
 
 
 def blob(sha256: str) -> str:
+    """ValueError for anything but 64 lower-case hex digits: a hash from the wire never becomes another path."""
+    if not is_sha256_hex(sha256):
+        raise ValueError(f"not a sha256: {sha256[:70]!r}")
     return f"/v1/blobs/{sha256}"
 
 

@@ -22,6 +22,7 @@ import argparse
 import json
 import socket
 import sys
+import threading
 import time
 from typing import Any
 
@@ -93,6 +94,23 @@ def _unfinished(engine: Any) -> int:
 
 
 def _now(args: argparse.Namespace) -> int:
+    from nailmirror_desktop.core.generation.provider_port import stoppable
+
+    # The timeout holds across everything the command fetches: when it runs out, the StopSignal cuts the
+    # exchange or download in flight at once (adapters/http/client.py, adapters/sync/blobs.py find it on this
+    # thread, where the engine runs the sync tasks), and no further task starts.
+    with stoppable("sync-now") as stop:
+        timer = threading.Timer(max(0.0, args.timeout), stop.stop,
+                                ("timed_out", f"sync now --timeout {args.timeout:g} ran out"))
+        timer.daemon = True
+        timer.start()
+        try:
+            return _now_until(args, stop)
+        finally:
+            timer.cancel()
+
+
+def _now_until(args: argparse.Namespace, stop: Any) -> int:
     from nailmirror_desktop.app.services import open_repository, open_sync_engine
     from nailmirror_desktop.core.sync import state
     from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, submit_cycle
@@ -115,7 +133,9 @@ def _now(args: argparse.Namespace) -> int:
         deadline = time.monotonic() + args.timeout
         last_unqueued: int | None = None
         while True:
-            engine.run_due()
+            engine.run_due(max_tasks=1)  # one at a time: the deadline is looked at between tasks
+            if stop.fired:
+                return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
             task = engine.get(cycle.task_no)
             assert task is not None
             if task.status.value in ("FAILED", "DEAD", "CANCELED"):
@@ -133,8 +153,8 @@ def _now(args: argparse.Namespace) -> int:
                 last_unqueued = unqueued
                 cycle = submit_cycle(engine, spread=False)  # more blobs than the engine's backlog took at once
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return _fail(f"timed out after {args.timeout:.0f} s; {_pending_line(conn)}")
+            if remaining <= 0 or stop.fired:
+                return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
             engine.clock.sleep(min(engine.seconds_until_next_work(), remaining, 0.5))
         return _outcome(conn, task.result, args.json)
 
@@ -152,6 +172,8 @@ def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:
         return _fail(f"{len(failed)} download(s) failed, their styles stay hidden: {failed[0]['last_error']}")
     if uploads:
         return _fail(f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
+    if report["last_warning"]:
+        print(f"warning: {report['last_warning']}"[:400].replace("\n", " "), file=sys.stderr)
     if report["parked_ledger_uploads"]:
         # Never resent blindly (HQ holds another body under the entry's id, which staff must look into), but
         # not a failed sync either: everything else went through, and `credits unpark` ends the entry.
@@ -189,7 +211,8 @@ def _status(args: argparse.Namespace) -> int:
         return 0
     print(f"state: {report['state']}")
     for key in ("last_success_at", "offline_since", "cursor", "pending_uploads", "pending_downloads",
-                "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error"):
+                "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error",
+                "last_warning"):
         print(f"{key}: {report[key] if report[key] is not None else '-'}")
     return 0
 

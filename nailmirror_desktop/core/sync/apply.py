@@ -264,12 +264,17 @@ def set_hidden(repo: StyleRepository, style_code: str, hidden: bool, *, actor: s
 def local_digest(conn: sqlite3.Connection) -> str:
     """The kiosk's side of HQ's catalog digest: (id, version) of every live HQ style it holds, a staged version
     counting as held (it is what the feed sent)."""
+    return local_state(conn)[1]
+
+
+def local_state(conn: sqlite3.Connection) -> tuple[int, str]:
+    """(count, digest) of the live HQ styles this kiosk holds (staged versions counted): HQ's CatalogState."""
     pairs = {r["client_uid"]: int(r["remote_version"]) for r in conn.execute(
         "SELECT client_uid, remote_version FROM style WHERE owner = 'HQ' AND deleted = 0"
         " AND remote_version IS NOT NULL")}
     for row in conn.execute("SELECT remote_id, version FROM sync_staged_style"):
         pairs[row["remote_id"]] = int(row["version"])
-    return catalog_digest(pairs.items())
+    return len(pairs), catalog_digest(pairs.items())
 
 
 def pending_blobs(conn: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -108,10 +108,11 @@ def set_inbox_cursor(conn: sqlite3.Connection, cursor: str) -> None:
     conn.execute("UPDATE sync_state SET inbox_cursor = ? WHERE id = 1", (cursor,))
 
 
-def record_success(conn: sqlite3.Connection, *, not_before: float | None = None) -> None:
+def record_success(conn: sqlite3.Connection, *, not_before: float | None = None, warning: str | None = None) -> None:
+    """`warning`: what the cycle found odd without failing on it (one line), or None; replaces the last one."""
     with write_transaction(conn):
         conn.execute(f"UPDATE sync_state SET state = 'OK', last_success_at = {_NOW}, offline_since = NULL,"
-                     " last_error = NULL, not_before = ? WHERE id = 1", (not_before,))
+                     " last_error = NULL, not_before = ?, last_warning = ? WHERE id = 1", (not_before, warning))
 
 
 def record_failure(conn: sqlite3.Connection, error: SyncError) -> None:
@@ -154,9 +155,11 @@ def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
     if current is None:
         return {"state": SyncStatus.NOT_ENROLLED.value, "last_success_at": None, "offline_since": None,
                 "cursor": None, "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
-                "last_error": None, **credits}
+                "last_error": None, "last_warning": None, **credits}
+    warning = conn.execute("SELECT last_warning FROM sync_state WHERE id = 1").fetchone()[0]
     return {"state": current.state.value, "last_success_at": current.last_success_at,
             "offline_since": current.offline_since, "cursor": current.channel_cursor,
             "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
-            "last_error": current.last_error, "hq_url": current.hq_url, "store_id": current.store_id,
+            "last_error": current.last_error, "last_warning": warning, "hq_url": current.hq_url,
+            "store_id": current.store_id,
             "kiosk_id": current.kiosk_id, "inbox_cursor": current.inbox_cursor, **credits}

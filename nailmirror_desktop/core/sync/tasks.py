@@ -56,6 +56,7 @@ _CLASSES = {
     Fault.MISSING_BLOBS: ErrorClass.TRANSIENT,
     Fault.HASH_MISMATCH: ErrorClass.TRANSIENT,
     Fault.RESET_LOOP: ErrorClass.TRANSIENT,
+    Fault.MALFORMED: ErrorClass.TRANSIENT,  # HQ may mend the answer; the next cycle asks again
 }
 
 
@@ -136,7 +137,7 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
             schedule_timer_cycle(engine, now_s + interval, interval)
         return {"pages": report.pages, "changes": report.changes, "snapshot": report.snapshot,
                 "inbox_events": report.inbox_events, "ledger_uploaded": report.ledger_uploaded,
-                "ledger_parked": report.ledger_parked, **queued}
+                "ledger_parked": report.ledger_parked, "warning": report.warning, **queued}
 
     return {SYNC_CYCLE: run_sync_cycle, BLOB_FETCH: lambda ctx: fetch_blob(services, ctx),
             DRAFT_PUSH: lambda ctx: push_draft(services, ctx)}
