@@ -9,6 +9,7 @@ CATALOG_SNAPSHOT = "/v1/catalog/snapshot"  # If-None-Match: "<cursor>" → 304
 BLOBS_MISSING = "/v1/blobs:missing"
 INBOX = "/v1/stores/me/inbox"  # ?since=<cursor>&limit=<n>
 LEDGER_ENTRIES = "/v1/ledger/entries"  # credits: PUT /v1/ledger/entries/{entry_id}, one settled kiosk entry
+SYNC_REPORT = "/v1/kiosks/me/sync-report"  # PUT: how sync stands on this kiosk (shapes.SyncReport)
 AUTH_ROTATE = "/v1/auth/rotate"  # POST: a new token; the old one stays valid until old_valid_until
 HEALTHZ = "/healthz"
 

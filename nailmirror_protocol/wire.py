@@ -21,7 +21,7 @@ from typing import Any, cast
 from nailmirror_protocol import PROTOCOL_VERSION
 from nailmirror_protocol.canonical import is_sha256_hex
 from nailmirror_protocol.cursor import EPOCH_PATTERN, MAX_SEQ, CursorError, parse_cursor
-from nailmirror_protocol.shapes import ChangesPage, Hello, InboxPage, Snapshot
+from nailmirror_protocol.shapes import REPORT_FAILED_MAX, ChangesPage, Hello, InboxPage, Snapshot, SyncReport
 
 ASSET_MAX_BYTES = 64 * 1024 * 1024  # no image a kiosk stores is larger; a bigger declared size is refused
 IMAGE_MAX_SIDE = 20_000
@@ -343,3 +343,21 @@ def read_inbox_page(document: object, reading: Reading | None = None) -> InboxPa
     top.done("an inbox page")
     return cast(InboxPage, page)
 
+
+def read_sync_report(document: object, reading: Reading | None = None) -> SyncReport:
+    """A kiosk's sync report as HQ reads it: every field optional, each known one checked, the rest left out."""
+    reading = reading if reading is not None else Reading()
+    top = _top(document, reading)
+    report: dict[str, Any] = {"nm": PROTOCOL_VERSION}
+    if "failed_downloads" in top.value:
+        failed = []
+        for i, item in enumerate(top.items("failed_downloads", REPORT_FAILED_MAX)):
+            obj = _Object(item, f"failed_downloads[{i}]", reading)
+            failed.append({"style_code": obj.text("style_code", 64, optional=True) or "",
+                           "sha256": check_sha256(obj._get("sha256", False), obj._path("sha256")),
+                           "attempts": obj.integer("attempts", 0, 10**9),
+                           "last_error": obj.text("last_error", 300, optional=True) or ""})
+            obj.done("a failed download")
+        report["failed_downloads"] = failed
+    top.done("a sync report")
+    return cast(SyncReport, report)

@@ -4,6 +4,8 @@
     sync now [--json] [--timeout S]           one full cycle, blobs and draft pushes included, ignoring the
                                               download spread; returns when the visible catalog is complete
     sync status [--json]                      state (OK, OFFLINE, REVOKED, UPGRADE_REQUIRED, NOT_ENROLLED),
+                                              failed_downloads ([{style_code, sha256, attempts, last_error}]:
+                                              retried with backoff, at once by `sync now` or a new version),
                                               last_success_at, offline_since, cursor, pending_uploads,
                                               pending_downloads, pending_ledger_uploads (settled credit
                                               entries not at HQ yet), parked_ledger_uploads and
@@ -122,14 +124,14 @@ def _now_until(args: argparse.Namespace, stop: Any) -> int:
         open_repository(conn, load_catalog=True)  # the starter catalog first: HQ's copy then takes it over
         for held in engine.list_tasks("FAILED", BLOB_FETCH, limit=None, last_error_code="disk_full"):
             engine.cancel(held.task_no)  # staff asked for now (perhaps after freeing space): the cycle requeues it
-        cycle = submit_cycle(engine, spread=False)
+        cycle = submit_cycle(engine, spread=False, retry_failed=True)  # staff asked: failed downloads too, now
         current = state.load(conn)
         waiting = current is not None and current.not_before is not None and current.not_before > time.time()
         if cycle.status.value == "FAILED" and not waiting:
             # An earlier cycle waits for its backoff: staff asked for now, so that one makes way for a new one
             # (a Retry-After from HQ is still honoured: that cycle keeps waiting).
             engine.cancel(cycle.task_no)
-            cycle = submit_cycle(engine, spread=False)
+            cycle = submit_cycle(engine, spread=False, retry_failed=True)
         deadline = time.monotonic() + args.timeout
         last_unqueued: int | None = None
         while True:
@@ -163,13 +165,14 @@ def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:
     from nailmirror_desktop.core.sync import state
 
     report = state.status_report(conn)
-    failed = conn.execute("SELECT sha256, last_error FROM sync_blob WHERE state = 'FAILED'").fetchall()
+    failed = report["failed_downloads"]
     uploads = conn.execute("SELECT draft_id, last_error FROM sync_draft_upload WHERE state = 'FAILED'").fetchall()
     if as_json:
-        print(json.dumps({**report, "cycle": cycle_result, "failed_downloads": len(failed),
-                          "failed_uploads": len(uploads)}, ensure_ascii=False))
+        print(json.dumps({**report, "cycle": cycle_result, "failed_uploads": len(uploads)}, ensure_ascii=False))
     if failed:
-        return _fail(f"{len(failed)} download(s) failed, their styles stay hidden: {failed[0]['last_error']}")
+        first = failed[0]
+        return _fail(f"{len(failed)} download(s) failed, their styles stay hidden (tried again later):"
+                     f" {first['style_code'] or first['sha256'][:12]}: {first['last_error']}")
     if uploads:
         return _fail(f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
     if report["last_warning"]:
@@ -210,6 +213,9 @@ def _status(args: argparse.Namespace) -> int:
         print(json.dumps(report, ensure_ascii=False))
         return 0
     print(f"state: {report['state']}")
+    for item in report["failed_downloads"]:
+        print(f"failed download: {item['style_code'] or '-'} {item['sha256'][:12]}… after {item['attempts']}"
+              f" attempt(s): {item['last_error']}")
     for key in ("last_success_at", "offline_since", "cursor", "pending_uploads", "pending_downloads",
                 "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error",
                 "last_warning"):

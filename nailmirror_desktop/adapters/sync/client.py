@@ -31,6 +31,7 @@ from nailmirror_protocol.shapes import (
     LedgerEntryUpload,
     RotateResponse,
     Snapshot,
+    SyncReport,
 )
 
 JSON_MAX_BYTES = 64 * 1024 * 1024  # a 5,000-style snapshot is a few MB; this only stops a runaway answer
@@ -236,3 +237,9 @@ class HttpHq:
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         answer = self._exchange("PUT", paths.ledger_entry(entry_id), body=data, content_type="application/json")
         return cast(LedgerEntryReceipt, self._document(answer, ok=(200, 201)))
+
+    def put_sync_report(self, report: SyncReport) -> None:
+        # Idempotent (HQ keeps the latest per kiosk): a timeout after sending is safe to repeat.
+        data = json.dumps(report, ensure_ascii=False).encode("utf-8")
+        answer = self._exchange("PUT", paths.SYNC_REPORT, body=data, content_type="application/json")
+        self._document(answer, ok=(200, 201, 204))

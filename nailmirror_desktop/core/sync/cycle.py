@@ -27,8 +27,9 @@ from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncStatus
 from nailmirror_protocol import paths
+from nailmirror_protocol.canonical import body_sha256
 from nailmirror_protocol.errors import ResetReason
-from nailmirror_protocol.shapes import CatalogState
+from nailmirror_protocol.shapes import CatalogState, SyncReport
 
 # 410 reasons that mean HQ went back in time (restored from a backup): undecided drafts we sent go up again.
 BACK_IN_TIME = (ResetReason.EPOCH_CHANGED.value, ResetReason.AHEAD_OF_SERVER.value)
@@ -105,6 +106,7 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
                 break
     events = _pull_inbox(repo, port, hello["epoch"], credit_store_id)
     uploads = ledger.upload_entries(conn, port, store_id=credit_store_id)
+    _send_report(conn, port)
     backoff = float(hello.get("backoff_s") or 0)
     state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None, warning=warning)
     return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
@@ -129,6 +131,26 @@ def _repair_drift(repo: StyleRepository, port: HqPort, now_s: float, claimed: Ca
 def _differs(conn: sqlite3.Connection, claimed: CatalogState) -> bool:
     """HQ's claimed catalog (count and digest of its live styles) is not what this kiosk holds."""
     return (claimed["count"], claimed["digest"]) != apply.local_state(conn)
+
+
+def _send_report(conn: sqlite3.Connection, port: HqPort) -> None:
+    """How sync stands here (the downloads that failed), to HQ, when it changed since HQ last took it. An HQ from
+    before sync reports answers 404 (or 405): taken as "not wanted" for this report, and sync carries on; any
+    other fault but a revoked token or a needed upgrade waits for the next cycle, never failing this one."""
+    report: SyncReport = {"nm": 1, "failed_downloads": state.failed_downloads(conn)}
+    digest = body_sha256(report)
+    if digest == state.report_sent(conn):
+        return
+    try:
+        port.put_sync_report(report)
+    except SyncError as exc:
+        if exc.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
+            raise
+        if exc.fault not in (Fault.NOT_FOUND, Fault.INVALID):
+            log.info("sync report postponed: %s", exc.one_line())
+            return
+        log.info("HQ does not take sync reports (%s); not sent again until it changes", exc.one_line())
+    state.save_report_sent(conn, digest)
 
 
 def _rotate(conn: sqlite3.Connection, port: HqPort) -> None:

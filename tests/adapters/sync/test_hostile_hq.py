@@ -165,6 +165,7 @@ def test_an_answer_past_the_declared_size_is_cut_there(rig: HqRig, proxy: FaultP
     run = nailmirror("sync", "now")
     assert run.rc == 1 and one_line(run.err) and "blob_oversize" in run.err, run.err
     assert not visible(style_id) and not list(parts.glob("*.part"))
+    assert nailmirror("sync", "now").rc == 0 and visible(style_id)  # HQ's real bytes then go through (§14)
 
 
 @pytest.mark.parametrize("dripping", ["blob", "feed"])
