@@ -1,6 +1,7 @@
 """Reading HQ's answers field by field before anything uses them (issue #20 §10, §12).
 
-`read_changes_page`, `read_snapshot`, `read_hello` and `read_inbox_page` take a parsed JSON object and return a
+`read_changes_page`, `read_snapshot`, `read_hello`, `read_inbox_page`, `read_enroll_response`,
+`read_rotate_response` and `read_blobs_missing` (and, at HQ, `read_sync_report`) take a parsed JSON object and return a
 clean copy holding only the fields this protocol version knows, each checked against its shape: a hash is 64
 lower-case hex digits, ids and codes are short printable strings with no path separators, numbers are
 integers in range, strings are bounded. They raise `WireError` naming the first field that is wrong (one line,
@@ -21,7 +22,16 @@ from typing import Any, cast
 from nailmirror_protocol import PROTOCOL_VERSION
 from nailmirror_protocol.canonical import is_sha256_hex
 from nailmirror_protocol.cursor import EPOCH_PATTERN, MAX_SEQ, CursorError, parse_cursor
-from nailmirror_protocol.shapes import REPORT_FAILED_MAX, ChangesPage, Hello, InboxPage, Snapshot, SyncReport
+from nailmirror_protocol.shapes import (
+    REPORT_FAILED_MAX,
+    ChangesPage,
+    EnrollResponse,
+    Hello,
+    InboxPage,
+    RotateResponse,
+    Snapshot,
+    SyncReport,
+)
 
 ASSET_MAX_BYTES = 64 * 1024 * 1024  # no image a kiosk stores is larger; a bigger declared size is refused
 IMAGE_MAX_SIDE = 20_000
@@ -361,3 +371,33 @@ def read_sync_report(document: object, reading: Reading | None = None) -> SyncRe
         report["failed_downloads"] = failed
     top.done("a sync report")
     return cast(SyncReport, report)
+
+
+TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_.~+/=-]{16,200}$")  # a bearer token: it goes into a header as it is
+
+
+def read_enroll_response(document: object, reading: Reading | None = None) -> EnrollResponse:
+    """Enrollment's answer: the ids and token are stored and sent back in headers, so each is checked."""
+    top = _top(document, reading if reading is not None else Reading())
+    answer = {"nm": PROTOCOL_VERSION, "store_id": top.text("store_id", 128, pattern=ID_PATTERN),
+              "kiosk_id": top.text("kiosk_id", 128, pattern=ID_PATTERN),
+              "token": top.text("token", 200, pattern=TOKEN_PATTERN),
+              "channel": top.text("channel", 128, pattern=ID_PATTERN), "hq_time": top.text("hq_time", 40)}
+    top.done("enrollment")
+    return cast(EnrollResponse, answer)
+
+
+def read_rotate_response(document: object, reading: Reading | None = None) -> RotateResponse:
+    top = _top(document, reading if reading is not None else Reading())
+    answer = {"nm": PROTOCOL_VERSION, "kiosk_id": top.text("kiosk_id", 128, pattern=ID_PATTERN),
+              "token": top.text("token", 200, pattern=TOKEN_PATTERN),
+              "old_valid_until": top.text("old_valid_until", 40)}
+    top.done("a token rotation")
+    return cast(RotateResponse, answer)
+
+
+def read_blobs_missing(document: object, reading: Reading | None = None) -> list[str]:
+    top = _top(document, reading if reading is not None else Reading())
+    missing = [check_sha256(s, f"missing[{i}]") for i, s in enumerate(top.items("missing", 1000))]
+    top.done("a missing-blobs answer")
+    return missing

@@ -21,11 +21,14 @@ unusable; 5 internal error (cli). The store token is never printed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 DEFAULT_TIMEOUT_S = 300.0
@@ -101,7 +104,7 @@ def _now(args: argparse.Namespace) -> int:
     # The timeout holds across everything the command fetches: when it runs out, the StopSignal cuts the
     # exchange or download in flight at once (adapters/http/client.py, adapters/sync/blobs.py find it on this
     # thread, where the engine runs the sync tasks), and no further task starts.
-    with stoppable("sync-now") as stop:
+    with stoppable("sync-now") as stop, _no_stray_logs():
         timer = threading.Timer(max(0.0, args.timeout), stop.stop,
                                 ("timed_out", f"sync now --timeout {args.timeout:g} ran out"))
         timer.daemon = True
@@ -110,6 +113,21 @@ def _now(args: argparse.Namespace) -> int:
             return _now_until(args, stop)
         finally:
             timer.cancel()
+
+
+@contextlib.contextmanager
+def _no_stray_logs() -> Iterator[None]:
+    """While `sync now` runs, no log record of the kiosk's code reaches the terminal through Python's last-resort
+    handler (which prints warnings, and the task engine's tracebacks, to stderr when nothing configured logging):
+    what went wrong is recorded (the task, sync_state) and said here on one line. Configured handlers still get
+    every record."""
+    logger = logging.getLogger("nailmirror_desktop")
+    quiet = logging.NullHandler()
+    logger.addHandler(quiet)
+    try:
+        yield
+    finally:
+        logger.removeHandler(quiet)
 
 
 def _now_until(args: argparse.Namespace, stop: Any) -> int:

@@ -181,7 +181,8 @@ class HttpHq:
     def enroll(self, code: str, kiosk_name: str, app_version: str) -> EnrollResponse:
         body = json_body({"nm": 1, "code": code, "kiosk_name": kiosk_name, "app_version": app_version})
         answer = self._exchange("POST", paths.ENROLL, body=body, content_type="application/json", idempotent=False)
-        return cast(EnrollResponse, self._document(answer, ok=(201, 200)))
+        return cast(EnrollResponse, self._read("enrollment", wire.read_enroll_response,
+                                               self._document(answer, ok=(201, 200))))
 
     def hello(self) -> Hello:
         return cast(Hello, self._read("hello", wire.read_hello, self.get_json(paths.HELLO)))
@@ -191,7 +192,7 @@ class HttpHq:
         # token sent stays valid at HQ for 24 h, and HQ rotates again from it).
         answer = self._exchange("POST", paths.AUTH_ROTATE, body=b"", content_type="application/json",
                                 idempotent=False)
-        return cast(RotateResponse, self._document(answer))
+        return cast(RotateResponse, self._read("token rotation", wire.read_rotate_response, self._document(answer)))
 
     def use_token(self, token: str) -> None:
         self._token = token
@@ -218,7 +219,7 @@ class HttpHq:
     def blobs_missing(self, sha256s: list[str]) -> list[str]:
         body = json_body({"nm": 1, "sha256": sha256s})
         answer = self._exchange("POST", paths.BLOBS_MISSING, body=body, content_type="application/json")
-        return [str(s) for s in self._document(answer).get("missing", [])]
+        return cast(list[str], self._read("missing-blobs answer", wire.read_blobs_missing, self._document(answer)))
 
     def put_blob(self, sha256: str, data: bytes, media_type: str) -> None:
         answer = self._exchange("PUT", paths.blob(sha256), body=data, content_type=media_type)

@@ -124,7 +124,7 @@ def _repair_drift(repo: StyleRepository, port: HqPort, now_s: float, claimed: Ca
         return changes, None
     warning = (f"HQ's feed says it has {claimed['count']} style(s), but its snapshot gave"
                f" {apply.local_state(repo.conn)[0]}; kept the snapshot's (nothing deleted on the feed's word)")
-    log.warning("%s", warning)
+    log.info("%s", warning)  # said by `sync now` and `sync status` (last_warning), not twice
     return changes, warning
 
 

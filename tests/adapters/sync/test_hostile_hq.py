@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +22,7 @@ from nailmirror_desktop.core.paths import data_dir, database_path
 from nailmirror_desktop.core.sync import state
 from nailmirror_protocol import paths
 from tests.adapters.sync.test_client import publish_big, status, visible
-from tests.support.sync_rig import FaultProxy, HqRig, Rule, answer, enroll, nailmirror
+from tests.support.sync_rig import ROOT, FaultProxy, HqRig, Rule, answer, enroll, nailmirror
 
 EVIL = "../../x"
 
@@ -45,6 +48,14 @@ def json_answer(document: object) -> bytes:
 
 def one_line(err: str) -> bool:
     return len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def as_a_process(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`nailmirror ARGV` as staff run it: its own process, no logging configured (tests capture logs in-process,
+    which would hide what Python's last-resort handler prints to a real terminal)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "nailmirror_desktop", *argv], env=env, capture_output=True,
+                          text=True, timeout=120)
 
 
 def synced_then_published(rig: HqRig, proxy: FaultProxy) -> tuple[str, dict[str, Any]]:
@@ -99,6 +110,9 @@ def test_a_change_without_a_type_is_one_line_and_nothing_of_its_page_is_applied(
     assert run.rc == 1 and one_line(run.err), run.err
     assert f"changes[{len(page['changes']) - 1}].type is missing" in run.err and "KeyError" not in run.err
     assert status()["cursor"] == cursor and not visible(style_id)  # the good change before it: not applied
+    proxy.rules.append(Rule(path=paths.CATALOG_CHANGES, answer=json_answer(page)))
+    process = as_a_process("sync", "now")
+    assert process.returncode == 1 and one_line(process.stderr), process.stderr
 
 
 @pytest.mark.parametrize("bend", [
@@ -210,4 +224,19 @@ def test_a_feed_claiming_zero_styles_is_said_on_one_line_and_nothing_is_deleted(
     assert visible(style_id)  # the feed's word alone deletes nothing
     report = status()
     assert report["state"] == "OK" and "0 style(s)" in str(report["last_warning"])
+    proxy.rules.append(Rule(path=paths.CATALOG_CHANGES, answer=json_answer(page)))
+    process = as_a_process("sync", "now")
+    assert process.returncode == 0 and one_line(process.stderr), process.stderr
+    assert process.stderr.startswith("warning: HQ's feed says it has 0 style(s)")
     assert nailmirror("sync", "now").rc == 0 and status()["last_warning"] is None  # said while it lasts
+
+
+def test_an_enrollment_answer_with_a_token_that_is_no_token_is_refused(rig: HqRig, proxy: FaultProxy) -> None:
+    _store_id, code = rig.add_store("SH-evil")
+    evil = {"nm": 1, "store_id": "st_SH-evil", "kiosk_id": "k_1", "token": "nmst_abc\r\nX-Evil: 1 and more text",
+            "channel": "all", "hq_time": "2026-01-01T00:00:00.000Z"}
+    proxy.rules.append(Rule(path=paths.ENROLL, answer=answer(201, "Created", {"Content-Type": "application/json"},
+                                                            json.dumps(evil).encode())))
+    run = nailmirror("sync", "enroll", code, "--hq", proxy.url)
+    assert run.rc == 1 and one_line(run.err) and "token is not an id or code" in run.err, run.err
+    assert status()["state"] == "NOT_ENROLLED"
