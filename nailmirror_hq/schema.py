@@ -70,6 +70,9 @@ store_token = Table(
     # another channel, or in an older feed format, answers 410 channel_changed / protocol_upgraded.
     Column("feed_channel", String(40)),
     Column("feed_format", Integer),
+    # The last sync report this kiosk sent (nailmirror_protocol.shapes.SyncReport, as JSON) and when.
+    Column("sync_report", Text),
+    Column("sync_report_at", String(24)),
 )
 
 # A kiosk's token before its last rotation: still accepted until valid_until, so a kiosk that rotated but

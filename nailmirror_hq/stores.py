@@ -8,6 +8,7 @@ authenticates nobody. Revoking a store revokes every kiosk token it has; a kiosk
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.schema import enroll_code, retired_token, store, store_token
 from nailmirror_protocol import FEED_FORMAT
 from nailmirror_protocol.errors import ErrorCode
+from nailmirror_protocol.shapes import SyncReport
 
 ENROLL_CODE_TTL = timedelta(hours=24)
 ROTATION_GRACE = timedelta(hours=24)
@@ -86,11 +88,26 @@ def list_stores(conn: Connection) -> list[Store]:
             for r in conn.execute(select(store).order_by(store.c.id))]
 
 
-def kiosks(conn: Connection, store_id: str) -> list[dict[str, str | None]]:
+def kiosks(conn: Connection, store_id: str) -> list[dict[str, Any]]:
+    """The store's kiosks, each with its last sync report (None until it sent one) and when it came."""
     rows = conn.execute(select(store_token.c.kiosk_id, store_token.c.kiosk_name, store_token.c.created_at,
-                               store_token.c.last_seen_at, store_token.c.revoked_at)
+                               store_token.c.last_seen_at, store_token.c.revoked_at, store_token.c.sync_report,
+                               store_token.c.sync_report_at)
                         .where(store_token.c.store_id == store_id).order_by(store_token.c.created_at))
-    return [dict(r._mapping) for r in rows]
+    found = []
+    for row in rows:
+        kiosk = dict(row._mapping)
+        kiosk["sync_report"] = json.loads(kiosk["sync_report"]) if kiosk["sync_report"] else None
+        found.append(kiosk)
+    return found
+
+
+def save_sync_report(conn: Connection, kiosk_id: str, report: SyncReport) -> str:
+    """Keep the kiosk's latest sync report (already read by nailmirror_protocol.wire); returns when it came."""
+    now = clock.now_text()
+    conn.execute(update(store_token).where(store_token.c.kiosk_id == kiosk_id).values(
+        sync_report=json.dumps(report, ensure_ascii=False, separators=(",", ":")), sync_report_at=now))
+    return now
 
 
 def new_enroll_code(conn: Connection, store_id: str, actor: str) -> str:

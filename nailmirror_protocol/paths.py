@@ -1,5 +1,7 @@
 """Endpoint paths and headers of protocol v1 (relative to the HQ base URL)."""
 
+from nailmirror_protocol.canonical import is_sha256_hex
+
 ENROLL = "/v1/enroll"
 HELLO = "/v1/hello"
 CATALOG_CHANGES = "/v1/catalog/changes"  # ?since=<cursor>&limit=<n ≤ PAGE_MAX>
@@ -7,11 +9,15 @@ CATALOG_SNAPSHOT = "/v1/catalog/snapshot"  # If-None-Match: "<cursor>" → 304
 BLOBS_MISSING = "/v1/blobs:missing"
 INBOX = "/v1/stores/me/inbox"  # ?since=<cursor>&limit=<n>
 LEDGER_ENTRIES = "/v1/ledger/entries"  # credits: PUT /v1/ledger/entries/{entry_id}, one settled kiosk entry
+SYNC_REPORT = "/v1/kiosks/me/sync-report"  # PUT: how sync stands on this kiosk (shapes.SyncReport)
 AUTH_ROTATE = "/v1/auth/rotate"  # POST: a new token; the old one stays valid until old_valid_until
 HEALTHZ = "/healthz"
 
 
 def blob(sha256: str) -> str:
+    """ValueError for anything but 64 lower-case hex digits: a hash from the wire never becomes another path."""
+    if not is_sha256_hex(sha256):
+        raise ValueError(f"not a sha256: {sha256[:70]!r}")
     return f"/v1/blobs/{sha256}"
 
 

@@ -302,3 +302,34 @@ class LedgerEntryReceipt(TypedDict):
     nm: int
     entry_id: str
     received_at: str
+
+
+# --- the kiosk's sync report (issue #20 §14) --------------------------------------------------------------------
+
+REPORT_FAILED_MAX = 200  # failed downloads one report lists at most
+
+
+class FailedDownload(TypedDict):
+    """A blob the kiosk could not get (a wrong hash, a 404, an answer past its declared size): its style stays
+    hidden there while it is retried with backoff."""
+
+    style_code: str  # the style waiting on it ("" if none is)
+    sha256: str
+    attempts: int  # failed fetches so far
+    last_error: str
+
+
+class SyncReport(TypedDict):
+    """PUT /v1/kiosks/me/sync-report: how sync stands on this kiosk, sent when it changed. Every field but "nm"
+    is optional on both sides (a kiosk sends what it knows, HQ keeps what it knows and ignores the rest); other
+    reports add their fields beside `failed_downloads`. An HQ without the route answers 404: the kiosk then
+    carries on."""
+
+    nm: int
+    failed_downloads: NotRequired[list[FailedDownload]]
+
+
+class SyncReportReceipt(TypedDict):
+    nm: int
+    kiosk_id: str
+    received_at: str

@@ -4,6 +4,8 @@
     sync now [--json] [--timeout S]           one full cycle, blobs and draft pushes included, ignoring the
                                               download spread; returns when the visible catalog is complete
     sync status [--json]                      state (OK, OFFLINE, REVOKED, UPGRADE_REQUIRED, NOT_ENROLLED),
+                                              failed_downloads ([{style_code, sha256, attempts, last_error}]:
+                                              retried with backoff, at once by `sync now` or a new version),
                                               last_success_at, offline_since, cursor, pending_uploads,
                                               pending_downloads, pending_ledger_uploads (settled credit
                                               entries not at HQ yet), parked_ledger_uploads and
@@ -19,10 +21,14 @@ unusable; 5 internal error (cli). The store token is never printed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import socket
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 DEFAULT_TIMEOUT_S = 300.0
@@ -93,6 +99,38 @@ def _unfinished(engine: Any) -> int:
 
 
 def _now(args: argparse.Namespace) -> int:
+    from nailmirror_desktop.core.generation.provider_port import stoppable
+
+    # The timeout holds across everything the command fetches: when it runs out, the StopSignal cuts the
+    # exchange or download in flight at once (adapters/http/client.py, adapters/sync/blobs.py find it on this
+    # thread, where the engine runs the sync tasks), and no further task starts.
+    with stoppable("sync-now") as stop, _no_stray_logs():
+        timer = threading.Timer(max(0.0, args.timeout), stop.stop,
+                                ("timed_out", f"sync now --timeout {args.timeout:g} ran out"))
+        timer.daemon = True
+        timer.start()
+        try:
+            return _now_until(args, stop)
+        finally:
+            timer.cancel()
+
+
+@contextlib.contextmanager
+def _no_stray_logs() -> Iterator[None]:
+    """While `sync now` runs, no log record of the kiosk's code reaches the terminal through Python's last-resort
+    handler (which prints warnings, and the task engine's tracebacks, to stderr when nothing configured logging):
+    what went wrong is recorded (the task, sync_state) and said here on one line. Configured handlers still get
+    every record."""
+    logger = logging.getLogger("nailmirror_desktop")
+    quiet = logging.NullHandler()
+    logger.addHandler(quiet)
+    try:
+        yield
+    finally:
+        logger.removeHandler(quiet)
+
+
+def _now_until(args: argparse.Namespace, stop: Any) -> int:
     from nailmirror_desktop.app.services import open_repository, open_sync_engine
     from nailmirror_desktop.core.sync import state
     from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, submit_cycle
@@ -104,18 +142,20 @@ def _now(args: argparse.Namespace) -> int:
         open_repository(conn, load_catalog=True)  # the starter catalog first: HQ's copy then takes it over
         for held in engine.list_tasks("FAILED", BLOB_FETCH, limit=None, last_error_code="disk_full"):
             engine.cancel(held.task_no)  # staff asked for now (perhaps after freeing space): the cycle requeues it
-        cycle = submit_cycle(engine, spread=False)
+        cycle = submit_cycle(engine, spread=False, retry_failed=True)  # staff asked: failed downloads too, now
         current = state.load(conn)
         waiting = current is not None and current.not_before is not None and current.not_before > time.time()
         if cycle.status.value == "FAILED" and not waiting:
             # An earlier cycle waits for its backoff: staff asked for now, so that one makes way for a new one
             # (a Retry-After from HQ is still honoured: that cycle keeps waiting).
             engine.cancel(cycle.task_no)
-            cycle = submit_cycle(engine, spread=False)
+            cycle = submit_cycle(engine, spread=False, retry_failed=True)
         deadline = time.monotonic() + args.timeout
         last_unqueued: int | None = None
         while True:
-            engine.run_due()
+            engine.run_due(max_tasks=1)  # one at a time: the deadline is looked at between tasks
+            if stop.fired:
+                return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
             task = engine.get(cycle.task_no)
             assert task is not None
             if task.status.value in ("FAILED", "DEAD", "CANCELED"):
@@ -133,8 +173,8 @@ def _now(args: argparse.Namespace) -> int:
                 last_unqueued = unqueued
                 cycle = submit_cycle(engine, spread=False)  # more blobs than the engine's backlog took at once
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return _fail(f"timed out after {args.timeout:.0f} s; {_pending_line(conn)}")
+            if remaining <= 0 or stop.fired:
+                return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
             engine.clock.sleep(min(engine.seconds_until_next_work(), remaining, 0.5))
         return _outcome(conn, task.result, args.json)
 
@@ -143,15 +183,18 @@ def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:
     from nailmirror_desktop.core.sync import state
 
     report = state.status_report(conn)
-    failed = conn.execute("SELECT sha256, last_error FROM sync_blob WHERE state = 'FAILED'").fetchall()
+    failed = report["failed_downloads"]
     uploads = conn.execute("SELECT draft_id, last_error FROM sync_draft_upload WHERE state = 'FAILED'").fetchall()
     if as_json:
-        print(json.dumps({**report, "cycle": cycle_result, "failed_downloads": len(failed),
-                          "failed_uploads": len(uploads)}, ensure_ascii=False))
+        print(json.dumps({**report, "cycle": cycle_result, "failed_uploads": len(uploads)}, ensure_ascii=False))
     if failed:
-        return _fail(f"{len(failed)} download(s) failed, their styles stay hidden: {failed[0]['last_error']}")
+        first = failed[0]
+        return _fail(f"{len(failed)} download(s) failed, their styles stay hidden (tried again later):"
+                     f" {first['style_code'] or first['sha256'][:12]}: {first['last_error']}")
     if uploads:
         return _fail(f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
+    if report["last_warning"]:
+        print(f"warning: {report['last_warning']}"[:400].replace("\n", " "), file=sys.stderr)
     if report["parked_ledger_uploads"]:
         # Never resent blindly (HQ holds another body under the entry's id, which staff must look into), but
         # not a failed sync either: everything else went through, and `credits unpark` ends the entry.
@@ -188,8 +231,12 @@ def _status(args: argparse.Namespace) -> int:
         print(json.dumps(report, ensure_ascii=False))
         return 0
     print(f"state: {report['state']}")
+    for item in report["failed_downloads"]:
+        print(f"failed download: {item['style_code'] or '-'} {item['sha256'][:12]}… after {item['attempts']}"
+              f" attempt(s): {item['last_error']}")
     for key in ("last_success_at", "offline_since", "cursor", "pending_uploads", "pending_downloads",
-                "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error"):
+                "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error",
+                "last_warning"):
         print(f"{key}: {report[key] if report[key] is not None else '-'}")
     return 0
 

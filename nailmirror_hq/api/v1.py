@@ -23,7 +23,7 @@ from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.images import MEDIA_TYPES, probe
 from nailmirror_hq.schema import blob
 from nailmirror_hq.service import HQ
-from nailmirror_protocol import FEED_FORMAT, SUPPORTED_PROTOCOLS, paths
+from nailmirror_protocol import FEED_FORMAT, SUPPORTED_PROTOCOLS, paths, wire
 from nailmirror_protocol.canonical import is_sha256_hex
 from nailmirror_protocol.cursor import CursorError, parse_cursor
 from nailmirror_protocol.errors import ErrorCode, ResetReason
@@ -37,6 +37,7 @@ from nailmirror_protocol.shapes import (
     InboxPage,
     RotateResponse,
     Snapshot,
+    SyncReportReceipt,
 )
 
 BLOB_MAX_BYTES = 8 * 1024 * 1024
@@ -301,6 +302,20 @@ def put_draft_revision(request: Request, draft_id: str, rev: int, body: dict[str
     answer: DraftRevisionReceipt = {"nm": 1, "draft_id": revision.draft_id, "rev": revision.rev,
                                     "state": revision.state, "received_at": revision.received_at}  # type: ignore[typeddict-item]
     return _json(answer, 201 if created else 200)
+
+
+@router.put(paths.SYNC_REPORT)
+def put_sync_report(request: Request, body: dict[str, Any], kiosk: Kiosk) -> JSONResponse:
+    """The kiosk's latest sync report (failed downloads, …): every field optional, unknown ones left out, a known
+    one of the wrong shape refused (400). The last one per kiosk is kept (`nailmirror-hq stores list`)."""
+    try:
+        report = wire.read_sync_report(body)
+    except wire.WireError as exc:
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"sync report: {exc}") from None
+    with db.write(_hq(request).engine) as conn:
+        received = stores.save_sync_report(conn, kiosk.kiosk_id, report)
+    answer: SyncReportReceipt = {"nm": 1, "kiosk_id": kiosk.kiosk_id, "received_at": received}
+    return _json(answer)
 
 
 @router.get(paths.HEALTHZ)

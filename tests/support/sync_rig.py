@@ -139,7 +139,8 @@ class HqRig:
 @dataclass
 class Rule:
     """For requests whose path contains `path`: `cut_after` response bytes then reset, or answer `answer`
-    (raw HTTP bytes) instead of forwarding; the first `skip` matching requests pass, then `times` are affected
+    (raw HTTP bytes) instead of forwarding, or relay the answer one byte every `drip_s` seconds after its first
+    `cut_after` bytes (a dripping server); the first `skip` matching requests pass, then `times` are affected
     (then it passes again)."""
 
     path: str
@@ -147,6 +148,7 @@ class Rule:
     skip: int = 0
     cut_after: int | None = None
     answer: bytes | None = None
+    drip_s: float | None = None
 
 
 @dataclass
@@ -164,6 +166,7 @@ class FaultProxy:
     def __post_init__(self) -> None:
         self._listener = socket.create_server(("127.0.0.1", self.port))
         self._stop = False
+        self._stopped = threading.Event()
         threading.Thread(target=self._serve, daemon=True).start()
 
     @property
@@ -198,7 +201,8 @@ class FaultProxy:
             if rule is not None:
                 rule.times -= 1
                 if rule.answer is not None:
-                    client.sendall(rule.answer)
+                    with contextlib.suppress(OSError):  # the kiosk may hang up part-way (an answer it refuses)
+                        client.sendall(rule.answer)
                     return
             with socket.create_connection(("127.0.0.1", self.upstream_port)) as upstream:
                 upstream.sendall(head.encode("latin-1") + body)
@@ -208,6 +212,11 @@ class FaultProxy:
                     chunk = upstream.recv(65536)
                     if not chunk:
                         return
+                    if rule is not None and rule.drip_s is not None:
+                        if not self._drip(client, chunk, rule.drip_s, max(0, (rule.cut_after or 0) - sent)):
+                            return
+                        sent += len(chunk)
+                        continue
                     if rule is not None and rule.cut_after is not None and sent + len(chunk) > rule.cut_after:
                         client.sendall(chunk[:rule.cut_after - sent])
                         client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
@@ -216,8 +225,22 @@ class FaultProxy:
                     sent += len(chunk)
                     self.bytes_down += len(chunk)
 
+    def _drip(self, client: socket.socket, chunk: bytes, every_s: float, at_once: int) -> bool:
+        """Send `chunk` a byte at a time (after the first `at_once` bytes of the answer); False once the kiosk
+        hung up or the proxy stops."""
+        try:
+            for i in range(len(chunk)):
+                if i >= at_once and self._stopped.wait(every_s):
+                    return False
+                client.sendall(chunk[i:i + 1])
+                self.bytes_down += 1
+        except OSError:
+            return False
+        return True
+
     def stop(self) -> None:
         self._stop = True
+        self._stopped.set()
         self._listener.close()
 
 

@@ -9,6 +9,7 @@ core/sync's faults by status and code; the token never appears in a message.
 from __future__ import annotations
 
 import json
+import logging
 import time
 import urllib.parse
 from pathlib import Path
@@ -18,7 +19,7 @@ from nailmirror_desktop.adapters.http.client import HttpAnswer, Timeouts, exchan
 from nailmirror_desktop.adapters.sync.blobs import CLOCK_SIGNS, UNTRUSTED_SIGN, fetch_resumable, untrusted
 from nailmirror_desktop.core.generation.provider_port import ProviderError
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
-from nailmirror_protocol import PROTOCOL_VERSION, paths
+from nailmirror_protocol import PROTOCOL_VERSION, paths, wire
 from nailmirror_protocol.shapes import (
     ChangesPage,
     DraftRevision,
@@ -30,11 +31,13 @@ from nailmirror_protocol.shapes import (
     LedgerEntryUpload,
     RotateResponse,
     Snapshot,
+    SyncReport,
 )
 
 JSON_MAX_BYTES = 64 * 1024 * 1024  # a 5,000-style snapshot is a few MB; this only stops a runaway answer
 DEFAULT_TIMEOUTS = Timeouts(connect_s=5.0, read_s=30.0)
 USER_AGENT = "NailMirror-kiosk"
+log = logging.getLogger(__name__)
 
 
 def _retry_after(answer: HttpAnswer) -> float | None:
@@ -104,6 +107,8 @@ class HttpHq:
         self.protocol = protocol
         self.kiosk_id = kiosk_id
         self.requests = 0  # how many exchanges this client made (tests count a revoked kiosk's requests)
+        self._reading = wire.Reading()  # what this client's reads left out (one client per cycle)
+        self._logged: set[str] = set()
 
     def __repr__(self) -> str:
         return f"HttpHq({self.base_url!r})"  # never the token
@@ -136,14 +141,21 @@ class HttpHq:
                                 f"HQ's address answered {answer.status} (a captive portal or a proxy?)")
             raise fault_for(answer)
         kind = answer.headers.get("content-type", "")
-        try:
-            document = parse_json(answer.body) if "json" in kind else None
-        except ProviderError:
-            document = None
-        if not isinstance(document, dict) or document.get("nm") != 1:
+        if "json" not in kind.lower():
             # A 200 that is not protocol v1: a captive portal's page. Transient, and nothing is applied.
             raise SyncError(Fault.OFFLINE, "captive_portal",
-                            f"HQ's address answered with {kind or 'no content type'}, not protocol v1")
+                            f"HQ's address answered with {kind or 'no content type'}, not protocol v1 (a captive"
+                            " portal or a proxy?)")
+        try:
+            document = parse_json(answer.body)
+        except ProviderError:
+            # JSON that does not parse: most often a body cut short on the way (no Content-Length to tell).
+            raise SyncError(Fault.OFFLINE, "truncated_answer",
+                            f"HQ's answer ended after {len(answer.body)} bytes without complete JSON (cut short on"
+                            " the way, or broken at HQ); nothing of it applied") from None
+        if not isinstance(document, dict) or document.get("nm") != 1:
+            raise SyncError(Fault.OFFLINE, "not_protocol",
+                            'HQ\'s address answered JSON without "nm": 1, not protocol v1 (a proxy?)')
         return document
 
     def get_json(self, path: str, query: dict[str, str] | None = None) -> dict[str, Any]:
@@ -151,37 +163,53 @@ class HttpHq:
             path += "?" + urllib.parse.urlencode(query)
         return self._document(self._exchange("GET", path))
 
+    def _read(self, what: str, reader: Any, document: dict[str, Any]) -> Any:
+        """`document` checked field by field (nailmirror_protocol.wire): a wrong shape refuses the whole answer
+        (MALFORMED, nothing of it applied); what this version does not know is left out and logged once."""
+        try:
+            clean = reader(document, self._reading)
+        except wire.WireError as exc:
+            raise SyncError(Fault.MALFORMED, "malformed_answer",
+                            f"HQ's {what} is malformed: {exc}; nothing of it applied") from None
+        for note in sorted(self._reading.skipped - self._logged):
+            log.info("HQ's answers carry what this kiosk does not know, skipped: %s", note)
+            self._logged.add(note)
+        return clean
+
     # ---- HqPort ---------------------------------------------------------------------------------------------
 
     def enroll(self, code: str, kiosk_name: str, app_version: str) -> EnrollResponse:
         body = json_body({"nm": 1, "code": code, "kiosk_name": kiosk_name, "app_version": app_version})
         answer = self._exchange("POST", paths.ENROLL, body=body, content_type="application/json", idempotent=False)
-        return cast(EnrollResponse, self._document(answer, ok=(201, 200)))
+        return cast(EnrollResponse, self._read("enrollment", wire.read_enroll_response,
+                                               self._document(answer, ok=(201, 200))))
 
     def hello(self) -> Hello:
-        return cast(Hello, self.get_json(paths.HELLO))
+        return cast(Hello, self._read("hello", wire.read_hello, self.get_json(paths.HELLO)))
 
     def rotate_token(self) -> RotateResponse:
         # Not retried by the transport: a rotation whose answer was lost is simply done again next cycle (the
         # token sent stays valid at HQ for 24 h, and HQ rotates again from it).
         answer = self._exchange("POST", paths.AUTH_ROTATE, body=b"", content_type="application/json",
                                 idempotent=False)
-        return cast(RotateResponse, self._document(answer))
+        return cast(RotateResponse, self._read("token rotation", wire.read_rotate_response, self._document(answer)))
 
     def use_token(self, token: str) -> None:
         self._token = token
 
     def changes(self, since: str, limit: int) -> ChangesPage:
-        return cast(ChangesPage, self.get_json(paths.CATALOG_CHANGES, {"since": since, "limit": str(limit)}))
+        document = self.get_json(paths.CATALOG_CHANGES, {"since": since, "limit": str(limit)})
+        return cast(ChangesPage, self._read("feed page", wire.read_changes_page, document))
 
     def snapshot(self, etag: str | None) -> Snapshot | None:
         answer = self._exchange("GET", paths.CATALOG_SNAPSHOT, extra={"If-None-Match": f'"{etag}"'} if etag else None)
         if answer.status == 304:
             return None
-        return cast(Snapshot, self._document(answer))
+        return cast(Snapshot, self._read("snapshot", wire.read_snapshot, self._document(answer)))
 
     def inbox(self, since: str | None) -> InboxPage:
-        return cast(InboxPage, self.get_json(paths.INBOX, {"since": since} if since else None))
+        document = self.get_json(paths.INBOX, {"since": since} if since else None)
+        return cast(InboxPage, self._read("inbox page", wire.read_inbox_page, document))
 
     def fetch_blob(self, sha256: str, size: int) -> bytes:
         self.requests += 1
@@ -191,7 +219,7 @@ class HttpHq:
     def blobs_missing(self, sha256s: list[str]) -> list[str]:
         body = json_body({"nm": 1, "sha256": sha256s})
         answer = self._exchange("POST", paths.BLOBS_MISSING, body=body, content_type="application/json")
-        return [str(s) for s in self._document(answer).get("missing", [])]
+        return cast(list[str], self._read("missing-blobs answer", wire.read_blobs_missing, self._document(answer)))
 
     def put_blob(self, sha256: str, data: bytes, media_type: str) -> None:
         answer = self._exchange("PUT", paths.blob(sha256), body=data, content_type=media_type)
@@ -210,3 +238,9 @@ class HttpHq:
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         answer = self._exchange("PUT", paths.ledger_entry(entry_id), body=data, content_type="application/json")
         return cast(LedgerEntryReceipt, self._document(answer, ok=(200, 201)))
+
+    def put_sync_report(self, report: SyncReport) -> None:
+        # Idempotent (HQ keeps the latest per kiosk): a timeout after sending is safe to repeat.
+        data = json.dumps(report, ensure_ascii=False).encode("utf-8")
+        answer = self._exchange("PUT", paths.SYNC_REPORT, body=data, content_type="application/json")
+        self._document(answer, ok=(200, 201, 204))

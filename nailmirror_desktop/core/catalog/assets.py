@@ -202,7 +202,13 @@ class AssetStore:
                           info.height, info.format)
 
 
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
 def blob_relative_path(sha256: str, image_format: str) -> str:
+    # A name from elsewhere (HQ's feed) must never lead out of the store's folders: 64 lower-case hex or nothing.
+    if not isinstance(sha256, str) or not _SHA256.fullmatch(sha256):
+        raise StyleError("BAD_SHA256", str(sha256)[:70])
     try:
         extension = EXTENSIONS[image_format]
     except KeyError:

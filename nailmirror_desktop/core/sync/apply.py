@@ -123,9 +123,11 @@ def stage_style(repo: StyleRepository, remote_id: str, version: int, body: Style
                  f" staged_at = {_NOW}", (remote_id, version, json.dumps(body, ensure_ascii=False)))
     for asset in body["assets"]:
         if not blob_present(repo, asset["sha256"], asset["format"]):
+            # A DONE blob whose file went missing: fetch again. A FAILED one: HQ published a new version naming
+            # it (perhaps having mended the file), so it is tried again at once, not after its backoff.
             conn.execute("INSERT INTO sync_blob (sha256, size, format) VALUES (?, ?, ?) ON CONFLICT (sha256) DO"
-                         f" UPDATE SET state = 'PENDING', hash_failures = 0, updated_at = {_NOW}"
-                         " WHERE sync_blob.state = 'DONE'",  # a DONE blob whose file went missing: fetch again
+                         f" UPDATE SET state = 'PENDING', hash_failures = 0, retry_at = NULL, updated_at = {_NOW}"
+                         " WHERE sync_blob.state IN ('DONE', 'FAILED')",
                          (asset["sha256"], asset["size"], asset["format"]))
     materialise(repo, remote_id)
     return True
@@ -264,12 +266,26 @@ def set_hidden(repo: StyleRepository, style_code: str, hidden: bool, *, actor: s
 def local_digest(conn: sqlite3.Connection) -> str:
     """The kiosk's side of HQ's catalog digest: (id, version) of every live HQ style it holds, a staged version
     counting as held (it is what the feed sent)."""
+    return local_state(conn)[1]
+
+
+def local_state(conn: sqlite3.Connection) -> tuple[int, str]:
+    """(count, digest) of the live HQ styles this kiosk holds (staged versions counted): HQ's CatalogState."""
     pairs = {r["client_uid"]: int(r["remote_version"]) for r in conn.execute(
         "SELECT client_uid, remote_version FROM style WHERE owner = 'HQ' AND deleted = 0"
         " AND remote_version IS NOT NULL")}
     for row in conn.execute("SELECT remote_id, version FROM sync_staged_style"):
         pairs[row["remote_id"]] = int(row["version"])
-    return catalog_digest(pairs.items())
+    return len(pairs), catalog_digest(pairs.items())
+
+
+def revive_failed_blobs(conn: sqlite3.Connection, now_s: float, *, all_due: bool = False) -> int:
+    """FAILED blobs whose backoff ran out (or every one, `all_due`: staff asked for `sync now`) become PENDING
+    again, their attempts kept; the caller queues them. Returns how many."""
+    with write_transaction(conn):
+        return conn.execute(f"UPDATE sync_blob SET state = 'PENDING', hash_failures = 0, updated_at = {_NOW}"
+                            " WHERE state = 'FAILED' AND (? OR retry_at IS NULL OR retry_at <= ?)",
+                            (int(all_due), now_s)).rowcount
 
 
 def pending_blobs(conn: sqlite3.Connection) -> list[dict[str, Any]]:

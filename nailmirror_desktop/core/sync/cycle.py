@@ -27,7 +27,9 @@ from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncStatus
 from nailmirror_protocol import paths
+from nailmirror_protocol.canonical import body_sha256
 from nailmirror_protocol.errors import ResetReason
+from nailmirror_protocol.shapes import CatalogState, SyncReport
 
 # 410 reasons that mean HQ went back in time (restored from a backup): undecided drafts we sent go up again.
 BACK_IN_TIME = (ResetReason.EPOCH_CHANGED.value, ResetReason.AHEAD_OF_SERVER.value)
@@ -46,6 +48,7 @@ class CycleReport:
     blob_spread_s: int
     ledger_uploaded: int = 0
     ledger_parked: int = 0
+    warning: str | None = None  # what the cycle found odd without failing on it (one line)
 
 
 def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: int = paths.PAGE_MAX,
@@ -67,6 +70,7 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
         _rotate(conn, port)
     pages = changes = 0
     took_snapshot = False
+    warning = None
     cursor = current.channel_cursor
     if cursor is None or cursor.split(".")[0] != hello["epoch"]:
         # No cursor yet, or HQ's history changed (restored): a snapshot replace, not a 410 round trip.
@@ -94,19 +98,59 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
             pages += 1
             cursor = page["next"]
             if not page["has_more"]:
-                if "state" in page and page["state"]["digest"] != apply.local_digest(repo.conn):
-                    # Drift (a row lost or changed here behind sync's back): one snapshot repairs it.
-                    with write_transaction(conn):
-                        state.note_reset(conn, now_s)
-                    changes += _snapshot(repo, port, force=True)
+                claimed = page.get("state")
+                if claimed is not None and _differs(conn, claimed):
+                    repaired, warning = _repair_drift(repo, port, now_s, claimed)
+                    changes += repaired
                     took_snapshot = True
                 break
     events = _pull_inbox(repo, port, hello["epoch"], credit_store_id)
     uploads = ledger.upload_entries(conn, port, store_id=credit_store_id)
+    _send_report(conn, port)
     backoff = float(hello.get("backoff_s") or 0)
-    state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None)
+    state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None, warning=warning)
     return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
-                       int(hello["blob_spread_s"]), uploads.uploaded, uploads.parked)
+                       int(hello["blob_spread_s"]), uploads.uploaded, uploads.parked, warning)
+
+
+def _repair_drift(repo: StyleRepository, port: HqPort, now_s: float, claimed: CatalogState) -> tuple[int, str | None]:
+    """Drift (a row lost or changed here behind sync's back): one snapshot repairs it. If HQ's own snapshot
+    still disagrees with what its feed claimed, the snapshot (whole, checked) is what is kept, the feed's claim
+    alone never takes a style down, and the returned warning says so on one line."""
+    with write_transaction(repo.conn):
+        state.note_reset(repo.conn, now_s)
+    changes = _snapshot(repo, port, force=True)
+    if not _differs(repo.conn, claimed):
+        return changes, None
+    warning = (f"HQ's feed says it has {claimed['count']} style(s), but its snapshot gave"
+               f" {apply.local_state(repo.conn)[0]}; kept the snapshot's (nothing deleted on the feed's word)")
+    log.info("%s", warning)  # said by `sync now` and `sync status` (last_warning), not twice
+    return changes, warning
+
+
+def _differs(conn: sqlite3.Connection, claimed: CatalogState) -> bool:
+    """HQ's claimed catalog (count and digest of its live styles) is not what this kiosk holds."""
+    return (claimed["count"], claimed["digest"]) != apply.local_state(conn)
+
+
+def _send_report(conn: sqlite3.Connection, port: HqPort) -> None:
+    """How sync stands here (the downloads that failed), to HQ, when it changed since HQ last took it. An HQ from
+    before sync reports answers 404 (or 405): taken as "not wanted" for this report, and sync carries on; any
+    other fault but a revoked token or a needed upgrade waits for the next cycle, never failing this one."""
+    report: SyncReport = {"nm": 1, "failed_downloads": state.failed_downloads(conn)}
+    digest = body_sha256(report)
+    if digest == state.report_sent(conn):
+        return
+    try:
+        port.put_sync_report(report)
+    except SyncError as exc:
+        if exc.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
+            raise
+        if exc.fault not in (Fault.NOT_FOUND, Fault.INVALID):
+            log.info("sync report postponed: %s", exc.one_line())
+            return
+        log.info("HQ does not take sync reports (%s); not sent again until it changes", exc.one_line())
+    state.save_report_sent(conn, digest)
 
 
 def _rotate(conn: sqlite3.Connection, port: HqPort) -> None:

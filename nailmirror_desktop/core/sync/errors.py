@@ -21,6 +21,7 @@ class Fault(StrEnum):
     MISSING_BLOBS = "MISSING_BLOBS"  # 422: upload `missing` first, then retry (no attempt counted)
     HASH_MISMATCH = "HASH_MISMATCH"  # bytes that do not hash to their name
     INVALID = "INVALID"  # any other refusal, or an answer that is not protocol v1
+    MALFORMED = "MALFORMED"  # a protocol answer with a field of the wrong shape: refused whole, tried next cycle
     NOT_ENROLLED = "NOT_ENROLLED"
     RESET_LOOP = "RESET_LOOP"  # more than three 410 resets within an hour: stop and say so
     CLOCK = "CLOCK"  # HQ's certificate is "not yet valid" or "expired" by this kiosk's clock: check the clock

@@ -16,6 +16,7 @@ from nailmirror_protocol.shapes import (
     LedgerEntryUpload,
     RotateResponse,
     Snapshot,
+    SyncReport,
 )
 
 
@@ -50,6 +51,11 @@ class HqPort(Protocol):
 
     def put_ledger_entry(self, entry_id: str, body: LedgerEntryUpload) -> LedgerEntryReceipt:
         """One settled ledger entry (HQ answers 201 stored, 200 a replay of the same body; 409 a conflict)."""
+        ...
+
+
+    def put_sync_report(self, report: SyncReport) -> None:
+        """How sync stands on this kiosk (PUT /v1/kiosks/me/sync-report); an HQ without the route answers 404."""
         ...
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from nailmirror_desktop.core.credits.upload import upload_counts
 from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
+from nailmirror_protocol.shapes import REPORT_FAILED_MAX, FailedDownload
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 RESETS_PER_HOUR = 3
@@ -108,10 +109,11 @@ def set_inbox_cursor(conn: sqlite3.Connection, cursor: str) -> None:
     conn.execute("UPDATE sync_state SET inbox_cursor = ? WHERE id = 1", (cursor,))
 
 
-def record_success(conn: sqlite3.Connection, *, not_before: float | None = None) -> None:
+def record_success(conn: sqlite3.Connection, *, not_before: float | None = None, warning: str | None = None) -> None:
+    """`warning`: what the cycle found odd without failing on it (one line), or None; replaces the last one."""
     with write_transaction(conn):
         conn.execute(f"UPDATE sync_state SET state = 'OK', last_success_at = {_NOW}, offline_since = NULL,"
-                     " last_error = NULL, not_before = ? WHERE id = 1", (not_before,))
+                     " last_error = NULL, not_before = ?, last_warning = ? WHERE id = 1", (not_before, warning))
 
 
 def record_failure(conn: sqlite3.Connection, error: SyncError) -> None:
@@ -141,6 +143,30 @@ def note_reset(conn: sqlite3.Connection, now_s: float) -> None:
     conn.execute("UPDATE sync_state SET resets_json = ? WHERE id = 1", (json.dumps([*recent, now_s]),))
 
 
+def failed_downloads(conn: sqlite3.Connection, limit: int = REPORT_FAILED_MAX) -> list[FailedDownload]:
+    """The blobs that failed for good so far (retried with backoff), each with the style waiting on it: what
+    `sync status --json` lists and the sync report tells HQ."""
+    rows = conn.execute(
+        "SELECT b.sha256, b.attempts, COALESCE(b.last_error, '') AS last_error,"
+        " (SELECT json_extract(s.body_json, '$.style_code')"
+        "  FROM sync_staged_style s, json_each(s.body_json, '$.assets') a"
+        "  WHERE json_extract(a.value, '$.sha256') = b.sha256 ORDER BY s.remote_id LIMIT 1) AS style_code"
+        " FROM sync_blob b WHERE b.state = 'FAILED' ORDER BY b.sha256 LIMIT ?", (limit,)).fetchall()
+    return [{"style_code": str(r["style_code"] or ""), "sha256": r["sha256"], "attempts": int(r["attempts"]),
+             "last_error": str(r["last_error"])[:300]} for r in rows]
+
+
+def report_sent(conn: sqlite3.Connection) -> str | None:
+    """sha256 of the last sync report HQ took (or answered it does not take reports)."""
+    row = conn.execute("SELECT report_sha256 FROM sync_state WHERE id = 1").fetchone()
+    return None if row is None else row[0]
+
+
+def save_report_sent(conn: sqlite3.Connection, digest: str) -> None:
+    with write_transaction(conn):
+        conn.execute("UPDATE sync_state SET report_sha256 = ? WHERE id = 1", (digest,))
+
+
 def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
     """What `sync status --json` prints and the staff page shows."""
     current = load(conn)
@@ -148,15 +174,19 @@ def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
         "SELECT COUNT(*) FROM sync_draft_upload WHERE state = 'QUEUED'").fetchone()[0]
     pending_downloads = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state != 'DONE'").fetchone()[0]
     ledger = upload_counts(conn)
+    failed = failed_downloads(conn)
     # Settled ledger entries not at HQ yet; parked ones (HQ refused them: 409) apart, with HQ's error.
     credits = {"pending_ledger_uploads": ledger.pending, "parked_ledger_uploads": ledger.parked,
                "ledger_upload_error": ledger.last_error}
     if current is None:
         return {"state": SyncStatus.NOT_ENROLLED.value, "last_success_at": None, "offline_since": None,
                 "cursor": None, "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
-                "last_error": None, **credits}
+                "last_error": None, "last_warning": None, "failed_downloads": failed, **credits}
+    warning = conn.execute("SELECT last_warning FROM sync_state WHERE id = 1").fetchone()[0]
     return {"state": current.state.value, "last_success_at": current.last_success_at,
             "offline_since": current.offline_since, "cursor": current.channel_cursor,
             "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
-            "last_error": current.last_error, "hq_url": current.hq_url, "store_id": current.store_id,
+            "last_error": current.last_error, "last_warning": warning, "failed_downloads": failed,
+            "hq_url": current.hq_url,
+            "store_id": current.store_id,
             "kiosk_id": current.kiosk_id, "inbox_cursor": current.inbox_cursor, **credits}

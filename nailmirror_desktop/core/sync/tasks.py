@@ -48,7 +48,13 @@ REQUEST_SOURCE = "sync"
 CYCLE_KEY = "cycle"
 DISK_FULL_RETRY_S = 1800.0  # a blob the disk had no room for is tried again every 30 min (catalog_sync.md §4.11)
 DISK_FULL_MARK = "disk_full:"  # how sync_blob.last_error starts for a blob held back by a full disk
-HASH_FAILURES_ALLOWED = 1  # a wrong hash is fetched again once, then the blob is a dead letter
+HASH_FAILURES_ALLOWED = 1  # a wrong hash is fetched again once, then the blob is FAILED (its task a dead letter)
+# A FAILED blob is tried again by a later cycle after this wait, doubling with each failed round up to a day; a
+# new version of its style (HQ re-publishing) or `sync now` tries it at once.
+FAILED_RETRY_BASE_S = 900.0
+FAILED_RETRY_MAX_S = 86400.0
+# Faults that are no failure of the download itself: not counted in a blob's attempts.
+_NOT_ATTEMPTS = (Fault.DISK_FULL, Fault.RETRY_LATER, Fault.CLOCK)
 
 _CLASSES = {
     Fault.OFFLINE: ErrorClass.TRANSIENT,
@@ -56,6 +62,7 @@ _CLASSES = {
     Fault.MISSING_BLOBS: ErrorClass.TRANSIENT,
     Fault.HASH_MISMATCH: ErrorClass.TRANSIENT,
     Fault.RESET_LOOP: ErrorClass.TRANSIENT,
+    Fault.MALFORMED: ErrorClass.TRANSIENT,  # HQ may mend the answer; the next cycle asks again
 }
 
 
@@ -92,8 +99,16 @@ def task_error(error: SyncError) -> TaskError:
     return TaskError(error.code, error.message, error_class, retry_after_s=error.retry_after_s)
 
 
-def submit_cycle(engine: Submitter, *, spread: bool = True) -> Task:
-    return engine.submit(SYNC_CYCLE, {"spread": spread}, request_source=REQUEST_SOURCE, request_source_id=CYCLE_KEY)
+def submit_cycle(engine: Submitter, *, spread: bool = True, retry_failed: bool = False) -> Task:
+    """`retry_failed`: queue every FAILED download again now, whatever its backoff (staff asked: `sync now`)."""
+    payload = {"spread": spread, "retry_failed": True} if retry_failed else {"spread": spread}
+    return engine.submit(SYNC_CYCLE, payload, request_source=REQUEST_SOURCE, request_source_id=CYCLE_KEY)
+
+
+def failed_retry_s(attempts: int) -> float:
+    """How long a FAILED blob waits before a cycle tries it again: 15 min after its first failed round, doubling
+    (a round is about two attempts: a wrong hash is fetched twice), at most a day."""
+    return min(FAILED_RETRY_MAX_S, FAILED_RETRY_BASE_S * 2.0 ** max(0, min(attempts, 40) - 2))
 
 
 def submit_push(engine: Submitter, draft_id: str, rev: int) -> Task:
@@ -130,13 +145,14 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
                 return {"error": exc.one_line()}
             raise error from None  # sync now reports it; REVOKED / UPGRADE_REQUIRED stop the timer too
         spread = bool(payload.get("spread", True)) and not report.snapshot
+        apply.revive_failed_blobs(repo.conn, now_s, all_due=bool(payload.get("retry_failed")))
         queued = queue_work(engine, repo.conn, services, spread_s=report.blob_spread_s if spread else 0)
         if services.periodic:
             interval = report.poll_interval_s or services.poll_interval_s
             schedule_timer_cycle(engine, now_s + interval, interval)
         return {"pages": report.pages, "changes": report.changes, "snapshot": report.snapshot,
                 "inbox_events": report.inbox_events, "ledger_uploaded": report.ledger_uploaded,
-                "ledger_parked": report.ledger_parked, **queued}
+                "ledger_parked": report.ledger_parked, "warning": report.warning, **queued}
 
     return {SYNC_CYCLE: run_sync_cycle, BLOB_FETCH: lambda ctx: fetch_blob(services, ctx),
             DRAFT_PUSH: lambda ctx: push_draft(services, ctx)}
@@ -151,7 +167,8 @@ def fetch_blob(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
     if not str(row["last_error"] or "").startswith(DISK_FULL_MARK) and _disk_full(repo.conn):
         # Another download found the disk full: stop fetching (no request, no bytes) until one gets through.
         raise _blob_failed(repo.conn, sha256, SyncError(
-            Fault.DISK_FULL, "disk_full", "another download found no room on this kiosk's disk; waiting for space"))
+            Fault.DISK_FULL, "disk_full", "another download found no room on this kiosk's disk; waiting for space"),
+            services.clock.now())
     port = services.port_for(state.require(repo.conn))
     try:
         data = port.fetch_blob(sha256, int(row["size"]))
@@ -165,9 +182,10 @@ def fetch_blob(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
             # The store writes a temporary and renames it: a full disk leaves no partial blob to show.
             raise disk_full(exc, f"blob {sha256[:12]}…") from None
     except SyncError as exc:
-        raise _blob_failed(repo.conn, sha256, exc) from None
+        raise _blob_failed(repo.conn, sha256, exc, services.clock.now()) from None
     except StyleError as exc:
-        raise _blob_failed(repo.conn, sha256, SyncError(Fault.INVALID, exc.code, str(exc))) from None
+        raise _blob_failed(repo.conn, sha256, SyncError(Fault.INVALID, exc.code, str(exc)),
+                           services.clock.now()) from None
     with write_transaction(repo.conn):
         repo.conn.execute("UPDATE sync_blob SET state = 'DONE', last_error = NULL,"
                           " format = ? WHERE sha256 = ?", (stored.format, sha256))
@@ -233,9 +251,11 @@ def _disk_full(conn: sqlite3.Connection) -> bool:
                         (DISK_FULL_MARK + "%",)).fetchone() is not None
 
 
-def _blob_failed(conn: sqlite3.Connection, sha256: str, exc: SyncError) -> TaskError:
+def _blob_failed(conn: sqlite3.Connection, sha256: str, exc: SyncError, now_s: float) -> TaskError:
     """Record a failed fetch; a second wrong hash (or a 404, a refused image) leaves the blob FAILED — its style
-    stays hidden — and the task a dead letter."""
+    stays hidden — and the task a dead letter, until a later cycle tries it again (failed_retry_s), HQ publishes
+    a new version naming it, or staff run `sync now`."""
+    counted = int(exc.fault not in _NOT_ATTEMPTS)
     with write_transaction(conn):
         if exc.fault is Fault.HASH_MISMATCH:
             conn.execute("UPDATE sync_blob SET hash_failures = hash_failures + 1 WHERE sha256 = ?", (sha256,))
@@ -243,8 +263,12 @@ def _blob_failed(conn: sqlite3.Connection, sha256: str, exc: SyncError) -> TaskE
             permanent = failures > HASH_FAILURES_ALLOWED
         else:
             permanent = not task_error(exc).retryable
-        conn.execute("UPDATE sync_blob SET state = ?, last_error = ? WHERE sha256 = ?",
-                     ("FAILED" if permanent else "PENDING", exc.one_line(), sha256))
+        conn.execute("UPDATE sync_blob SET attempts = attempts + ?, state = ?, last_error = ? WHERE sha256 = ?",
+                     (counted, "FAILED" if permanent else "PENDING", exc.one_line(), sha256))
+        if permanent:
+            attempts = conn.execute("SELECT attempts FROM sync_blob WHERE sha256 = ?", (sha256,)).fetchone()[0]
+            conn.execute("UPDATE sync_blob SET retry_at = ? WHERE sha256 = ?",
+                         (now_s + failed_retry_s(int(attempts)), sha256))
     if exc.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
         state.record_failure(conn, exc)
     error = task_error(exc)
