@@ -13,7 +13,8 @@
 # load the hand model and paint the demo video with the starter catalog's first style for a few seconds, taps the
 # AI prompt and types "ni" on the on-screen keyboard (--check-keyboard), and checks the JSON line it prints on
 # exit: frozen, frames painted, hands seen, a style on, a screenshot written, the keyboard shown and its pinyin
-# candidate typed into the prompt.
+# candidate typed into the prompt. It also holds the bundle to its size budget (#21.8: 450 MiB of regular files,
+# as benchmarks/startup.py's bundle_mb counts; BUNDLE_BUDGET_MB=N sets another).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -45,4 +46,7 @@ echo "$report" | grep -q '"style_code": "[A-Z]' || fail "no style on the nails"
 [ -s "$work/smoke.png" ] || fail "no screenshot"
 echo "$report" | grep -q '"keyboard": {[^}]*"shown": true' || fail "the on-screen keyboard did not open"
 echo "$report" | grep -q '"typed": "\\u4f60"' || fail "pinyin 'ni' did not type 你 into the prompt"
-echo "build_store: smoke test passed: $report"
+bundle_mb=$(find "$BUNDLE" -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.1f", s / 1048576 }')
+awk -v mb="$bundle_mb" -v budget="${BUNDLE_BUDGET_MB:-450}" 'BEGIN { exit !(mb <= budget) }' \
+  || fail "the bundle is $bundle_mb MB, over its ${BUNDLE_BUDGET_MB:-450} MB budget (tools/bundle_report.py sizes)"
+echo "build_store: smoke test passed ($bundle_mb MB): $report"

@@ -100,12 +100,6 @@ def _dynamic_section(library: Path) -> str:
     return subprocess.run(["readelf", "-d", str(library)], capture_output=True, text=True, check=True).stdout
 
 
-def needed_libraries(library: Path) -> list[str]:
-    """The DT_NEEDED sonames of a shared library: its direct needs (PyInstaller's get_imports answers the
-    closure)."""
-    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", _dynamic_section(library))
-
-
 def soname(library: Path) -> str:
     """A shared library's DT_SONAME (its file name when it has none)."""
     found = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", _dynamic_section(library))
@@ -140,9 +134,6 @@ def strip_debug_info(binaries: Iterable[tuple[str, str, str]], folder: Path) -> 
     return result
 
 
-OPENCV_LIBS = "opencv_python_headless.libs/"
-
-
 def _swap_source(binaries: list[tuple[str, str, str]], destination: str,
                  source: Path) -> list[tuple[str, str, str]] | None:
     """`binaries` with the entry at `destination` built from `source` instead; None when there is no such entry."""
@@ -154,30 +145,6 @@ def _swap_source(binaries: list[tuple[str, str, str]], destination: str,
 
 def _posix(destination: str) -> str:
     return destination.replace("\\", "/")
-
-
-def replace_opencv_libraries(binaries: list[tuple[str, str, str]],
-                             replacements: dict[str, Path]) -> list[tuple[str, str, str]]:
-    """opencv-python-headless's libraries named in `replacements` (file name → the file built in its place: the
-    OpenBLAS shim of tools/openblas_shim.py, the cut FFmpeg and libavif of tools/opencv_media_cut.py), and the
-    wheel's libraries that only the replaced ones needed (libgfortran, libvpx, libaom, OpenSSL …) left out. A name
-    the bundle does not have changes nothing (another OpenCV build)."""
-    replaced = binaries
-    for name, source in replacements.items():
-        replaced = _swap_source(replaced, OPENCV_LIBS + name, source) or replaced
-    inside = {_posix(d)[len(OPENCV_LIBS):]: s for d, s, _ in replaced if _posix(d).startswith(OPENCV_LIBS)}
-    needed: set[str] = set()
-    for destination, source, _ in replaced:  # what the binaries outside that folder link (cv2.abi3.so …)
-        if not _posix(destination).startswith(OPENCV_LIBS):
-            needed.update(needed_libraries(Path(source)))
-    todo = [name for name in inside if name in needed]
-    while todo:  # …and what those link in turn
-        for name in needed_libraries(Path(inside[todo.pop()])):
-            if name in inside and name not in needed:
-                needed.add(name)
-                todo.append(name)
-    return [entry for entry in replaced if not _posix(entry[0]).startswith(OPENCV_LIBS)
-            or _posix(entry[0])[len(OPENCV_LIBS):] in needed]
 
 
 def replace_icu_data(binaries: list[tuple[str, str, str]], cut: Path) -> list[tuple[str, str, str]]:

@@ -1,5 +1,5 @@
 """The store build: PyInstaller onedir from build.spec, then the smoke test of the built program with no
-Python environment (tools/build_store.sh does both: ~1-2 min and ~385 MB under dist/, which is gitignored; the
+Python environment (tools/build_store.sh does both: ~1-2 min and ~422 MB under dist/, which is gitignored; the
 smoke test paints the demo hands and types pinyin on the on-screen keyboard)."""
 
 from __future__ import annotations
