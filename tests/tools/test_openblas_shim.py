@@ -24,6 +24,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import bundle_filter  # noqa: E402
 import openblas_shim  # noqa: E402
 
+pytestmark = pytest.mark.build  # compiles the shim: ./dev builds
+
 # Each operation: its cv2 call on a fixed, well-conditioned problem; the script prints every result as a list and,
 # under the shim, the counter before and after each.
 OPERATIONS = r"""

@@ -23,6 +23,7 @@ import bundle_filter  # noqa: E402
 import opencv_media_cut  # noqa: E402
 
 DEMO = ROOT / "resources" / "demo" / "hand_demo.mp4"
+pytestmark = pytest.mark.build  # builds FFmpeg and libavif from source: ./dev builds
 LEFT_OUT = ("libvpx", "libaom", "libdav1d", "libssl", "libcrypto", "libdrm", "libswresample")
 
 # Run in a fresh interpreter with `site` first on sys.path: a digest of every decoded frame of the demo, a
