@@ -135,6 +135,7 @@ def test_restore_starts_a_new_epoch(hq_env: dict[str, str], tmp_path: Path, monk
     assert run_hq_json(env, "styles", "list", "--status", "PUBLISHED")[0]["style_id"] == first["style_id"]
 
 
+@pytest.mark.slow  # real processes
 def test_serve_answers_on_its_port_and_never_logs_the_token(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NAILMIRROR_HQ_STARTER_CATALOG": ""}
     env.pop("NAILMIRROR_HQ_DATABASE_URL", None)
@@ -169,6 +170,7 @@ def test_serve_answers_on_its_port_and_never_logs_the_token(tmp_path: Path) -> N
     assert "GET /v1/hello" in text and token not in text and code not in text
 
 
+@pytest.mark.slow  # real processes
 def test_two_hq_processes_starting_together_load_the_starter_catalog_once(hq_env: dict[str, str]) -> None:
     env = {**hq_env}
     env.pop("NAILMIRROR_HQ_STARTER_CATALOG")  # the real starter catalog, as a new HQ loads it

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 ROUNDS = 3
 
@@ -35,6 +37,7 @@ def _start_loader(home: Path, barrier: Path) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
 
+@pytest.mark.slow  # real processes, three rounds
 def test_two_processes_loading_the_catalog_together_both_succeed_and_load_it_once(tmp_path):
     expected = len(list((ROOT / "resources" / "starter_catalog").glob("*/style.json")))
     assert expected == 30
