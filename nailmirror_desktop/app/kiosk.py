@@ -49,6 +49,7 @@ class KioskOptions:
     screenshot: Path | None = None
     quit_after_s: float | None = None
     check_keyboard: bool = False  # a timed run types on the on-screen keyboard and reports it (smoke test)
+    quit_after_frames: int | None = None  # a run that ends once this many frames are painted
 
 
 EXIT_RESTART = kiosk_app.EXIT_RESTART
@@ -61,7 +62,7 @@ def run_kiosk(options: KioskOptions) -> int:
     if not config_path().exists():
         save_config(config)  # the first start writes the defaults, so the default PIN's salt stays put
     window = kiosk_app.WindowOptions(options.fullscreen, options.screenshot, options.quit_after_s,
-                                     options.check_keyboard)
+                                     options.check_keyboard, options.quit_after_frames)
     return kiosk_app.run_kiosk_app(config.language, lambda: build_services(config, options), window)
 
 

@@ -1,7 +1,9 @@
 """`nailmirror kiosk`: start the touch-screen kiosk.
 
 With `--screenshot PNG --quit-after SECONDS` the kiosk runs normally, saves its main window to PNG after that
-long and exits 0 (used by tests, the store build's smoke test and the startup benchmark). It logs to
+long and exits 0 (used by tests, the store build's smoke test and the startup benchmark); `--quit-after-frames N`
+ends the run once N frames are painted instead (with `--quit-after` too: whichever comes first). A run that
+ends either way prints one JSON line (frames, fps, max_hands, nails_painted_mean, …). It logs to
 data_dir()/logs/kiosk.log; the terminal shows warnings only, and native libraries' chatter goes to that file
 (`--verbose` shows it all: app/kiosk_logging.py).
 """
@@ -27,6 +29,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     screen.add_argument("--windowed", dest="fullscreen", action="store_false")
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the main window to PNG, then exit")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="exit after this many seconds")
+    parser.add_argument("--quit-after-frames", type=_positive_int, metavar="N",
+                        help="exit once N frames are painted (1: when the first frame is painted)")
     parser.add_argument("--check-keyboard", action="store_true",
                         help="with --quit-after: tap the AI prompt and type on the on-screen keyboard; the exit "
                              "JSON reports it (the store build's smoke test)")
@@ -40,10 +44,10 @@ def run(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("MPLCONFIGDIR", str(Path.home() / ".cache" / "nailmirror-mpl"))
     quit_after = args.quit_after
-    if args.screenshot is not None and quit_after is None:
+    if args.screenshot is not None and quit_after is None and args.quit_after_frames is None:
         quit_after = 5.0
     if not _display_available():
-        if quit_after is None:
+        if quit_after is None and args.quit_after_frames is None:
             print("nailmirror kiosk: no display found (DISPLAY/WAYLAND_DISPLAY unset). Run it on the store PC's "
                   "screen, or headless with --screenshot PNG --quit-after SECONDS.", file=sys.stderr)
             return 2
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         return _no_qt_binding(exc.name or "PySide6")
     options = KioskOptions(demo=args.demo, demo_if_no_camera=args.demo_if_no_camera, fullscreen=args.fullscreen,
                            screenshot=args.screenshot, quit_after_s=quit_after,
-                           check_keyboard=args.check_keyboard)
+                           check_keyboard=args.check_keyboard, quit_after_frames=args.quit_after_frames)
     status = run_kiosk(options)
     if status == EXIT_RESTART:
         from nailmirror_desktop.app.kiosk_logging import restore_native_stderr
@@ -74,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
         command = restart_command()
         os.execv(command[0], command)  # the same kiosk, started again with the saved settings
     return status
+
+
+def _positive_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of frames, 1 or more, not {text!r}")
+    return int(text)
 
 
 def _no_qt_binding(name: str) -> int:

@@ -1,4 +1,4 @@
-"""`nailmirror kiosk`: on a machine without a screen a clear message, not a Qt abort; a timed demo run's exit line."""
+"""`nailmirror kiosk`: on a machine without a screen a clear message, not a Qt abort; a demo run's exit line."""
 
 import importlib.util
 import json
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from nailmirror_desktop.cli import main
+from tests.support.data_dirs import copy_starter_data
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,15 +42,28 @@ def test_a_restart_starts_the_same_kiosk_again(monkeypatch):
     assert restart_command(["kiosk"]) == [sys.executable, "kiosk"]  # the bundle's own executable
 
 
-def _timed_demo_run(home, seconds: float) -> dict:
-    """`nailmirror kiosk --demo` offscreen for `seconds`; its exit JSON line."""
+def test_a_frame_count_must_be_a_positive_whole_number(capsys):
+    for bad in ("0", "-3", "1.5", "many"):
+        with pytest.raises(SystemExit) as exited:
+            main(["kiosk", "--demo", "--quit-after-frames", bad])
+        assert exited.value.code == 2 and "--quit-after-frames" in capsys.readouterr().err
+
+
+FRAMES = 30
+
+
+def _demo_run(home, frames: int = FRAMES) -> dict:
+    """`nailmirror kiosk --demo` offscreen until `frames` frames are painted (60 s at most), on a data directory
+    with the starter catalog loaded (the style is on from the first frames); its exit JSON line."""
     env = {**os.environ, "NAILMIRROR_HOME": str(home), "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT),
            "MPLCONFIGDIR": str(home / "mpl")}
     run = subprocess.run([sys.executable, "-m", "nailmirror_desktop", "kiosk", "--demo", "--windowed",
-                          "--quit-after", str(seconds)], env=env, cwd=ROOT, capture_output=True, text=True,
-                         timeout=180)
+                          "--quit-after-frames", str(frames), "--quit-after", "60"], env=env, cwd=ROOT,
+                         capture_output=True, text=True, timeout=180)
     assert run.returncode == 0, run.stderr[-3000:]
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["frames_painted"] == frames, report  # ended by the frame count, not the time limit
+    return report
 
 
 @pytest.mark.qt
@@ -58,14 +72,12 @@ def test_the_exit_line_says_how_many_hands_are_tracked_and_how_many_nails_were_p
     """Two hands by default: the demo's two hands are both painted (clearly more nails per frame than with one
     hand); a saved config that says one hand keeps one, and then no more than one hand's nails are painted.
     (The frames before the first style is on count with 0 nails, alike in both runs.)"""
-    (tmp_path / "two").mkdir()
-    two = _timed_demo_run(tmp_path / "two", 15)
+    two = _demo_run(copy_starter_data(tmp_path / "two"))
     assert two["max_hands"] == 2
-    assert two["frames_painted"] > 10 and two["fps"] > 0  # fps stays the shown-frame rate
-    one_home = tmp_path / "one"
-    one_home.mkdir()
+    assert two["fps"] > 0  # fps stays the shown-frame rate
+    one_home = copy_starter_data(tmp_path / "one")
     (one_home / "config.json").write_text(json.dumps({"hands_tracked": 1}))
-    one = _timed_demo_run(one_home, 15)
+    one = _demo_run(one_home)
     assert one["max_hands"] == 1
     assert 0 < one["nails_painted_mean"] <= 5, one
     assert two["nails_painted_mean"] > one["nails_painted_mean"] + 1, (one, two)

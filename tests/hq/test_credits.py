@@ -1,13 +1,11 @@
 """Credits at HQ against the real app, on SQLite and PostgreSQL: a grant is one transaction with its
 credits.grant inbox event, the ledger upload is idempotent by entry id (replay 200, different body 409, bad
-bodies 400 with nothing stored), each store's books, and `nailmirror-hq credits` as a real process."""
+bodies 400 with nothing stored), each store's books, and `nailmirror-hq credits` from the command line."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from nailmirror_hq.api.app import create_app
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.schema import credit_grant, credit_ledger_entry, store_event
 from nailmirror_hq.service import HQ
+from tests.support.hq_cli import run_hq
 from tests.support.hq_fixtures import add_store, enroll, new_kiosk
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,18 +212,13 @@ def hq_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
     return _env(tmp_path, url)
 
 
-def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "nailmirror_hq", *args], env=env, capture_output=True, text=True,
-                          timeout=120)
-
-
 def test_credits_grant_and_show_from_the_command_line(hq_env: dict[str, str], tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     env = hq_env
-    store_id = json.loads(run(env, "stores", "add", "SH-0012", "--json").stdout)["store_id"]
-    other = json.loads(run(env, "stores", "add", "BJ-0001", "--json").stdout)
+    store_id = json.loads(run_hq(env, "stores", "add", "SH-0012", "--json").stdout)["store_id"]
+    other = json.loads(run_hq(env, "stores", "add", "BJ-0001", "--json").stdout)
     # a store without a kiosk: the grant would reach no ledger
-    early = run(env, "credits", "grant", store_id, "20", "--reason", "opening")
+    early = run_hq(env, "credits", "grant", store_id, "20", "--reason", "opening")
     assert early.returncode == 1 and "no enrolled kiosk" in early.stderr and len(early.stderr.splitlines()) == 1
 
     for key in ("NAILMIRROR_HQ_DATABASE_URL", "NAILMIRROR_HQ_STARTER_CATALOG", "NAILMIRROR_HQ_HOME"):
@@ -236,15 +230,15 @@ def test_credits_grant_and_show_from_the_command_line(hq_env: dict[str, str], tm
     try:
         with TestClient(create_app(hq)) as client:
             enroll(client, other["enrollment_code"])
-            code = json.loads(run(env, "stores", "enroll-code", store_id, "--json").stdout)["enrollment_code"]
+            code = json.loads(run_hq(env, "stores", "enroll-code", store_id, "--json").stdout)["enrollment_code"]
             headers = enroll(client, code)
-            done = run(env, "credits", "grant", store_id, "20", "--reason", "opening", "--json")
+            done = run_hq(env, "credits", "grant", store_id, "20", "--reason", "opening", "--json")
             assert done.returncode == 0, done.stderr
             given = json.loads(done.stdout)
             assert given["grant_id"].startswith("gr_") and given["amount"] == 20 and given["store_id"] == store_id
             assert given["kiosk_id"].startswith("k_")  # the store's only kiosk
             # --json before the subcommand; text output names the grant id
-            text = run(env, "credits", "grant", store_id, "5", "--reason", "top-up")
+            text = run_hq(env, "credits", "grant", store_id, "5", "--reason", "top-up")
             assert text.returncode == 0 and text.stdout.startswith("grant_id=gr_")
             # the kiosk sees both grants, addressed to it, in its inbox and uploads a spend
             events = client.get("/v1/stores/me/inbox", headers=headers).json()["events"]
@@ -255,11 +249,11 @@ def test_credits_grant_and_show_from_the_command_line(hq_env: dict[str, str], tm
     finally:
         hq.close()
 
-    shown = json.loads(run(env, "--json", "credits", "show").stdout)
+    shown = json.loads(run_hq(env, "--json", "credits", "show").stdout)
     assert [(s["store_id"], s["granted"], s["confirmed"], s["refunded"], s["balance"]) for s in shown] == [
         (other["store_id"], 0, 0, 0, 0), (store_id, 25, 2, 0, 23)]
     assert [(k["kiosk_id"], k["granted"], k["balance"]) for k in shown[1]["kiosks"]] == [(given["kiosk_id"], 25, 23)]
-    one = json.loads(run(env, "credits", "show", store_id, "--json").stdout)
+    one = json.loads(run_hq(env, "credits", "show", store_id, "--json").stdout)
     assert [s["store_id"] for s in one] == [store_id]
 
 
@@ -327,13 +321,13 @@ def test_a_conflict_names_hq_s_body_and_an_entry_resent_under_a_new_id_replaces_
 def test_credits_command_line_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], rc: int,
                                                   says: str) -> None:
     hq_env = _env(tmp_path)  # refusals do not depend on the engine: SQLite is enough
-    store_id = json.loads(run(hq_env, "stores", "add", "SH-0012", "--json").stdout)["store_id"]
-    done = run(hq_env, *(a.replace("{store}", store_id) for a in args))
+    store_id = json.loads(run_hq(hq_env, "stores", "add", "SH-0012", "--json").stdout)["store_id"]
+    done = run_hq(hq_env, *(a.replace("{store}", store_id) for a in args))
     assert done.returncode == rc and says in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
     if rc == 1:
         assert len(done.stderr.strip().splitlines()) == 1
-    assert json.loads(run(hq_env, "credits", "show", "--json").stdout)[0]["granted"] == 0
+    assert json.loads(run_hq(hq_env, "credits", "show", "--json").stdout)[0]["granted"] == 0
 
 
 # --- with the kiosk's real ledger ----------------------------------------------------------------------------

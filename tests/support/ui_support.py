@@ -12,6 +12,7 @@ import numpy as np
 
 from nailmirror_desktop.app.kiosk import KioskOptions, build_services
 from nailmirror_desktop.core.config import load_config
+from nailmirror_desktop.core.paths import data_dir, database_path
 from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
@@ -23,6 +24,7 @@ from nailmirror_desktop.vision.sources import (
     SourceUnavailable,
     StillImageSource,
 )
+from tests.support.data_dirs import copy_starter_data
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_VIDEO = ROOT / "resources" / "demo" / "hand_demo.mp4"
@@ -38,7 +40,10 @@ def set_staff_pin(pin: str = STAFF_PIN) -> str:
 @contextmanager
 def started_kiosk(qtbot) -> Iterator[KioskController]:
     """The kiosk as the app builds it (real services, real bridge threads, demo video) from the saved config,
-    started; shut down afterwards."""
+    started; shut down afterwards. A data directory without a database gets the session's copy of the starter
+    catalog first (tests/support/data_dirs.py), so the kiosk starts as it does after its first start."""
+    if not database_path().exists():
+        copy_starter_data(data_dir())
     controller = KioskController(build_services(load_config(), KioskOptions(demo=True)))
     qtbot.addWidget(controller.window)
     controller.window.resize(1280, 800)

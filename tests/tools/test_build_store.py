@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = [pytest.mark.slow, pytest.mark.qt]  # the frozen program is the Qt kiosk
+pytestmark = [pytest.mark.slow, pytest.mark.qt, pytest.mark.build]  # the frozen program is the Qt kiosk
 
 
 def test_store_build_runs_without_python(tmp_path):

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import bundle_filter  # noqa: E402
 import icu_data_cut  # noqa: E402
 
-pytestmark = pytest.mark.qt  # Qt's ICU is PySide6's: the Qt-less run has none
+pytestmark = [pytest.mark.qt, pytest.mark.build]  # Qt's ICU is PySide6's: the Qt-less run has none
 
 PROBE = r"""
 import json

@@ -6,6 +6,8 @@ deletes every QObject Python owns (the bridge's own poster among them) and then 
 posting after that used to print `RuntimeError: Signal source has been deleted` (the kiosk's shutdown, one
 run in two). The worker here waits, deterministically, until PySide's teardown is over: it is released by an
 exit handler registered before PySide was imported, so it runs after PySide's own (exit handlers run last-first).
+A job on the global pool cannot wait that long (the application's destructor waits for that pool): it is
+released when PySide deletes the bridge's poster, so it too posts in the middle of the teardown.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ LATE_POST = textwrap.dedent("""
 
     atexit.register(after_qt_teardown)  # before PySide's: runs after it
 
-    from PySide6.QtCore import QCoreApplication, QThreadPool
+    from PySide6.QtCore import QCoreApplication, Qt, QThreadPool
     from nailmirror_desktop.ui import bridge
 
     app = QCoreApplication([])
@@ -56,6 +58,8 @@ LATE_POST = textwrap.dedent("""
             release.wait(10)
             return 1
         bridge.run_in_background(slow, lambda result, error: print("delivered after shutdown", flush=True))
+        # released (and posting) once PySide's teardown deleted the poster: see the module's docstring
+        bridge._post.destroyed.connect(lambda *_: release.set(), Qt.ConnectionType.DirectConnection)
         pool = QThreadPool.globalInstance()
         workers.append(threading.Thread(target=lambda: pool.waitForDone(10000), daemon=True))
     else:

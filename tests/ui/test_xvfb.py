@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tests.support.data_dirs import copy_starter_data
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 WINDOW_SIZE = (1280, 800)  # what `--windowed` opens
@@ -49,7 +51,7 @@ def run_kiosk(display: str, home: Path, shot: Path, *args: str) -> None:
     env.update(DISPLAY=display, NAILMIRROR_HOME=str(home), QT_QPA_PLATFORM="xcb")
     completed = subprocess.run(
         [sys.executable, "-m", "nailmirror_desktop", "kiosk", "--demo", *args,
-         "--screenshot", str(shot), "--quit-after", "7"],
+         "--screenshot", str(shot), "--quit-after-frames", "1", "--quit-after", "60"],  # shot at the first frame
         env=env, capture_output=True, text=True, timeout=120,
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
@@ -82,7 +84,7 @@ def test_the_grid_and_the_before_after_ends_in_a_real_window(xvfb_display, tmp_p
     styles, the first split puts the painted nails on the after side, and the slider's two ends show the after
     and the before whole."""
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    env.update(DISPLAY=xvfb_display, NAILMIRROR_HOME=str(nailmirror_home), QT_QPA_PLATFORM="xcb")
+    env.update(DISPLAY=xvfb_display, NAILMIRROR_HOME=str(copy_starter_data(nailmirror_home)), QT_QPA_PLATFORM="xcb")
     completed = subprocess.run([sys.executable, "-m", "tests.support.xvfb_screens", str(tmp_path)], cwd=ROOT,
                                env=env, capture_output=True, text=True, timeout=180)
     assert completed.returncode == 0, completed.stderr[-3000:]

@@ -1,6 +1,7 @@
 """The Qt application around the kiosk window: the QApplication, the theme and language, the event loop, and
-for a timed run (`--quit-after`) the one-line JSON report. The composition root (app.kiosk) calls
-`run_kiosk_app` with a function that builds the services once the QApplication exists.
+for a timed run (`--quit-after` seconds, or `--quit-after-frames` painted frames) the one-line JSON report. The
+composition root (app.kiosk) calls `run_kiosk_app` with a function that builds the services once the
+QApplication exists.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ class WindowOptions:
     fullscreen: bool = True
     screenshot: Path | None = None  # save the window to this PNG when the timed run ends
     quit_after_s: float | None = None
-    check_keyboard: bool = False  # type on the on-screen keyboard before the timed run ends; reported in the JSON
+    check_keyboard: bool = False  # with quit_after_s: type on the on-screen keyboard before the end; in the JSON
+    quit_after_frames: int | None = None  # end the run once this many frames are painted (or at quit_after_s)
 
 
 class KeyboardCheck:
@@ -78,6 +80,7 @@ class RunReport:
         self.frames_with_hands = 0
         self._nails_after_first = 0
         self._hand = False
+        self._at_frames: tuple[int, Callable[[], None]] | None = None
         controller.tryon.mirror_loop.frame_shown.connect(self._on_frame)
         controller.tryon.mirror_loop.hand_seen_changed.connect(self._on_hand_change)
 
@@ -88,6 +91,12 @@ class RunReport:
         self.frames_with_hands += int(self._hand)
         if self.frames > 1:
             self._nails_after_first += self._controller.tryon.mirror_loop.last_nails
+        if self._at_frames is not None and self.frames == self._at_frames[0]:
+            QTimer.singleShot(0, self._at_frames[1])  # after this frame's signal, not inside it
+
+    def when_painted(self, frames: int, call: Callable[[], None]) -> None:
+        """Call `call()` once `frames` frames have been painted."""
+        self._at_frames = (frames, call)
 
     def _on_hand_change(self, seen: bool) -> None:
         self._hand = seen
@@ -128,9 +137,13 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
     if options.check_keyboard and options.quit_after_s is not None:
         check = KeyboardCheck(controller, keyboard, options.quit_after_s)
     exit_code = 0
+    finished = False
 
     def finish() -> None:
-        nonlocal exit_code
+        nonlocal exit_code, finished
+        if finished:  # the frame count and the time limit may both come
+            return
+        finished = True
         if options.screenshot is not None:
             exit_code = 0 if controller.save_screenshot(options.screenshot) else 1
         summary = report.summary(options.screenshot)
@@ -142,6 +155,8 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
 
     if options.quit_after_s is not None:
         QTimer.singleShot(int(options.quit_after_s * 1000), finish)
+    if options.quit_after_frames is not None:
+        report.when_painted(options.quit_after_frames, finish)
 
     def restart() -> None:
         nonlocal exit_code

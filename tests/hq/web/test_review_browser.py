@@ -59,6 +59,7 @@ def server(hq_sqlite: HQ) -> Iterator[tuple[HQ, Uvicorn, list[str]]]:
     running.stop()
 
 
+@pytest.mark.slow  # a real Chromium
 def test_review_round_trip_in_chromium(server: tuple[HQ, Uvicorn, list[str]]) -> None:
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
