@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from nailmirror_desktop.core.fingers import Finger  # noqa: E402
-from nailmirror_desktop.vision.compositor import Compositor, warp_nail_alpha  # noqa: E402
-from nailmirror_desktop.vision.nail_refiner import NailMask  # noqa: E402
-from nailmirror_desktop.vision.style_textures import load_style  # noqa: E402
+from nailmirror_desktop.vision.nails.nail_refiner import NailMask  # noqa: E402
+from nailmirror_desktop.vision.paint.compositor import Compositor, warp_nail_alpha  # noqa: E402
+from nailmirror_desktop.vision.paint.style_textures import load_style  # noqa: E402
 from nailmirror_desktop.vision.types import NailQuad  # noqa: E402
 
 FRAME_SIZE = (1280, 720)
@@ -115,7 +115,7 @@ def main() -> None:
 
 def _with_finish(compositor: Compositor, finish: str) -> Compositor:
     """The same textures painted with another finish (for comparing finishes' cost)."""
-    from nailmirror_desktop.vision.polish import look_for_finish
+    from nailmirror_desktop.vision.paint.polish import look_for_finish
 
     return compositor.with_look(look_for_finish(finish))
 

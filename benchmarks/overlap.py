@@ -55,10 +55,10 @@ def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, second
     from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
     from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
     from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession, load_style_textures
-    from nailmirror_desktop.vision.compositor import Compositor
+    from nailmirror_desktop.vision.paint.compositor import Compositor
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
-    from nailmirror_desktop.vision.sources import FrameReader, VideoFileSource
-    from nailmirror_desktop.vision.supervisor import SourceSupervisor
+    from nailmirror_desktop.vision.sources.readers import FrameReader, VideoFileSource
+    from nailmirror_desktop.vision.sources.supervisor import SourceSupervisor
 
     app = QApplication.instance() or QApplication(["overlap"])
     bridge.install()
@@ -142,8 +142,8 @@ def _python_rate(seconds: float) -> float:
 
 def gil_measurement(video: Path) -> dict[str, float]:
     from nailmirror_desktop.vision.pipeline import video_tracker_settings
-    from nailmirror_desktop.vision.sources import VideoFileSource
-    from nailmirror_desktop.vision.tracker import HandTracker
+    from nailmirror_desktop.vision.sources.readers import VideoFileSource
+    from nailmirror_desktop.vision.tracking.tracker import HandTracker
 
     with VideoFileSource(video) as source:
         frames = [f for f in iter(source.read, None)][:90]

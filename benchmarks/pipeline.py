@@ -39,10 +39,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
 
+from nailmirror_desktop.vision.paint.style_textures import load_style  # noqa: E402
 from nailmirror_desktop.vision.pipeline import SEGMENT_EVERY, STAGES, TryOnPipeline, video_tracker_settings  # noqa: E402
-from nailmirror_desktop.vision.sources import VideoFileSource  # noqa: E402
-from nailmirror_desktop.vision.style_textures import load_style  # noqa: E402
-from nailmirror_desktop.vision.tracker import HandTracker  # noqa: E402
+from nailmirror_desktop.vision.sources.readers import VideoFileSource  # noqa: E402
+from nailmirror_desktop.vision.tracking.tracker import HandTracker  # noqa: E402
 
 WARMUP_FRAMES = 5
 KIOSK_GIL_SWITCH_S = 0.0005  # ui/shell/kiosk_controller.GIL_SWITCH_INTERVAL_S (ui/ is not imported here)

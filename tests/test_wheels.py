@@ -72,7 +72,7 @@ KIOSK_PROBE = """
 import importlib.util, json, sys
 from nailmirror_desktop.app.services import load_starter_catalog_in_own_connection
 from nailmirror_desktop.core import paths
-from nailmirror_desktop.vision.hand_model import default_bundle_path, verify_bundle
+from nailmirror_desktop.vision.tracking.hand_model import default_bundle_path, verify_bundle
 
 verify_bundle(default_bundle_path())
 load_starter_catalog_in_own_connection()

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nailmirror_desktop.vision import hand_model  # noqa: E402
+from nailmirror_desktop.vision.tracking import hand_model  # noqa: E402
 
 
 def installed_mediapipe_root() -> Path:

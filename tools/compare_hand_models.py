@@ -13,7 +13,7 @@ and never shipped. Per model:
   mode with num_hands 2 (palm detector + landmarks on every frame); `palm_ms_estimate` is the difference;
 - accuracy on moving clips (`tools/make_eval_clips.py` from the eval photos; `--clips`): the video path
   (`TryOnPipeline.process_video_frame`, re-detection by the still cascade, which keeps the full model in both
-  runs) scored by `vision/video_evaluation.py`: iou_frames, nail_recall, blink_rate.
+  runs) scored by `vision/evaluation/video.py`: iou_frames, nail_recall, blink_rate.
 Stills always keep the full model: they run once per snapshot, off the camera-frame budget.
 Prints one JSON line per model and a last line with both; figures depend on the machine's load (reported).
 """
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
 
-from nailmirror_desktop.vision import hand_model  # noqa: E402
+from nailmirror_desktop.vision.tracking import hand_model  # noqa: E402
 
 LITE_MEMBER = "mediapipe/modules/hand_landmark/hand_landmark_lite.tflite"
 LITE_SHA256 = "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6"
@@ -62,7 +62,7 @@ def lite_bundle(folder: Path) -> tuple[Path, str]:
 
 
 def make_tracker(mode: str, max_hands: int, bundle: tuple[Path, str] | None):  # type: ignore[no-untyped-def]
-    from nailmirror_desktop.vision.tracker import HandTracker, TrackerSettings
+    from nailmirror_desktop.vision.tracking.tracker import HandTracker, TrackerSettings
 
     settings = TrackerSettings(max_hands=max_hands)
     if bundle is None:
@@ -75,7 +75,7 @@ def speed(video: Path, bundles: dict[str, tuple[Path, str] | None]) -> dict[str,
     goes first, so load from other processes on a shared machine lands on both alike."""
     from contextlib import ExitStack
 
-    from nailmirror_desktop.vision.sources import VideoFileSource
+    from nailmirror_desktop.vision.sources.readers import VideoFileSource
 
     with VideoFileSource(video) as source:
         frames = list(iter(source.read, None))
@@ -112,15 +112,15 @@ def speed(video: Path, bundles: dict[str, tuple[Path, str] | None]) -> dict[str,
 def accuracy(clips_dir: Path, bundle: tuple[Path, str] | None, limit: int) -> dict[str, object]:
     import numpy as np
 
-    from nailmirror_desktop.vision.compositor import Compositor
-    from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
-    from nailmirror_desktop.vision.pipeline import TryOnPipeline
-    from nailmirror_desktop.vision.video_evaluation import (
+    from nailmirror_desktop.vision.evaluation.video import (
         evaluate_clips,
         score_clip,
         video_clips,
         video_path_coverages,
     )
+    from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
+    from nailmirror_desktop.vision.paint.compositor import Compositor
+    from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
     clips = video_clips(clips_dir)[: limit or None]
     segmenter = NailSegmenter()

@@ -6,7 +6,7 @@ Runs in the kiosk's environment (OpenCV, MediaPipe; no torch). Two commands:
       For every photo of DIR (images/ + masks/, as `nailmirror evaluate` reads them): the product's still
       detection (StillHandDetector, which also looks for a second hand), nail quads (pipeline.place_nails), and
       exactly the quads the still path asks the model about (thumbs at any fade not fully out, the other nails
-      when they face the camera at least half); per quad its ROI (vision/nail_rois.py) plus a 2× context crop on
+      when they face the camera at least half); per quad its ROI (vision/nails/nail_rois.py) plus a 2× context crop on
       the same pixel grid for augmentation, with the matching crops of the true mask. The .npz feeds
       tools/train_nail_model.py.
 
@@ -14,9 +14,9 @@ Runs in the kiosk's environment (OpenCV, MediaPipe; no torch). Two commands:
                                          [--data DIR]
       Paste per-ROI nail probabilities (the trainer's out-of-fold ones, or a model's own: no path = the committed
       model, one batch per hand as the product runs it) back into the full frames with the product's own
-      post-processing (vision/nail_segmenter.py, then the compositor's coverage: the mask stretched toward the
+      post-processing (vision/nails/nail_segmenter.py, then the compositor's coverage: the mask stretched toward the
       tip as it is painted) and score them exactly as `nailmirror evaluate` does
-      (vision/evaluation.py). Prints one JSON line: overall, per fold, and per finger (the share of true nails at
+      (vision/evaluation/photos.py). Prints one JSON line: overall, per fold, and per finger (the share of true nails at
       least half painted; a nail belongs to the finger of the nearest ROI that reaches it, "no_roi" if none does).
 """
 
@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from nailmirror_desktop.vision import evaluation, nail_rois  # noqa: E402
-from nailmirror_desktop.vision.compositor import coverage_mask  # noqa: E402
-from nailmirror_desktop.vision.nail_segmenter import DEFAULT_THRESHOLD, masks_from_probabilities  # noqa: E402
+from nailmirror_desktop.vision.nails.nail_segmenter import DEFAULT_THRESHOLD, masks_from_probabilities  # noqa: E402
+from nailmirror_desktop.vision.paint.compositor import coverage_mask  # noqa: E402
 from nailmirror_desktop.vision.pipeline import (  # noqa: E402
     STILL_MIN_OPACITY,
     STILL_MIN_OPACITY_THUMB,
@@ -51,7 +51,7 @@ CONTEXT_SCALE = 2  # the context crop: twice the ROI's side, same pixels per ROI
 
 
 def extract(data_dir: Path, out: Path) -> int:
-    from nailmirror_desktop.vision.still_detection import StillHandDetector
+    from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
 
     pairs = evaluation.dataset_pairs(data_dir)
     size, big = nail_rois.ROI_SIZE, nail_rois.ROI_SIZE * CONTEXT_SCALE
@@ -159,7 +159,7 @@ def score(rois_path: Path, probs_path: Path | None, data_dir: Path, threshold: f
 def model_probabilities(data: np.lib.npyio.NpzFile, model: Path | None) -> np.ndarray:
     """Every ROI's nail probability from an ONNX model (None: the committed one, sha256-checked), one batch per
     hand as the product runs it."""
-    from nailmirror_desktop.vision.nail_segmenter import MODEL_SHA256, NailSegmenter
+    from nailmirror_desktop.vision.nails.nail_segmenter import MODEL_SHA256, NailSegmenter
 
     # a model given by path is scored as it is (its own checksum); the committed one must match MODEL_SHA256
     expected = MODEL_SHA256 if model is None else hashlib.sha256(model.read_bytes()).hexdigest()

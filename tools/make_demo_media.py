@@ -264,8 +264,8 @@ def write_styles(folder: Path) -> None:
 def check_detection(path: Path) -> dict[str, float]:
     """Share of the video's frames where the kiosk's VIDEO-mode landmarker finds ≥1 hand and both hands."""
     from nailmirror_desktop.vision.pipeline import video_tracker_settings
-    from nailmirror_desktop.vision.sources import VideoFileSource
-    from nailmirror_desktop.vision.tracker import HandTracker
+    from nailmirror_desktop.vision.sources.readers import VideoFileSource
+    from nailmirror_desktop.vision.tracking.tracker import HandTracker
 
     one = two = total = 0
     with VideoFileSource(path) as source, HandTracker("video", video_tracker_settings(2)) as tracker:

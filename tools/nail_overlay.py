@@ -15,10 +15,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from nailmirror_desktop.vision.compositor import coverage_mask
 from nailmirror_desktop.vision.evaluation import dataset_pairs
+from nailmirror_desktop.vision.paint.compositor import coverage_mask
 from nailmirror_desktop.vision.pipeline import place_nails
-from nailmirror_desktop.vision.still_detection import StillHandDetector
+from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
 
 TILE = 400
 _COLOURS = {"hit": (0, 255, 255), "false": (0, 0, 255), "missed": (0, 255, 0)}  # BGR

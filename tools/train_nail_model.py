@@ -15,7 +15,7 @@ Commands:
       clips with, for each clip, the model that never saw its photo.
   .venv-train/bin/python tools/train_nail_model.py final [--rois ...] [--out models/nail_segmenter.onnx]
       One model on every ROI, exported to ONNX (input "roi" float32 (N, 3, 64, 64) BGR in [0, 1]; output
-      "logits" (N, 1, 64, 64)); prints its sha256 (vision/nail_segmenter.py MODEL_SHA256 must match).
+      "logits" (N, 1, 64, 64)); prints its sha256 (vision/nails/nail_segmenter.py MODEL_SHA256 must match).
 
 The model: a tiny U-Net (3 levels, 8/16/32/48 channels, BatchNorm, transposed-conv upsampling) run at 32 × 32
 inside (average-pool in, bilinear logits up to 64 × 64). Loss BCE + 0.5 soft Dice on every nail pixel of the

@@ -25,16 +25,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nailmirror_desktop.vision.compositor import Compositor  # noqa: E402
-from nailmirror_desktop.vision.nail_segmenter import NailSegmenter  # noqa: E402
-from nailmirror_desktop.vision.pipeline import TryOnPipeline  # noqa: E402
-from nailmirror_desktop.vision.video_evaluation import (  # noqa: E402
+from nailmirror_desktop.vision.evaluation.video import (  # noqa: E402
     VideoCounts,
     score_clip,
     summarise,
     video_clips,
     video_path_coverages,
 )
+from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter  # noqa: E402
+from nailmirror_desktop.vision.paint.compositor import Compositor  # noqa: E402
+from nailmirror_desktop.vision.pipeline import TryOnPipeline  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -64,7 +64,7 @@ class EffectPreviewRenderer:
                 self._pipeline = None
 
     def _render(self, ctx: TaskContext, request: PreviewRequest) -> PreviewResult:
-        from nailmirror_desktop.vision.image_io import ImageReadError, read_image
+        from nailmirror_desktop.vision.sources.image_io import ImageReadError, read_image
 
         ctx.report_progress(0.05)
         try:
@@ -99,7 +99,7 @@ class EffectPreviewRenderer:
             assets = try_on_assets(repository, request.style_code)
         except StyleError as exc:
             raise TaskError(exc.code, str(exc), ErrorClass.INVALID_REQUEST) from None
-        from nailmirror_desktop.vision.image_io import ImageReadError
+        from nailmirror_desktop.vision.sources.image_io import ImageReadError
 
         try:
             style = load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers)
@@ -110,7 +110,7 @@ class EffectPreviewRenderer:
 
     def _still_pipeline(self) -> Any:
         if self._pipeline is None:
-            from nailmirror_desktop.vision.compositor import Compositor
+            from nailmirror_desktop.vision.paint.compositor import Compositor
             from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
             self._pipeline = TryOnPipeline(Compositor(), mirrored=self.mirrored, max_hands=self.max_hands)

@@ -31,10 +31,10 @@ from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell import kiosk_app
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
-from nailmirror_desktop.vision import camera_opening
-from nailmirror_desktop.vision.camera_devices import CameraChoice, CameraDevice
-from nailmirror_desktop.vision.sources import CameraProbe, FrameReader
-from nailmirror_desktop.vision.supervisor import SourceSupervisor
+from nailmirror_desktop.vision.sources import camera_opening
+from nailmirror_desktop.vision.sources.camera_devices import CameraChoice, CameraDevice
+from nailmirror_desktop.vision.sources.readers import CameraProbe, FrameReader
+from nailmirror_desktop.vision.sources.supervisor import SourceSupervisor
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ def run_kiosk(options: KioskOptions) -> int:
     return kiosk_app.run_kiosk_app(config.language, lambda: build_services(config, options), window)
 
 
-# --- frame sources (vision/camera_opening.py decides; this maps the config onto it) ----------------------------
+# --- frame sources (vision/sources/camera_opening.py decides; this maps the config onto it) ------------------
 def open_demo_reader() -> FrameReader:
     return camera_opening.open_demo_reader(resources_dir() / "demo")
 
@@ -115,7 +115,7 @@ def build_supervisor(config: KioskConfig, options: KioskOptions, resources: Exit
 # --- services ---------------------------------------------------------------------------------------------
 def build_session(config: KioskConfig) -> TryOnSession:
     from nailmirror_desktop.app import preload
-    from nailmirror_desktop.vision.compositor import Compositor
+    from nailmirror_desktop.vision.paint.compositor import Compositor
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
     # the models started loading before the UI was imported (cli kiosk → app.preload); the first frame takes them

@@ -1,7 +1,7 @@
 """Cold-start work begun before the kiosk's UI is imported (issue #13 point 10: first painted frame <= 1.5 s).
 
 `cli kiosk` calls `start()` first thing, before importing the Qt UI (~0.5-1 s of imports); the hand landmarker
-and the nail segmenter then load on their own thread (vision/model_preload.py) while the main thread imports,
+and the nail segmenter then load on their own thread (vision/tracking/model_preload.py) while the main thread imports,
 builds the window and opens the demo video or camera. `app.kiosk.build_session` takes them. Only the cheap
 config read happens on the caller's thread. No Qt here.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 
-from nailmirror_desktop.vision.model_preload import VideoModels, start_preload
+from nailmirror_desktop.vision.tracking.model_preload import VideoModels, start_preload
 
 _started: tuple[int, Future[VideoModels]] | None = None
 

@@ -8,7 +8,7 @@ summary, then one JSON line with the dataset's metrics (with --json, only that l
 still masks were scored and, for the learned segmenter's, how many of the photos it was trained on
 (`in_sample`): on those the figures are in-sample, and the cross-validated ones are in
 models/NAIL_SEGMENTER_CARD.md. Video: DIR/<clip>/clip.mp4 + DIR/<clip>/gt/000000.png … (tools/make_eval_clips.py);
-prints one JSON line with iou_frames, nail_recall and blink_rate (vision/video_evaluation.py).
+prints one JSON line with iou_frames, nail_recall and blink_rate (vision/evaluation/video.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from nailmirror_desktop.vision.evaluation import DatasetScore, ImageScore
-    from nailmirror_desktop.vision.video_evaluation import Clip, VideoCounts
+    from nailmirror_desktop.vision.evaluation.video import Clip, VideoCounts
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -39,10 +39,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.vision.evaluation import dataset_pairs, evaluate, landmark_painter
-    from nailmirror_desktop.vision.hand_model import HandModelError
-    from nailmirror_desktop.vision.nail_segmenter import NailSegmenterError, training_photos
+    from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenterError, training_photos
     from nailmirror_desktop.vision.pipeline import STILL_MASKS
-    from nailmirror_desktop.vision.still_detection import StillHandDetector
+    from nailmirror_desktop.vision.tracking.hand_model import HandModelError
+    from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
 
     if args.video:
         return _run_video(args)
@@ -77,12 +77,12 @@ def run(args: argparse.Namespace) -> int:
 def _run_video(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from nailmirror_desktop.vision.compositor import Compositor
-    from nailmirror_desktop.vision.hand_model import HandModelError
-    from nailmirror_desktop.vision.nail_segmenter import NailSegmenter, NailSegmenterError
+    from nailmirror_desktop.vision.evaluation.video import evaluate_clips, score_clip, video_clips, video_path_coverages
+    from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter, NailSegmenterError
+    from nailmirror_desktop.vision.paint.compositor import Compositor
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
-    from nailmirror_desktop.vision.sources import FrameSourceError
-    from nailmirror_desktop.vision.video_evaluation import evaluate_clips, score_clip, video_clips, video_path_coverages
+    from nailmirror_desktop.vision.sources.readers import FrameSourceError
+    from nailmirror_desktop.vision.tracking.hand_model import HandModelError
 
     try:
         clips = video_clips(args.data)

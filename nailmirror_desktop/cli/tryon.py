@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     import cv2
     import numpy as np
 
+    from nailmirror_desktop.vision.paint.style_textures import StyleTextures
     from nailmirror_desktop.vision.pipeline import TryOnPipeline, TryOnResult
-    from nailmirror_desktop.vision.style_textures import StyleTextures
 
 # = vision.image_io.READABLE_SUFFIXES (not imported here: that loads cv2); a file's format is decided by content
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".gif"}
@@ -53,8 +53,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.adapters.style_store import resolve_style_argument
     from nailmirror_desktop.core.catalog import StyleError as CatalogStyleError
-    from nailmirror_desktop.vision.hand_model import HandModelError
-    from nailmirror_desktop.vision.style_textures import StyleError, load_style
+    from nailmirror_desktop.vision.paint.style_textures import StyleError, load_style
+    from nailmirror_desktop.vision.tracking.hand_model import HandModelError
 
     try:
         style = load_style(resolve_style_argument(args.style))
@@ -175,7 +175,13 @@ def _try_on_image(pipeline: TryOnPipeline, image_path: Path, out_path: Path,
                   coverage_path: Path | None) -> TryOnResult | None:
     """Read, paint and write one image; None (with an error printed) when any step fails. A large photo is
     painted at a reduced size (vision.image_io.read_photo) and its outputs written at the photo's own size."""
-    from nailmirror_desktop.vision.image_io import ImageReadError, read_full_size, read_photo, write_image, write_png
+    from nailmirror_desktop.vision.sources.image_io import (
+        ImageReadError,
+        read_full_size,
+        read_photo,
+        write_image,
+        write_png,
+    )
 
     try:
         photo = read_photo(image_path)
@@ -245,9 +251,9 @@ def coverage_at_full_size(coverage: np.ndarray, full_size: tuple[int, int]) -> n
 
 
 def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
-    from nailmirror_desktop.vision.image_io import write_png
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
-    from nailmirror_desktop.vision.sources import FrameSourceError, VideoFileSource
+    from nailmirror_desktop.vision.sources.image_io import write_png
+    from nailmirror_desktop.vision.sources.readers import FrameSourceError, VideoFileSource
 
     clash = overwritten_input([args.video], [args.out])
     if clash:

@@ -32,7 +32,7 @@ class KioskConfig:
     """camera: 'auto' (first working camera) or a device index as text; resolution in pixels (width, height)."""
 
     camera: str = "auto"
-    # The camera staff chose by name (vision/camera_devices.py): its id (on Linux the /dev/v4l/by-id link, which
+    # The camera staff chose by name (vision/sources/camera_devices.py): its id (on Linux the /dev/v4l/by-id link, which
     # survives reboots and port changes; else Qt's id) and its name. `camera` keeps the index it had, the last
     # fallback. Both empty: `camera` alone decides.
     camera_id: str = ""

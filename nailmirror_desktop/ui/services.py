@@ -18,7 +18,7 @@ from nailmirror_desktop.core.tasks import TaskEngine
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
-from nailmirror_desktop.vision.supervisor import SourceSupervisor
+from nailmirror_desktop.vision.sources.supervisor import SourceSupervisor
 
 log = logging.getLogger(__name__)
 

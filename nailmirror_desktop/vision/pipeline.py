@@ -28,22 +28,22 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from nailmirror_desktop.vision.compositor import Compositor
-from nailmirror_desktop.vision.geometry import nail_quads_for_hands
-from nailmirror_desktop.vision.nail_refiner import NailMask
-from nailmirror_desktop.vision.nail_rois import carry_mask, shifted_mask
-from nailmirror_desktop.vision.nail_tracks import NailTracks, TrackedNail
+from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
+from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+from nailmirror_desktop.vision.nails.nail_rois import carry_mask, shifted_mask
+from nailmirror_desktop.vision.nails.nail_tracks import NailTracks, TrackedNail
+from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.types import Finger, HandObservation, NailQuad
 
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
     from concurrent.futures import Future
 
-    from nailmirror_desktop.vision.hand_recovery import HandRecovery
-    from nailmirror_desktop.vision.model_preload import VideoModels
-    from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
-    from nailmirror_desktop.vision.smoothing import HandSmoother
-    from nailmirror_desktop.vision.still_detection import StillHandDetector
-    from nailmirror_desktop.vision.tracker import HandTracker, TrackerSettings
+    from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
+    from nailmirror_desktop.vision.tracking.hand_recovery import HandRecovery
+    from nailmirror_desktop.vision.tracking.model_preload import VideoModels
+    from nailmirror_desktop.vision.tracking.smoothing import HandSmoother
+    from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
+    from nailmirror_desktop.vision.tracking.tracker import HandTracker, TrackerSettings
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +114,9 @@ class TryOnPipeline:
     max_hands: hands tracked in video (each one costs ~10 ms more of palm detection).
     still_masks: how a still's nails are shaped (see STILL_MASKS); segment_every: video runs the segmenter on
     every n-th frame and carries the masks in between; segmenter: a loaded NailSegmenter to share (else one is
-    loaded on first use); preloaded: the video models being loaded meanwhile (vision/model_preload.py), taken on
-    the first video frame; recover_every: while fewer than max_hands hands are tracked, try one view of the still
-    cascade every n-th frame and follow what it finds (vision/hand_recovery.py); 0 turns that off.
+    loaded on first use); preloaded: the video models being loaded meanwhile (vision/tracking/model_preload.py),
+    taken on the first video frame; recover_every: while fewer than max_hands hands are tracked, try one view of the
+    still cascade every n-th frame and follow what it finds (vision/tracking/hand_recovery.py); 0 turns that off.
     video_tracker: a VIDEO-mode HandTracker to use (tools/compare_hand_models.py's other model), else one is made.
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
@@ -237,7 +237,7 @@ class TryOnPipeline:
         """The nail segmenter, loaded (and sha256-checked) on first use."""
         self._take_preloaded()
         if self._segmenter is None:
-            from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
+            from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
 
             self._segmenter = NailSegmenter()
         return self._segmenter
@@ -282,7 +282,7 @@ class TryOnPipeline:
 
     def _still(self) -> StillHandDetector:
         if self._still_detector is None:
-            from nailmirror_desktop.vision.still_detection import StillHandDetector
+            from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
 
             self._still_detector = StillHandDetector()
         return self._still_detector
@@ -309,7 +309,7 @@ class TryOnPipeline:
     def _video(self) -> HandTracker:
         self._take_preloaded()
         if self._video_tracker is None:
-            from nailmirror_desktop.vision.tracker import HandTracker
+            from nailmirror_desktop.vision.tracking.tracker import HandTracker
 
             self._video_tracker = HandTracker("video", video_tracker_settings(self.max_hands))
         self._video_tracker.open()  # a no-op once open
@@ -317,14 +317,14 @@ class TryOnPipeline:
 
     def _recovered(self) -> HandRecovery:
         if self._recovery is None:
-            from nailmirror_desktop.vision.hand_recovery import HandRecovery
+            from nailmirror_desktop.vision.tracking.hand_recovery import HandRecovery
 
             self._recovery = HandRecovery(self.recover_every)
         return self._recovery
 
     def _smoothing(self) -> HandSmoother:
         if self._smoother is None:
-            from nailmirror_desktop.vision.smoothing import HandSmoother
+            from nailmirror_desktop.vision.tracking.smoothing import HandSmoother
 
             self._smoother = HandSmoother()
         return self._smoother
@@ -349,12 +349,12 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
         return quads, None, placed
     if masks == "grabcut":
         quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY else 0.0) for quad in quads]
-        from nailmirror_desktop.vision.nail_refiner import refine_nails
+        from nailmirror_desktop.vision.nails.nail_refiner import refine_nails
 
         return quads, refine_nails(image, quads), placed
     quads = [replace(quad, opacity=1.0 if quad.opacity >= _still_min_opacity(quad) else 0.0) for quad in quads]
     if segmenter is None:
-        from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
+        from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
 
         segmenter = NailSegmenter()
     found = segmenter.segment(image, quads)
@@ -376,7 +376,7 @@ def _still_min_opacity(quad: NailQuad) -> float:
 
 def video_tracker_settings(max_hands: int) -> TrackerSettings:
     """The landmarker settings for live video (shared with the benchmark's landmarker-only run)."""
-    from nailmirror_desktop.vision.tracker import TrackerSettings
+    from nailmirror_desktop.vision.tracking.tracker import TrackerSettings
 
     return TrackerSettings(max_hands=max_hands)
 

@@ -26,9 +26,9 @@ from nailmirror_desktop.core.tryon.effect_preview import (
 )
 from nailmirror_desktop.ui.tryon.snapshot import save_frozen_frame, save_snapshot
 from nailmirror_desktop.ui.tryon.tryon_session import FramePair, TryOnSession, load_style_textures
-from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.pipeline import TryOnPipeline
-from nailmirror_desktop.vision.supervisor import FramePacket
+from nailmirror_desktop.vision.sources.supervisor import FramePacket
 from tests.support.hand_photos import photo
 from tests.support.style_fixtures import make_catalog, repository
 

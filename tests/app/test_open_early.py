@@ -9,8 +9,8 @@ from contextlib import ExitStack
 import pytest
 
 from nailmirror_desktop.app.kiosk import open_demo_reader
-from nailmirror_desktop.vision.camera_opening import open_early
-from nailmirror_desktop.vision.sources import FrameReader
+from nailmirror_desktop.vision.sources.camera_opening import open_early
+from nailmirror_desktop.vision.sources.readers import FrameReader
 
 
 class CountingOpener:

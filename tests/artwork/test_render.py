@@ -21,7 +21,7 @@ from nailmirror_desktop.artwork.render import (
 from nailmirror_desktop.core.catalog.starter import read_catalog
 from nailmirror_desktop.core.generation.design import Design
 from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
-from nailmirror_desktop.vision.style_textures import load_style
+from nailmirror_desktop.vision.paint.style_textures import load_style
 from nailmirror_desktop.vision.types import Finger
 from tests.support.style_fixtures import SMALL_TEXTURE
 

@@ -16,8 +16,8 @@ import pytest
 
 from nailmirror_desktop.cli import main
 from nailmirror_desktop.core.paths import resources_dir
-from nailmirror_desktop.vision.image_io import read_image
-from nailmirror_desktop.vision.nail_tracks import HOLD_FRAMES
+from nailmirror_desktop.vision.nails.nail_tracks import HOLD_FRAMES
+from nailmirror_desktop.vision.sources.image_io import read_image
 
 ROOT = Path(__file__).resolve().parents[2]
 STYLE = resources_dir() / "demo" / "styles" / "rose_gloss"

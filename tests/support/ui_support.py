@@ -16,7 +16,7 @@ from nailmirror_desktop.core.paths import data_dir, database_path
 from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
-from nailmirror_desktop.vision.sources import (
+from nailmirror_desktop.vision.sources.readers import (
     Frame,
     FrameReader,
     FrameSource,
@@ -66,9 +66,9 @@ def light_kiosk(qtbot, catalog: Path, run_in_background=None, share=None) -> Ite
     from nailmirror_desktop.ui import bridge
     from nailmirror_desktop.ui.services import KioskServices
     from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
-    from nailmirror_desktop.vision.compositor import Compositor
+    from nailmirror_desktop.vision.paint.compositor import Compositor
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
-    from nailmirror_desktop.vision.supervisor import SourceSupervisor
+    from nailmirror_desktop.vision.sources.supervisor import SourceSupervisor
     from tests.support.style_fixtures import repository
 
     bridge.install()

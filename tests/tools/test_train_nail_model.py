@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision import nail_rois, nail_segmenter
+from nailmirror_desktop.vision.nails import nail_rois, nail_segmenter
 from nailmirror_desktop.vision.types import Finger, NailQuad
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nailmirror_desktop.core.config import KioskConfig, load_config, save_config
-from nailmirror_desktop.vision.camera_devices import (
+from nailmirror_desktop.vision.sources.camera_devices import (
     CameraChoice,
     CameraDevice,
     devices_from_listing,
@@ -17,7 +17,7 @@ from nailmirror_desktop.vision.camera_devices import (
     node_index,
     resolve_camera_index,
 )
-from nailmirror_desktop.vision.sources import CameraProbe
+from nailmirror_desktop.vision.sources.readers import CameraProbe
 
 C270 = "HD Webcam C270"
 BRIO = "Logitech BRIO"

@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.compositor import (
+from nailmirror_desktop.vision.nails.warp import quad_roi
+from nailmirror_desktop.vision.paint.compositor import (
     Compositor,
     coverage_mask,
     paint_nail,
@@ -15,7 +16,6 @@ from nailmirror_desktop.vision.compositor import (
     prepare_texture,
 )
 from nailmirror_desktop.vision.types import Finger, NailQuad
-from nailmirror_desktop.vision.warp import quad_roi
 from tests.support.nail_quads import PARALLELOGRAM, TILTED
 
 RED = (0, 0, 255)

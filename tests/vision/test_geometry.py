@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.geometry import (
+from nailmirror_desktop.vision.nails.geometry import (
     PROPORTIONS,
     nail_quads,
     nail_quads_for_hands,

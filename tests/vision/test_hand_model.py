@@ -1,7 +1,7 @@
 
 import pytest
 
-from nailmirror_desktop.vision import hand_model
+from nailmirror_desktop.vision.tracking import hand_model
 
 
 def test_shipped_bundle_is_the_verified_build():

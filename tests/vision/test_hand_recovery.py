@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from nailmirror_desktop.vision.hand_recovery import HandRecovery, recovery_views
-from nailmirror_desktop.vision.still_detection import View
-from nailmirror_desktop.vision.tracker import HandTracker
+from nailmirror_desktop.vision.tracking.hand_recovery import HandRecovery, recovery_views
+from nailmirror_desktop.vision.tracking.still_detection import View
+from nailmirror_desktop.vision.tracking.tracker import HandTracker
 from nailmirror_desktop.vision.types import HandObservation
 from tests.support.hand_photos import nail_mask, photo, tips_near_nails
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from nailmirror_desktop.vision.image_io import (
+from nailmirror_desktop.vision.sources.image_io import (
     PHOTO_MAX_SIDE,
     READABLE_SUFFIXES,
     ImageReadError,
@@ -128,7 +128,7 @@ def test_exif_orientation_turns_the_full_size_too(tmp_path):
 # VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child of a big pytest starts "high"
 _PEAK = """
 import re, sys
-from nailmirror_desktop.vision.image_io import read_photo, read_image
+from nailmirror_desktop.vision.sources.image_io import read_photo, read_image
 def peak_kib():
     return int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
 before = peak_kib()

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from nailmirror_desktop.core.paths import resources_dir
-from nailmirror_desktop.vision.compositor import Compositor
-from nailmirror_desktop.vision.model_preload import VideoModels, start_preload
+from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.pipeline import TryOnPipeline
-from nailmirror_desktop.vision.sources import VideoFileSource
+from nailmirror_desktop.vision.sources.readers import VideoFileSource
+from nailmirror_desktop.vision.tracking.model_preload import VideoModels, start_preload
 
 ROOT = Path(__file__).resolve().parents[2]
 RED = np.full((60, 40, 3), (0, 0, 255), np.uint8)
@@ -85,11 +85,11 @@ def test_a_failed_preload_is_logged_and_the_pipeline_loads_the_models_itself(dem
 
 
 def test_the_hand_tracker_does_not_import_matplotlib_and_mediapipe_still_answers_for_its_init():
-    """mediapipe's __init__ imports its legacy solutions and so matplotlib (vision/mediapipe_tasks.py): the
+    """mediapipe's __init__ imports its legacy solutions and so matplotlib (vision/tracking/mediapipe_tasks.py): the
     tracker works without it; other code asking mediapipe for what its __init__ exported still gets it."""
     code = (
         "import sys, numpy as np\n"
-        "from nailmirror_desktop.vision.tracker import HandTracker\n"
+        "from nailmirror_desktop.vision.tracking.tracker import HandTracker\n"
         "with HandTracker('video') as t: t.track(np.zeros((120, 160, 3), np.uint8), 1)\n"
         "print('matplotlib' in sys.modules)\n"
         "import mediapipe as mp\n"

@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.compositor import Compositor, coverage_mask
-from nailmirror_desktop.vision.nail_refiner import RefinerSettings, refine_nail, refine_nails
-from nailmirror_desktop.vision.polish_mask import painted_mask
+from nailmirror_desktop.vision.nails.nail_refiner import RefinerSettings, refine_nail, refine_nails
+from nailmirror_desktop.vision.paint.compositor import Compositor, coverage_mask
+from nailmirror_desktop.vision.paint.polish_mask import painted_mask
 from nailmirror_desktop.vision.types import Finger, NailQuad
 
 SKIN = (140, 165, 215)  # BGR

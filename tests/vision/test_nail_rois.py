@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision import nail_rois
+from nailmirror_desktop.vision.nails import nail_rois
 from nailmirror_desktop.vision.types import Finger, NailQuad
 
 

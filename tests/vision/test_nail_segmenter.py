@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision import nail_segmenter
-from nailmirror_desktop.vision.nail_segmenter import NailSegmenter, NailSegmenterError
+from nailmirror_desktop.vision.nails import nail_segmenter
+from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter, NailSegmenterError
 from nailmirror_desktop.vision.types import Finger, NailQuad
 
 MODEL = nail_segmenter.default_model_path()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nailmirror_desktop.vision.nail_shape import nail_alpha
+from nailmirror_desktop.vision.nails.nail_shape import nail_alpha
 
 
 def test_nail_alpha_is_a_feathered_nail_shape():

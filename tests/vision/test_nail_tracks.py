@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.geometry import nail_quads_for_hands
-from nailmirror_desktop.vision.nail_tracks import HOLD_FRAMES, NailTracks
+from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
+from nailmirror_desktop.vision.nails.nail_tracks import HOLD_FRAMES, NailTracks
 from nailmirror_desktop.vision.types import Finger, HandObservation, NailQuad
 
 

@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from nailmirror_desktop.core.paths import resources_dir
-from nailmirror_desktop.vision.compositor import Compositor, coverage_mask
-from nailmirror_desktop.vision.image_io import read_image
-from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
+from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
+from nailmirror_desktop.vision.paint.compositor import Compositor, coverage_mask
+from nailmirror_desktop.vision.paint.style_textures import load_style
 from nailmirror_desktop.vision.pipeline import STAGES, TryOnPipeline, video_tracker_settings
-from nailmirror_desktop.vision.sources import VideoFileSource
-from nailmirror_desktop.vision.style_textures import load_style
-from nailmirror_desktop.vision.tracker import HandTracker
+from nailmirror_desktop.vision.sources.image_io import read_image
+from nailmirror_desktop.vision.sources.readers import VideoFileSource
+from nailmirror_desktop.vision.tracking.tracker import HandTracker
 
 DEMO = resources_dir() / "demo"
 RED = np.full((60, 40, 3), (0, 0, 255), np.uint8)
@@ -135,7 +135,7 @@ def test_still_photo(nails_eval_dir):
 
 def test_evaluation_scores_what_the_still_path_paints(nails_eval_dir):
     from nailmirror_desktop.vision.evaluation import landmark_painter
-    from nailmirror_desktop.vision.still_detection import StillHandDetector
+    from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
 
     image = read_image(nails_eval_dir / "images" / "3493127D-7B19-4E50-94AE-2401BD2A91C8.jpg")
     with TryOnPipeline(Compositor(RED)) as pipeline, StillHandDetector() as detector:
@@ -188,11 +188,11 @@ def test_video_at_a_cadence_carries_the_masks_between_model_runs(demo_frames):
 
 
 def test_a_fresh_frames_prior_is_where_the_carried_mask_painted_the_nail():
-    from nailmirror_desktop.vision.nail_refiner import NailMask
-    from nailmirror_desktop.vision.nail_tracks import TrackedNail
+    from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+    from nailmirror_desktop.vision.nails.nail_tracks import TrackedNail
+    from nailmirror_desktop.vision.nails.warp import Roi
     from nailmirror_desktop.vision.pipeline import _prior
     from nailmirror_desktop.vision.types import Finger, NailQuad
-    from nailmirror_desktop.vision.warp import Roi
 
     corners = np.array([[40, 30], [60, 30], [60, 60], [40, 60]], np.float32)
     quad = NailQuad(Finger.INDEX, corners, 0, 1.0)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from nailmirror_desktop.core.generation.design import Accent, Design, FingerDesign, Pattern, make_color
-from nailmirror_desktop.vision.polish import (
+from nailmirror_desktop.vision.paint.polish import (
     DEFAULT_LOOK,
     FINISHES,
     design_from_json,
@@ -15,7 +15,7 @@ from nailmirror_desktop.vision.polish import (
     look_for_design,
     looks_for_style,
 )
-from nailmirror_desktop.vision.style_textures import load_style
+from nailmirror_desktop.vision.paint.style_textures import load_style
 from nailmirror_desktop.vision.types import Finger
 
 ROOT = Path(__file__).resolve().parents[2]

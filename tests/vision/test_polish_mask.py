@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from nailmirror_desktop.vision.compositor import Compositor, coverage_mask
-from nailmirror_desktop.vision.nail_refiner import NailMask
-from nailmirror_desktop.vision.polish_mask import painted_mask
+from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+from nailmirror_desktop.vision.nails.warp import Roi
+from nailmirror_desktop.vision.paint.compositor import Compositor, coverage_mask
+from nailmirror_desktop.vision.paint.polish_mask import painted_mask
 from nailmirror_desktop.vision.types import Finger, NailQuad
-from nailmirror_desktop.vision.warp import Roi
 
 FRAME = (200, 200, 3)
 

@@ -13,13 +13,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from nailmirror_desktop.vision.compositor import Compositor, coverage_mask
-from nailmirror_desktop.vision.nail_refiner import NailMask
+from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+from nailmirror_desktop.vision.nails.warp import Roi
+from nailmirror_desktop.vision.paint.compositor import Compositor, coverage_mask
+from nailmirror_desktop.vision.paint.polish import Band, NailLook, finish_named, look_for_finish
+from nailmirror_desktop.vision.paint.style_textures import load_style
 from nailmirror_desktop.vision.pipeline import TryOnPipeline
-from nailmirror_desktop.vision.polish import Band, NailLook, finish_named, look_for_finish
-from nailmirror_desktop.vision.style_textures import load_style
 from nailmirror_desktop.vision.types import NailQuad
-from nailmirror_desktop.vision.warp import Roi
 from tests.support.hand_photos import nail_mask, photo
 
 ROOT = Path(__file__).resolve().parents[2]

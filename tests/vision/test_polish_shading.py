@@ -7,11 +7,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from nailmirror_desktop.vision.compositor import Compositor, coverage_mask
-from nailmirror_desktop.vision.nail_refiner import NailMask
-from nailmirror_desktop.vision.polish import Band, NailLook, finish_named, look_for_finish
+from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+from nailmirror_desktop.vision.nails.warp import Roi
+from nailmirror_desktop.vision.paint.compositor import Compositor, coverage_mask
+from nailmirror_desktop.vision.paint.polish import Band, NailLook, finish_named, look_for_finish
 from nailmirror_desktop.vision.types import Finger, NailQuad
-from nailmirror_desktop.vision.warp import Roi
 
 FLAT = np.zeros((8, 8, 3), np.uint8)  # unused by laid-out looks; the compositor wants a texture
 ROSE = (90, 60, 200)  # BGR

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nailmirror_desktop.vision.smoothing import HandSmoother, OneEuroFilter, hand_size
+from nailmirror_desktop.vision.tracking.smoothing import HandSmoother, OneEuroFilter, hand_size
 from nailmirror_desktop.vision.types import HandObservation
 
 FPS = 30

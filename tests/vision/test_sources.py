@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.sources import (
+from nailmirror_desktop.vision.sources.readers import (
     CameraProbe,
     CameraSource,
     Frame,

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.still_detection import StillHandDetector, cascade_views, view_transform
-from nailmirror_desktop.vision.tracker import HandTracker
+from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector, cascade_views, view_transform
+from nailmirror_desktop.vision.tracking.tracker import HandTracker
 from tests.support.hand_photos import nail_mask, photo, tips_near_nails
 
 # Close-ups the default landmarker misses that the cascade must find.

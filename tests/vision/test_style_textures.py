@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from nailmirror_desktop.core.paths import resources_dir
-from nailmirror_desktop.vision.image_io import ImageReadError, read_image
-from nailmirror_desktop.vision.style_textures import StyleError, load_style
+from nailmirror_desktop.vision.paint.style_textures import StyleError, load_style
+from nailmirror_desktop.vision.sources.image_io import ImageReadError, read_image
 from nailmirror_desktop.vision.types import Finger
 
 

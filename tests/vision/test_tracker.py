@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.tracker import HandTracker
+from nailmirror_desktop.vision.tracking.tracker import HandTracker
 from tests.support.hand_photos import nail_mask, photo, tips_near_nails
 
 # Backs of hands the default landmarker finds (the close-ups it misses are in test_still_detection.py).
@@ -56,7 +56,7 @@ def test_another_bundle_must_have_the_digest_its_caller_names(tmp_path, nails_ev
     only with the sha256 the tool pinned, and a file that differs is refused with a clear error."""
     import hashlib
 
-    from nailmirror_desktop.vision.hand_model import HandModelError, default_bundle_path
+    from nailmirror_desktop.vision.tracking.hand_model import HandModelError, default_bundle_path
 
     bundle = tmp_path / "other.task"
     bundle.write_bytes(default_bundle_path().read_bytes())
@@ -70,7 +70,7 @@ def test_another_bundle_must_have_the_digest_its_caller_names(tmp_path, nails_ev
 
 def test_frames_reach_the_landmarker_as_rgb():
     """The BGR→RGB conversion (cv2.cvtColor since it cost 14 ms as a strided numpy copy): channel order kept."""
-    from nailmirror_desktop.vision.tracker import _mp_image
+    from nailmirror_desktop.vision.tracking.tracker import _mp_image
 
     frame = np.zeros((4, 6, 3), np.uint8)
     frame[..., 0], frame[..., 2] = 10, 200  # blue 10, red 200 in OpenCV's order

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.video_evaluation import ClipScorer, summarise, video_clips
+from nailmirror_desktop.vision.evaluation.video import ClipScorer, summarise, video_clips
 
 
 def _nails(*boxes: tuple[int, int, int, int], shape=(60, 100)) -> np.ndarray:

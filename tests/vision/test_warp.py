@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from nailmirror_desktop.vision.nail_shape import nail_alpha
-from nailmirror_desktop.vision.warp import (
+from nailmirror_desktop.vision.nails.nail_shape import nail_alpha
+from nailmirror_desktop.vision.nails.warp import (
     Roi,
     quad_roi,
     quad_size,

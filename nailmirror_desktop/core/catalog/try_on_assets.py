@@ -2,8 +2,9 @@
 
 The folder holds the style's current NAIL_TEXTURE assets (`nail.png`, per-finger files), its cover as
 `preview.png`, and `style.json` (with the style's design when it has one: try-on paints its finish, French tip
-and half-moon from it — vision/polish.py). It is written once per content version under `data_dir()/try_on/<code>-v<N>/`
-(built in a temporary folder and renamed into place, so a reader never sees half of one) and reused afterwards.
+and half-moon from it — vision/paint/polish.py). It is written once per content version under
+`data_dir()/try_on/<code>-v<N>/` (built in a temporary folder and renamed into place, so a reader never sees half
+of one) and reused afterwards.
 """
 
 from __future__ import annotations

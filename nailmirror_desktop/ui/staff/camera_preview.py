@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from nailmirror_desktop.ui.bridge import RunInBackground, run_in_background
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
-from nailmirror_desktop.vision.camera_devices import CameraDevice, devices_from_listing, linux_video_devices
-from nailmirror_desktop.vision.sources import CameraSource, FrameReader, SourceUnavailable, quiet_opencv
+from nailmirror_desktop.vision.sources.camera_devices import CameraDevice, devices_from_listing, linux_video_devices
+from nailmirror_desktop.vision.sources.readers import CameraSource, FrameReader, SourceUnavailable, quiet_opencv
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ AUTO_CANDIDATES = (0, 1, 2, 3)
 
 def qt_camera_devices() -> list[CameraDevice]:
     """The cameras Qt lists (QMediaDevices.videoInputs: description and id), in Qt's order, with the index
-    OpenCV opens (vision/camera_devices.py). Call on the GUI thread. A build without Qt Multimedia, or whose
+    OpenCV opens (vision/sources/camera_devices.py). Call on the GUI thread. A build without Qt Multimedia, or whose
     media backend did not load, falls back to the kernel's list on Linux (names from sysfs), to nothing elsewhere."""
     linux = sys.platform.startswith("linux")
     os_devices = linux_video_devices() if linux else []

@@ -14,7 +14,7 @@ from nailmirror_desktop.core.paths import data_dir
 from nailmirror_desktop.core.sync.state import status_report
 from nailmirror_desktop.core.tasks import TaskEngine
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
-from nailmirror_desktop.vision.supervisor import SourceSupervisor
+from nailmirror_desktop.vision.sources.supervisor import SourceSupervisor
 
 STAGES = ("track", "smooth", "geometry", "composite", "total")
 

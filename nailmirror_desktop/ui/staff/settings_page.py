@@ -39,7 +39,7 @@ from nailmirror_desktop.ui.staff.camera_preview import CameraPreview, Feed, Prev
 from nailmirror_desktop.ui.staff.credit_settings import CreditSettingsBox
 from nailmirror_desktop.ui.staff.pin_dialog import wait_text
 from nailmirror_desktop.ui.staff.touch_controls import TouchSpinBox
-from nailmirror_desktop.vision.camera_devices import CameraChoice, CameraDevice, resolve_camera_index
+from nailmirror_desktop.vision.sources.camera_devices import CameraChoice, CameraDevice, resolve_camera_index
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
 # Read once when the kiosk starts (app/kiosk.py builds the camera, the pipeline and the share server from them).

@@ -28,7 +28,7 @@ from PySide6.QtGui import QImage
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
-from nailmirror_desktop.vision.supervisor import DEMO, LOST, STARTING, SourceSupervisor
+from nailmirror_desktop.vision.sources.supervisor import DEMO, LOST, STARTING, SourceSupervisor
 
 log = logging.getLogger(__name__)
 

@@ -49,8 +49,8 @@ from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
 from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_frozen_frame, save_snapshot
 from nailmirror_desktop.ui.tryon.style_browser import LOADING, READY, UNAVAILABLE, StyleBrowser
 from nailmirror_desktop.ui.tryon.tryon_session import FramePair, LoadedStyle, TryOnSession, load_style_textures
-from nailmirror_desktop.vision.image_io import read_image
-from nailmirror_desktop.vision.supervisor import DEMO, SourceSupervisor
+from nailmirror_desktop.vision.sources.image_io import read_image
+from nailmirror_desktop.vision.sources.supervisor import DEMO, SourceSupervisor
 
 log = logging.getLogger(__name__)
 _PREVIEW_ENDS = {TaskStatus.SUCCESS.value, TaskStatus.FAILED.value, TaskStatus.DEAD.value, TaskStatus.CANCELED.value}

@@ -24,12 +24,12 @@ import numpy as np
 
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
-from nailmirror_desktop.vision.compositor import Compositor, PreparedTexture
-from nailmirror_desktop.vision.image_io import read_image
+from nailmirror_desktop.vision.paint.compositor import Compositor, PreparedTexture
+from nailmirror_desktop.vision.paint.polish import NailLook
+from nailmirror_desktop.vision.paint.style_textures import finger_looks
 from nailmirror_desktop.vision.pipeline import TrackedFrame
-from nailmirror_desktop.vision.polish import NailLook
-from nailmirror_desktop.vision.style_textures import finger_looks
-from nailmirror_desktop.vision.supervisor import FramePacket
+from nailmirror_desktop.vision.sources.image_io import read_image
+from nailmirror_desktop.vision.sources.supervisor import FramePacket
 
 FINGER_SLOTS = {finger.name.lower(): finger for finger in Finger}
 _CACHE_SIZE = 12

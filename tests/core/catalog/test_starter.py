@@ -10,7 +10,7 @@ from nailmirror_desktop.adapters.style_store import open_style_repository
 from nailmirror_desktop.core.catalog import StyleError, StyleFilter, StyleStatus
 from nailmirror_desktop.core.catalog.starter import default_catalog_folder, load_starter_catalog
 from nailmirror_desktop.core.catalog.try_on_assets import export_style_folder
-from nailmirror_desktop.vision.style_textures import load_style
+from nailmirror_desktop.vision.paint.style_textures import load_style
 from nailmirror_desktop.vision.types import Finger
 from tests.support.style_fixtures import make_catalog, repository
 

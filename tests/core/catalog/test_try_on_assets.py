@@ -11,7 +11,7 @@ import pytest
 from nailmirror_desktop.adapters.style_store import resolve_style_argument
 from nailmirror_desktop.core.catalog import StyleContent, StyleError, StyleSource
 from nailmirror_desktop.core.catalog.try_on_assets import export_style_folder, try_on_assets
-from nailmirror_desktop.vision.style_textures import load_style
+from nailmirror_desktop.vision.paint.style_textures import load_style
 from nailmirror_desktop.vision.types import Finger
 from tests.support.style_fixtures import image_bytes, repository
 

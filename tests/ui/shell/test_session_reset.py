@@ -24,7 +24,7 @@ from nailmirror_desktop.ui.share.share_page import LINK, OFF, SAVING
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SHARE, SNAPSHOT, MainWindow, Page
 from nailmirror_desktop.ui.tryon.snapshot import snapshots_dir
-from nailmirror_desktop.vision.supervisor import FramePacket
+from nailmirror_desktop.vision.sources.supervisor import FramePacket
 from tests.support.style_fixtures import make_catalog
 from tests.support.ui_support import light_kiosk, run_now, set_staff_pin
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from nailmirror_desktop.ui.staff import camera_preview
-from nailmirror_desktop.vision.camera_devices import linux_video_devices
+from nailmirror_desktop.vision.sources.camera_devices import linux_video_devices
 from tests.vision.test_camera_devices import BRIO, C270, kernel
 
 pytestmark = [pytest.mark.qt, pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's list")]

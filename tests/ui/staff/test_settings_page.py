@@ -13,9 +13,9 @@ from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds, qt_camera_devices
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
-from nailmirror_desktop.vision.camera_devices import CameraDevice
-from nailmirror_desktop.vision.sources import FrameReader, SourceUnavailable, StillImageSource, VideoFileSource
-from nailmirror_desktop.vision.supervisor import SourceSupervisor
+from nailmirror_desktop.vision.sources.camera_devices import CameraDevice
+from nailmirror_desktop.vision.sources.readers import FrameReader, SourceUnavailable, StillImageSource, VideoFileSource
+from nailmirror_desktop.vision.sources.supervisor import SourceSupervisor
 from tests.support.ui_support import DEMO_VIDEO, ROOT, run_now
 
 ARTIFACTS = ROOT / "test-artifacts"

@@ -9,10 +9,10 @@ import pytest
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop, shown_frame_from
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 from nailmirror_desktop.ui.tryon.tryon_session import LoadedStyle, TryOnSession
-from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.pipeline import TryOnPipeline
-from nailmirror_desktop.vision.sources import FrameReader, VideoFileSource
-from nailmirror_desktop.vision.supervisor import DEMO, LIVE, LOST, SourceSupervisor
+from nailmirror_desktop.vision.sources.readers import FrameReader, VideoFileSource
+from nailmirror_desktop.vision.sources.supervisor import DEMO, LIVE, LOST, SourceSupervisor
 from tests.support.ui_support import DEMO_VIDEO, FlakyCamera, run_now, still_reader
 
 MAGENTA = np.zeros((64, 40, 3), np.uint8)

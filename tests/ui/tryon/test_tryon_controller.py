@@ -14,9 +14,9 @@ from nailmirror_desktop.core.catalog.starter import load_starter_catalog
 from nailmirror_desktop.ui.shell.main_window import MainWindow
 from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
-from nailmirror_desktop.vision.compositor import Compositor
+from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.pipeline import TryOnPipeline
-from nailmirror_desktop.vision.supervisor import SourceSupervisor
+from nailmirror_desktop.vision.sources.supervisor import SourceSupervisor
 from tests.support.style_fixtures import make_catalog, repository
 from tests.support.ui_support import run_now, still_reader
 
@@ -105,7 +105,7 @@ def rendering_kiosk(parts, tmp_path, nails_eval_dir):
     from nailmirror_desktop.core.paths import database_path
     from nailmirror_desktop.core.tasks import TaskEngine
     from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
-    from nailmirror_desktop.vision.supervisor import FramePacket
+    from nailmirror_desktop.vision.sources.supervisor import FramePacket
     from tests.support.hand_photos import photo
 
     repo, window, session, supervisor = parts
@@ -170,7 +170,7 @@ def test_a_frame_that_cannot_be_kept_ends_the_progress_and_the_snapshot_stays_sa
     from nailmirror_desktop.core.paths import data_dir, database_path
     from nailmirror_desktop.core.tasks import TaskEngine
     from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
-    from nailmirror_desktop.vision.supervisor import FramePacket
+    from nailmirror_desktop.vision.sources.supervisor import FramePacket
     from tests.support.hand_photos import photo
 
     repo, window, session, supervisor = parts
@@ -200,7 +200,7 @@ def test_back_to_the_mirror_mid_render_shows_nothing_late_but_the_saved_after_is
     from nailmirror_desktop.core.tasks import TaskEngine
     from nailmirror_desktop.core.tryon.effect_preview import EFFECT_PREVIEW
     from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
-    from nailmirror_desktop.vision.supervisor import FramePacket
+    from nailmirror_desktop.vision.sources.supervisor import FramePacket
     from tests.support.hand_photos import photo
 
     repo, window, session, supervisor = parts

@@ -3,7 +3,7 @@ one; and it paints each finger with its style's design (the main finish everywhe
 whichever fingers carry the accent now).
 
 The pipeline here is scripted: it returns real `TryOnResult`s whose nails fade as a turning hand's do (the
-facing fade in vision/geometry.py), so each step's opacity is known; the session's choice is what is tested.
+facing fade in vision/nails/geometry.py), so each step's opacity is known; the session's choice is what is tested.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.tryon.tryon_session import FREEZE_WINDOW_MS, LoadedStyle, TryOnSession, load_style_textures
 from nailmirror_desktop.vision.pipeline import TrackedFrame, TryOnResult
-from nailmirror_desktop.vision.supervisor import FramePacket
+from nailmirror_desktop.vision.sources.supervisor import FramePacket
 from nailmirror_desktop.vision.types import NailQuad
 
 WIDTH, HEIGHT = 320, 240

@@ -132,7 +132,7 @@ class HandDetector(Protocol):
 def landmark_painter(detector: HandDetector, *, masks: str | None = None) -> Painter:
     """The product's still path: robust hand detection → nail quads → nail masks → the compositor's coverage.
     masks: "model", "grabcut" or "quads" (pipeline.StillMasks); None = the product's default, STILL_MASKS."""
-    from nailmirror_desktop.vision.compositor import coverage_mask
+    from nailmirror_desktop.vision.paint.compositor import coverage_mask
     from nailmirror_desktop.vision.pipeline import STILL_MASKS, StillMasks, place_nails
 
     chosen: StillMasks = STILL_MASKS
@@ -142,7 +142,7 @@ def landmark_painter(detector: HandDetector, *, masks: str | None = None) -> Pai
         chosen = masks  # type: ignore[assignment]  # checked just above
     segmenter = None
     if chosen == "model":
-        from nailmirror_desktop.vision.nail_segmenter import NailSegmenter
+        from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
 
         segmenter = NailSegmenter()
 

@@ -162,7 +162,7 @@ class CameraProbe:
                  first_s: float = 2.0, max_s: float = 60.0, clock: Callable[[], float] = time.monotonic,
                  device_exists: Callable[[int], bool] | None = None) -> None:
         # A callable is asked at every look: a camera chosen by name may have a new index since the last one
-        # (vision/camera_devices.py).
+        # (vision/sources/camera_devices.py).
         self._devices = devices
         self._device_exists = device_exists or _video_node_exists
         self.first_s = first_s

@@ -1,0 +1,171 @@
+"""The learned per-nail segmenter: a tiny U-Net (models/nail_segmenter.onnx, see models/NAIL_SEGMENTER_CARD.md)
+run by onnxruntime on each nail's ROI (vision/nails/nail_rois.py).
+
+Input contract: float32 (N, 3, 64, 64), BGR channels, values in [0, 1] (uint8 / 255), the nail-aligned ROI of
+nail_rois (tip up). Output: (N, 1, 64, 64) logits of "nail pixel". The ROI is thresholded, only the component at
+its centre is kept (the crop also shows the neighbouring nails), and the result is pasted back into the frame as
+a NailMask, the same type the GrabCut refiner returns, so the compositor paints it as it is.
+
+The file is verified by sha256 before onnxruntime opens it, like the hand model (vision/tracking/hand_model.py).
+One session runs one intra-op thread with spinning off (the kiosk's cores belong to the video loop), one batch
+per hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+from nailmirror_desktop.vision.nails.nail_rois import (
+    ROI_SIZE,
+    NailRoi,
+    centre_component,
+    component_on,
+    mask_on_grid,
+    nail_rois,
+    paste_mask,
+)
+from nailmirror_desktop.vision.types import NailQuad
+
+MODEL_NAME = "nail_segmenter.onnx"
+MODEL_SHA256 = "2ae635817291d3d9fd8b2a06e0f9b9e463dca7ee9c31586844293ba7fbab8b21"
+# chosen on the 5-fold out-of-fold maps scored as painted (models/NAIL_SEGMENTER_CARD.md): 0.55 keeps the widest
+# margin over every photo target at once (IoU 0.644, recall 0.759, precision 0.870; 0.5 left precision at 0.862)
+DEFAULT_THRESHOLD = 0.55
+TRAINING_LIST = "nail_segmenter_training.txt"
+_FIX = ("restore models/nail_segmenter.onnx from git (`git checkout -- models/nail_segmenter.onnx`), or rebuild it "
+        "with `.venv-train/bin/python tools/train_nail_model.py final` (see models/NAIL_SEGMENTER_CARD.md)")
+
+
+@dataclass(frozen=True, eq=False)
+class SegmentedNail:
+    """One nail the model found: mask in the frame, and roi_mask ((64, 64) bool) on its quad's ROI grid."""
+
+    mask: NailMask
+    roi_mask: NDArray[np.bool_]
+
+
+class NailSegmenterError(RuntimeError):
+    """The nail segmenter model is missing, corrupt or not the verified build."""
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def verify_model(path: Path, expected_sha256: str = MODEL_SHA256) -> Path:
+    """Return `path` if it is the verified model, else raise NailSegmenterError naming the fix."""
+    if not path.is_file():
+        raise NailSegmenterError(f"nail segmenter model not found at {path}; {_FIX}")
+    digest = _sha256(path)
+    if digest != expected_sha256:
+        raise NailSegmenterError(f"nail segmenter model at {path} is corrupt or not the verified build "
+                                 f"(sha256 {digest[:12]}…, expected {expected_sha256[:12]}…); {_FIX}")
+    return path
+
+
+def training_photos() -> set[str]:
+    """File names of the photos the committed model was trained on (models/nail_segmenter_training.txt), so
+    an evaluation can say which of its figures are in-sample."""
+    listing = default_model_path().with_name(TRAINING_LIST)
+    try:
+        return {line.strip() for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()}
+    except OSError:
+        return set()
+
+
+def default_model_path() -> Path:
+    from nailmirror_desktop.core.paths import models_dir
+
+    return models_dir() / MODEL_NAME
+
+
+def _session(path: Path) -> Any:  # onnxruntime.InferenceSession (onnxruntime ships no type information)
+    import onnxruntime  # type: ignore[import-untyped]
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    try:
+        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own types for an unreadable graph
+        raise NailSegmenterError(f"nail segmenter model at {path} cannot be loaded ({error}); {_FIX}") from error
+
+
+def to_batch(images: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
+    """(N, 64, 64, 3) uint8 BGR ROIs → the model's (N, 3, 64, 64) float32 input in [0, 1]."""
+    batch = np.stack(images).astype(np.float32) * np.float32(1.0 / 255.0)
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+
+
+def sigmoid(logits: np.ndarray) -> NDArray[np.float32]:
+    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * logits.astype(np.float32))), np.float32)
+
+
+def masks_from_probabilities(probs: np.ndarray, rois: list[NailRoi], frame_shape: tuple[int, ...],
+                             threshold: float = DEFAULT_THRESHOLD) -> list[NailMask | None]:
+    """probs: (N, 64, 64) nail probabilities for `rois` → one NailMask per ROI (None: the model saw no nail at
+    the ROI's centre, so nothing should be painted there)."""
+    if len(probs) != len(rois):
+        raise ValueError(f"{len(probs)} probability maps for {len(rois)} ROIs")
+    out: list[NailMask | None] = []
+    for prob, roi in zip(probs, rois, strict=True):
+        mask = centre_component(np.asarray(prob) >= threshold)
+        out.append(paste_mask(mask, roi, frame_shape))
+    return out
+
+
+class NailSegmenter:
+    """Loads and verifies the ONNX model at construction (raises NailSegmenterError naming the fix)."""
+
+    def __init__(self, path: Path | None = None, *, threshold: float = DEFAULT_THRESHOLD,
+                 expected_sha256: str = MODEL_SHA256) -> None:
+        self.path = verify_model(default_model_path() if path is None else path, expected_sha256)
+        self.threshold = threshold
+        self._session = _session(self.path)
+        self._input = self._session.get_inputs()[0].name
+
+    def probabilities(self, images: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
+        """(N, 64, 64) nail probabilities for N ROIs ((64, 64, 3) uint8 BGR), as one batch."""
+        if not images:
+            return np.zeros((0, ROI_SIZE, ROI_SIZE), np.float32)
+        logits = self._session.run(None, {self._input: to_batch(images)})[0]
+        return sigmoid(np.asarray(logits)[:, 0])
+
+    def segment(self, image: NDArray[np.uint8], quads: list[NailQuad]) -> list[NailMask | None]:
+        """One entry per quad of `image` ((H, W, 3) uint8 BGR): its NailMask, or None where the quad is unpainted
+        (opacity 0), degenerate, or the model finds no nail at its centre. Each hand's ROIs run as one batch."""
+        return [None if found is None else found.mask for found in self.segment_nails(image, quads)]
+
+    def segment_nails(self, image: NDArray[np.uint8], quads: list[NailQuad],
+                      priors: list[NailMask | None] | None = None) -> list[SegmentedNail | None]:
+        """As `segment`, keeping each nail's ROI-space mask too (video carries it to the next frames). priors:
+        per quad, where that nail was painted on the previous frame (video): the part of the model's mask on
+        it is kept rather than the one at the ROI's centre (`nail_rois.component_on`)."""
+        rois = nail_rois(image, quads)
+        out: list[SegmentedNail | None] = [None] * len(quads)
+        for hand in sorted({q.hand_index for q in quads}):
+            rows = [i for i, (q, roi) in enumerate(zip(quads, rois, strict=True))
+                    if q.hand_index == hand and roi is not None]
+            chosen = [roi for i in rows if (roi := rois[i]) is not None]
+            if not chosen:
+                continue
+            probs = self.probabilities([roi.image for roi in chosen])
+            for i, prob, roi in zip(rows, probs, chosen, strict=True):
+                prior = None if priors is None else priors[i]
+                found = prob >= self.threshold
+                roi_mask = (centre_component(found) if prior is None
+                            else component_on(found, mask_on_grid(prior, roi.to_frame)))
+                mask = paste_mask(roi_mask, roi, image.shape)
+                out[i] = None if mask is None else SegmentedNail(mask, roi_mask)
+        return out

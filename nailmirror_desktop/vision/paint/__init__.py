@@ -1,0 +1,1 @@
+"""Polish on nails: style textures, the polish mask and shading, and the compositor that paints them."""
