@@ -12,7 +12,7 @@ from tests.support.hq_fixtures import style_folder
 from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
 
 
-@pytest.fixture(params=["sqlite", "postgresql+s3"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql+s3", marks=pytest.mark.slow)])
 def any_rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HqRig]:
     """The Done-when runs against both HQ set-ups: one machine, and PostgreSQL + S3 (blobs by 307 to S3)."""
     if request.param == "sqlite":

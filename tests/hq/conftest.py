@@ -54,7 +54,11 @@ def _hq_for(request: pytest.FixtureRequest, tmp_path: Path) -> HQ:
     return make_hq(tmp_path / "hq", url, blobs)
 
 
-@pytest.fixture(params=["sqlite", "postgresql", "postgresql+s3"])
+# The scale-out set-ups are marked slow: ./dev test runs all three, ./dev test-fast SQLite only.
+AT_SCALE = [pytest.param("postgresql", marks=pytest.mark.slow), pytest.param("postgresql+s3", marks=pytest.mark.slow)]
+
+
+@pytest.fixture(params=["sqlite", *AT_SCALE])
 def hq(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HQ]:
     """Both set-ups of the issue: one machine (SQLite + files) and at scale (PostgreSQL, and + S3)."""
     instance = _hq_for(request, tmp_path)
@@ -62,7 +66,7 @@ def hq(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HQ]:
     instance.close()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def hq_local_blobs(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HQ]:
     """HQ serving blob bytes itself (the filesystem store): where its own Range handling is under test."""
     instance = _hq_for(request, tmp_path)

@@ -26,7 +26,7 @@ from tests.support.hq_servers import free_port, wait_port
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def hq_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NAILMIRROR_HQ_STARTER_CATALOG": ""}
     env.pop("NAILMIRROR_HQ_DATABASE_URL", None)

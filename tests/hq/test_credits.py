@@ -206,7 +206,7 @@ def _env(tmp_path: Path, database_url: str | None = None) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def hq_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
     url = request.getfixturevalue("pg_cluster").new_database() if request.param == "postgresql" else None
     return _env(tmp_path, url)

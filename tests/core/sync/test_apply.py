@@ -161,7 +161,7 @@ def catalog_body(rig: HqRig, style_id: str) -> dict[str, object]:
     return dict(row.body)
 
 
-@pytest.mark.parametrize("setup", ["sqlite", "postgresql+s3"])
+@pytest.mark.parametrize("setup", ["sqlite", pytest.param("postgresql+s3", marks=pytest.mark.slow)])
 def test_first_sync_takes_over_the_starter_catalog_without_duplicates(
         setup: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """On both HQ set-ups: HQ starts with the kiosk's starter catalog under the same ids; the first sync (a
