@@ -2,7 +2,8 @@
 
 The server (adapters/share) is built by the composition root only when staff turned sharing on
 (KioskConfig.share_to_phone); without it the button still offers the style card. A download is reported on
-the server's thread and crosses to the GUI through the bridge. The idle reset withdraws every link.
+the server's thread and crosses to the GUI through the bridge. The idle reset withdraws every link at once (the old
+link answers 404 from then on) and clears the page; the shell runs it first of the reset's steps.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from PySide6.QtWidgets import QPushButton
 from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.ui import bridge
 from nailmirror_desktop.ui.share.share_page import NO_NETWORK, OFF, SAVING, SENT, UNAVAILABLE, SharePage
-from nailmirror_desktop.ui.shell.main_window import SNAPSHOT, MainWindow
+from nailmirror_desktop.ui.shell.forget import forget_each
+from nailmirror_desktop.ui.shell.main_window import SHARE, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage
 
 log = logging.getLogger(__name__)
-SHARE = 3  # the window's page index after CUSTOMER, SNAPSHOT, STAFF
+__all__ = ["SHARE", "ShareController", "StyleInfo"]  # SHARE: the window's page (ui/shell/main_window.Page)
 
 # (name, code) or (name, code, price as shown or None): the card shows the price only when the store set one
 StyleInfo = tuple[str, str] | tuple[str, str, str | None]
@@ -37,6 +39,7 @@ class ShareController(QObject):
         self._last_snapshot = last_snapshot
         self._current_style = current_style
         self._token: str | None = None
+        self._offered: Path | None = None  # the file behind self._token
         self.page = SharePage()
         self.page.back_requested.connect(self.back_to_snapshot)
         window.set_page_widget(SHARE, self.page)
@@ -66,7 +69,7 @@ class ShareController(QObject):
             log.warning("share server unavailable: %s", exc)
             self.page.show_state(UNAVAILABLE)
             return
-        self._token = link.token
+        self._token, self._offered = link.token, path
         if link.reachable:
             self.page.show_link(link.url, max(1, round(link.expires_in_s / 60)))
         else:
@@ -77,21 +80,20 @@ class ShareController(QObject):
         self._window.show_page(SNAPSHOT)
 
     def forget_customer(self) -> None:
-        """The idle reset: no link of this customer's photo stays open."""
+        """The idle reset: no link of this customer's photo stays open, and the page shows nothing of theirs."""
+        forget_each("share", [("links", self._withdraw), ("share page", self.page.clear)])
+
+    def _withdraw(self) -> None:
+        self._token = self._offered = None
         if self._server is not None:
             self._server.withdraw_all()
-        self._token = None
-        self.page.clear()
 
     def forget_snapshots(self, paths: list[Path]) -> None:
         """Staff deleted these snapshot files (ui/staff/snapshot_gallery.py): a link to one of them stops working
-        now (404, not a landing page for a file that is gone). Only the newest snapshot is ever offered."""
-        if self._server is None or self._token is None:
-            return
-        offered = self._last_snapshot()
-        if offered is not None and any(_same_file(offered, path) for path in paths):
-            self._server.withdraw_all()
-            self._token = None
+        now (404, not a landing page for a file that is gone). Only one file is offered at a time."""
+        offered = self._offered
+        if self._token is not None and offered is not None and any(_same_file(offered, path) for path in paths):
+            self._withdraw()
 
     def _on_download(self, token: str) -> None:
         if token == self._token:

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QApplication
 
 from nailmirror_desktop.ui import bridge
 from nailmirror_desktop.ui.services import KioskServices
-from nailmirror_desktop.ui.share.share_controller import ShareController
 from nailmirror_desktop.ui.shell import i18n, on_screen_keyboard, theme
 from nailmirror_desktop.ui.shell.kiosk_controller import KioskController
 
@@ -121,7 +120,6 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
     i18n.install_language(language)
     bridge.install()
     controller = KioskController(build_services())
-    share = _attach_share(controller)  # held, with its closures, while the event loop runs
     keyboard = on_screen_keyboard.OnScreenKeyboard(controller.window, parent=controller)
     _show(controller, options)
     controller.start()
@@ -160,23 +158,8 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
 
     app.aboutToQuit.connect(on_quit)
     app.exec()
-    del share, keyboard
+    del keyboard
     return exit_code
-
-
-def _attach_share(controller: KioskController) -> ShareController:
-    """The snapshot page's "take it home" (ui/share): the QR link when sharing is on, the style card always."""
-    tryon = controller.tryon
-
-    def current_style() -> tuple[str, str, str | None] | None:
-        style = tryon.session.style
-        return (style.name, style.code, tryon.style_price_text(style.code)) if style is not None else None
-
-    share = ShareController(controller.window, tryon.snapshot_page, controller.services.share,
-                            lambda: tryon.last_snapshot, current_style, parent=controller)
-    controller.session_did_reset.connect(share.forget_customer)
-    controller.staff.snapshots_deleted.connect(share.forget_snapshots)
-    return share
 
 
 def _show(controller: KioskController, options: WindowOptions) -> None:

@@ -1,11 +1,16 @@
-"""The kiosk's shell: builds the window and the three flows, and connects them (one door, small rooms).
+"""The kiosk's shell: builds the window and the four flows, and connects them (one door, small rooms).
 
 - `tryon` (TryOnController): the mirror, the style choice and accent, the before/after snapshot;
 - `generation` (GenerationController): the customer's prompt, the task's progress, the new style tried on;
+- `share` (ShareController): the snapshot's "take it home", its one-time link and the style card;
 - `staff` (StaffDoor): the PIN and the staff pages.
 
 The shell itself owns what spans them: start and shutdown, the idle reset when the customer walks away, the
 language, and the configuration staff may change while the kiosk runs.
+
+The idle reset runs its steps one by one (ui/shell/forget.py): a step that fails is logged with its traceback
+and the others still run, and the last one puts the customer page on screen, so the kiosk always ends on a fresh
+start for the next customer (the store's language, the first catalog style, no photo, no link).
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.ui.generation.generation_controller import GenerationController
 from nailmirror_desktop.ui.services import KioskServices
+from nailmirror_desktop.ui.share.share_controller import ShareController
 from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.ui.shell.forget import forget_each
 from nailmirror_desktop.ui.shell.main_window import MainWindow, placeholder
 from nailmirror_desktop.ui.staff.staff_door import StaffDoor
 from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher
@@ -46,7 +53,11 @@ class KioskController(QObject):
                                                describe=self.tryon.style_card)
         self.generation.panel.try_on_requested.connect(self.tryon.apply_style)
         self.window.set_side_panels(self.tryon.style_browser or placeholder(""), self.generation.panel)
+        # "send to my phone" when staff turned sharing on (services.share), the style card always
+        self.share = ShareController(self.window, self.tryon.snapshot_page, services.share,
+                                     lambda: self.tryon.last_snapshot, self._style_on_show, parent=self)
         self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self)
+        self.staff.snapshots_deleted.connect(self.share.forget_snapshots)
         self.staff.catalog_did_change.connect(self.tryon.reload_catalog)
         self.staff.config_did_save.connect(self._on_config_saved)
         self.staff.quit_was_requested.connect(self._on_quit_request)
@@ -89,17 +100,32 @@ class KioskController(QObject):
         self.services.close()
 
     def reset_session(self) -> None:
-        """The customer walked away: no style, no text, no images of them on screen or in memory."""
+        """The customer walked away: no link to their photo, no style, text, favourites or images of them on
+        screen or in memory; the store's language and the customer page. Each step on its own: one that fails
+        is logged (with its traceback) and the rest still run."""
         log.info("idle: session reset")
-        self.tryon.forget_customer()
-        self.generation.forget_customer()
-        self.staff.leave()
-        self.tryon.back_to_mirror()
+        failed = forget_each("idle reset", [
+            ("share links", self.share.forget_customer),  # first: a link must not outlive the customer
+            ("try-on", self.tryon.forget_customer),
+            ("AI design", self.generation.forget_customer),
+            ("staff pages", self.staff.leave),
+            ("language", self._back_to_store_language),
+            ("first style", self.tryon.put_on_a_first_style),
+            ("expired snapshots", lambda: self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)),
+            ("start screen", self.window.show_start),  # last: nothing after it changes pages
+        ])
+        if failed:
+            log.error("idle: session reset with failed steps: %s", ", ".join(failed))
+        self.session_did_reset.emit()
+
+    def _back_to_store_language(self) -> None:
         if i18n.current_language() != self.config.language:
             i18n.install_language(self.config.language)
-        self.tryon.put_on_a_first_style()
-        self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)
-        self.session_did_reset.emit()
+
+    def _style_on_show(self) -> tuple[str, str, str | None] | None:
+        """(name, code, price as shown or None) of the style on the customer's nails, for the style card."""
+        style = self.tryon.session.style
+        return (style.name, style.code, self.tryon.style_price_text(style.code)) if style is not None else None
 
     def toggle_language(self) -> None:
         """For this customer only; the idle reset returns to the configured language."""

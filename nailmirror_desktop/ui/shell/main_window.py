@@ -7,9 +7,12 @@ e.g. `--quit-after`) allow it.
 
 from __future__ import annotations
 
+from enum import Enum
+
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -24,7 +27,20 @@ from PySide6.QtWidgets import (
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 
-CUSTOMER, SNAPSHOT, STAFF, COMPARE = 0, 1, 2, 3
+
+class Page(Enum):
+    """The window's pages, all named here. A page is its own widget in the stack; where that widget sits in the
+    stack is the stack's business. (Numbers kept in two modules once collided: the share page took the compare
+    page's index 3 and deleted it, and every idle reset after that failed on the deleted page, #20.)"""
+
+    CUSTOMER = "customer"
+    SNAPSHOT = "snapshot"
+    STAFF = "staff"
+    COMPARE = "compare"
+    SHARE = "share"
+
+
+CUSTOMER, SNAPSHOT, STAFF, COMPARE, SHARE = Page.CUSTOMER, Page.SNAPSHOT, Page.STAFF, Page.COMPARE, Page.SHARE
 # The side panel (styles, AI design) grows with the screen: a fixed 440 px showed 12 styles at 1920×1080.
 SIDE_SHARE = 0.44  # of the window's width
 SIDE_MIN, SIDE_MAX = 440, 900  # px: at 1280×800 the mirror keeps most of the screen
@@ -43,10 +59,11 @@ class MainWindow(QMainWindow):
         self.side_tabs = QTabWidget()
         self.side_tabs.setObjectName("sideTabs")
         self.pages = QStackedWidget()
-        self.pages.addWidget(self._build_customer_page())
-        self.pages.addWidget(QWidget())  # SNAPSHOT, replaced by the controller
-        self.pages.addWidget(QWidget())  # STAFF, replaced by the controller
-        self.pages.addWidget(QWidget())  # COMPARE, replaced by the controller
+        self._page_widgets: dict[Page, QWidget] = {}
+        self.set_page_widget(CUSTOMER, self._build_customer_page())  # the first one added: shown at start
+        for page in Page:
+            if page is not CUSTOMER:
+                self.set_page_widget(page, QWidget())  # replaced by the flow that owns the page
         self.setCentralWidget(self.pages)
         self._style_tab: QWidget | None = None
         self._generate_tab: QWidget | None = None
@@ -111,14 +128,25 @@ class MainWindow(QMainWindow):
         self._demo = on
         self._retranslate()
 
-    def set_page_widget(self, index: int, widget: QWidget) -> None:
-        while self.pages.count() <= index:
-            self.pages.addWidget(QWidget())
-        old = self.pages.widget(index)
-        self.pages.insertWidget(index, widget)
+    def set_page_widget(self, page: Page, widget: QWidget) -> None:
+        """`widget` becomes `page` (shown in its place if that page was on screen); the page's old widget goes.
+        A widget is one page only: giving it a second page would take it from the first."""
+        old = self._page_widgets.get(page)
+        if old is widget:
+            return
+        other = next((p for p, w in self._page_widgets.items() if w is widget), None)
+        if other is not None:
+            raise ValueError(f"this widget is already the {other.value} page")
+        self.pages.addWidget(widget)
+        self._page_widgets[page] = widget
         if old is not None:
+            if self.pages.currentWidget() is old:
+                self.pages.setCurrentWidget(widget)
             self.pages.removeWidget(old)
             old.deleteLater()
+
+    def page_widget(self, page: Page) -> QWidget:
+        return self._page_widgets[page]
 
     def showFullScreen(self) -> None:  # noqa: N802 (Qt's name)
         """Full screen that fills the screen also without a window manager: Qt only asks the window manager
@@ -130,11 +158,23 @@ class MainWindow(QMainWindow):
             self.setGeometry(screen.geometry())
         super().showFullScreen()
 
-    def show_page(self, index: int) -> None:
-        self.pages.setCurrentIndex(index)
+    def show_page(self, page: Page) -> None:
+        self.pages.setCurrentWidget(self._page_widgets[page])
 
-    def current_page(self) -> int:
-        return self.pages.currentIndex()
+    def show_start(self) -> None:
+        """The customer page as a new customer finds it (idle reset): the styles tab, and no text field of this
+        window focused, so the on-screen keyboard closes and what was half-typed on it is dropped."""
+        self.show_page(CUSTOMER)
+        if self._style_tab is not None:
+            self.side_tabs.setCurrentWidget(self._style_tab)
+        focused = QApplication.focusWidget()
+        if focused is not None and focused.window() is self:
+            QGuiApplication.inputMethod().reset()
+            focused.clearFocus()
+
+    def current_page(self) -> Page:
+        shown = self.pages.currentWidget()
+        return next(page for page, widget in self._page_widgets.items() if widget is shown)
 
     # --- window state (QSettings holds geometry only) -----------------------------------------------------
     def restore_geometry(self) -> None:
@@ -184,4 +224,4 @@ def placeholder(text: str) -> QWidget:
     return label
 
 
-__all__ = ["MainWindow", "placeholder", "CUSTOMER", "SNAPSHOT", "STAFF", "COMPARE"]
+__all__ = ["MainWindow", "Page", "placeholder", "CUSTOMER", "SNAPSHOT", "STAFF", "COMPARE", "SHARE"]

@@ -99,6 +99,9 @@ class StaffDoor(QObject):
             self.review_page.model.detach()
 
     def leave(self) -> None:
+        """Back to the customer page (idle reset); a PIN keypad left open closes, with what was typed on it."""
+        if self.pin_dialog is not None:
+            self.pin_dialog.reject()
         if self._window.current_page() == STAFF:
             self._window.show_page(CUSTOMER)
             self.catalog_did_change.emit()

@@ -234,8 +234,9 @@ class SnapshotPage(QWidget):
                                  self.tr("The photo could not be saved."))
 
     def clear(self) -> None:
-        """Drop the customer's images (idle reset)."""
+        """Drop the customer's images and their style's name (idle reset)."""
         self.view.set_images(None, None)
+        self.title.setText("")
         self.saved_label.setText("")
         self._set_rendering(False)
 

@@ -7,6 +7,10 @@ down is dropped there, so nothing here checks for it.
 A snapshot shows and saves the live pair at once; with a task executor it then queues an EFFECT_PREVIEW task
 (core/tryon/effect_preview.py) that renders the frozen frame again by the still path over the saved "after". The
 page shows its progress and swaps the render in when it is done; a failure keeps the live image and logs a line.
+
+Answers from workers carry the customer they were asked for (`_customer`, a number the idle reset moves on): one
+that comes back after the reset (a style decoded, a snapshot saved) is dropped, so nothing of the last customer
+reaches the next one's mirror, snapshot page or "send to my phone".
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.generation.generate_panel import StyleCard
 from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.shell import i18n
+from nailmirror_desktop.ui.shell.forget import forget_each
 from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.compare_page import ComparePage
@@ -80,7 +85,11 @@ class TryOnController(QObject):
         self.compare_page.back_requested.connect(self.back_to_mirror)
         self.compare_page.chosen.connect(self._on_compare_choice)
         window.set_page_widget(COMPARE, self.compare_page)
+        # The newest snapshot's "after" file once saved; None while a new one is being saved and after the reset
+        # ("send to my phone" offers only this file).
         self.last_snapshot: Path | None = None
+        self._customer = 0  # moved on by the idle reset: answers asked for an earlier customer are dropped
+        self._snapshot_no = 0  # moved on by each snapshot and the reset: an older snapshot's save is not offered
         self.currency = DEFAULT_CURRENCY  # the store's (KioskConfig.currency); the shell keeps it current
 
     def _build_style_browser(self, repository: StyleRepository | None) -> StyleBrowser | None:
@@ -119,6 +128,7 @@ class TryOnController(QObject):
             self._show_style(cached)
             done(True)
             return
+        customer = self._customer
         try:
             assets = try_on_assets(self._require_repository(), code)
             name_en = self._require_repository().get_by_code(code).name_en
@@ -128,6 +138,10 @@ class TryOnController(QObject):
             return
 
         def decoded(loaded: LoadedStyle | None, error: BaseException | None) -> None:
+            if customer != self._customer:
+                log.info("style %s decoded after the customer left: not put on", code)
+                done(False)
+                return
             if error is not None or loaded is None:
                 self._on_style_unusable(code, error or RuntimeError("no textures"))
                 done(False)
@@ -243,16 +257,24 @@ class TryOnController(QObject):
                                      pair.paint_span)
         self._window.show_page(SNAPSHOT)
         self._preview_task = None
+        self.last_snapshot = None  # until this one is saved, there is no photo to send
+        self._snapshot_no += 1
+        number = self._snapshot_no
         render = self._executor is not None and self._executor.running and bool(code) and pair.nails > 0
         accent = tuple(sorted(f.name.lower() for f in self.session.accent_fingers))
         if render:
             self.snapshot_page.show_render_progress(0.0)
         self._run(lambda: _save(pair, code, render),
-                  lambda saved, error: self._on_snapshot_saved(saved, error, code, accent, pair.nails))
+                  lambda saved, error: self._on_snapshot_saved(number, saved, error, code, accent, pair.nails))
         return True
 
-    def _on_snapshot_saved(self, saved: tuple[Path, Path | None] | None, error: BaseException | None,
-                           code: str = "", accent: tuple[str, ...] = (), live_nails: int = 0) -> None:
+    def _on_snapshot_saved(self, number: int, saved: tuple[Path, Path | None] | None, error: BaseException | None,
+                           code: str, accent: tuple[str, ...], live_nails: int) -> None:
+        if number != self._snapshot_no:
+            # a newer snapshot, or the next customer, came meanwhile: the file stays for the staff gallery only
+            if saved is not None and saved[1] is not None:
+                remove_frame(saved[1])
+            return
         if error is not None or saved is None:
             log.error("snapshot not saved: %s", error)
             self.snapshot_page.show_saved(None)
@@ -327,13 +349,31 @@ class TryOnController(QObject):
 
     # --- the customer leaves ------------------------------------------------------------------------------
     def forget_customer(self) -> None:
-        """No style, no images of the customer on screen or in memory; the browser back to its first view."""
-        self.session.clear()
+        """No style, no images of the customer on screen or in memory, no photo to send; the browser back to its
+        first view and the mirror on screen. Each part on its own (ui/shell/forget.py): one failing part is
+        logged and the others still go."""
+        forget_each("try-on", [
+            ("answers on their way", self._drop_answers),
+            ("style", self.session.clear),
+            ("snapshot page", self.snapshot_page.clear),
+            ("compare page", self.compare_page.clear),
+            ("mirror", self._clear_mirror),
+            ("style browser", self._reset_browser),
+            ("mirror page", self.back_to_mirror),
+        ])
+
+    def _drop_answers(self) -> None:
+        self._customer += 1
+        self._snapshot_no += 1
         self._preview_task = None
-        self.snapshot_page.clear()
-        self.compare_page.clear()
+        self.last_snapshot = None
+
+    def _clear_mirror(self) -> None:
         self._window.mirror.clear_frame()
         self._window.mirror.set_style("", "")
+        self._window.mirror.set_banner("")
+
+    def _reset_browser(self) -> None:
         if self.style_browser is not None:
             self.style_browser.reset_filters()
             self.style_browser.show_current("")

@@ -91,19 +91,6 @@ def _record(link, links):
     return link
 
 
-def test_the_idle_reset_withdraws_the_link(qtbot, snapshot_file):
-    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
-    try:
-        _window, _page, share = build(qtbot, server, snapshot_file)
-        share.take_home()
-        token = share._token
-        share.forget_customer()
-        status, _ = server.offers.peek(token)
-        assert status.name == "UNKNOWN" and share.page.state == OFF
-    finally:
-        server.close()
-
-
 def test_without_a_network_or_with_sharing_off_the_style_card_is_offered(qtbot, snapshot_file, tmp_path):
     i18n.install_language("en")
     server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: None)

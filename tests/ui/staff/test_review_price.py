@@ -133,9 +133,7 @@ def test_the_kiosk_overlay_and_card_follow_the_stores_price(qtbot, tmp_path):
         kiosk.staff.leave()
         assert kiosk.tryon.style_price_text(code) == "HK$168"
         qtbot.waitUntil(lambda: kiosk.window.mirror.price_text() == "HK$168", timeout=3000)
-        from nailmirror_desktop.ui.shell.kiosk_app import _attach_share
-
-        share = _attach_share(kiosk)  # the snapshot page's "take it home", wired as the app wires it
+        share = kiosk.share  # the snapshot page's "take it home"
         share.take_home()
         assert share.page.card.price.text() == "HK$168" and code in share.page.card.code.text()
         share.back_to_snapshot()
