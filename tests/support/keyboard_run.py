@@ -58,6 +58,8 @@ def main(shot: str, language: str = "zh_CN") -> int:
         seen.update(shown=keyboard.shown, locale=keyboard.keyboard_locale(), prompt_text=prompt.text(),
                     keyboard_top=top_of_keyboard, keyboard_height=keyboard.view.height(),
                     keyboard_width=keyboard.view.width(), window_height=window.height(),
+                    root_height=keyboard.view.rootObject().height(),
+                    panel_height=keyboard.view.rootObject().property("panelHeight"),
                     prompt_bottom=bottom_of_prompt, mirror_height=window.mirror.height(),
                     saved=window.grab().save(shot))
         prompt.clearFocus()
