@@ -166,7 +166,15 @@ class OnScreenKeyboard(QObject):
             self._fit()
         elif event.type() == QEvent.Type.LanguageChange and watched is QApplication.instance():
             self.follow_language()
+        elif event.type() in _TAP_ENDS and not self.view.isVisible() and isinstance(watched, QWidget) \
+                and watched.hasFocus() and _takes_text(watched) and watched.window() is self._window:
+            # A tap on the field that has focus: after the keyboard's own hide key the field keeps its focus, so
+            # no focus change comes (the only other way the keyboard shows) and the keyboard stayed away.
+            self.show_keyboard()
         return False
+
+
+_TAP_ENDS = (QEvent.Type.MouseButtonRelease, QEvent.Type.TouchEnd)
 
 
 def _takes_text(widget: QWidget | None) -> bool:

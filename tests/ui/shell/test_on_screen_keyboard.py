@@ -44,6 +44,7 @@ def test_the_keyboard_opens_on_the_prompt_and_types_pinyin(tmp_path, nailmirror_
     assert seen["root_height"] == seen["keyboard_height"] >= seen["panel_height"] > 160
     assert seen["prompt_bottom"] <= seen["keyboard_top"]  # the field being typed in stays in sight
     assert seen["mirror_height"] >= 300  # and so does the mirror
+    assert seen["hidden_by_its_key"] is True and seen["reopened_on_same_field"] is True  # #22
     assert seen["shown_after_focus_left"] is False
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(shot, ARTIFACTS / "keyboard_open_on_prompt_zh.png")
