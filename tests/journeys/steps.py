@@ -12,6 +12,8 @@ from PySide6.QtCore import QCoreApplication
 from nailmirror_desktop.ui.tryon.style_browser import CodeRole
 from tests.journeys.runner import Journey, JourneyFailed, Screen
 
+__all__ = ["CodeRole", "decode_qr", "fetch", "first_start", "page", "search", "tr"]
+
 MIN_NAILS_PER_HAND = 3  # of five: the demo's hands turn, a nail seen edge-on is not painted
 
 
