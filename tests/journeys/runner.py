@@ -125,12 +125,19 @@ class Screen:
 
     # finding
     def visible(self, widget: Any) -> bool:
-        return bool(widget.isVisible()) and widget.window() is self.window and not widget.visibleRegion().isEmpty()
+        return bool(widget.isVisible()) and widget.window().isVisible() and not widget.visibleRegion().isEmpty()
+
+    def windows(self) -> list[Any]:
+        """The kiosk window and the dialogs it shows (the PIN pad, notices), topmost first."""
+        from PySide6.QtWidgets import QApplication
+
+        dialogs = [w for w in QApplication.topLevelWidgets() if w.isVisible() and w is not self.window]
+        return [*dialogs, self.window]
 
     def buttons(self, text: str) -> list[Any]:
         from PySide6.QtWidgets import QAbstractButton
 
-        return [b for b in self.window.findChildren(QAbstractButton)
+        return [b for window in self.windows() for b in window.findChildren(QAbstractButton)
                 if _plain(b.text()) == _plain(text) and self.visible(b)]
 
     def button(self, text: str) -> Any:
@@ -140,8 +147,10 @@ class Screen:
         """Every text a visible label or button shows."""
         from PySide6.QtWidgets import QAbstractButton, QLabel
 
-        shown = [w.text() for w in self.window.findChildren(QLabel) if self.visible(w) and w.text()]
-        shown += [w.text() for w in self.window.findChildren(QAbstractButton) if self.visible(w) and w.text()]
+        shown: list[str] = []
+        for window in self.windows():
+            shown += [w.text() for w in window.findChildren(QLabel) if self.visible(w) and w.text()]
+            shown += [w.text() for w in window.findChildren(QAbstractButton) if self.visible(w) and w.text()]
         return shown
 
     def shows_text(self, text: str) -> bool:
@@ -156,12 +165,29 @@ class Screen:
 
         self.wait_until(lambda: self.visible(widget) and widget.isEnabled(), f"{_describe(widget)} visible, enabled")
         local = widget.rect().center() if point is None else point
-        at = self.window.mapFromGlobal(widget.mapToGlobal(local))
-        hit = self.window.childAt(at)
+        top = widget.window()
+        at = top.mapFromGlobal(widget.mapToGlobal(local))
+        hit = top.childAt(at)
         if hit is None or not (hit is widget or widget.isAncestorOf(hit)):
             raise JourneyFailed(f"{_describe(widget)} is covered at {at.toTuple()} by {_describe(hit)}")
-        QTest.mouseClick(self.window.windowHandle(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+        if not top.isActiveWindow():
+            # Xvfb runs no window manager and a synthesized tap does not move the X pointer: the window a finger
+            # touches gets the X focus on the kiosk's bare X session, here it is given it (after a dialog closed)
+            top.activateWindow()
+            self.wait_until(top.isActiveWindow, f"{_describe(top)} active", 10)
+        QTest.mouseClick(top.windowHandle(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
         self.settle(60)
+
+    def scroll_to(self, widget: Any) -> None:
+        """Scroll the page that holds `widget` until it is in sight, as staff swipe a long settings page."""
+        from PySide6.QtWidgets import QScrollArea
+
+        parent = widget.parentWidget()
+        while parent is not None and not isinstance(parent, QScrollArea):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.ensureWidgetVisible(widget)
+            self.settle(60)
 
     def tap(self, text: str) -> None:
         self.tap_at(self.button(text))
@@ -185,6 +211,13 @@ class Screen:
 
         QTest.keyClick(self.window.windowHandle(), key, Qt.KeyboardModifier.NoModifier)
         self.settle(60)
+
+    def type_keys(self, digits: str) -> None:
+        """Digits typed on a physical keyboard: key presses at the kiosk window."""
+        from PySide6.QtCore import Qt
+
+        for digit in digits:
+            self.press_key(Qt.Key(Qt.Key.Key_0.value + int(digit)))
 
     # the mirror
     def painted_nails(self) -> tuple[int, int]:
@@ -245,7 +278,7 @@ class OnScreenKeyboard:
         middle = item.mapToScene(item.boundingRect().center())
         return 0 <= middle.x() < self.view.width() and 0 <= middle.y() < self.view.height() and item.width() > 4
 
-    def key(self, label: str) -> Any:
+    def key(self, label: str, timeout_s: float = 30) -> Any:
         def find() -> Any:
             for item in self._items():
                 if item.property("keyType") is None and item.property("key") is None:
@@ -256,7 +289,7 @@ class OnScreenKeyboard:
             return None
 
         try:
-            return self.screen.wait_until(find, f"the key '{label}' on the on-screen keyboard", 30)
+            return self.screen.wait_until(find, f"the key '{label}' on the on-screen keyboard", timeout_s)
         except JourneyFailed as exc:
             keys = [(_qml_type(i), i.property("text"), i.property("key"), self._in_view(i),
                      i.mapToScene(i.boundingRect().center()).toTuple()) for i in self._items()
@@ -288,6 +321,15 @@ class OnScreenKeyboard:
     def type(self, letters: str) -> None:
         for letter in letters:
             self.tap_item(self.key(letter))
+
+    def type_digits(self, digits: str) -> None:
+        """Digits: from the letter layout's number keys when it has them, else through its "&123" key."""
+        try:
+            self.key(digits[0], timeout_s=1)
+        except JourneyFailed:
+            self.tap_item(self.key("&123"))
+        for digit in digits:
+            self.tap_item(self.key(digit))
 
     def choose(self, word: str) -> None:
         self.tap_item(self.candidate(word))

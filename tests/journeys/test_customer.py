@@ -75,6 +75,7 @@ def customer(journey: Journey, language: str) -> None:
         assert s.shows_text(tr("StyleBrowser", "♥ Favourites (%1)").replace("%1", "0"))
         assert not panel.prompt.text() and not panel.result_name.isVisible()
         assert controller.window.side_tabs.currentIndex() == 0
+        s.wait_until(lambda: sum(s.painted_nails()) >= 4, "the mirror live again, a first style painted")
     with journey.step("the old link is dead") as s:
         status, _body = fetch(url)
         assert status != 200, f"the old link still answers {status}"
