@@ -78,10 +78,17 @@ def both_hands_painted(journey: Journey) -> None:
 
 
 def decode_qr(image_rgb: np.ndarray) -> str:
-    text, _points, _code = cv2.QRCodeDetector().detectAndDecode(cv2.cvtColor(image_rgb, cv2.COLOR_RGB2BGR))
-    if not text:
-        raise JourneyFailed("no QR code could be read from the screenshot")
-    return str(text)
+    """The text of the QR code on the screenshot ((H, W, 3) uint8 RGB). OpenCV's detector misses a code now and
+    then at one scale and finds it at another (seen on a clean 1280×800 shot), so a few scales are tried, as a
+    phone's camera sees the screen from a few distances."""
+    gray = cv2.cvtColor(image_rgb, cv2.COLOR_RGB2GRAY)
+    detector = cv2.QRCodeDetector()
+    for scale in (1.0, 0.5, 0.75, 1.5):
+        image = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        text, _points, _code = detector.detectAndDecode(image)
+        if text:
+            return str(text)
+    raise JourneyFailed("no QR code could be read from the screenshot")
 
 
 def fetch(url: str) -> tuple[int, bytes]:
