@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QCheckBox, QStyle, QStyleOptionButton
 
 from tests.journeys import steps
 from tests.journeys.runner import ROOT, Journey, run_journey, write_config
@@ -23,6 +25,12 @@ def set_pin_with_the_cli(pin: str) -> None:
                           input=f"{pin}\n{pin}\n", text=True, capture_output=True, timeout=120, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def checkbox_box(box: QCheckBox) -> QPoint:
+    option = QStyleOptionButton()
+    option.initFrom(box)
+    return box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box).center()
 
 
 def staff(journey: Journey) -> None:
@@ -67,7 +75,8 @@ def staff(journey: Journey) -> None:
         settings = controller.staff.settings_page
         s.scroll_to(settings.share)
         if not settings.share.isChecked():
-            s.tap_at(settings.share)
+            s.tap_at(settings.share, checkbox_box(settings.share))  # on its box: the row is wider than box and text
+            s.wait_until(settings.share.isChecked, "take-home ticked")
         s.scroll_to(settings.save_button)
         s.tap_at(settings.save_button)
         s.wait_until(lambda: settings.feedback.text(), "the settings saved")
