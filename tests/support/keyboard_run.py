@@ -14,7 +14,9 @@ from nailmirror_desktop.ui.shell import on_screen_keyboard
 
 on_screen_keyboard.prepare_environment()
 
-from PySide6.QtCore import QPoint, QTimer  # noqa: E402 - after the environment the input method reads
+from PySide6.QtCore import QPoint, Qt, QTimer  # noqa: E402 - after the environment the input method reads
+from PySide6.QtGui import QGuiApplication  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from nailmirror_desktop.app.kiosk import KioskOptions, build_services  # noqa: E402
@@ -58,8 +60,15 @@ def main(shot: str, language: str = "zh_CN") -> int:
         seen.update(shown=keyboard.shown, locale=keyboard.keyboard_locale(), prompt_text=prompt.text(),
                     keyboard_top=top_of_keyboard, keyboard_height=keyboard.view.height(),
                     keyboard_width=keyboard.view.width(), window_height=window.height(),
+                    root_height=keyboard.view.rootObject().height(),
+                    panel_height=keyboard.view.rootObject().property("panelHeight"),
                     prompt_bottom=bottom_of_prompt, mirror_height=window.mirror.height(),
                     saved=window.grab().save(shot))
+        # the keyboard's own hide key, then a tap on the same field, which kept its focus: the keyboard is back
+        QGuiApplication.inputMethod().hide()
+        seen["hidden_by_its_key"] = not keyboard.shown
+        QTest.mouseClick(prompt, Qt.MouseButton.LeftButton)
+        seen["reopened_on_same_field"] = keyboard.shown
         prompt.clearFocus()
         window.setFocus()
         seen["shown_after_focus_left"] = keyboard.shown

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import os
 
-from PySide6.QtCore import Q_ARG, SIGNAL, QEvent, QMetaObject, QObject, Qt, QTimer, QUrl
+from PySide6.QtCore import Q_ARG, SIGNAL, QEvent, QMetaObject, QObject, QSizeF, Qt, QTimer, QUrl
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QApplication, QMainWindow, QVBoxLayout, QWidget
@@ -147,16 +147,34 @@ class OnScreenKeyboard(QObject):
         root = self.view.rootObject()
         if root is None:
             return
+        if not self.view.isVisible():
+            # Hidden, the view has no width of its own yet (the layout gives it one when shown), so the panel
+            # measured itself for a narrow root and asked for MIN_HEIGHT_PX: the first show drew the panel at
+            # that height, only its two bottom rows, and kept that picture when the height was corrected.
+            # The keyboard spans the window: measure the panel at that width before anything is drawn.
+            self.view.resize(self._window.width(), self.view.height())
         root.setProperty("maxPanelWidth", self._window.height() * HEIGHT_FRACTION * KEYS_ASPECT)
         height = float(root.property("panelHeight") or 0)
         self.view.setFixedHeight(max(MIN_HEIGHT_PX, int(height + 0.5)))
+        # Resized from inside the panel's own height signal, the view does not pass its new size on to the root
+        # item (SizeRootObjectToView): the root kept MIN_HEIGHT_PX and the panel, anchored to its bottom, drew
+        # its top rows above the view. The root follows the view here.
+        root.setSize(QSizeF(self.view.size()))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if watched is self._window and event.type() == QEvent.Type.Resize:
             self._fit()
         elif event.type() == QEvent.Type.LanguageChange and watched is QApplication.instance():
             self.follow_language()
+        elif event.type() in _TAP_ENDS and not self.view.isVisible() and isinstance(watched, QWidget) \
+                and watched.hasFocus() and _takes_text(watched) and watched.window() is self._window:
+            # A tap on the field that has focus: after the keyboard's own hide key the field keeps its focus, so
+            # no focus change comes (the only other way the keyboard shows) and the keyboard stayed away.
+            self.show_keyboard()
         return False
+
+
+_TAP_ENDS = (QEvent.Type.MouseButtonRelease, QEvent.Type.TouchEnd)
 
 
 def _takes_text(widget: QWidget | None) -> bool:

@@ -40,8 +40,11 @@ def test_the_keyboard_opens_on_the_prompt_and_types_pinyin(tmp_path, nailmirror_
     assert seen["prompt_text"].startswith("你")  # "ni" on the keys, the first candidate picked
     assert seen["window_height"] == 800  # the window did not grow to make room
     assert seen["keyboard_top"] + seen["keyboard_height"] == seen["window_height"]
+    # the first show draws the whole panel: the scene as tall as the view and the panel, no rows above it (#22)
+    assert seen["root_height"] == seen["keyboard_height"] >= seen["panel_height"] > 160
     assert seen["prompt_bottom"] <= seen["keyboard_top"]  # the field being typed in stays in sight
     assert seen["mirror_height"] >= 300  # and so does the mirror
+    assert seen["hidden_by_its_key"] is True and seen["reopened_on_same_field"] is True  # #22
     assert seen["shown_after_focus_left"] is False
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(shot, ARTIFACTS / "keyboard_open_on_prompt_zh.png")

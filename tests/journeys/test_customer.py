@@ -1,0 +1,87 @@
+"""The customer's journey, from the first start to walking away, in Chinese and in English (issue #22)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.journeys import steps
+from tests.journeys.runner import Journey, run_journey, write_config
+from tests.journeys.steps import fetch, page, tr
+
+pytestmark = [pytest.mark.journey, pytest.mark.no_qt_log]
+
+SEARCH = {"zh_CN": ("hong", "红"), "en": ("red", None)}  # pinyin composed on the keyboard; English typed
+PROMPT = {"zh_CN": ("hong", "红"), "en": ("pink", None)}
+
+
+def customer(journey: Journey, language: str) -> None:
+    controller = journey.screen.controller
+    browser = controller.tryon.style_browser
+    panel = controller.generation.panel
+    steps.first_start(journey)
+    steps.search(journey, *SEARCH[language])
+    steps.pick_first_style(journey)
+    steps.both_hands_painted(journey)
+    with journey.step("favourite") as s:
+        s.tap_at(browser.favourite_button)
+        s.wait_until(lambda: s.shows_text(tr("StyleBrowser", "♥ Favourites (%1)").replace("%1", "1")),
+                     "one favourite counted")
+    with journey.step("AI design: type a prompt on the keyboard") as s:
+        s.tap_tab(controller.window.side_tabs, tr("MainWindow", "AI design"))
+        s.tap_at(panel.prompt)
+        s.wait_until(lambda: journey.keyboard.shown, "the on-screen keyboard")
+        letters, pick = PROMPT[language]
+        journey.keyboard.type(letters)
+        if pick is not None:
+            journey.keyboard.choose(pick)
+        s.wait_until(lambda: panel.prompt.text().lower() == (pick or letters), "the prompt typed")
+    with journey.step("AI design: create") as s:
+        s.tap(tr("GeneratePanel", "Create my design"))
+        s.wait_until(lambda: s.shows_text(tr("GeneratePanel", "Your design is ready and on your nails now.")),
+                     "the design ready and tried on")
+        design = panel.result_name.text()
+        assert design
+    with journey.step("AI design: variations") as s:
+        s.tap(tr("GeneratePanel", "Show me 2 more versions"))
+        s.wait_until(lambda: s.shows_text(tr("GeneratePanel", "Tap a version to try it on.")), "the versions")
+        assert len(panel.variation_buttons) >= 2
+        s.tap_at(panel.variation_buttons[-1])
+        s.wait_until(lambda: min(s.painted_nails()) >= steps.MIN_NAILS_PER_HAND, "the version painted")
+    with journey.step("before/after") as s:
+        s.tap(tr("MainWindow", "Snapshot · before/after"))
+        s.wait_until(lambda: page(s) == "snapshot", "the before/after page")
+        s.wait_until(lambda: s.shows_text(tr("SnapshotPage", "Saved on this kiosk. Ask our staff for a copy.")),
+                     "the photo saved")
+        assert s.shows_text(tr("SnapshotPage", "◀ Before")) and s.shows_text(tr("SnapshotPage", "After ▶"))
+    with journey.step("take home: card and QR") as s:
+        s.tap(tr("_TakeHomeButton", "Send to my phone"))
+        s.wait_until(lambda: s.shows_text(tr("SharePage", "Take it home")), "the take-home page")
+        s.wait_until(lambda: controller.window.findChild(type(controller.window.brand), "qrCode").pixmap()
+                     is not None and not controller.window.findChild(type(controller.window.brand),
+                                                                     "qrCode").pixmap().isNull(), "the QR code")
+    url = steps.decode_qr(journey.last_shot)
+    with journey.step("the phone opens the QR's link") as s:
+        status, body = fetch(url)  # the landing page, then the photo it shows, as a phone's browser loads them
+        assert status == 200 and b"/photo.png" in body, f"{url} answered {status}: {body[:200]!r}"
+        status, photo = fetch(url + "/photo.png")
+        assert status == 200 and photo.startswith(b"\x89PNG"), f"the photo answered {status}, {len(photo)} bytes"
+        s.wait_until(lambda: s.shows_text(tr("SharePage", "Sent to your phone. The link ends when you leave the "
+                                                          "kiosk.")), "the kiosk saying it was sent")
+    with journey.step("walk away: after the idle timeout a fresh start") as s:
+        s.wait_until(lambda: page(s) == "customer" and not s.shows_text(tr("SharePage", "Take it home")),
+                     "the start page again", timeout_s=controller.config.idle_timeout_s + 60)
+        s.wait_until(lambda: not journey.keyboard.shown, "no keyboard")
+        assert browser.search.text() == ""
+        assert s.shows_text(tr("StyleBrowser", "♥ Favourites (%1)").replace("%1", "0"))
+        assert not panel.prompt.text() and not panel.result_name.isVisible()
+        assert controller.window.side_tabs.currentIndex() == 0
+        s.wait_until(lambda: sum(s.painted_nails()) >= 4, "the mirror live again, a first style painted")
+    with journey.step("the old link is dead") as s:
+        status, _body = fetch(url)
+        assert status != 200, f"the old link still answers {status}"
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_customer(journey_display, nailmirror_home, monkeypatch, language):
+    write_config(nailmirror_home, language=language, share_to_phone=True)
+    run_journey(f"customer-{language}", lambda journey: customer(journey, language), monkeypatch)

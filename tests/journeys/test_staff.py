@@ -1,0 +1,105 @@
+"""The staff's journey: no PIN yet, the PIN set with the CLI, the PIN pad, the staff pages (issue #22)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QCheckBox, QStyle, QStyleOptionButton
+
+from tests.journeys import steps
+from tests.journeys.runner import ROOT, Journey, run_journey, write_config
+from tests.journeys.steps import page, tr
+
+pytestmark = [pytest.mark.journey, pytest.mark.no_qt_log]
+PIN = "3579"
+PRICE = "168"
+
+
+def set_pin_with_the_cli(pin: str) -> None:
+    """`nailmirror staff set-pin --stdin`, as staff run it on the kiosk PC (its own process)."""
+    done = subprocess.run([sys.executable, "-m", "nailmirror_desktop", "staff", "set-pin", "--stdin"],
+                          input=f"{pin}\n{pin}\n", text=True, capture_output=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def checkbox_box(box: QCheckBox) -> QPoint:
+    option = QStyleOptionButton()
+    option.initFrom(box)
+    return box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box).center()
+
+
+def staff(journey: Journey) -> None:
+    controller = journey.screen.controller
+    window = controller.window
+    steps.first_start(journey)
+    with journey.step("no PIN set: the hint") as s:
+        s.tap_at(window.staff_button)
+        s.wait_until(lambda: s.shows_text("nailmirror staff set-pin"), "the notice naming the CLI command")
+        assert page(s) == "customer"
+        s.tap(tr("QPlatformTheme", "OK"))  # the notice's own button, as Qt names it in the kiosk's language
+        s.wait_until(lambda: not s.shows_text("nailmirror staff set-pin"), "the notice closed")
+    with journey.step("set the PIN with the CLI, then the PIN pad") as s:
+        set_pin_with_the_cli(PIN)
+        s.tap_at(window.staff_button)
+        s.wait_until(lambda: s.shows_text(tr("PinDialog", "Staff PIN")), "the PIN pad")
+        for digit in PIN:
+            s.tap(digit)
+        s.tap("OK")
+        s.wait_until(lambda: page(s) == "staff", "the staff pages")
+    staff_page = controller.staff.staff_page
+    tabs = staff_page.tabs
+    with journey.step("review a style and set its price") as s:
+        s.tap_tab(tabs, tr("StaffPage", "Review"))
+        review = controller.staff.review_page
+        bar = review.status_tabs  # a status with styles in it (its count in the tab's name: "已上架 (24)")
+        with_styles = s.wait_until(lambda: next((i for i in range(bar.count()) if not bar.tabText(i).endswith("(0)")),
+                                               None) is not None, "a status tab with styles")
+        assert with_styles
+        index = next(i for i in range(bar.count()) if not bar.tabText(i).endswith("(0)"))
+        s.tap_at(bar, bar.tabRect(index).center())
+        s.wait_until(lambda: review.list_view.model().rowCount() > 0, "styles to review")
+        s.tap_list_row(review.list_view, 0)
+        s.tap_at(review.price_edit)
+        s.wait_until(lambda: review.price_edit.hasFocus(), "the price field focused", timeout_s=8)
+        s.type_keys(PRICE)  # the staff PC's own keyboard (key presses at the kiosk window)
+        s.wait_until(lambda: review.price_edit.text() == PRICE, f"{PRICE} typed", timeout_s=8)
+        s.tap(tr("ReviewPage", "Set price"))
+        s.wait_until(lambda: PRICE in review.feedback.text(), "the price set")
+    with journey.step("settings: take-home on") as s:
+        s.tap_tab(tabs, tr("StaffPage", "Settings"))
+        settings = controller.staff.settings_page
+        s.scroll_to(settings.share)
+        if not settings.share.isChecked():
+            s.tap_at(settings.share, checkbox_box(settings.share))  # on its box: the row is wider than box and text
+            s.wait_until(settings.share.isChecked, "take-home ticked")
+        s.scroll_to(settings.save_button)
+        s.tap_at(settings.save_button)
+        s.wait_until(lambda: settings.feedback.text(), "the settings saved")
+    for title in ("Credits", "Tasks", "Photos", "Diagnostics"):
+        with journey.step(f"{title.lower()} page") as s:
+            shown = tr("StaffPage", title)
+            s.tap_tab(tabs, shown)
+            s.wait_until(lambda shown=shown: tabs.tabText(tabs.currentIndex()) == shown and tabs.currentWidget()
+                         .isVisible(), f"the {title} tab")
+    with journey.step("back to the customer") as s:
+        s.tap(tr("StaffPage", "Back to the customer screen"))
+        s.wait_until(lambda: page(s) == "customer", "the customer page")
+    with journey.step("take-home works without a restart") as s:
+        s.tap(tr("MainWindow", "Snapshot · before/after"))
+        s.wait_until(lambda: page(s) == "snapshot", "the before/after page")
+        s.wait_until(lambda: s.buttons(tr("_TakeHomeButton", "Send to my phone"))
+                     or s.buttons(tr("_TakeHomeButton", "Style card")), "the take-home button")
+        if not s.buttons(tr("_TakeHomeButton", "Send to my phone")):
+            # the settings page says so itself ("Restart the kiosk to use the new … sharing settings"): the share
+            # server is built once, at the start (app/kiosk.py), a later #22 part 2 item
+            pytest.xfail("take-home turned on in the settings is offered only after a restart")
+
+
+def test_staff(journey_display, nailmirror_home, monkeypatch):
+    write_config(nailmirror_home)
+    run_journey("staff", staff, monkeypatch)
