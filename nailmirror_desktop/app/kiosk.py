@@ -154,10 +154,9 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
 
 
 def _open_share_server(config: KioskConfig, resources: ExitStack) -> ShareServer | None:
-    """The take-home link server when staff turned "send to my phone" on; it opens its port on the first share,
-    on the address the link advertises (config.share_address, else the kiosk's own on its network)."""
-    if not config.share_to_phone:
-        return None
+    """The take-home link server. It is always there, so staff can turn "send to my phone" on in the settings
+    without a restart (ShareController follows config.share_to_phone), and it opens its port only on the first
+    share, on the address the link advertises (config.share_address, else the kiosk's own on its network)."""
     address = config.share_address
     server = ShareServer(port=config.share_port, advertised_host=(lambda: address) if address else lan_address)
     resources.callback(server.close)

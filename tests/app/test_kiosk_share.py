@@ -16,7 +16,8 @@ def test_the_share_server_listens_where_the_config_says(tmp_path: Path):
     from nailmirror_desktop.app.kiosk import _open_share_server
 
     resources = ExitStack()
-    assert _open_share_server(KioskConfig(), resources) is None
+    idle = _open_share_server(KioskConfig(), resources)  # sharing off: there, so staff can turn it on, not listening
+    assert idle is not None and idle.bound_address is None
     photo = tmp_path / "after.png"
     photo.write_bytes(b"\x89PNG")
     server = _open_share_server(KioskConfig(share_to_phone=True, share_port=0, share_address="127.0.0.6"),

@@ -32,10 +32,14 @@ StyleInfo = tuple[str, str] | tuple[str, str, str | None]
 class ShareController(QObject):
     def __init__(self, window: MainWindow, snapshot_page: SnapshotPage, server: ShareServer | None,
                  last_snapshot: Callable[[], Path | None], current_style: Callable[[], StyleInfo | None],
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, *, sharing: bool | None = None) -> None:
+        """`sharing`: whether staff turned "send to my phone" on (default: whenever there is a server). The kiosk
+        always has a server, which opens its port only on the first offer, so `set_sharing` turns it on and off
+        when staff save the settings, without a restart."""
         super().__init__(parent)
         self._window = window
         self._server = server
+        self._sharing = server is not None if sharing is None else sharing
         self._last_snapshot = last_snapshot
         self._current_style = current_style
         self._token: str | None = None
@@ -43,7 +47,7 @@ class ShareController(QObject):
         self.page = SharePage()
         self.page.back_requested.connect(self.back_to_snapshot)
         window.set_page_widget(SHARE, self.page)
-        self.button = _TakeHomeButton(sharing=server is not None)
+        self.button = _TakeHomeButton(sharing=self._sharing and server is not None)
         self.button.setObjectName("shareButton")
         self.button.setMinimumHeight(64)
         self.button.clicked.connect(self.take_home)
@@ -56,7 +60,7 @@ class ShareController(QObject):
         info = self._current_style() or ("", "")
         self.page.show_style(info[0], info[1], info[2] if len(info) > 2 else None)
         self._window.show_page(SHARE)
-        if self._server is None:
+        if self._server is None or not self._sharing:
             self.page.show_state(OFF)
             return
         path = self._last_snapshot()
@@ -75,6 +79,14 @@ class ShareController(QObject):
         else:
             self._server.withdraw_all()  # only this machine could open it: no use showing it
             self.page.show_state(NO_NETWORK)
+
+    def set_sharing(self, on: bool) -> None:
+        """Staff turned "send to my phone" on or off in the settings: the next take-home follows at once; turned
+        off, a link already offered stops working now."""
+        self._sharing = on
+        self.button.set_sharing(on and self._server is not None)
+        if not on:
+            self._withdraw()
 
     def back_to_snapshot(self) -> None:
         self._window.show_page(SNAPSHOT)
@@ -116,6 +128,10 @@ class _TakeHomeButton(QPushButton):
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
         super().changeEvent(event)
+
+    def set_sharing(self, sharing: bool) -> None:
+        self._sharing = sharing
+        self._retranslate()
 
     def _retranslate(self) -> None:
         self.setText(self.tr("Send to my phone") if self._sharing else self.tr("Style card"))

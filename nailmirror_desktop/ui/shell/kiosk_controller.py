@@ -53,9 +53,10 @@ class KioskController(QObject):
                                                describe=self.tryon.style_card)
         self.generation.panel.try_on_requested.connect(self.tryon.apply_style)
         self.window.set_side_panels(self.tryon.style_browser or placeholder(""), self.generation.panel)
-        # "send to my phone" when staff turned sharing on (services.share), the style card always
+        # "send to my phone" while staff have sharing on (switched without a restart), the style card always
         self.share = ShareController(self.window, self.tryon.snapshot_page, services.share,
-                                     lambda: self.tryon.last_snapshot, self._style_on_show, parent=self)
+                                     lambda: self.tryon.last_snapshot, self._style_on_show, parent=self,
+                                     sharing=self.config.share_to_phone)
         self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self)
         self.staff.snapshots_deleted.connect(self.share.forget_snapshots)
         self.staff.catalog_did_change.connect(self.tryon.reload_catalog)
@@ -142,6 +143,7 @@ class KioskController(QObject):
         self.config = config
         self.tryon.currency = config.currency
         self.idle.set_timeout_ms(config.idle_timeout_s * 1000)
+        self.share.set_sharing(config.share_to_phone)
         i18n.install_language(config.language)
 
     def _on_quit_request(self) -> None:

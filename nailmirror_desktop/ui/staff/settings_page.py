@@ -43,7 +43,7 @@ from nailmirror_desktop.vision.sources.camera_devices import CameraChoice, Camer
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
 # Read once when the kiosk starts (app/kiosk.py builds the camera, the pipeline and the share server from them).
-RESTART_SETTINGS = ("camera", "resolution", "mirror", "hands_tracked", "share_to_phone", "share_port")
+RESTART_SETTINGS = ("camera", "resolution", "mirror", "hands_tracked", "share_port")
 
 
 def masked(secret: Secret) -> str:

@@ -137,3 +137,27 @@ def test_when_no_phone_comes_the_page_points_at_the_style_card(qtbot):
     assert "style card" in page.hint.text() and page.state == LINK  # the link still works if the phone gets in
     page.show_state(SENT)
     assert "guest Wi-Fi" not in page.hint.text()
+
+
+def test_staff_turn_take_home_on_and_off_without_a_restart(qtbot, snapshot_file):
+    """The kiosk always has its share server (no port open until a share); the settings switch it on and off."""
+    i18n.install_language("en")
+    links: list[str] = []
+    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
+    real_offer = server.offer
+    server.offer = lambda path, content_type="image/png": _record(real_offer(path, content_type), links)
+    try:
+        window, page, _ = build(qtbot, server, snapshot_file)
+        share = ShareController(window, page, server, lambda: snapshot_file, lambda: ("Rose", "FES-1"),
+                                parent=None, sharing=False)
+        assert share.button.text() == "Style card"
+        share.take_home()
+        assert share.page.state == OFF and links == [] and server.bound_address is None
+        share.set_sharing(True)  # staff saved the settings with take-home on
+        assert share.button.text() == "Send to my phone"
+        share.take_home()
+        assert share.page.state == LINK and download(links[0]) == 200
+        share.set_sharing(False)  # and off again: the link offered stops working now
+        assert share.button.text() == "Style card" and download(links[0]) == 404
+    finally:
+        server.close()

@@ -42,10 +42,13 @@ def test_a_start_only_setting_offers_a_restart_and_a_live_one_does_not(qtbot, pa
     page.share.setChecked(True)
     assert page.save()
     assert load_config().share_to_phone is True
+    assert not page.restart_button.isVisibleTo(page)  # take-home follows at once (ShareController.set_sharing)
+    page.mirror.setChecked(not page.mirror.isChecked())  # the camera's picture is set up at start
+    assert page.save()
     assert page.restart_button.isVisibleTo(page) and "Restart" in page.feedback.text()
     with qtbot.waitSignal(page.restart_requested, timeout=1000):
         page.restart_button.click()
-    page.share.setChecked(False)  # back to what the kiosk runs with: nothing waits for a restart any more
+    page.mirror.setChecked(not page.mirror.isChecked())  # back to what the kiosk runs with
     assert page.save()
     assert not page.restart_button.isVisibleTo(page)
 
