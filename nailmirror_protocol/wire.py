@@ -258,14 +258,21 @@ def _state(obj: _Object | None) -> dict[str, Any] | None:
     return body
 
 
+def _known_items(top: _Object, key: str, read: Callable[[_Object], dict[str, Any] | None],
+                 reading: Reading) -> list[dict[str, Any]]:
+    """A page's list under `key`, each item read by `read`; the items of a kind it does not know (None) skipped."""
+    found = []
+    for i, item in enumerate(top.items(key, CHANGES_MAX)):
+        value = read(_Object(item, f"{key}[{i}]", reading))
+        if value is not None:
+            found.append(value)
+    return found
+
+
 def read_changes_page(document: object, reading: Reading | None = None) -> ChangesPage:
     reading = reading if reading is not None else Reading()
     top = _top(document, reading)
-    changes = []
-    for i, item in enumerate(top.items("changes", CHANGES_MAX)):
-        change = _change(_Object(item, f"changes[{i}]", reading))
-        if change is not None:
-            changes.append(change)
+    changes = _known_items(top, "changes", _change, reading)
     page: dict[str, Any] = {"nm": PROTOCOL_VERSION, "epoch": top.text("epoch", 40, pattern=EPOCH_PATTERN),
                             "has_more": top.flag("has_more"), "next": _cursor(top, "next"), "changes": changes}
     state = _state(top.child("state", optional=True))
@@ -343,11 +350,7 @@ def _event(obj: _Object) -> dict[str, Any] | None:
 def read_inbox_page(document: object, reading: Reading | None = None) -> InboxPage:
     reading = reading if reading is not None else Reading()
     top = _top(document, reading)
-    events = []
-    for i, item in enumerate(top.items("events", CHANGES_MAX)):
-        event = _event(_Object(item, f"events[{i}]", reading))
-        if event is not None:
-            events.append(event)
+    events = _known_items(top, "events", _event, reading)
     page = {"nm": PROTOCOL_VERSION, "epoch": top.text("epoch", 40, pattern=EPOCH_PATTERN),
             "has_more": top.flag("has_more"), "next": _cursor(top, "next"), "events": events}
     top.done("an inbox page")

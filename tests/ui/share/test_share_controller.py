@@ -63,10 +63,7 @@ def download(url: str) -> int:
 
 def test_send_to_my_phone_shows_a_qr_link_to_the_photo(qtbot, snapshot_file):
     i18n.install_language("en")
-    links: list[str] = []
-    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
-    real_offer = server.offer
-    server.offer = lambda path, content_type="image/png": _record(real_offer(path, content_type), links)
+    server, links = recording_server()
     try:
         window, page, share = build(qtbot, server, snapshot_file)
         assert share.button.text() == "Send to my phone" and share.button.minimumHeight() >= 48
@@ -86,9 +83,19 @@ def test_send_to_my_phone_shows_a_qr_link_to_the_photo(qtbot, snapshot_file):
         server.close()
 
 
-def _record(link, links):
-    links.append(link.url)
-    return link
+def recording_server() -> tuple[ShareServer, list[str]]:
+    """A real share server on loopback that also lists the URL of every link it offers."""
+    links: list[str] = []
+    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
+    real_offer = server.offer
+
+    def offer(path, content_type="image/png"):
+        link = real_offer(path, content_type)
+        links.append(link.url)
+        return link
+
+    server.offer = offer
+    return server, links
 
 
 def test_without_a_network_or_with_sharing_off_the_style_card_is_offered(qtbot, snapshot_file, tmp_path):
@@ -142,10 +149,7 @@ def test_when_no_phone_comes_the_page_points_at_the_style_card(qtbot):
 def test_staff_turn_take_home_on_and_off_without_a_restart(qtbot, snapshot_file):
     """The kiosk always has its share server (no port open until a share); the settings switch it on and off."""
     i18n.install_language("en")
-    links: list[str] = []
-    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
-    real_offer = server.offer
-    server.offer = lambda path, content_type="image/png": _record(real_offer(path, content_type), links)
+    server, links = recording_server()
     try:
         window, page, _ = build(qtbot, server, snapshot_file)
         share = ShareController(window, page, server, lambda: snapshot_file, lambda: ("Rose", "FES-1"),
