@@ -65,6 +65,7 @@ def submit(engine: TaskEngine, request: PreviewRequest) -> str:
     return engine.submit(EFFECT_PREVIEW, request.to_payload(), max_attempts=MAX_ATTEMPTS).task_no
 
 
+@pytest.mark.slow
 def test_the_still_render_paints_at_least_the_live_nails_over_the_saved_after(nails_eval_dir, style_code):
     pair = live_pair(photo(nails_eval_dir, PHOTO), style_code)
     assert pair.nails >= 4  # the live frame painted this hand

@@ -5,12 +5,15 @@ snapshot, not at start (#21.8: the cold start carries only the live mirror's mod
 
 from __future__ import annotations
 
+import pytest
+
 from nailmirror_desktop.app.effect_preview import EffectPreviewRenderer
 from nailmirror_desktop.core.tasks import TaskStatus
 from nailmirror_desktop.core.tryon.effect_preview import EFFECT_PREVIEW, PreviewResult, frames_dir
 from tests.support.ui_support import started_kiosk
 
 
+@pytest.mark.slow
 def test_a_kiosk_snapshot_is_rendered_again_as_an_effect_preview_task(qtbot, monkeypatch):
     still_pipelines = []  # the renderer's still pipeline (landmarkers, segmenter), each time one is built
     build_still_pipeline = EffectPreviewRenderer._still_pipeline

@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 @pytest.mark.qt  # the idle-latency part runs the Qt executor
 def test_the_task_benchmark_prints_its_ratios_and_latency(tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TMPDIR": str(tmp_path)}

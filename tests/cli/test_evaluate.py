@@ -11,6 +11,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from nailmirror_desktop.cli import main
 
@@ -29,6 +30,7 @@ def _json_line(out: str) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_still_eval_says_its_masks_and_that_a_training_photo_is_in_sample(capsys, nails_eval_dir, tmp_path):
     data = _one_photo_dataset(nails_eval_dir, tmp_path / "photos")
     assert main(["eval", "--data", str(data)]) == 0

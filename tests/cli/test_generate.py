@@ -80,6 +80,7 @@ def use_openai(monkeypatch, server) -> None:
     monkeypatch.setenv("NAILMIRROR_OPENAI_API_KEY", API_KEY)
 
 
+@pytest.mark.slow
 def test_timeout_holds_mid_attempt_and_the_task_ends_canceled_with_the_reason(capsys, monkeypatch):
     with FakeOpenAI() as openai:
         openai.queue(dripping(openai_success(swatch_png()), 5.0))
@@ -95,6 +96,7 @@ def test_timeout_holds_mid_attempt_and_the_task_ends_canceled_with_the_reason(ca
     assert style_codes() == [] and openai.generation_count == 1
 
 
+@pytest.mark.slow
 def test_timeout_holds_while_waiting_for_a_dashscope_poll(capsys, monkeypatch):
     with FakeDashScope() as dashscope:
         dashscope.script_next_task(dashscope_status("RUNNING"))

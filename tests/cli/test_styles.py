@@ -40,6 +40,7 @@ def run(capsys, *argv):
     return code, out, err
 
 
+@pytest.mark.slow
 def test_import_review_and_shelf_cycle(capsys, tmp_path):
     folder = make_style_folder(tmp_path / "shell")
     code, out, _ = run(capsys, "import", str(folder), "--tag", "通勤")

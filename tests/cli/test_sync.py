@@ -44,6 +44,7 @@ def test_enroll_refuses_plain_http_to_another_host_and_a_bad_code(rig: HqRig) ->
     assert nailmirror("sync", "status", "--json").json()["state"] == "NOT_ENROLLED"
 
 
+@pytest.mark.slow
 def test_done_when_publish_submit_approve_take_down_revoke(any_rig: HqRig, tmp_path: Path) -> None:
     rig = any_rig
     store_id = enroll(rig)
@@ -103,6 +104,7 @@ def test_done_when_publish_submit_approve_take_down_revoke(any_rig: HqRig, tmp_p
     assert token not in nailmirror("sync", "status").out + failed.err + nailmirror("sync", "status", "--json").out
 
 
+@pytest.mark.slow
 def test_done_when_with_a_generated_draft(any_rig: HqRig) -> None:
     """The Done-when's draft leg with a draft the kiosk generated (the offline generator, no key): generate →
     styles submit → sync now → in HQ's `drafts list` (the real `nailmirror-hq` process) → `drafts approve` →
@@ -159,6 +161,7 @@ def _submitted_draft(rig: HqRig, tmp_path: Path, salt: int = 41) -> tuple[str, s
     return code, next(s["client_uid"] for s in local_styles() if s["style_code"] == code)
 
 
+@pytest.mark.slow
 def test_reject_comes_back_with_its_reason_and_a_revision_goes_up_as_rev_2(rig: HqRig, tmp_path: Path) -> None:
     enroll(rig)
     code, draft_id = _submitted_draft(rig, tmp_path)
@@ -175,6 +178,7 @@ def test_reject_comes_back_with_its_reason_and_a_revision_goes_up_as_rev_2(rig: 
     assert latest["rev"] == 2 and latest["status"] == "PENDING_REVIEW"
 
 
+@pytest.mark.slow
 def test_a_revision_replayed_with_another_body_is_a_dead_letter_not_a_retry(rig: HqRig, tmp_path: Path) -> None:
     """A kiosk restored from an old disk image sends rev 1 again, with other content: HQ says 409."""
     enroll(rig)

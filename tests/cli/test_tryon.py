@@ -71,6 +71,7 @@ def _assert_coverage(path: Path, shape: tuple[int, int]) -> np.ndarray:
     return coverage
 
 
+@pytest.mark.slow
 def test_one_photo_gives_a_painted_image_and_its_coverage(capsys, photos, tmp_path):
     out, cov = tmp_path / "out" / "painted.png", tmp_path / "cov.png"
     status, err = _run(capsys, "--image", str(photos[0]), "--style", str(STYLE), "--out", str(out),
@@ -88,6 +89,7 @@ def test_one_photo_gives_a_painted_image_and_its_coverage(capsys, photos, tmp_pa
     np.testing.assert_array_equal(painted[far], original[far])
 
 
+@pytest.mark.slow
 def test_directory_batch_names_outputs_by_stem(capsys, photos, tmp_path):
     out, cov = tmp_path / "out", tmp_path / "cov"
     status, err = _run(capsys, "--image", str(photos[0].parent), "--style", str(STYLE), "--out", str(out),
@@ -100,6 +102,7 @@ def test_directory_batch_names_outputs_by_stem(capsys, photos, tmp_path):
         _assert_coverage(cov / f"{photo.stem}.png", read_image(photo).shape[:2])
 
 
+@pytest.mark.slow
 def test_several_files_make_out_a_directory(capsys, photos, tmp_path):
     out = tmp_path / "several"
     status, err = _run(capsys, "--image", *map(str, photos), "--style", str(STYLE), "--out", str(out))
@@ -118,6 +121,7 @@ def test_no_hand_writes_the_image_unchanged_with_empty_coverage(capsys, tmp_path
     assert not _assert_coverage(cov, (360, 480)).any()
 
 
+@pytest.mark.slow
 def test_bad_files_get_one_line_each_and_the_batch_goes_on(capsys, photos, tmp_path):
     folder = photos[0].parent
     good_jpeg = photos[0].read_bytes()
@@ -201,6 +205,7 @@ def test_video_is_painted_frame_by_frame_with_a_progress_bar(capsys, tmp_path):
     assert rose_pixels(first) > rose_pixels(originals[0]) + 500
 
 
+@pytest.mark.slow
 def test_video_coverage_is_one_png_per_decoded_frame_zero_without_a_hand(capsys, tmp_path):
     clip = tmp_path / "clip.mp4"
     reader = cv2.VideoCapture(str(DEMO_VIDEO))
@@ -242,6 +247,7 @@ def test_unreadable_video_fails_cleanly(capsys, tmp_path):
     assert status == 1 and "junk.mp4" in err
 
 
+@pytest.mark.slow
 def test_single_output_format_follows_its_suffix_and_a_directory_out_takes_stems(capsys, photos, tmp_path):
     status, err = _run(capsys, "--image", str(photos[1]), "--style", str(STYLE), "--out", str(tmp_path / "o.jpg"))
     assert status == 0, err
@@ -253,6 +259,7 @@ def test_single_output_format_follows_its_suffix_and_a_directory_out_takes_stems
     assert [p.name for p in folder.iterdir()] == [f"{photos[1].stem}.png"]
 
 
+@pytest.mark.slow
 def test_style_may_be_a_catalog_code(capsys, photos, tmp_path):
     import json
 
@@ -310,6 +317,7 @@ def test_a_video_output_onto_its_input_is_refused(capsys, tmp_path):
         assert clip.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_folder_entries_that_are_not_files_are_each_reported_and_counted(capsys, photos, tmp_path):
     from PIL import Image
 
@@ -332,6 +340,7 @@ def test_folder_entries_that_are_not_files_are_each_reported_and_counted(capsys,
         [f"{p.stem}.png" for p in photos] + ["cup.png", "cup_gif_named.png"])
 
 
+@pytest.mark.slow
 def test_a_large_photo_is_painted_reduced_and_written_at_its_own_size(capsys, photos, tmp_path):
     original = cv2.imread(str(photos[0]))
     big = cv2.resize(original, (original.shape[1] * 7, original.shape[0] * 7), interpolation=cv2.INTER_CUBIC)

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from nailmirror_desktop.core.db import connect, open_database
 from nailmirror_desktop.core.paths import database_path
 
@@ -71,6 +73,7 @@ def test_an_existing_database_is_made_private_without_being_opened_by_hand(tmp_p
     conn.close()
 
 
+@pytest.mark.slow
 def test_cli_commands_beside_a_busy_engine_lose_none_of_its_writes(tmp_path):
     """A kiosk-like process submits from fresh threads without pause while CLI commands (queue a generation,
     list the tasks) come and go: every task either side saw committed is in the database afterwards, the -wal

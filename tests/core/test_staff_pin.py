@@ -91,6 +91,7 @@ def test_the_delay_grows_after_the_free_tries_and_is_capped_at_an_hour():
     assert pin.failures() == 0 and pin.attempt("1111").wait_s == 0  # a right PIN starts the count again
 
 
+@pytest.mark.slow
 def test_the_lockout_survives_a_restart_of_the_process():
     """Before: the count lived in the PinDialog class, so a new process (a restart) had free tries again."""
     StaffPin().set(PIN)

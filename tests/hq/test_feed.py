@@ -9,6 +9,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from nailmirror_hq import db, feed
 from nailmirror_hq.service import HQ
 
@@ -16,6 +18,7 @@ WRITERS = 3
 CHANGES_EACH = 15
 
 
+@pytest.mark.slow
 def test_concurrent_writers_never_make_a_polling_reader_skip_a_seq(hq: HQ) -> None:
     done = threading.Event()
     errors: list[BaseException] = []

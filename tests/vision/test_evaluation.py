@@ -84,6 +84,7 @@ def test_missing_mask_is_named(tmp_path):
         dataset_pairs(root)
 
 
+@pytest.mark.slow
 def test_eval_command_on_a_folder_without_hands(tmp_path, capsys):
     """Plain grey images: no hand is found, nothing is painted, and the JSON line says so."""
     root = _tiny_dataset(tmp_path / "data")

@@ -93,6 +93,7 @@ def _gradient(width: int, height: int) -> np.ndarray:
                       np.full((height, width), 128, np.float32)]).astype(np.uint8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".png", ".jpg"])
 def test_a_large_photo_is_decoded_reduced_and_keeps_its_full_size(tmp_path, suffix):
     path = tmp_path / f"large{suffix}"
@@ -137,6 +138,7 @@ print((peak_kib() - before) // 1024)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads VmHWM from /proc")
 def test_a_7000_px_png_decodes_reduced_in_much_less_memory(tmp_path):
     path = tmp_path / "49mpx.png"

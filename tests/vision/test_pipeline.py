@@ -69,6 +69,7 @@ def test_in_place_paints_the_callers_frame(demo_frames):
     assert result.coverage is None
 
 
+@pytest.mark.slow
 def test_video_landmarks_are_smoothed(demo_frames):
     with HandTracker("video", video_tracker_settings(1)) as tracker, \
             TryOnPipeline(Compositor(RED), max_hands=1) as smoothed, \
@@ -114,6 +115,7 @@ def test_style_folder_accent_lands_on_the_ring_finger(demo_frames):
     assert ring_colour[1] > index_colour[1] + 40
 
 
+@pytest.mark.slow
 def test_still_photo(nails_eval_dir):
     image = read_image(nails_eval_dir / "images" / "3493127D-7B19-4E50-94AE-2401BD2A91C8.jpg")
     with TryOnPipeline(Compositor(RED)) as pipeline:
@@ -133,6 +135,7 @@ def test_still_photo(nails_eval_dir):
     assert not (changed & ~(cv2.dilate(result.coverage, np.ones((5, 5), np.uint8)) > 0)).any()
 
 
+@pytest.mark.slow
 def test_evaluation_scores_what_the_still_path_paints(nails_eval_dir):
     from nailmirror_desktop.vision.evaluation import landmark_painter
     from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.warp import Roi
@@ -79,6 +80,7 @@ def _crop_around(image: np.ndarray, coverage: np.ndarray, margin: int = 24) -> t
     return slice(y0, y1), slice(x0, x1)
 
 
+@pytest.mark.slow
 def test_before_after_images_of_real_photos(nails_eval_dir):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     looks = _looks()

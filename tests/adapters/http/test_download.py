@@ -163,6 +163,7 @@ def test_origins_compare_scheme_host_and_port():
 # --- issue #12 --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_dripping_download_is_cut_at_the_total_deadline(provider_host):
     url = provider_host.serve_blob("drip.png", dripping(Reply.image(IMAGE), 4.0))
     policy = DownloadPolicy.for_base_url(provider_host.base_url, max_bytes=2_000_000, timeouts=Timeouts(1.0, 1.0))

@@ -181,6 +181,7 @@ def test_an_expired_result_url_means_resubmit(fake):
 # --- issue #12: deadlines, unparseable answers, keys echoed back, ids in URLs ---------------------------------
 
 
+@pytest.mark.slow
 def test_a_dripping_poll_answer_is_cut_at_the_total_deadline(fake):
     provider = provider_for(fake.base_url, read_s=1.0)
     task_id = provider.submit(REQUEST)

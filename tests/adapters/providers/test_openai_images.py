@@ -171,6 +171,7 @@ def test_a_connection_dropped_mid_answer_is_ambiguous(fake):
 # --- issue #12: deadlines, unparseable answers, keys echoed back ----------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_dripping_answer_is_cut_at_the_total_deadline(fake):
     """Each read comes quickly, the whole answer does not: the read timeout alone never fires."""
     fake.queue(dripping(openai_success(swatch_png(size=64)), 4.0))

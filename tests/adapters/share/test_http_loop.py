@@ -43,6 +43,7 @@ def test_connections_past_eight_from_one_address_are_closed_at_once_and_no_threa
         server.close()
 
 
+@pytest.mark.slow
 def test_at_most_64_connections_in_all_yet_a_new_phone_gets_in(snapshot):
     server, url = started(snapshot)
     try:
@@ -59,6 +60,7 @@ def test_at_most_64_connections_in_all_yet_a_new_phone_gets_in(snapshot):
         server.close()
 
 
+@pytest.mark.slow
 def test_a_silent_or_slow_client_is_closed_at_the_header_timeout_and_an_idle_one_later(snapshot):
     server, url = started(snapshot, header_timeout_s=0.4, idle_timeout_s=1.0)
     try:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
+
 from nailmirror_desktop.core.paths import data_dir
 from tests.support.sync_rig import FaultProxy, HqRig, Rule, answer, enroll, local_styles, nailmirror
 
@@ -41,6 +43,7 @@ class Cdn:
         self.server.server_close()
 
 
+@pytest.mark.slow
 def test_a_redirect_to_another_host_is_followed_without_the_token(rig: HqRig) -> None:
     proxy, cdn = FaultProxy(rig.server.port), Cdn(rig)
     try:
@@ -61,6 +64,7 @@ def test_a_redirect_to_another_host_is_followed_without_the_token(rig: HqRig) ->
         cdn.stop()
 
 
+@pytest.mark.slow
 def test_a_stale_partial_download_is_caught_by_the_hash_and_fetched_again(rig: HqRig) -> None:
     enroll(rig)
     style_id = rig.publish_new()

@@ -50,6 +50,7 @@ def status() -> dict[str, object]:
     return result
 
 
+@pytest.mark.slow
 def test_offline_then_back(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     proxy.down = True
@@ -65,6 +66,7 @@ def test_offline_then_back(rig: HqRig, proxy: FaultProxy) -> None:
     assert visible(style_id)
 
 
+@pytest.mark.slow
 def test_reset_mid_blob_resumes_with_range(rig: HqRig, proxy: FaultProxy, tmp_path: Path) -> None:
     enroll(rig, proxy.url)
     style_id, sha256, size = publish_big(rig, tmp_path)
@@ -84,6 +86,7 @@ def test_reset_mid_blob_resumes_with_range(rig: HqRig, proxy: FaultProxy, tmp_pa
     assert sha256 in {a["file_sha256"] for a in shown["assets"]}
 
 
+@pytest.mark.slow
 def test_reset_mid_page_keeps_the_old_cursor_then_applies(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     assert nailmirror("sync", "now").rc == 0
@@ -97,6 +100,7 @@ def test_reset_mid_page_keeps_the_old_cursor_then_applies(rig: HqRig, proxy: Fau
     assert status()["cursor"] != cursor and visible(style_id)
 
 
+@pytest.mark.slow
 def test_hash_mismatch_refetches_once_then_the_style_stays_hidden(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     style_id = rig.publish_new()
@@ -112,6 +116,7 @@ def test_hash_mismatch_refetches_once_then_the_style_stays_hidden(rig: HqRig, pr
     assert status()["pending_downloads"] == 1
 
 
+@pytest.mark.slow
 def test_blob_404_is_a_dead_letter_and_the_style_stays_hidden(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     style_id = rig.publish_new()
@@ -127,6 +132,7 @@ def test_blob_404_is_a_dead_letter_and_the_style_stays_hidden(rig: HqRig, proxy:
     assert dead.rc == 0 and len(dead.json()) == 1
 
 
+@pytest.mark.slow
 def test_410_epoch_change_replaces_the_catalog(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     kept, dropped = rig.publish_new("保留款"), rig.publish_new("下架款")
@@ -142,6 +148,7 @@ def test_410_epoch_change_replaces_the_catalog(rig: HqRig, proxy: FaultProxy) ->
     assert starter <= {s["client_uid"] for s in local_styles() if s["owner"] == "LOCAL"}  # never HQ's: kept
 
 
+@pytest.mark.slow
 def test_captive_portal_page_is_transient_and_nothing_is_applied(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     style_id = rig.publish_new()
@@ -152,6 +159,7 @@ def test_captive_portal_page_is_transient_and_nothing_is_applied(rig: HqRig, pro
     assert status()["state"] == "OFFLINE" and not visible(style_id)
 
 
+@pytest.mark.slow
 def test_503_retry_after_is_honoured(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     body = json.dumps({"nm": 1, "error": "unavailable", "message": "maintenance", "retryable": True}).encode()
@@ -166,6 +174,7 @@ def test_503_retry_after_is_honoured(rig: HqRig, proxy: FaultProxy) -> None:
     assert len(proxy.seen) == seen  # it did not ask HQ again before Retry-After
 
 
+@pytest.mark.slow
 def test_revoked_kiosk_stops_asking(rig: HqRig, proxy: FaultProxy) -> None:
     store_id = enroll(rig, proxy.url)
     assert nailmirror("sync", "now").rc == 0
@@ -189,6 +198,7 @@ def test_426_upgrade_required(rig: HqRig, tmp_path: Path) -> None:
     assert enrolled["token"] not in str(caught.value) and enrolled["token"] not in repr(future)
 
 
+@pytest.mark.slow
 def test_429_quota_keeps_the_draft_queued_and_sends_it_after_the_wait(rig: HqRig, proxy: FaultProxy,
                                                                       tmp_path: Path) -> None:
     from tests.support.hq_fixtures import style_folder
@@ -212,6 +222,7 @@ def test_429_quota_keeps_the_draft_queued_and_sends_it_after_the_wait(rig: HqRig
     assert task["status"] == "SUCCESS" and task["rate_limited_count"] == 1 and task["attempt_count"] == 1
 
 
+@pytest.mark.slow
 def test_410_ahead_of_server_hq_restored_without_a_new_epoch(rig: HqRig, proxy: FaultProxy) -> None:
     """HQ went back in time (an old backup restored by hand, same epoch): the kiosk's cursor is past HQ's head,
     HQ answers 410 ahead_of_server, and the kiosk resyncs from the snapshot."""
@@ -231,6 +242,7 @@ def test_410_ahead_of_server_hq_restored_without_a_new_epoch(rig: HqRig, proxy: 
     assert str(status()["cursor"]).endswith(".0")
 
 
+@pytest.mark.slow
 def test_digest_mismatch_drift_is_repaired_by_one_resync(rig: HqRig, proxy: FaultProxy) -> None:
     """A row lost behind sync's back (the kiosk's disk image restored, a hand edit): HQ's digest on the last
     page differs from the kiosk's, and one snapshot brings the row back."""

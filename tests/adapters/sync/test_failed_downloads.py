@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from nailmirror_desktop.app.services import register_credits, register_sync
 from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.db import open_database
@@ -54,6 +56,7 @@ def blob_row(sha256: str) -> dict[str, Any]:
         conn.close()
 
 
+@pytest.mark.slow
 def test_a_failed_download_is_listed_reported_and_comes_back_once_hq_mends_it(
         rig: HqRig, proxy: FaultProxy) -> None:
     store_id = enroll(rig, proxy.url)
@@ -89,6 +92,7 @@ def settle(engine: TaskEngine, clock: ManualClock, seconds: float, step: float =
     engine.run_due()
 
 
+@pytest.mark.slow
 def test_the_poll_timer_retries_a_failed_download_after_its_backoff_not_before(rig: HqRig) -> None:
     from nailmirror_desktop.core.sync.tasks import FAILED_RETRY_BASE_S
 
@@ -117,6 +121,7 @@ def test_the_poll_timer_retries_a_failed_download_after_its_backoff_not_before(r
         proxy.stop()
 
 
+@pytest.mark.slow
 def test_a_new_version_from_hq_retries_a_failed_download_at_once(rig: HqRig) -> None:
     enroll(rig)
     local_styles()
@@ -140,6 +145,7 @@ def test_a_new_version_from_hq_retries_a_failed_download_at_once(rig: HqRig) -> 
         assert blob_row(sha256)["state"] == "DONE" and visible(style_id)
 
 
+@pytest.mark.slow
 def test_new_kiosk_with_an_hq_that_has_no_report_route_keeps_syncing(rig: HqRig, proxy: FaultProxy) -> None:
     # An HQ from before sync reports: its router answers 404 for the path (FastAPI's own body).
     old_hq = answer(404, "Not Found", {"Content-Type": "application/json"}, b'{"detail":"Not Found"}')
@@ -154,6 +160,7 @@ def test_new_kiosk_with_an_hq_that_has_no_report_route_keeps_syncing(rig: HqRig,
     assert sum(paths.SYNC_REPORT in p for p in proxy.paths()) == 1  # the same report is not pressed on it again
 
 
+@pytest.mark.slow
 def test_new_hq_takes_a_report_with_fields_missing_or_unknown_and_refuses_a_wrong_shape(rig: HqRig) -> None:
     store_id = enroll(rig)
     assert hq_report(rig, store_id) is None  # a kiosk that never sent one (an older kiosk) is simply that

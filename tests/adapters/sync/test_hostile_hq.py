@@ -65,6 +65,7 @@ def synced_then_published(rig: HqRig, proxy: FaultProxy) -> tuple[str, dict[str,
     return style_id, real_page(rig)
 
 
+@pytest.mark.slow
 def test_a_hash_that_is_a_path_refuses_the_page_and_nothing_is_written_outside(
         rig: HqRig, proxy: FaultProxy, tmp_path: Path) -> None:
     style_id, page = synced_then_published(rig, proxy)
@@ -100,6 +101,7 @@ def test_every_blob_path_builder_refuses_anything_but_64_lower_case_hex(name: st
         paths.blob(name)
 
 
+@pytest.mark.slow
 def test_a_change_without_a_type_is_one_line_and_nothing_of_its_page_is_applied(
         rig: HqRig, proxy: FaultProxy) -> None:
     style_id, page = synced_then_published(rig, proxy)
@@ -123,6 +125,7 @@ def test_a_change_without_a_type_is_one_line_and_nothing_of_its_page_is_applied(
     lambda c: c["style"].update(prompt="p" * 100_000),  # bounded strings
     lambda c: c.update(id="../styles/x"),
 ], ids=["name", "version", "size_negative", "size_huge", "prompt_long", "id_path"])
+@pytest.mark.slow
 def test_a_known_field_with_a_wrong_shape_refuses_its_page(rig: HqRig, proxy: FaultProxy, bend: Any) -> None:
     style_id, page = synced_then_published(rig, proxy)
     bend(page["changes"][-1])
@@ -132,6 +135,7 @@ def test_a_known_field_with_a_wrong_shape_refuses_its_page(rig: HqRig, proxy: Fa
     assert not visible(style_id)
 
 
+@pytest.mark.slow
 def test_unknown_change_types_and_fields_are_skipped_and_logged_once(
         rig: HqRig, proxy: FaultProxy, caplog: pytest.LogCaptureFixture) -> None:
     style_id, page = synced_then_published(rig, proxy)
@@ -151,6 +155,7 @@ def test_unknown_change_types_and_fields_are_skipped_and_logged_once(
     assert any("'sticker'" in n for n in notes) and any("'glitter'" in n for n in notes)
 
 
+@pytest.mark.slow
 def test_an_answer_past_the_declared_size_is_cut_there(rig: HqRig, proxy: FaultProxy, tmp_path: Path) -> None:
     import tracemalloc
 
@@ -182,6 +187,7 @@ def test_an_answer_past_the_declared_size_is_cut_there(rig: HqRig, proxy: FaultP
     assert nailmirror("sync", "now").rc == 0 and visible(style_id)  # HQ's real bytes then go through (§14)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dripping", ["blob", "feed"])
 def test_sync_now_timeout_holds_across_everything_it_fetches(rig: HqRig, proxy: FaultProxy, tmp_path: Path,
                                                             dripping: str) -> None:
@@ -198,6 +204,7 @@ def test_sync_now_timeout_holds_across_everything_it_fetches(rig: HqRig, proxy: 
     assert not visible(style_id)
 
 
+@pytest.mark.slow
 def test_a_body_cut_short_is_named_so_not_a_captive_portal(rig: HqRig, proxy: FaultProxy) -> None:
     _style_id, page = synced_then_published(rig, proxy)
     body = json.dumps(page).encode()
@@ -208,6 +215,7 @@ def test_a_body_cut_short_is_named_so_not_a_captive_portal(rig: HqRig, proxy: Fa
     assert "truncated_answer" in run.err and "cut short" in run.err and "captive" not in run.err
 
 
+@pytest.mark.slow
 def test_a_feed_claiming_zero_styles_is_said_on_one_line_and_nothing_is_deleted(
         rig: HqRig, proxy: FaultProxy) -> None:
     from nailmirror_protocol.canonical import catalog_digest

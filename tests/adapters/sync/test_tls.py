@@ -64,6 +64,7 @@ def serve_tls(rig: HqRig, key: Path, cert: Path) -> tuple[object, str]:
     return server, f"https://localhost:{port}"
 
 
+@pytest.mark.slow
 def test_a_certificate_not_yet_valid_is_a_clock_problem_not_a_retry_storm(
         rig: HqRig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     enroll(rig)  # enrolled over loopback http; then HQ moves behind TLS whose certificate starts in 2030
@@ -96,6 +97,7 @@ def _point_at(url: str) -> None:
     conn.close()
 
 
+@pytest.mark.slow
 def test_an_expired_certificate_is_a_clock_problem_too(rig: HqRig, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     enroll(rig)
@@ -111,6 +113,7 @@ def test_an_expired_certificate_is_a_clock_problem_too(rig: HqRig, tmp_path: Pat
         server.should_exit = True  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_a_certificate_the_kiosk_does_not_trust_is_refused_without_sending_anything(
         rig: HqRig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A self-signed certificate the kiosk's trust store lacks (a TLS-intercepting proxy, a wrong server):

@@ -237,6 +237,7 @@ def test_done_when_holds_through_kill_9_cycles():
     assert openai.generation_count == 5  # one POST per paid task that got as far as the provider; none twice
 
 
+@pytest.mark.slow
 def test_kill_9_at_the_send_never_bills_twice_whoever_recovers():
     """kill -9 while a paid request is on the wire (the provider has it and holds its answer), cycle after cycle,
     on both providers, recovered in turn by a kiosk-like worker process and by an engine in this process: exactly

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
 
 WORKER = Path(__file__).resolve().parents[2] / "support" / "sync_worker_proc.py"
@@ -20,6 +22,7 @@ def killed_sync(point: str) -> None:
     assert result.returncode == -signal.SIGKILL, result.stderr[-2000:]
 
 
+@pytest.mark.slow
 def test_kill_inside_a_page_transaction_leaves_the_old_cursor(rig: HqRig) -> None:
     enroll(rig)
     assert nailmirror("sync", "now").rc == 0
@@ -32,6 +35,7 @@ def test_kill_inside_a_page_transaction_leaves_the_old_cursor(rig: HqRig) -> Non
     assert [s["client_uid"] for s in local_styles("--customer")].count(style_id) == 1
 
 
+@pytest.mark.slow
 def test_kill_between_storing_a_blob_and_recording_it(rig: HqRig) -> None:
     enroll(rig)
     style_id = rig.publish_new()

@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from nailmirror_hq import catalog, db
 from tests.adapters.sync.test_client import noisy_png
 from tests.support.sync_rig import FaultProxy, HqRig, enroll, local_styles, nailmirror
@@ -40,6 +42,7 @@ def _textures(code: str) -> set[str]:
     return {a["file_sha256"] for a in shown["assets"] if a["asset_type"] == "NAIL_TEXTURE"}
 
 
+@pytest.mark.slow
 def test_a_full_disk_while_writing_a_blob_keeps_the_old_version_and_resumes_when_space_returns(
         rig: HqRig, proxy: FaultProxy, nailmirror_home: Path) -> None:
     enroll(rig, proxy.url)

@@ -12,6 +12,8 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from nailmirror_desktop.core.paths import database_path
 from tests.adapters.sync.test_client import publish_big, visible
 from tests.support.sync_rig import FaultProxy, HqRig, Rule, answer, enroll, nailmirror
@@ -21,6 +23,7 @@ def _blob_gets(proxy: FaultProxy, sha256: str) -> list[str]:
     return [h for h in proxy.seen if f"/v1/blobs/{sha256}" in h.split("\r\n", 1)[0]]
 
 
+@pytest.mark.slow
 def test_a_200_to_a_range_request_restarts_the_part(rig: HqRig, proxy: FaultProxy, tmp_path: Path) -> None:
     enroll(rig, proxy.url)
     style_id, sha256, size = publish_big(rig, tmp_path)
@@ -35,6 +38,7 @@ def test_a_200_to_a_range_request_restarts_the_part(rig: HqRig, proxy: FaultProx
     assert visible(style_id)  # the hash held: the whole answer replaced the part instead of being appended
 
 
+@pytest.mark.slow
 def test_a_416_to_a_range_request_fetches_the_blob_from_0(rig: HqRig, proxy: FaultProxy, tmp_path: Path) -> None:
     enroll(rig, proxy.url)
     style_id, sha256, size = publish_big(rig, tmp_path)
@@ -48,6 +52,7 @@ def test_a_416_to_a_range_request_fetches_the_blob_from_0(rig: HqRig, proxy: Fau
     assert visible(style_id)
 
 
+@pytest.mark.slow
 def test_backoff_in_hello_delays_the_next_cycle(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     assert nailmirror("sync", "now").rc == 0

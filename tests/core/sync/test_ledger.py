@@ -93,6 +93,7 @@ def paid_generation(openai: FakeOpenAI) -> str:
         return task.task_no
 
 
+@pytest.mark.slow
 def test_done_when_grant_at_hq_spend_at_the_kiosk_and_hq_sees_it(rig: HqRig, openai: FakeOpenAI) -> None:
     store_id = enroll(rig)
     given = hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
@@ -125,6 +126,7 @@ def test_done_when_grant_at_hq_spend_at_the_kiosk_and_hq_sees_it(rig: HqRig, ope
     assert [(e["status"], e["confirmed_amount"]) for e in entries if e["task_no"] == task_no] == [("CONFIRMED", 1)]
 
 
+@pytest.mark.slow
 def test_the_same_grant_event_delivered_twice_counts_once(rig: HqRig) -> None:
     store_id = enroll(rig)
     hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
@@ -163,6 +165,7 @@ def test_a_page_carrying_one_grant_twice_applies_it_once_with_its_cursor(rig: Hq
     repo.conn.close()
 
 
+@pytest.mark.slow
 def test_an_entry_hq_refuses_is_parked_visibly_and_never_resent(rig: HqRig) -> None:
     proxy = FaultProxy(rig.server.port)
     try:
@@ -201,6 +204,7 @@ def test_an_entry_hq_refuses_is_parked_visibly_and_never_resent(rig: HqRig) -> N
         proxy.stop()
 
 
+@pytest.mark.slow
 def test_hq_unreachable_during_uploads_keeps_the_entries_for_the_next_cycle(rig: HqRig, openai: FakeOpenAI) -> None:
     from tests.support.sync_rig import Rule
 
@@ -220,6 +224,7 @@ def test_hq_unreachable_during_uploads_keeps_the_entries_for_the_next_cycle(rig:
         proxy.stop()
 
 
+@pytest.mark.slow
 def test_an_upload_whose_mark_was_lost_is_a_replay_hq_answers_200(rig: HqRig) -> None:
     proxy = FaultProxy(rig.server.port)
     try:
@@ -252,6 +257,7 @@ def killed_sync(point: str) -> None:
     assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
 
 
+@pytest.mark.slow
 def test_kill_inside_the_inbox_transaction_leaves_neither_the_grant_nor_the_cursor(rig: HqRig) -> None:
     store_id = enroll(rig)
     hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
@@ -264,6 +270,7 @@ def test_kill_inside_the_inbox_transaction_leaves_neither_the_grant_nor_the_curs
     assert hq_books(rig, store_id)["grants_applied"] == 1
 
 
+@pytest.mark.slow
 def test_kill_between_hq_storing_an_entry_and_the_mark_resends_it_once(rig: HqRig) -> None:
     store_id = enroll(rig)
     hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
@@ -284,6 +291,7 @@ def kiosk_home(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     monkeypatch.setenv("NAILMIRROR_HOME", str(home))
 
 
+@pytest.mark.slow
 def test_two_kiosks_in_one_store_each_apply_only_the_grants_addressed_to_them(
         rig: HqRig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     front_home, back_home = tmp_path / "front", tmp_path / "back"
@@ -319,6 +327,7 @@ def test_two_kiosks_in_one_store_each_apply_only_the_grants_addressed_to_them(
     assert {k["kiosk_id"]: (k["granted"], k["balance"]) for k in books["kiosks"]} == {front: (5, 5), back: (3, 3)}
 
 
+@pytest.mark.slow
 def test_a_parked_entry_is_unparked_after_both_bodies_are_shown(rig: HqRig, tmp_path: Path) -> None:
     store_id = enroll(rig)
     hq_command(rig, "credits", "grant", store_id, "2", "--reason", "opening")
@@ -374,6 +383,7 @@ def test_a_parked_entry_is_unparked_after_both_bodies_are_shown(rig: HqRig, tmp_
     assert nailmirror("credits", "unpark", entry_id).rc == 1  # over: nothing parked any more
 
 
+@pytest.mark.slow
 def test_a_grant_a_restored_hq_lost_is_learned_back_from_the_kiosk_as_hq_s(
         rig: HqRig, openai: FakeOpenAI, tmp_path: Path) -> None:
     store_id = enroll(rig)

@@ -14,6 +14,8 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from nailmirror_hq import backup
 from tests.support.hq_fixtures import style_folder
 from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
@@ -40,6 +42,7 @@ def _customer_ids() -> set[str]:
     return {s["client_uid"] for s in local_styles("--customer")}
 
 
+@pytest.mark.slow
 def test_hq_restored_from_a_backup_resyncs_the_kiosk_and_keeps_its_drafts(rig: HqRig, tmp_path: Path) -> None:
     store_id = enroll(rig)
     before_backup = rig.publish_new("备份前")
@@ -77,6 +80,7 @@ def test_hq_restored_from_a_backup_resyncs_the_kiosk_and_keeps_its_drafts(rig: H
     assert len(rows) == 1 and rows[0]["status"] == "PUBLISHED" and rows[0]["style_code"] == sent_code
 
 
+@pytest.mark.slow
 def test_a_kiosk_restored_from_an_old_disk_image_catches_up_without_duplicates(
         rig: HqRig, tmp_path: Path, nailmirror_home: Path) -> None:
     enroll(rig)

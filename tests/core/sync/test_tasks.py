@@ -4,6 +4,8 @@ when HQ revokes the kiosk."""
 
 from __future__ import annotations
 
+import pytest
+
 from nailmirror_desktop.app.services import register_credits, register_sync
 from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.paths import database_path
@@ -16,6 +18,7 @@ def cycles(engine: TaskEngine, status: str) -> list[object]:
     return engine.list_tasks(status, SYNC_CYCLE)
 
 
+@pytest.mark.slow
 def test_the_poll_timer_keeps_polling_offline_and_stops_when_revoked(rig: HqRig) -> None:
     proxy = FaultProxy(rig.server.port)
     try:
@@ -49,6 +52,7 @@ def test_the_poll_timer_keeps_polling_offline_and_stops_when_revoked(rig: HqRig)
         proxy.stop()
 
 
+@pytest.mark.slow
 def test_more_missing_blobs_than_the_engine_backlog_takes_are_queued_by_later_cycles(rig: HqRig) -> None:
     from nailmirror_desktop.core.sync import state
     from nailmirror_desktop.core.sync.tasks import submit_cycle

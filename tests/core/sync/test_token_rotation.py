@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from sqlalchemy import update
 
 from nailmirror_desktop.core.paths import database_path
@@ -60,6 +61,7 @@ def _rotations(proxy: FaultProxy) -> int:
     return sum(1 for p in proxy.paths() if p.startswith("/v1/auth/rotate"))
 
 
+@pytest.mark.slow
 def test_a_young_token_is_kept_and_a_30_day_old_one_is_rotated_once(rig: HqRig, proxy: FaultProxy) -> None:
     enroll(rig, proxy.url)
     first, _ = _kiosk_token()
@@ -86,6 +88,7 @@ def test_a_young_token_is_kept_and_a_30_day_old_one_is_rotated_once(rig: HqRig, 
     assert nailmirror("sync", "now").rc == 0
 
 
+@pytest.mark.slow
 def test_a_kill_between_hqs_rotation_and_the_kiosks_write_does_not_lock_the_kiosk_out(rig: HqRig) -> None:
     enroll(rig)
     assert nailmirror("sync", "now").rc == 0
@@ -102,6 +105,7 @@ def test_a_kill_between_hqs_rotation_and_the_kiosks_write_does_not_lock_the_kios
     assert new != old and _hq_accepts(rig, new) == 200  # rotated again, from the old token
 
 
+@pytest.mark.slow
 def test_a_new_token_hq_refuses_is_never_stored(rig: HqRig, proxy: FaultProxy) -> None:
     """HQ lost the rotation (e.g. a database fail-over): the first call with the new token gets 401. The kiosk
     keeps the old one, the cycle goes on, and the next cycle rotates again."""
@@ -121,6 +125,7 @@ def test_a_new_token_hq_refuses_is_never_stored(rig: HqRig, proxy: FaultProxy) -
     assert nailmirror("sync", "now").rc == 0 and _rotations(proxy) == 2 and _kiosk_token()[0] != old
 
 
+@pytest.mark.slow
 def test_a_kiosk_restored_from_an_image_older_than_a_rotation(rig: HqRig, tmp_path: Path,
                                                               nailmirror_home: Path) -> None:
     """Within the 24 h overlap the image's token works (and is rotated again); after it, sync says to enroll

@@ -503,6 +503,7 @@ def test_lease_expiry_uses_up_attempts(db_path, clock):
         assert dead.status is TaskStatus.DEAD and dead.dead_letter_state == "OPEN"
 
 
+@pytest.mark.slow
 def test_heartbeats_keep_a_long_handler_alive(db_path):
     config = EngineConfig(lease_s=0.4, heartbeat_interval_s=0.05, sweep_interval_s=0.0)
     with TaskEngine(db_path, config=config) as engine, TaskEngine(db_path, config=config) as other:

@@ -16,6 +16,7 @@ from nailmirror_hq.service import HQ
 from tests.support.hq_fixtures import new_kiosk, png, sha
 
 
+@pytest.mark.slow
 def test_put_is_verified_and_a_repeat_counts_as_existing(hq_s3: HQ, tmp_path: Path) -> None:
     store = hq_s3.blobs
     assert isinstance(store, S3BlobStore)

@@ -215,6 +215,7 @@ def test_hundreds_of_tasks_through_the_pool(qtbot, engine, executor):
     assert engine.count("SUCCESS") == 300
 
 
+@pytest.mark.slow
 def test_a_full_disk_at_the_outcome_keeps_the_pool_and_the_task_and_it_finishes_when_space_returns(qtbot, tmp_path):
     """Issue #12 point 12 on the real pool: SQLite's page cap refuses the outcome (SQLITE_FULL, as a full disk).
     The pool thread survives, the lease stays renewed (another engine's sweep, with a lease shorter than the

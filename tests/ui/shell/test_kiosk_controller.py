@@ -52,6 +52,7 @@ def test_tapping_a_style_applies_it_on_the_next_frame(qtbot, kiosk):
     assert kiosk.window.mirror._style_code == code
 
 
+@pytest.mark.slow
 def test_generation_completes_and_is_tried_on_without_stalling_the_screen(qtbot, kiosk):
     wait_for_painted_frames(qtbot, kiosk)
     ticks: list[tuple[float, float]] = []  # (wall, GUI thread CPU) at each tick
@@ -88,6 +89,7 @@ def test_a_busy_queue_gets_a_friendly_message(qtbot, kiosk):
     assert "minute" in kiosk.generation.panel.status.text() or "分钟" in kiosk.generation.panel.status.text()
 
 
+@pytest.mark.slow
 def test_snapshot_is_saved_and_the_idle_reset_forgets_the_customer(qtbot, kiosk, nailmirror_home):
     wait_for_painted_frames(qtbot, kiosk)
     kiosk.generation.panel.prompt.setText("粉色")
@@ -137,6 +139,7 @@ def test_expired_snapshots_are_deleted_at_start_and_after_each_customer(qtbot, n
         assert not expired_later.exists() and kept.exists()
 
 
+@pytest.mark.slow
 def test_no_network_gets_a_friendly_message(qtbot, monkeypatch):
     import socket
 
@@ -156,6 +159,7 @@ def test_no_network_gets_a_friendly_message(qtbot, monkeypatch):
         assert services.engine.get(task_no).last_error_code == "network_unreachable"
 
 
+@pytest.mark.slow
 def test_a_rejected_prompt_gets_a_friendly_message(qtbot, monkeypatch):
     from tests.support.fake_providers import API_KEY, FakeOpenAI, openai_moderation_blocked
 
@@ -190,6 +194,7 @@ def test_the_accent_picker_moves_the_accent_to_the_chosen_fingers(qtbot, kiosk):
         assert compositor.texture_for(finger) is compositor.texture_for(Finger.MIDDLE)
 
 
+@pytest.mark.slow
 def test_enter_while_a_paid_generation_runs_queues_nothing_more(qtbot, monkeypatch):
     """A slow provider (real HTTP on loopback, answering after 2 s): Enter pressed 11 times in the text box while
     the generation runs gives one task and one provider call; once it is tried on, Enter makes a new one."""
@@ -217,6 +222,7 @@ def test_enter_while_a_paid_generation_runs_queues_nothing_more(qtbot, monkeypat
             assert engine.count(task_type="STYLE_GENERATION") == 2
 
 
+@pytest.mark.slow
 def test_two_more_versions_of_a_design_are_rendered_and_one_can_be_tried_on(qtbot, kiosk):
     """Real offline generation: the versions differ (other seeds), show their preview cards, and a tap puts the
     picked one on the nails."""

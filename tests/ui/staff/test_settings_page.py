@@ -117,6 +117,7 @@ def test_no_camera_says_so_in_the_list_and_the_preview(qtbot):
         i18n.install_language("en")
 
 
+@pytest.mark.slow
 def test_the_chosen_camera_previews_live_and_is_let_go_when_the_page_is_left(qtbot):
     i18n.install_language("en")
     cameras = DemoVideoCameras()

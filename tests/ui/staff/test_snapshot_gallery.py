@@ -196,6 +196,7 @@ def _get(port, path):
         conn.close()
 
 
+@pytest.mark.slow
 def test_the_kiosks_staff_pages_have_the_gallery_and_announce_deletions(qtbot):
     """Wiring: the Photos tab behind the PIN lists what the kiosk saved; the door passes a deletion on (the shell
     connects it to the share controller, as tested above)."""

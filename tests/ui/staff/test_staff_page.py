@@ -137,6 +137,7 @@ def test_review_rejects_only_with_a_reason_and_approval_reaches_the_customer(qtb
     assert code not in kiosk.tryon.style_browser.model.codes()
 
 
+@pytest.mark.slow
 def test_dead_letter_is_replayed_from_the_task_monitor(qtbot, kiosk):
     engine = kiosk.services.engine
     kiosk.staff.enter()
@@ -181,6 +182,7 @@ def masked_of(value: str) -> str:
     return masked(Secret(value))
 
 
+@pytest.mark.slow
 def test_staff_controls_are_finger_sized_and_closing_asks_first(qtbot, kiosk):
     from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QTabBar
 

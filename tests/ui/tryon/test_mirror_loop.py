@@ -117,6 +117,7 @@ def grey_still_mirror(qtbot) -> tuple[MirrorView, SourceSupervisor, list[FrameRe
     return view, SourceSupervisor(open_reader), readers
 
 
+@pytest.mark.slow
 def test_a_slow_pipeline_drops_frames_instead_of_queueing_them(qtbot):
     """Real bridge threads: a 120 ms 'pipeline' behind a 30 FPS source never has more than one frame in
     flight; the mailbox overwrites (counts as dropped) what it could not take."""
@@ -176,6 +177,7 @@ def test_a_camera_plugged_in_while_the_demo_plays_takes_over(qtbot):
     assert states[-1] == LIVE and DEMO in states
 
 
+@pytest.mark.slow
 def test_two_stages_track_the_next_frame_while_painting_this_one_and_never_queue(qtbot):
     """Real bridge threads, a 30 FPS source, a 60 ms track stage and a 60 ms paint stage: the stages overlap
     (a frame is tracked while another is painted), at most one frame is in each stage and at most one tracked
@@ -262,6 +264,7 @@ def test_two_stages_paint_the_demo_with_the_real_pipeline(qtbot, pipeline):
     assert loop.queue_depth() == 0
 
 
+@pytest.mark.slow
 def test_a_two_stage_loop_stopped_with_a_frame_waiting_starts_again(qtbot):
     """Stopped while one frame is painted and the next waits for the paint stage: the waiting frame is dropped
     with the stop, and a later start shows frames again (the one slot does not stay taken)."""

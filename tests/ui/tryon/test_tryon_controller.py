@@ -126,6 +126,7 @@ def rendering_kiosk(parts, tmp_path, nails_eval_dir):
         engine.close()
 
 
+@pytest.mark.slow
 def test_a_snapshot_shows_the_live_pair_at_once_then_the_still_render_with_progress(qtbot, rendering_kiosk):
     """A real photo through the live path, a real task executor and the real EFFECT_PREVIEW handler."""
     from nailmirror_desktop.core.tryon.effect_preview import frames_dir
@@ -193,6 +194,7 @@ def test_a_frame_that_cannot_be_kept_ends_the_progress_and_the_snapshot_stays_sa
         engine.close()
 
 
+@pytest.mark.slow
 def test_back_to_the_mirror_mid_render_shows_nothing_late_but_the_saved_after_is_still_rendered(
         qtbot, parts, tmp_path, nails_eval_dir):
     from nailmirror_desktop.app.effect_preview import register_effect_preview
