@@ -23,7 +23,7 @@ from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, Generation
 from nailmirror_desktop.core.generation.provider_config import ProviderConfig, load_provider_config
 from nailmirror_desktop.core.generation.provider_port import ImageProvider
 from nailmirror_desktop.core.paths import database_path
-from nailmirror_desktop.core.sync.tasks import SyncServices
+from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, BLOB_FETCH_PARALLEL, SyncServices
 from nailmirror_desktop.core.sync.tasks import make_handlers as make_sync_handlers
 from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
 
@@ -182,12 +182,14 @@ def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
 
 
 def register_sync(engine: TaskEngine, services: SyncServices | None = None, *, periodic: bool = False) -> None:
-    """Register SYNC_CYCLE, BLOB_FETCH and DRAFT_PUSH on `engine` (one blob at a time: the spread, not
-    parallelism, is what keeps a chain-wide publish gentle on HQ). `periodic` (the running kiosk): every cycle
-    schedules the next poll, and an enrolled kiosk's first one is queued now."""
+    """Register SYNC_CYCLE, BLOB_FETCH and DRAFT_PUSH on `engine`; up to BLOB_FETCH_PARALLEL downloads run at
+    once (the spread of a timer cycle's downloads, not their number in flight, is what keeps a chain-wide publish
+    gentle on HQ). `periodic` (the running kiosk): every cycle schedules the next poll, and an enrolled kiosk's
+    first one is queued now."""
     services = services or sync_services(engine.clock, periodic=periodic)
     for task_type, handler in make_sync_handlers(engine, services).items():
-        engine.register_handler(task_type, handler)
+        engine.register_handler(task_type, handler,
+                                concurrency=BLOB_FETCH_PARALLEL if task_type == BLOB_FETCH else 1)
     if periodic:
         from nailmirror_desktop.core.sync import state
         from nailmirror_desktop.core.sync.tasks import schedule_timer_cycle

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import contextvars
 import json
 import logging
 import socket
@@ -133,7 +134,7 @@ def _no_stray_logs() -> Iterator[None]:
 def _now_until(args: argparse.Namespace, stop: Any) -> int:
     from nailmirror_desktop.app.services import open_repository, open_sync_engine
     from nailmirror_desktop.core.sync import state
-    from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, submit_cycle
+    from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, BLOB_FETCH_PARALLEL, submit_cycle
 
     with open_sync_engine() as engine:
         conn = engine.connection()
@@ -151,33 +152,80 @@ def _now_until(args: argparse.Namespace, stop: Any) -> int:
             engine.cancel(cycle.task_no)
             cycle = submit_cycle(engine, spread=False, retry_failed=True)
         deadline = time.monotonic() + args.timeout
-        last_unqueued: int | None = None
-        while True:
-            ran = engine.run_due(max_tasks=1)  # one at a time: the deadline is looked at between tasks
-            if stop.fired:
-                return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
-            task = engine.get(cycle.task_no)
-            assert task is not None
-            if task.status.value in ("FAILED", "DEAD", "CANCELED"):
-                current = state.load(conn)
-                reason = (current.last_error if current else None) or task.last_error_message or task.status.value
-                state_name = current.state.value if current else "NOT_ENROLLED"
-                return _fail(f"cannot sync ({state_name}): {reason}")
-            full = engine.list_tasks("FAILED", BLOB_FETCH, limit=1, last_error_code="disk_full")
-            if full:  # waiting for space, half an hour at a time: say so now rather than time out
-                return _fail(f"cannot sync (DISK_FULL): {full[0].last_error_message}")
-            if task.status.value == "SUCCESS" and _unfinished(engine) == 0:
-                unqueued = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state = 'PENDING'").fetchone()[0]
-                if not unqueued or (last_unqueued is not None and unqueued >= last_unqueued):
-                    break
-                last_unqueued = unqueued
-                cycle = submit_cycle(engine, spread=False)  # more blobs than the engine's backlog took at once
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or stop.fired:
-                return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
-            if not ran:  # a task just ran, so more may be due now: sleeping here cost 0.5 s per blob
-                engine.clock.sleep(min(engine.seconds_until_next_work(), remaining, 0.5))
+        with _download_helpers(engine, stop, BLOB_FETCH_PARALLEL - 1):
+            task = _run_until_synced(args, stop, engine, cycle, deadline)
+        if isinstance(task, int):
+            return task
         return _outcome(conn, task.result, args.json)
+
+
+def _run_until_synced(args: argparse.Namespace, stop: Any, engine: Any, cycle: Any, deadline: float) -> Any:
+    """Run the cycle and what it queues on this thread (the helpers take downloads beside it) until the visible
+    catalog is complete: the cycle's task, or the exit status of a one-line failure."""
+    from nailmirror_desktop.core.sync import state
+    from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, submit_cycle
+
+    conn = engine.connection()
+    last_unqueued: int | None = None
+    while True:
+        ran = engine.run_due(max_tasks=1)  # one at a time: the deadline is looked at between tasks
+        if stop.fired:
+            return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
+        task = engine.get(cycle.task_no)
+        assert task is not None
+        if task.status.value in ("FAILED", "DEAD", "CANCELED"):
+            current = state.load(conn)
+            reason = (current.last_error if current else None) or task.last_error_message or task.status.value
+            state_name = current.state.value if current else "NOT_ENROLLED"
+            return _fail(f"cannot sync ({state_name}): {reason}")
+        full = engine.list_tasks("FAILED", BLOB_FETCH, limit=1, last_error_code="disk_full")
+        if full:  # waiting for space, half an hour at a time: say so now rather than time out
+            return _fail(f"cannot sync (DISK_FULL): {full[0].last_error_message}")
+        if task.status.value == "SUCCESS" and _unfinished(engine) == 0:
+            unqueued = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state = 'PENDING'").fetchone()[0]
+            if not unqueued or (last_unqueued is not None and unqueued >= last_unqueued):
+                return task
+            last_unqueued = unqueued
+            cycle = submit_cycle(engine, spread=False)  # more blobs than the engine's backlog took at once
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or stop.fired:
+            return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
+        if not ran:  # a task just ran, so more may be due now: sleeping here cost 0.5 s per blob
+            # While the helpers' downloads run, look again soon: the last of them may complete the catalog.
+            nap = 0.05 if engine.count(["PENDING", "PROCESSING"], BLOB_FETCH) else 0.5
+            engine.clock.sleep(min(engine.seconds_until_next_work(), remaining, nap))
+
+
+@contextlib.contextmanager
+def _download_helpers(engine: Any, stop: Any, count: int) -> Iterator[None]:
+    """`count` threads that run due downloads beside the calling thread while the block runs (the engine caps
+    them at BLOB_FETCH_PARALLEL in flight). They run under the caller's context, so
+    the StopSignal of `sync now --timeout` cuts their exchanges too; they are joined before the block's engine
+    closes."""
+    from nailmirror_desktop.core.sync.tasks import BLOB_FETCH
+
+    done = threading.Event()
+
+    def work() -> None:
+        while not done.is_set() and not stop.fired:
+            try:
+                ran = engine.run_due(max_tasks=1, types=(BLOB_FETCH,))  # the cycle's outcome is the caller's to see
+            except Exception:  # noqa: BLE001 — the calling thread meets the same database and says it in one line
+                logging.getLogger(__name__).exception("sync now: a download helper stopped")
+                return
+            if not ran:
+                done.wait(min(engine.seconds_until_next_work(), 0.05))
+
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(work,), name=f"sync-now-{n}",
+                                daemon=True) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        for thread in threads:
+            thread.join()
 
 
 def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:

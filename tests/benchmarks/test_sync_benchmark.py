@@ -32,6 +32,7 @@ def test_the_sync_benchmark_prints_its_summary(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("nm-bench-sync-*")), "the benchmark left its data behind"
     first, incremental = summary["kiosk_first_sync"], summary["kiosk_incremental_sync"]  # the kiosk's side
     assert first["styles"] == 3 and first["requests"] > 0 and first["seconds"] > 0
+    assert summary["first_sync_3_s"] == first["seconds"]
     assert incremental["changes"] == 2 and incremental["requests"] > 0
 
 

