@@ -63,4 +63,4 @@ def _backup(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 def _restore(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     from nailmirror_hq import backup
 
-    return backup.restore(hq.engine, hq.blobs, Path(args.dir), cli_actor())
+    return backup.restore(hq.engine, hq.blobs, Path(args.dir), cli_actor(), kek=hq.kek)
