@@ -193,6 +193,9 @@ def test_the_key_is_made_once_sealed_with_the_config_file_s_key_and_that_file_is
         assert row.algorithm == "ed25519" and row.key_id == first.require_signing_key().public.key_id
     finally:
         first.close()
+    shown = json.loads(run_hq(_env(tmp_path, None), "signing-key", "--json").stdout)
+    assert shown == {"key_id": row.key_id, "algorithm": "ed25519", "config_file": str(config),
+                     "public_key": first.require_signing_key().public.raw.hex()}
     os.chmod(config, 0o644)  # an operator put a copy back carelessly: tightened again at the next start
     second = make_hq(tmp_path / "hq")
     try:
