@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, func, select, update
@@ -359,7 +359,8 @@ def learn_grant(conn: Connection, store_id: str, kiosk_id: str, entry_id: str, b
 
 # --- parked claims of HQ grants -----------------------------------------------------------------------------
 
-def parked(conn: Connection, store_id: str | None = None, *, every_state: bool = False) -> list[ParkedGrant]:
+def parked(conn: Connection, store_id: str | None = None, *, every_state: bool = False,
+           entry_id: str | None = None) -> list[ParkedGrant]:
     """GRANT entries parked for an operator (with `every_state`, also those already accepted or rejected),
     oldest first."""
     e = credit_ledger_entry
@@ -367,17 +368,19 @@ def parked(conn: Connection, store_id: str | None = None, *, every_state: bool =
                             ).order_by(e.c.received_at, e.c.store_id, e.c.entry_id)
     if store_id is not None:
         query = query.where(e.c.store_id == store_id)
+    if entry_id is not None:
+        query = query.where(e.c.entry_id == entry_id)
     return [ParkedGrant(r.store_id, r.entry_id, r.kiosk_id, r.grant_id, int(r.amount), json.loads(r.body).get("reason"),
                         r.created_at, r.received_at, r.grant_parked) for r in conn.execute(query)]
 
 
 def _parked_one(conn: Connection, store_id: str, entry_id: str) -> ParkedGrant:
-    for found in parked(conn, store_id, every_state=True):
-        if found.entry_id == entry_id:
-            if found.state != "PARKED":
-                raise HQError(409, "not_parked", f"entry {entry_id} of store {store_id} was {found.state} already")
-            return found
-    raise not_found(f"parked grant entry {entry_id} in store {store_id} (see `credits parked`)")
+    found = parked(conn, store_id, every_state=True, entry_id=entry_id)
+    if not found:
+        raise not_found(f"parked grant entry {entry_id} in store {store_id} (see `credits parked`)")
+    if found[0].state != "PARKED":
+        raise HQError(409, "not_parked", f"entry {entry_id} of store {store_id} was {found[0].state} already")
+    return found[0]
 
 
 def accept_parked(conn: Connection, store_id: str, entry_id: str, actor: str, reason: str, *,
@@ -412,7 +415,7 @@ def _resolve(conn: Connection, found: ParkedGrant, state: str, actor: str, reaso
         credit_ledger_entry.c.grant_parked == "PARKED").values(grant_parked=state))
     audit.record(conn, actor, f"CREDITS_GRANT_{state}", "store", found.store_id, grant_id=found.grant_id,
                  amount=found.amount, entry_id=found.entry_id, reason=reason)
-    return ParkedGrant(**{**found.__dict__, "state": state})
+    return replace(found, state=state)
 
 
 # --- the books ----------------------------------------------------------------------------------------------
