@@ -7,6 +7,11 @@
 A restore replaces everything in one transaction and then gives HQ a **new epoch**: every kiosk's cursor from
 before is refused with 410 epoch_changed, so each one resyncs from a snapshot instead of trusting a history
 that may have gone back in time. Blobs are put (verified by hash) before the rows that name them.
+
+HQ's signing key (keys.py) is a row like any other, sealed: the backup carries it, and HQ's config file (hq.toml,
+which holds the key that unseals it) is kept apart from the backups. A restore checks that the backup's key opens
+with this HQ's config file before it changes anything; a backup written before the key existed keeps this HQ's
+key, and the grants it brings back are signed with it.
 """
 
 from __future__ import annotations
@@ -18,10 +23,10 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, select
 
-from nailmirror_hq import audit, clock, db, meta
+from nailmirror_hq import audit, clock, db, keys, meta
 from nailmirror_hq.blobs import BlobStore, FileBlobStore
 from nailmirror_hq.errors import HQError
-from nailmirror_hq.schema import blob, metadata
+from nailmirror_hq.schema import blob, hq_signing_key, metadata
 from nailmirror_protocol.errors import ErrorCode
 
 FORMAT = "nailmirror-hq-backup"
@@ -62,7 +67,8 @@ def backup(engine: Engine, blobs: BlobStore, target: Path) -> dict[str, Any]:
 # Tables later migrations added: a backup written before them restores with them empty (0003: chosen channels,
 # where empty means every channel, as all publishing was then; rotated tokens). Any other missing table is a
 # damaged backup and is refused.
-ADDED_AFTER_V1 = frozenset({"style_channel", "retired_token", "credit_grant", "credit_ledger_entry"})
+ADDED_AFTER_V1 = frozenset({"style_channel", "retired_token", "credit_grant", "credit_ledger_entry",
+                            "hq_signing_key"})
 
 
 def _read_rows(source: Path, manifest: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -80,7 +86,22 @@ def _read_rows(source: Path, manifest: dict[str, Any]) -> dict[str, list[dict[st
     return rows
 
 
-def restore(engine: Engine, blobs: BlobStore, source: Path, actor: str) -> dict[str, Any]:
+def _check_keys(source: Path, rows: list[dict[str, Any]], kek: bytes | None) -> None:
+    """The backup's signing key must open with this HQ's config file, or the restored HQ could not start."""
+    if kek is None:
+        return
+    for row in rows:
+        try:
+            keys.unseal(row["key_id"], row["public_key"], row["private_sealed"], kek)
+        except keys.SigningKeyUnavailable:
+            raise HQError(400, ErrorCode.BAD_REQUEST, f"{source}: its signing key does not open with this HQ's "
+                                                      "config file (hq.toml): put back the one kept with HQ's "
+                                                      "backups, then restore") from None
+
+
+def restore(engine: Engine, blobs: BlobStore, source: Path, actor: str, kek: bytes | None = None) -> dict[str, Any]:
+    """Replace HQ's state by the backup's. `kek` (the config file's key): the backup's signing key is checked
+    against it first, and the grants restored unsigned are signed."""
     source = Path(source)
     try:
         manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
@@ -90,17 +111,23 @@ def restore(engine: Engine, blobs: BlobStore, source: Path, actor: str) -> dict[
         raise HQError(400, ErrorCode.BAD_REQUEST, f"{source}: unknown backup format")
     copy = FileBlobStore(source / "blobs")
     rows = _read_rows(source, manifest)
+    _check_keys(source, rows["hq_signing_key"], kek)
+    # A backup from before the signing key existed must not take this HQ's key away.
+    keep = {hq_signing_key.name} if not rows["hq_signing_key"] else set()
     for item in rows["blob"]:  # blobs first: a row never names a blob the store lacks
         if not blobs.has(item["sha256"]):
             blobs.put_verified(item["sha256"], copy.path(item["sha256"]))
     epoch = meta.new_epoch()
     with db.write(engine) as conn:
         for table in reversed(metadata.sorted_tables):
-            conn.execute(delete(table))
+            if table.name not in keep:
+                conn.execute(delete(table))
         for table in metadata.sorted_tables:
             if rows[table.name]:
                 conn.execute(table.insert(), rows[table.name])
         meta.put(conn, "epoch", epoch)
+        if kek is not None:
+            keys.sign_unsigned_grants(conn, keys.ensure_key(conn, kek, clock.now_text()))
         if engine.dialect.name == "postgresql":  # the audit id sequence must move past the restored ids
             conn.exec_driver_sql("SELECT setval(pg_get_serial_sequence('audit_log', 'id'), "
                                  "COALESCE((SELECT MAX(id) FROM audit_log), 1))")

@@ -4,6 +4,8 @@ One machine (the default): DIR/hq.sqlite3 (SQLite in WAL mode) and DIR/blobs/ (t
 DIR = --data, else NAILMIRROR_HQ_HOME, else the user data dir. At scale:
 NAILMIRROR_HQ_DATABASE_URL=postgresql+psycopg://… and NAILMIRROR_HQ_BLOBS=s3://bucket?endpoint=…&region=…
 (credentials from the usual AWS_* variables), so several stateless HQ processes share one database and store.
+HQ's config file (DIR/hq.toml, or NAILMIRROR_HQ_CONFIG: every HQ process of one database needs the same file)
+holds the key that seals HQ's signing key (keys.py); it is made 0600 on the first start.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ ENV_HOME = "NAILMIRROR_HQ_HOME"
 ENV_DATABASE_URL = "NAILMIRROR_HQ_DATABASE_URL"
 ENV_BLOBS = "NAILMIRROR_HQ_BLOBS"
 ENV_STARTER = "NAILMIRROR_HQ_STARTER_CATALOG"
+ENV_CONFIG = "NAILMIRROR_HQ_CONFIG"
 DB_FILE = "hq.sqlite3"
+CONFIG_FILE = "hq.toml"
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,11 @@ class Settings:
     database_url: str
     blobs_url: str  # "file:///abs/dir" or "s3://bucket?endpoint=…"
     starter_catalog: Path | None  # loaded into a new HQ; None = do not load one
+    config_file: Path | None = None  # None: DIR/hq.toml
+
+    @property
+    def config_path(self) -> Path:
+        return self.config_file if self.config_file is not None else self.data_dir / CONFIG_FILE
 
     @property
     def is_sqlite(self) -> bool:
@@ -56,4 +65,6 @@ def load_settings(data_dir: Path | str | None = None) -> Settings:
     data = data.expanduser().resolve()
     database_url = os.environ.get(ENV_DATABASE_URL) or f"sqlite:///{data / DB_FILE}"
     blobs_url = os.environ.get(ENV_BLOBS) or (data / "blobs").as_uri()
-    return Settings(data, database_url, blobs_url, default_starter_catalog())
+    config_file = os.environ.get(ENV_CONFIG)
+    return Settings(data, database_url, blobs_url, default_starter_catalog(),
+                    Path(config_file).expanduser().resolve() if config_file else None)

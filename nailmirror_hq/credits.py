@@ -14,8 +14,12 @@ grant and its inbox event; the others skip it): required when the store has more
 only one otherwise. HQ's books are per store and per kiosk.
 
 A grant HQ lost in a restore (made after the backup, applied by the kiosk) comes back with the kiosk's GRANT
-entry: its grant id has HQ's form, so HQ records it again as the HQ grant it was (`learned_from_entry`), not
-as a grant made at the store. An entry re-sent under a new id after a 409 (`replaces`) supersedes the old one.
+entry. HQ records it again as the HQ grant it was (`learned_from_entry`) only when the entry carries HQ's
+signature of the grant (`grant_sig`, made by `grant` with HQ's key and sent in the inbox event, keys.py) and HQ's
+public key verifies it: a kiosk's word alone never adds to HQ's grants. An entry that claims an HQ grant id HQ
+does not hold, without a signature that verifies, is stored PARKED: counted nowhere, listed for an operator
+(`nailmirror-hq credits parked`), who accepts it as an HQ grant or rejects it. An entry re-sent under a new id
+after a 409 (`replaces`) supersedes the old one.
 """
 
 from __future__ import annotations
@@ -23,12 +27,12 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, func, select, update
 
-from nailmirror_hq import audit, clock, inbox, stores
+from nailmirror_hq import audit, clock, inbox, keys, stores
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.schema import credit_grant, credit_ledger_entry, store_token
 from nailmirror_protocol.canonical import body_sha256, canonical_json
@@ -53,6 +57,27 @@ class Grant:
     created_at: str
     kiosk_id: str | None = None  # the kiosk that applies it; None: granted before grants were addressed
     learned_from_entry: str | None = None
+    signature: str | None = None  # HQ's signature of (grant_id, store_id, amount), keys.sign_grant
+
+
+@dataclass(frozen=True)
+class ParkedGrant:
+    """A kiosk's GRANT entry naming an HQ grant HQ neither holds nor can verify (issue 25 §1)."""
+
+    store_id: str
+    entry_id: str
+    kiosk_id: str
+    grant_id: str
+    amount: int
+    reason: str | None
+    created_at: str  # the kiosk's time of the entry
+    received_at: str
+    state: str  # PARKED | ACCEPTED | REJECTED
+
+    def as_json(self) -> dict[str, Any]:
+        return {"store_id": self.store_id, "entry_id": self.entry_id, "kiosk_id": self.kiosk_id,
+                "grant_id": self.grant_id, "amount": self.amount, "reason": self.reason,
+                "created_at": self.created_at, "received_at": self.received_at, "state": self.state}
 
 
 @dataclass(frozen=True)
@@ -97,6 +122,8 @@ class StoreCredits:
     unfunded_confirmed: int  # charges before the first grant (the store paid its provider itself)
     last_upload_at: str | None
     kiosks: tuple[KioskCredits, ...] = ()
+    parked_grants: int = 0  # kiosk entries claiming an HQ grant HQ cannot verify: waiting for an operator
+    parked_amount: int = 0  # their credits, counted nowhere
 
     @property
     def balance(self) -> int:
@@ -108,6 +135,7 @@ class StoreCredits:
                 "balance": self.balance, "generations": self.generations,
                 "unfunded_confirmed": self.unfunded_confirmed, "grants": self.grants_total,
                 "grants_applied": self.grants_applied, "last_upload_at": self.last_upload_at,
+                "parked_grants": self.parked_grants, "parked_amount": self.parked_amount,
                 "kiosks": [k.as_json() for k in self.kiosks]}
 
 
@@ -138,10 +166,10 @@ def _addressee(conn: Connection, store_id: str, kiosk_id: str | None) -> str:
     return active[0][0]
 
 
-def grant(conn: Connection, store_id: str, amount: int, reason: str, actor: str,
+def grant(conn: Connection, store_id: str, amount: int, reason: str, actor: str, *, key: keys.SigningKey,
           kiosk_id: str | None = None) -> Grant:
     """Grant `amount` credits to one kiosk of an active store (`kiosk_id`, required when it has several active
-    kiosks): the grant row, its inbox event and the audit line at once."""
+    kiosks): the grant row, its inbox event and the audit line at once, the grant signed with HQ's `key`."""
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= GRANT_MAX_AMOUNT:
         raise HQError(400, ErrorCode.BAD_REQUEST, f"a grant is a whole number of credits, 1 to {GRANT_MAX_AMOUNT}")
     reason = (reason or "").strip()
@@ -156,14 +184,16 @@ def grant(conn: Connection, store_id: str, amount: int, reason: str, actor: str,
         raise HQError(409, "store_revoked", f"store {store_id} is revoked: it would never receive the grant")
     kiosk = _addressee(conn, store_id, kiosk_id)
     grant_id = f"gr_{secrets.token_hex(12)}"
+    signature = key.sign_grant(grant_id, store_id, amount)
     seq = inbox.append(conn, store_id, CREDITS_GRANT, grant_id=grant_id, amount=amount, reason=reason,
-                       kiosk_id=kiosk)
+                       kiosk_id=kiosk, grant_sig=signature)
     now = clock.now_text()
     conn.execute(credit_grant.insert().values(grant_id=grant_id, store_id=store_id, amount=amount, reason=reason,
-                                              actor=actor, inbox_seq=seq, created_at=now, kiosk_id=kiosk))
+                                              actor=actor, inbox_seq=seq, created_at=now, kiosk_id=kiosk,
+                                              signature=signature))
     audit.record(conn, actor, "CREDITS_GRANT", "store", store_id, grant_id=grant_id, amount=amount, reason=reason,
                  kiosk_id=kiosk)
-    return Grant(grant_id, store_id, amount, reason, actor, seq, now, kiosk)
+    return Grant(grant_id, store_id, amount, reason, actor, seq, now, kiosk, signature=signature)
 
 
 def grants(conn: Connection, store_id: str | None = None) -> list[Grant]:
@@ -171,7 +201,8 @@ def grants(conn: Connection, store_id: str | None = None) -> list[Grant]:
     if store_id is not None:
         query = query.where(credit_grant.c.store_id == store_id)
     return [Grant(r.grant_id, r.store_id, int(r.amount), r.reason, r.actor,
-                  None if r.inbox_seq is None else int(r.inbox_seq), r.created_at, r.kiosk_id, r.learned_from_entry)
+                  None if r.inbox_seq is None else int(r.inbox_seq), r.created_at, r.kiosk_id, r.learned_from_entry,
+                  r.signature)
             for r in conn.execute(query)]
 
 
@@ -206,6 +237,11 @@ def _time(body: dict[str, Any], key: str, required: bool) -> str | None:
     return value
 
 
+def _grant_sig(body: dict[str, Any], kind: str) -> None:
+    if _text(body, "grant_sig", 200) is not None and kind != "GRANT":
+        raise _invalid("only a GRANT entry carries grant_sig")
+
+
 def _validate(body: dict[str, Any]) -> dict[str, Any]:
     """The columns HQ keeps of a LedgerEntryUpload, or 400 invalid_ledger_entry naming the first bad field."""
     if body.get("nm") != 1:
@@ -233,6 +269,7 @@ def _validate(body: dict[str, Any]) -> dict[str, Any]:
         _text(body, key)
     for key in ("unit_price", "variations"):
         _whole(body, key, required=False)
+    _grant_sig(body, kind)
     replaces = _text(body, "replaces", 64)
     if replaces is not None and not ENTRY_ID.match(replaces):
         raise _invalid("replaces is an entry id: 1 to 64 characters of A-Z, a-z, 0-9, _ . : -")
@@ -247,15 +284,17 @@ def put_entry(conn: Connection, store_id: str, kiosk_id: str, entry_id: str, bod
     holds (`stored`) so the kiosk can show both: an entry never changes once settled, so a different one means
     two ledgers (a kiosk restored from an old disk image settled the same charge again) reused an id; keep the
     first. An entry with `replaces` (re-sent under a new id after such a 409) supersedes that one. A GRANT entry
-    with HQ's grant id that HQ does not know is a grant a restore lost: it is recorded again (learn_grant)."""
+    with HQ's grant id that HQ does not know is a grant a restore lost: it is recorded again (learn_grant) when
+    HQ's signature on it verifies, and parked for an operator when not."""
     if not ENTRY_ID.match(entry_id):
         raise _invalid("entry_id is 1 to 64 characters of A-Z, a-z, 0-9, _ . : -")
     columns = _validate(body)
     if columns["replaces"] == entry_id:
         raise _invalid("an entry cannot replace itself")
     # `replaces` says which id the entry was re-sent under, not what it is: the same entry sent again without it
-    # (after a restore re-offers everything) is the same entry, a 200.
-    digest = body_sha256({k: v for k, v in body.items() if k != "replaces"})
+    # (after a restore re-offers everything) is the same entry, a 200. `grant_sig` is HQ's evidence about the
+    # entry, not the entry: a kiosk that learned it later sends the same entry.
+    digest = body_sha256({k: v for k, v in body.items() if k not in ("replaces", "grant_sig")})
     stored = conn.execute(select(credit_ledger_entry.c.body_sha256, credit_ledger_entry.c.body).where(
         credit_ledger_entry.c.store_id == store_id, credit_ledger_entry.c.entry_id == entry_id)).one_or_none()
     if stored is not None:
@@ -274,11 +313,33 @@ def put_entry(conn: Connection, store_id: str, kiosk_id: str, entry_id: str, bod
         audit.record(conn, f"kiosk:{kiosk_id}", "LEDGER_ENTRY_REPLACED", "store", store_id,
                      entry_id=entry_id, replaces=columns["replaces"])
     if columns["kind"] == "GRANT" and HQ_GRANT_ID.match(columns["grant_id"] or ""):
-        learn_grant(conn, store_id, kiosk_id, entry_id, body)
+        _claim_of_hq_grant(conn, store_id, kiosk_id, entry_id, body)
     return True
 
 
-def learn_grant(conn: Connection, store_id: str, kiosk_id: str, entry_id: str, body: dict[str, Any]) -> bool:
+def _claim_of_hq_grant(conn: Connection, store_id: str, kiosk_id: str, entry_id: str, body: dict[str, Any]) -> None:
+    """A GRANT entry naming an HQ grant id: nothing when HQ holds that grant; learned back when HQ's signature of
+    it (this id, this store, this amount) verifies; else parked for an operator, so no token can add to HQ's
+    grants by saying so."""
+    grant_id = body["grant_id"]
+    if conn.execute(select(credit_grant.c.grant_id).where(credit_grant.c.grant_id == grant_id)).first():
+        return
+    signature = body.get("grant_sig")
+    public = keys.public_key(conn)
+    if isinstance(signature, str) and public is not None and public.verify(
+            keys.GRANT_PURPOSE, keys.grant_payload(grant_id, store_id, body["amount"]), signature):
+        learn_grant(conn, store_id, kiosk_id, entry_id, body, signature)
+        return
+    conn.execute(update(credit_ledger_entry).where(credit_ledger_entry.c.store_id == store_id,
+                                                   credit_ledger_entry.c.entry_id == entry_id)
+                 .values(grant_parked="PARKED"))
+    audit.record(conn, f"kiosk:{kiosk_id}", "CREDITS_GRANT_PARKED", "store", store_id, grant_id=grant_id,
+                 amount=body["amount"], entry_id=entry_id,
+                 why="no signature" if signature is None else "signature does not verify")
+
+
+def learn_grant(conn: Connection, store_id: str, kiosk_id: str, entry_id: str, body: dict[str, Any],
+                signature: str) -> bool:
     """Record an HQ grant that the kiosk applied and HQ no longer knows (made after the backup HQ was restored
     from): the grant as it was (id, amount, reason, the kiosk's time), addressed to the kiosk that holds it, with
     no inbox event (the kiosk has applied it; a new event would be skipped anyway, once per grant id). True when
@@ -289,10 +350,72 @@ def learn_grant(conn: Connection, store_id: str, kiosk_id: str, entry_id: str, b
     actor = f"kiosk:{kiosk_id}"
     conn.execute(credit_grant.insert().values(
         grant_id=grant_id, store_id=store_id, amount=body["amount"], reason=body.get("reason") or "(learned back)",
-        actor=actor, inbox_seq=None, created_at=body["created_at"], kiosk_id=kiosk_id, learned_from_entry=entry_id))
+        actor=actor, inbox_seq=None, created_at=body["created_at"], kiosk_id=kiosk_id, learned_from_entry=entry_id,
+        signature=signature))
     audit.record(conn, actor, "CREDITS_GRANT_LEARNED", "store", store_id, grant_id=grant_id, amount=body["amount"],
                  entry_id=entry_id)
     return True
+
+
+# --- parked claims of HQ grants -----------------------------------------------------------------------------
+
+def parked(conn: Connection, store_id: str | None = None, *, every_state: bool = False,
+           entry_id: str | None = None) -> list[ParkedGrant]:
+    """GRANT entries parked for an operator (with `every_state`, also those already accepted or rejected),
+    oldest first."""
+    e = credit_ledger_entry
+    query = select(e).where(e.c.grant_parked.in_(("PARKED", "ACCEPTED", "REJECTED") if every_state else ("PARKED",))
+                            ).order_by(e.c.received_at, e.c.store_id, e.c.entry_id)
+    if store_id is not None:
+        query = query.where(e.c.store_id == store_id)
+    if entry_id is not None:
+        query = query.where(e.c.entry_id == entry_id)
+    return [ParkedGrant(r.store_id, r.entry_id, r.kiosk_id, r.grant_id, int(r.amount), json.loads(r.body).get("reason"),
+                        r.created_at, r.received_at, r.grant_parked) for r in conn.execute(query)]
+
+
+def _parked_one(conn: Connection, store_id: str, entry_id: str) -> ParkedGrant:
+    found = parked(conn, store_id, every_state=True, entry_id=entry_id)
+    if not found:
+        raise not_found(f"parked grant entry {entry_id} in store {store_id} (see `credits parked`)")
+    if found[0].state != "PARKED":
+        raise HQError(409, "not_parked", f"entry {entry_id} of store {store_id} was {found[0].state} already")
+    return found[0]
+
+
+def accept_parked(conn: Connection, store_id: str, entry_id: str, actor: str, reason: str, *,
+                  key: keys.SigningKey) -> ParkedGrant:
+    """An operator vouches for a parked entry (HQ's own records show the grant was made): HQ records the grant
+    as its own, signed now, addressed to the kiosk that holds it, and counts it from here on."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise HQError(400, ErrorCode.BAD_REQUEST, "say why the grant is HQ's (--reason)")
+    found = _parked_one(conn, store_id, entry_id)
+    if not conn.execute(select(credit_grant.c.grant_id).where(credit_grant.c.grant_id == found.grant_id)).first():
+        conn.execute(credit_grant.insert().values(
+            grant_id=found.grant_id, store_id=store_id, amount=found.amount,
+            reason=found.reason or "(accepted from a parked entry)", actor=actor, inbox_seq=None,
+            created_at=found.created_at, kiosk_id=found.kiosk_id, learned_from_entry=entry_id,
+            signature=key.sign_grant(found.grant_id, store_id, found.amount)))
+    return _resolve(conn, found, "ACCEPTED", actor, reason)
+
+
+def reject_parked(conn: Connection, store_id: str, entry_id: str, actor: str, reason: str) -> ParkedGrant:
+    """An operator refuses a parked entry: it stays stored (the kiosk's word, for the record) and is never
+    counted, neither as HQ's grant nor as one made at the store."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise HQError(400, ErrorCode.BAD_REQUEST, "say why the grant is refused (--reason)")
+    return _resolve(conn, _parked_one(conn, store_id, entry_id), "REJECTED", actor, reason)
+
+
+def _resolve(conn: Connection, found: ParkedGrant, state: str, actor: str, reason: str) -> ParkedGrant:
+    conn.execute(update(credit_ledger_entry).where(
+        credit_ledger_entry.c.store_id == found.store_id, credit_ledger_entry.c.entry_id == found.entry_id,
+        credit_ledger_entry.c.grant_parked == "PARKED").values(grant_parked=state))
+    audit.record(conn, actor, f"CREDITS_GRANT_{state}", "store", found.store_id, grant_id=found.grant_id,
+                 amount=found.amount, entry_id=found.entry_id, reason=reason)
+    return replace(found, state=state)
 
 
 # --- the books ----------------------------------------------------------------------------------------------
@@ -311,8 +434,10 @@ def books(conn: Connection, store_id: str | None = None) -> list[StoreCredits]:
     charge, funded = e.c.kind == "CHARGE", e.c.funded == 1
     totals = {(r.store_id, r.kiosk_id): r for r in conn.execute(select(
         e.c.store_id, e.c.kiosk_id,
-        func.coalesce(func.sum(e.c.amount).filter(e.c.kind == "GRANT", e.c.grant_id.not_in(hq_grant_ids)), 0
-                      ).label("local"),
+        func.coalesce(func.sum(e.c.amount).filter(e.c.kind == "GRANT", e.c.grant_id.not_in(hq_grant_ids),
+                                                  e.c.grant_parked.is_(None)), 0).label("local"),
+        func.count().filter(e.c.grant_parked == "PARKED").label("parked"),
+        func.coalesce(func.sum(e.c.amount).filter(e.c.grant_parked == "PARKED"), 0).label("parked_amount"),
         func.count().filter(e.c.kind == "GRANT", e.c.grant_id.in_(hq_grant_ids)).label("applied"),
         func.coalesce(func.sum(e.c.confirmed_amount).filter(charge, funded), 0).label("confirmed"),
         func.coalesce(func.sum(e.c.amount - e.c.confirmed_amount).filter(charge, funded), 0).label("refunded"),
@@ -332,7 +457,8 @@ def books(conn: Connection, store_id: str | None = None) -> list[StoreCredits]:
         out.append(StoreCredits(
             found.id, found.name, total, sum(int(r.local) for r in rows), sum(int(r.applied) for r in rows), n,
             sum(int(r.confirmed) for r in rows), sum(int(r.refunded) for r in rows),
-            sum(int(r.generations) for r in rows), sum(int(r.unfunded) for r in rows), last, shares))
+            sum(int(r.generations) for r in rows), sum(int(r.unfunded) for r in rows), last, shares,
+            sum(int(r.parked) for r in rows), sum(int(r.parked_amount) for r in rows)))
     return out
 
 

@@ -76,7 +76,7 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 # The newest migration (migrations/versions/): a database at it needs no migration, and then neither alembic nor
 # its environment is loaded (about 0.3 s of every CLI command). tests/hq/test_db.py checks it is alembic's head.
-HEAD_REVISION = "0007_kiosk_sync_report"
+HEAD_REVISION = "0008_signed_grants"
 
 
 def schema_revision(engine: Engine) -> str | None:
@@ -100,14 +100,16 @@ def alembic_config(engine: Engine) -> Config:
 MIGRATE_LOCK = FEED_LOCK + 1
 
 
-def migrate(engine: Engine) -> None:
+def migrate(engine: Engine, signing_kek: bytes | None = None) -> None:
     """Bring the schema to the newest revision (nothing is loaded when it is there). Several HQ processes starting
-    at once take turns: a session advisory lock on PostgreSQL; on SQLite the migration's BEGIN IMMEDIATE."""
+    at once take turns: a session advisory lock on PostgreSQL; on SQLite the migration's BEGIN IMMEDIATE.
+    `signing_kek` (the config file's key, keys.py) lets revision 0008 sign the grants HQ already holds."""
     if schema_revision(engine) == HEAD_REVISION:
         return
     from alembic import command
 
     config = alembic_config(engine)
+    config.attributes["signing_kek"] = signing_kek
     if engine.dialect.name != "postgresql":
         command.upgrade(config, "head")
         return

@@ -234,6 +234,9 @@ credit_grant = Table(
     Column("kiosk_id", String(64)),
     # The kiosk ledger entry HQ learned this grant back from, after a restore had lost it (credits.put_entry).
     Column("learned_from_entry", String(64)),
+    # HQ's signature of (grant_id, store_id, amount) (keys.py, migration 0008): sent with the grant's inbox event
+    # and checked when a kiosk's entry brings a grant back that a restore lost.
+    Column("signature", String(100)),
 )
 Index("credit_grant_by_store", credit_grant.c.store_id, credit_grant.c.created_at)
 
@@ -258,5 +261,18 @@ credit_ledger_entry = Table(
     # and no longer counted (credits.put_entry, migration 0006).
     Column("replaces", String(64)),
     Column("superseded_by", String(64)),
+    # A GRANT entry naming an HQ grant id HQ does not hold and cannot verify (no valid signature, migration 0008):
+    # PARKED for an operator and never counted; ACCEPTED (learned as an HQ grant) or REJECTED by one.
+    Column("grant_parked", String(8)),
     PrimaryKeyConstraint("store_id", "entry_id"),
+)
+
+# HQ's one ed25519 key pair (keys.py): the private half sealed with the config file's key, never stored plain.
+hq_signing_key = Table(
+    "hq_signing_key", metadata,
+    Column("key_id", String(16), primary_key=True),
+    Column("algorithm", String(16), nullable=False),
+    Column("public_key", String(64), nullable=False),
+    Column("private_sealed", Text, nullable=False),
+    Column("created_at", String(24), nullable=False),
 )

@@ -2,16 +2,18 @@
 
 Opening migrates the schema, gives a new HQ its epoch and default channel, and loads the kiosk's starter
 catalog (same ids, same codes) so a kiosk's first sync takes over its pre-installed rows instead of
-duplicating them. Every step is idempotent: several HQ processes may open the same database at once.
+duplicating them, and unseals HQ's signing key (made on the first start, keys.py) with the config file's key.
+Every step is idempotent: several HQ processes may open the same database at once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import DBAPIError
 
-from nailmirror_hq import catalog, db, meta, stores
+from nailmirror_hq import catalog, clock, db, keys, meta, stores
 from nailmirror_hq.blobs import BlobStore, open_for
 from nailmirror_hq.config import Settings
 
@@ -21,6 +23,13 @@ class HQ:
     settings: Settings
     engine: Engine
     blobs: BlobStore
+    signing_key: keys.SigningKey | None = None  # None only when opened without initialising
+    kek: bytes | None = field(default=None, repr=False)  # the config file's key that seals it (a restore checks)
+
+    def require_signing_key(self) -> keys.SigningKey:
+        if self.signing_key is None:
+            raise RuntimeError("HQ was opened without initialising: it has no signing key")
+        return self.signing_key
 
     def close(self) -> None:
         self.engine.dispose()
@@ -35,8 +44,12 @@ def open_hq(settings: Settings, *, initialise: bool = True) -> HQ:
         ensure()
     hq = HQ(settings, engine, blobs)
     if initialise:
-        db.migrate(engine)
+        kek = keys.load_or_create_kek(settings.config_path, may_create=not _has_sealed_key(engine))
+        hq.kek = kek
+        db.migrate(engine, kek)
         with db.write(engine) as conn:
+            hq.signing_key = keys.ensure_key(conn, kek, clock.now_text())
+            keys.sign_unsigned_grants(conn, hq.signing_key)  # grants restored from a backup older than 0008
             if meta.get(conn, "epoch") is None:
                 meta.put(conn, "epoch", meta.new_epoch())
             catalog.ensure_channel(conn, stores.DEFAULT_CHANNEL)
@@ -46,3 +59,13 @@ def open_hq(settings: Settings, *, initialise: bool = True) -> HQ:
             with db.write(engine) as conn:
                 meta.put(conn, "starter_catalog", str(settings.starter_catalog.name))
     return hq
+
+
+def _has_sealed_key(engine: Engine) -> bool:
+    """Whether the database already holds a sealed signing key (then a missing config file is an error, never a
+    reason to make a new one that could not unseal it)."""
+    try:
+        with db.read(engine) as conn:
+            return conn.execute(text("SELECT 1 FROM hq_signing_key")).first() is not None
+    except DBAPIError:  # a database from before migration 0008, or a new one
+        return False

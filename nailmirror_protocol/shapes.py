@@ -268,6 +268,10 @@ class CreditsGrantEvent(TypedDict):
     # The one kiosk of the store that applies it (others skip it): a store's kiosks keep one ledger each, so a
     # grant every kiosk applied would multiply. Absent in grants made before grants were addressed.
     kiosk_id: NotRequired[str | None]
+    # HQ's ed25519 signature of the grant (id, store, amount; nailmirror_hq/keys.py). The kiosk keeps it and sends
+    # it back with the grant's ledger entry: after a restore lost the grant, HQ learns it back only when it
+    # verifies. Absent in grants an HQ made before it signed grants.
+    grant_sig: NotRequired[str]
 
 
 class LedgerEntryUpload(TypedDict):
@@ -296,6 +300,9 @@ class LedgerEntryUpload(TypedDict):
     # The entry id this one replaces: HQ answered 409 for it (it holds another body under that id) and staff
     # re-sent the kiosk's entry under a new id (`nailmirror credits unpark`); HQ stops counting the old one.
     replaces: NotRequired[str | None]
+    # GRANT only: the grant_sig of HQ's credits.grant event, when it carried one (not part of the entry's
+    # digest: it is HQ's evidence about the entry, not the entry).
+    grant_sig: NotRequired[str]
 
 
 class LedgerEntryReceipt(TypedDict):

@@ -66,7 +66,11 @@ def run_guarded(handler: object, args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.paths import DataDirUnusable, reason_for_os_error
 
     try:
-        return int(handler(args) or 0)  # type: ignore[operator]
+        status = int(handler(args) or 0)  # type: ignore[operator]
+        sys.stdout.flush()  # here, not at exit: a reader that left is then seen below, not by the interpreter
+        return status
+    except BrokenPipeError:
+        return _reader_left()
     except DataDirUnusable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_DATA_DIR_UNUSABLE
@@ -85,6 +89,17 @@ def run_guarded(handler: object, args: argparse.Namespace) -> int:
         return 130
     except Exception as exc:  # the last resort: details to the log, one line to the user
         return _internal_error(exc)
+
+
+def _reader_left() -> int:
+    """`nailmirror tasks list --json | head`: the reader took what it wanted and closed the pipe. Not an error of
+    ours, nor of the command: exit 0 quietly, with stdout pointed at /dev/null so that the interpreter's own
+    flush at exit does not fail again on the closed pipe."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return 0
 
 
 def _internal_error(exc: BaseException) -> int:

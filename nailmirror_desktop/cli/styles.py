@@ -16,12 +16,16 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from nailmirror_desktop.core.catalog import StyleError, StyleRepository
+    from nailmirror_desktop.core.catalog import StyleError, StyleRecord, StyleRepository
 
 ACTOR_PREFIX = "cli"
+LIST_PAGE = 100  # `styles list` without --all: a page, and a note on stderr when more follow
+_ALL_PAGE = 500  # --all reads in pages of this many
 
 # command → (target status, the only status it starts from, or None for any the machine allows)
 TRANSITION_COMMANDS = {
@@ -45,7 +49,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     listing.add_argument("--search", help="text in the style code or name")
     listing.add_argument("--source", choices=["MANUAL", "AI", "CATALOG"])
     listing.add_argument("--customer", action="store_true", help="only what customers see (PUBLISHED, previewable)")
-    listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--limit", type=_count(1), default=LIST_PAGE, help=f"at most N (default {LIST_PAGE})")
+    listing.add_argument("--offset", type=_count(0), default=0, help="skip the first N (the next page)")
+    listing.add_argument("--all", action="store_true", help="every matching style, however many")
     listing.add_argument("--json", action="store_true")
     listing.set_defaults(handler=_list)
 
@@ -124,14 +130,40 @@ def _refused(exc: StyleError) -> int:
     return 1
 
 
+def _count(least: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is less than {least}")
+        return value
+
+    return parse
+
+
 def _list(args: argparse.Namespace) -> int:
     from nailmirror_desktop.core.catalog import StyleError, StyleFilter
 
     query = StyleFilter(status="PUBLISHED" if args.customer else args.status, category_code=args.category,
-                        tag_code=args.tag, text=args.search, source=args.source, previewable_only=args.customer,
-                        limit=args.limit)
+                        tag_code=args.tag, text=args.search, source=args.source, previewable_only=args.customer)
     try:
-        styles = _repository().list_styles(query)
+        repo = _repository()
+        if args.all:
+            styles: list[StyleRecord] = []
+            more = True
+            while more:
+                page = repo.list_styles(replace(query, limit=_ALL_PAGE, offset=args.offset + len(styles)))
+                styles += page
+                more = len(page) == _ALL_PAGE
+        else:  # one more than asked: whether more follow, so the page never ends silently
+            styles = repo.list_styles(replace(query, limit=args.limit + 1, offset=args.offset))
+            more = len(styles) > args.limit
+            styles = styles[:args.limit]
+            if more:
+                print(f"note: {len(styles)} styles shown from offset {args.offset}; more follow: --offset "
+                      f"{args.offset + len(styles)} for the next page, or --all", file=sys.stderr)
     except StyleError as exc:
         return _refused(exc)
     if args.json:

@@ -2,7 +2,12 @@
 
     sync enroll CODE --hq URL [--name NAME]   enroll with a one-time code (http:// only for loopback hosts)
     sync now [--json] [--timeout S]           one full cycle, blobs and draft pushes included, ignoring the
-                                              download spread; returns when the visible catalog is complete
+                                              download spread; returns when the visible catalog is complete.
+                                              --json prints one object whatever the outcome: the status
+                                              report, cycle, failed_uploads, ok, and error {code, message}
+                                              (null when synced; codes: not_enrolled, timed_out, cannot_sync,
+                                              disk_full, downloads_failed, draft_uploads_failed,
+                                              downloads_pending)
     sync status [--json]                      state (OK, OFFLINE, REVOKED, UPGRADE_REQUIRED, NOT_ENROLLED),
                                               failed_downloads ([{style_code, sha256, attempts, last_error}]:
                                               retried with backoff, at once by `sync now` or a new version),
@@ -139,7 +144,8 @@ def _now_until(args: argparse.Namespace, stop: Any) -> int:
     with open_sync_engine() as engine:
         conn = engine.connection()
         if state.load(conn) is None:
-            return _fail("not enrolled (nailmirror sync enroll CODE --hq URL)")
+            return _now_failed(args, conn, "not_enrolled",
+                               "not enrolled (nailmirror sync enroll CODE --hq URL)")
         open_repository(conn, load_catalog=True)  # the starter catalog first: HQ's copy then takes it over
         for held in engine.list_tasks("FAILED", BLOB_FETCH, limit=None, last_error_code="disk_full"):
             engine.cancel(held.task_no)  # staff asked for now (perhaps after freeing space): the cycle requeues it
@@ -170,17 +176,17 @@ def _run_until_synced(args: argparse.Namespace, stop: Any, engine: Any, cycle: A
     while True:
         ran = engine.run_due(max_tasks=1)  # one at a time: the deadline is looked at between tasks
         if stop.fired:
-            return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
+            return _timed_out(args, conn)
         task = engine.get(cycle.task_no)
         assert task is not None
         if task.status.value in ("FAILED", "DEAD", "CANCELED"):
             current = state.load(conn)
             reason = (current.last_error if current else None) or task.last_error_message or task.status.value
             state_name = current.state.value if current else "NOT_ENROLLED"
-            return _fail(f"cannot sync ({state_name}): {reason}")
+            return _now_failed(args, conn, "cannot_sync", f"cannot sync ({state_name}): {reason}", task.result)
         full = engine.list_tasks("FAILED", BLOB_FETCH, limit=1, last_error_code="disk_full")
         if full:  # waiting for space, half an hour at a time: say so now rather than time out
-            return _fail(f"cannot sync (DISK_FULL): {full[0].last_error_message}")
+            return _now_failed(args, conn, "disk_full", f"cannot sync (DISK_FULL): {full[0].last_error_message}")
         if task.status.value == "SUCCESS" and _unfinished(engine) == 0:
             unqueued = conn.execute("SELECT COUNT(*) FROM sync_blob WHERE state = 'PENDING'").fetchone()[0]
             if not unqueued or (last_unqueued is not None and unqueued >= last_unqueued):
@@ -189,7 +195,7 @@ def _run_until_synced(args: argparse.Namespace, stop: Any, engine: Any, cycle: A
             cycle = submit_cycle(engine, spread=False)  # more blobs than the engine's backlog took at once
         remaining = deadline - time.monotonic()
         if remaining <= 0 or stop.fired:
-            return _fail(f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
+            return _timed_out(args, conn)
         if not ran:  # a task just ran, so more may be due now: sleeping here cost 0.5 s per blob
             # While the helpers' downloads run, look again soon: the last of them may complete the catalog.
             nap = 0.05 if engine.count(["PENDING", "PROCESSING"], BLOB_FETCH) else 0.5
@@ -234,29 +240,57 @@ def _outcome(conn: Any, cycle_result: Any, as_json: bool) -> int:
     report = state.status_report(conn)
     failed = report["failed_downloads"]
     uploads = conn.execute("SELECT draft_id, last_error FROM sync_draft_upload WHERE state = 'FAILED'").fetchall()
-    if as_json:
-        print(json.dumps({**report, "cycle": cycle_result, "failed_uploads": len(uploads)}, ensure_ascii=False))
+    failure: tuple[str, str] | None = None
     if failed:
         first = failed[0]
-        return _fail(f"{len(failed)} download(s) failed, their styles stay hidden (tried again later):"
-                     f" {first['style_code'] or first['sha256'][:12]}: {first['last_error']}")
-    if uploads:
-        return _fail(f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
-    if report["last_warning"]:
-        print(f"warning: {report['last_warning']}"[:400].replace("\n", " "), file=sys.stderr)
-    if report["parked_ledger_uploads"]:
-        # Never resent blindly (HQ holds another body under the entry's id, which staff must look into), but
-        # not a failed sync either: everything else went through, and `credits unpark` ends the entry.
-        print(f"warning: {report['parked_ledger_uploads']} ledger entr(ies) refused by HQ and parked, see "
-              f"nailmirror credits unpark ID: {report['ledger_upload_error']}"[:400].replace("\n", " "),
-              file=sys.stderr)
-    if report["pending_downloads"]:
-        return _fail(f"{report['pending_downloads']} download(s) could not finish; the styles waiting on them stay"
-                     " hidden (sync status; tasks list --type BLOB_FETCH)")
+        failure = ("downloads_failed", f"{len(failed)} download(s) failed, their styles stay hidden (tried again "
+                                       f"later): {first['style_code'] or first['sha256'][:12]}: {first['last_error']}")
+    elif uploads:
+        failure = ("draft_uploads_failed", f"{len(uploads)} draft upload(s) failed: {uploads[0]['last_error']}")
+    elif report["pending_downloads"]:
+        failure = ("downloads_pending", f"{report['pending_downloads']} download(s) could not finish; the styles "
+                                        "waiting on them stay hidden (sync status; tasks list --type BLOB_FETCH)")
+    if as_json:
+        print(json.dumps(_now_json(report, cycle_result, len(uploads), failure), ensure_ascii=False))
+    if not failed and not uploads:
+        if report["last_warning"]:
+            print(f"warning: {report['last_warning']}"[:400].replace("\n", " "), file=sys.stderr)
+        if report["parked_ledger_uploads"]:
+            # Never resent blindly (HQ holds another body under the entry's id, which staff must look into), but
+            # not a failed sync either: everything else went through, and `credits unpark` ends the entry.
+            print(f"warning: {report['parked_ledger_uploads']} ledger entr(ies) refused by HQ and parked, see "
+                  f"nailmirror credits unpark ID: {report['ledger_upload_error']}"[:400].replace("\n", " "),
+                  file=sys.stderr)
+    if failure is not None:
+        return _fail(failure[1])
     if not as_json:
         print(f"synced: cursor {report['cursor']}, {report['pending_downloads']} download(s) pending,"
               f" {report['pending_uploads']} upload(s) pending")
     return 0
+
+
+def _timed_out(args: argparse.Namespace, conn: Any) -> int:
+    return _now_failed(args, conn, "timed_out", f"timed out after {args.timeout:g} s; {_pending_line(conn)}")
+
+
+def _now_json(report: dict[str, Any], cycle_result: Any, failed_uploads: int,
+              failure: tuple[str, str] | None) -> dict[str, Any]:
+    """What `sync now --json` prints, whatever the outcome: the status report, the cycle's result, and `ok` with
+    the failure's `error` {code, message} (null when it synced), so a script reads one shape every time."""
+    return {**report, "cycle": cycle_result, "failed_uploads": failed_uploads, "ok": failure is None,
+            "error": None if failure is None else {"code": failure[0], "message": failure[1]}}
+
+
+def _now_failed(args: argparse.Namespace, conn: Any, code: str, message: str, cycle_result: Any = None) -> int:
+    """A `sync now` that could not sync: with --json, the same JSON object as a success (ok false, the error's
+    code and message) on stdout; always the one-line reason on stderr, exit 1."""
+    if args.json:
+        from nailmirror_desktop.core.sync import state
+
+        failed_uploads = conn.execute("SELECT COUNT(*) FROM sync_draft_upload WHERE state = 'FAILED'").fetchone()[0]
+        print(json.dumps(_now_json(state.status_report(conn), cycle_result, failed_uploads, (code, message)),
+                         ensure_ascii=False))
+    return _fail(message)
 
 
 def _pending_line(conn: Any) -> str:

@@ -9,7 +9,8 @@
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
     nailmirror-hq reviewers add NAME --password-stdin | passwd NAME --password-stdin | disable NAME | list
     nailmirror-hq credits grant STORE_ID N --reason R [--kiosk KIOSK_ID] | show [STORE_ID]
-    nailmirror-hq backup DIR | restore DIR
+    nailmirror-hq credits parked [STORE_ID] [--all] | accept|reject STORE_ID ENTRY_ID --reason R
+    nailmirror-hq backup DIR | restore DIR | signing-key
     nailmirror-hq maintain [--retention-days 180] [--blob-grace-days 7]
 
 --data and --json may come before or after the subcommand. The schema is migrated only when it is behind this

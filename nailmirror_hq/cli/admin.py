@@ -1,4 +1,4 @@
-"""`nailmirror-hq serve | maintain | backup | restore`: running HQ and keeping it."""
+"""`nailmirror-hq serve | maintain | backup | restore | signing-key`: running HQ and keeping it."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ def register(sub: Any, command: Command) -> None:
     command(sub, "backup", _backup, "write a backup of HQ (database and blobs) to DIR").add_argument("dir")
     command(sub, "restore", _restore, "replace HQ with a backup; starts a new epoch (kiosks resync)"
             ).add_argument("dir")
+    command(sub, "signing-key", _signing_key, "HQ's public signing key (what verifies its grants and releases) "
+                                              "and where the config file that seals its private half is")
 
 
 def _serve(hq: HQ, args: argparse.Namespace) -> None:
@@ -63,4 +65,10 @@ def _backup(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 def _restore(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     from nailmirror_hq import backup
 
-    return backup.restore(hq.engine, hq.blobs, Path(args.dir), cli_actor())
+    return backup.restore(hq.engine, hq.blobs, Path(args.dir), cli_actor(), kek=hq.kek)
+
+
+def _signing_key(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    key = hq.require_signing_key().public  # never the private half: it stays sealed in the database
+    return {"key_id": key.key_id, "algorithm": "ed25519", "public_key": key.raw.hex(),
+            "config_file": str(hq.settings.config_path)}

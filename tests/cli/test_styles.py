@@ -79,6 +79,29 @@ def test_list_json_filters(capsys, tmp_path):
     assert first in out and second in out and "法式白边" in out
 
 
+def test_list_says_when_more_follow_and_pages_or_lists_all(capsys):
+    """`styles list` used to stop at 100 rows without a word (issue 25 §16)."""
+    code, out, err = run(capsys, "list", "--json", "--all")
+    every = [s["style_code"] for s in json.loads(out)]
+    assert code == 0 and err == "" and len(every) > 4  # the starter catalog
+    code, out, err = run(capsys, "list", "--json")  # fewer than a page: no note
+    assert code == 0 and err == "" and [s["style_code"] for s in json.loads(out)] == every
+    code, out, err = run(capsys, "list", "--json", "--limit", "2")
+    assert code == 0 and [s["style_code"] for s in json.loads(out)] == every[:2]  # stdout stays a JSON list
+    assert "more follow" in err and "--offset 2" in err and len(err.splitlines()) == 1
+    _, out, err = run(capsys, "list", "--json", "--limit", "2", "--offset", "2")
+    assert [s["style_code"] for s in json.loads(out)] == every[2:4] and "--offset 4" in err
+    _, out, err = run(capsys, "list", "--limit", str(len(every) - 1), "--offset", "1")  # the last page, exactly
+    assert len(out.splitlines()) == len(every) - 1 and err == ""
+    _, out, _ = run(capsys, "list", "--json", "--all", "--offset", "3")
+    assert [s["style_code"] for s in json.loads(out)] == every[3:]
+    for bad in (("--limit", "0"), ("--offset", "-1"), ("--limit", "x")):
+        with pytest.raises(SystemExit) as usage:
+            main(["styles", "list", *bad])
+        assert usage.value.code == 2
+        assert capsys.readouterr().out == ""
+
+
 def test_illegal_transitions_and_unknown_styles_fail_clearly(capsys, tmp_path):
     _, out, _ = run(capsys, "import", str(make_style_folder(tmp_path / "a")))
     style_code = out.strip()

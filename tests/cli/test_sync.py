@@ -36,6 +36,26 @@ def test_status_before_enrolling_says_not_enrolled_and_now_refuses() -> None:
     assert now.rc == 1 and "not enrolled" in now.err and "Traceback" not in now.err
 
 
+def test_sync_now_json_prints_one_shape_whatever_the_outcome(rig: HqRig) -> None:
+    """A script reads `sync now --json` on failure too (issue 25 §16): the same object with ok false and the
+    error's code and message on stdout, the one-line reason on stderr, exit 1."""
+    early = nailmirror("sync", "now", "--json")
+    assert early.rc == 1 and len(early.err.strip().splitlines()) == 1 and "not enrolled" in early.err
+    assert early.json()["ok"] is False and early.json()["error"]["code"] == "not_enrolled"
+    assert early.json()["state"] == "NOT_ENROLLED"
+    store_id = enroll(rig)
+    synced = nailmirror("sync", "now", "--json")
+    assert synced.rc == 0, synced.err
+    assert synced.json()["ok"] is True and synced.json()["error"] is None and synced.json()["state"] == "OK"
+    rig.revoke(store_id)
+    failed = nailmirror("sync", "now", "--json")
+    assert failed.rc == 1 and "REVOKED" in failed.err and len(failed.err.strip().splitlines()) == 1
+    answer = failed.json()
+    assert answer["ok"] is False and answer["state"] == "REVOKED"
+    assert answer["error"]["code"] == "cannot_sync" and "revoked" in answer["error"]["message"].lower()
+    assert set(answer) >= set(synced.json())  # the success's keys, every one
+
+
 def test_enroll_refuses_plain_http_to_another_host_and_a_bad_code(rig: HqRig) -> None:
     refused = nailmirror("sync", "enroll", "ABCD-EFGH", "--hq", "http://hq.example.com")
     assert refused.rc == 1 and "https_required" in refused.err

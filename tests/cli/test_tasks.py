@@ -104,6 +104,19 @@ def test_ignore_a_dead_letter_through_the_real_entry_point(seeded):
     assert json.loads(proc.stdout)[0]["dead_letter_state"] == "IGNORED"
 
 
+def test_a_reader_that_leaves_early_is_not_an_internal_error(seeded):
+    """`nailmirror tasks list --json | head`: the pipe closes before the list is written; exit 0, nothing on stderr
+    (it was "internal error (BrokenPipeError)", exit 5)."""
+    proc = subprocess.Popen([sys.executable, "-m", "nailmirror_desktop", "tasks", "list", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ})
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone long before the interpreter has started
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 0, err
+    assert err == ""
+
+
 def test_a_db_option_naming_garbage_or_a_folder_is_one_line_and_exit_4(capsys, tmp_path):
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"SQLite format 2\0" + os.urandom(4000))

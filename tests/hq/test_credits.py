@@ -34,7 +34,7 @@ def api(hq_local_blobs: HQ) -> Iterator[TestClient]:
 
 def _grant(hq: HQ, store_id: str, amount: int, reason: str = "opening") -> credits.Grant:
     with db.write(hq.engine) as conn:
-        return credits.grant(conn, store_id, amount, reason, "test")
+        return credits.grant(conn, store_id, amount, reason, "test", key=hq.require_signing_key())
 
 
 def _books(hq: HQ, store_id: str) -> dict[str, Any]:
@@ -270,10 +270,10 @@ def test_a_store_with_two_kiosks_needs_the_kiosk_named_and_books_each(hq_local_b
     assert refused.value.status == 400 and first in refused.value.message and second in refused.value.message
     assert "--kiosk" in refused.value.message and "nail bar" in refused.value.message
     with pytest.raises(HQError) as refused, db.write(hq.engine) as conn:
-        credits.grant(conn, store_id, 5, "r", "test", kiosk_id="k_nope")
+        credits.grant(conn, store_id, 5, "r", "test", key=hq.require_signing_key(), kiosk_id="k_nope")
     assert refused.value.status == 404
     with db.write(hq.engine) as conn:
-        given = credits.grant(conn, store_id, 5, "r", "test", kiosk_id=second)
+        given = credits.grant(conn, store_id, 5, "r", "test", key=hq.require_signing_key(), kiosk_id=second)
     assert given.kiosk_id == second
     # both kiosks read the store's inbox; the event names the one that applies it
     for headers in (front, back):

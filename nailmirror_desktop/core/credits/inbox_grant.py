@@ -32,4 +32,7 @@ def apply_grant_event(conn: sqlite3.Connection, event: Mapping[str, object], *, 
         raise GrantRejected(GRANT_EVENT_INVALID, "a credits.grant event carries a whole number amount")
     if not isinstance(reason, str):
         raise GrantRejected(GRANT_EVENT_INVALID, "a credits.grant event carries its reason as text")
-    return apply_grant(conn, grant_id, amount, reason, store_id=store_id, now_ms=now_ms)
+    grant_sig = event.get("grant_sig")  # absent from an HQ that did not sign grants yet
+    if grant_sig is not None and (not isinstance(grant_sig, str) or len(grant_sig) > 200):
+        raise GrantRejected(GRANT_EVENT_INVALID, "a credits.grant event carries its grant_sig as short text")
+    return apply_grant(conn, grant_id, amount, reason, store_id=store_id, now_ms=now_ms, grant_sig=grant_sig)

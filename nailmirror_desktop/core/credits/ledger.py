@@ -231,10 +231,12 @@ def orphans(conn: sqlite3.Connection) -> list[tuple[str, str, str | None]]:
 # --- grants -------------------------------------------------------------------------------------------------
 
 
-def apply_grant(conn: sqlite3.Connection, store_id: str, grant_id: str, amount: int, reason: str, now_ms: int) -> bool:
+def apply_grant(conn: sqlite3.Connection, store_id: str, grant_id: str, amount: int, reason: str, now_ms: int,
+                grant_sig: str | None = None) -> bool:
     """Add `amount` credits once per `grant_id` (HQ's credits.grant event, or staff's local grant). True when
     applied now, False when that grant was applied before (nothing changes). The first grant ever switches the
-    balance on. Raises GrantRejected for an amount that is not a positive whole number or a blank reason/id."""
+    balance on. `grant_sig`: HQ's signature from the event, kept to send back with the entry's upload. Raises
+    GrantRejected for an amount that is not a positive whole number or a blank reason/id."""
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_GRANT:
         raise GrantRejected("GRANT_AMOUNT_INVALID", f"a grant is a whole number of credits, 1 to {MAX_GRANT}")
     if not isinstance(grant_id, str) or not grant_id.strip() or len(grant_id) > 200:
@@ -250,6 +252,8 @@ def apply_grant(conn: sqlite3.Connection, store_id: str, grant_id: str, amount: 
             (acct.id, amount, grant_id, _text(reason.strip()), now_ms, now_ms)).rowcount
         if inserted != 1:
             return False
+        if grant_sig is not None:  # HQ's grants only (migrations/0011); staff's local grants have none
+            conn.execute("UPDATE credit_entry SET grant_sig = ? WHERE grant_id = ?", (grant_sig, grant_id))
         conn.execute("""UPDATE credit_account SET balance = balance + ?, first_grant_at = coalesce(first_grant_at, ?),
                         updated_at = ? WHERE id = ?""", (amount, now_ms, now_ms, acct.id))
     return True

@@ -15,10 +15,10 @@ from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID, CreditPolic
 
 
 def apply_grant(conn: sqlite3.Connection, grant_id: str, amount: int, reason: str, *,
-                store_id: str = DEFAULT_STORE_ID, now_ms: int | None = None) -> bool:
+                store_id: str = DEFAULT_STORE_ID, now_ms: int | None = None, grant_sig: str | None = None) -> bool:
     """Add `amount` credits to the store's account once per `grant_id`. True: applied now; False: applied
     before (nothing changed). Raises GrantRejected for a bad amount, id or reason (nothing written)."""
-    return ledger.apply_grant(conn, store_id, grant_id, amount, reason, _now_ms(now_ms))
+    return ledger.apply_grant(conn, store_id, grant_id, amount, reason, _now_ms(now_ms), grant_sig)
 
 
 def show(conn: sqlite3.Connection, policy: CreditPolicy, now_ms: int | None = None) -> dict[str, Any]:

@@ -46,6 +46,13 @@ def utc_text(ms: int) -> str:
 
 
 def _body(row: sqlite3.Row) -> LedgerEntryUpload:
+    body = _fields(row)
+    if row["grant_sig"] is not None:  # only then: an entry without one keeps the body (and digest) it always had
+        body["grant_sig"] = row["grant_sig"]
+    return body
+
+
+def _fields(row: sqlite3.Row) -> LedgerEntryUpload:
     return {
         "nm": 1, "kind": row["kind"], "status": row["status"], "amount": row["amount"],
         "confirmed_amount": row["confirmed_amount"], "funded": bool(row["funded"]), "grant_id": row["grant_id"],

@@ -50,8 +50,21 @@ def test_a_grant_event_goes_to_the_store_it_is_given(conn, db) -> None:
     assert read_books(db, "st_SH-0012").balance == 2 and read_books(db).balance is None
 
 
+def test_hq_s_signature_is_kept_with_the_grant_and_goes_back_with_its_upload(conn, db) -> None:
+    """The signature is what lets an HQ restored from a backup that lost the grant learn it back (issue 25 §1)."""
+    from nailmirror_desktop.core.credits.upload import pending_uploads
+
+    assert apply_grant_event(conn, event(grant_sig="c2lnbmVk"), now_ms=NOW)
+    assert apply_grant_event(conn, event(grant_id="gr_old"), now_ms=NOW + 1)  # from an HQ that did not sign yet
+    signed, unsigned = (u.body for u in pending_uploads(conn))
+    assert signed["grant_id"] == "gr_0a1b2c" and signed.get("grant_sig") == "c2lnbmVk"
+    assert unsigned["grant_id"] == "gr_old" and "grant_sig" not in unsigned  # the body it always had
+
+
 @pytest.mark.parametrize(("change", "code"), [
     ({"type": "draft.decision"}, "GRANT_EVENT_INVALID"),
+    ({"grant_sig": 17}, "GRANT_EVENT_INVALID"),
+    ({"grant_sig": "x" * 201}, "GRANT_EVENT_INVALID"),
     ({"grant_id": None}, "GRANT_EVENT_INVALID"),
     ({"grant_id": 17}, "GRANT_EVENT_INVALID"),
     ({"amount": "2"}, "GRANT_EVENT_INVALID"),

@@ -409,3 +409,33 @@ def test_a_grant_a_restored_hq_lost_is_learned_back_from_the_kiosk_as_hq_s(
     assert credits_show()["balance"] == books["balance"]
     assert later["grant_id"] in {e["grant_id"] for e in nailmirror("credits", "ledger", "--json").json()}
     assert sync_now()["cycle"]["ledger_uploaded"] == 0  # once re-offered, not again
+
+
+@pytest.mark.slow
+def test_an_unsigned_grant_a_restored_hq_lost_is_parked_until_an_operator_accepts_it(
+        rig: HqRig, tmp_path: Path) -> None:
+    """A kiosk's word never adds to HQ's grants (issue 25 §1): a grant applied before HQ signed grants (so the
+    kiosk holds no signature for it) and lost by HQ's restore comes back parked, counted nowhere, until an
+    operator who finds it in HQ's own records accepts it."""
+    store_id = enroll(rig)
+    hq_command(rig, "backup", str(tmp_path / "backup"))
+    lost = hq_command(rig, "credits", "grant", store_id, "5", "--reason", "before HQ signed grants")
+    sync_now()
+    conn = sqlite3.connect(str(database_path()))
+    with conn:  # as a kiosk that applied it before HQ signed grants holds it
+        conn.execute("UPDATE credit_entry SET grant_sig = NULL WHERE grant_id = ?", (lost["grant_id"],))
+    conn.close()
+
+    hq_command(rig, "restore", str(tmp_path / "backup"))
+    again = sync_now()  # a new epoch: the kiosk offers its whole ledger again, the unsigned grant with it
+    assert again["pending_ledger_uploads"] == 0 and again["parked_ledger_uploads"] == 0  # stored at HQ
+    books = hq_books(rig, store_id)
+    assert (books["granted"], books["granted_locally"], books["balance"]) == (0, 0, 0)
+    assert (books["parked_grants"], books["parked_amount"]) == (1, 5)
+    (parked,) = hq_command(rig, "credits", "parked")
+    assert (parked["grant_id"], parked["amount"], parked["state"]) == (lost["grant_id"], 5, "PARKED")
+
+    hq_command(rig, "credits", "accept", store_id, parked["entry_id"], "--reason", "in finance's records")
+    books = hq_books(rig, store_id)
+    assert (books["granted"], books["grants_applied"], books["parked_grants"], books["balance"]) == (5, 1, 0, 5)
+    assert credits_show()["balance"] == books["balance"]

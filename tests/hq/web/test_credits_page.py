@@ -43,7 +43,7 @@ def test_credits_tab_shows_each_stores_balance_and_usage(hq_sqlite: HQ) -> None:
     store_id, headers = new_kiosk(hq, api)
     idle_id, _ = new_kiosk(hq, api, name="BJ-0001")
     with db.write(hq.engine) as conn:
-        given = credits.grant(conn, store_id, 10, "开业赠送", "test")
+        given = credits.grant(conn, store_id, 10, "开业赠送", "test", key=hq.require_signing_key())
     spent = {"nm": 1, "kind": "CHARGE", "status": "CONFIRMED", "amount": 3, "confirmed_amount": 2, "funded": True,
              "grant_id": None, "task_no": "T0000000000000001", "created_at": "2026-12-01T10:00:00.000Z",
              "settled_at": "2026-12-01T10:00:09.000Z"}
