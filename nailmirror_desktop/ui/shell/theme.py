@@ -9,11 +9,17 @@ from __future__ import annotations
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
+from nailmirror_desktop.core.paths import resources_dir
+
 ACCENT = "#e8739a"
 BACKGROUND = "#17141a"
 PANEL = "#221d26"
 TEXT = "#f4eef6"
 MUTED = "#a79fb0"
+# A row of an open drop-down is a finger's target. Qt applies it only with a styled view: ui/staff/
+# touch_controls.py's TouchComboBox gives each drop-down one.
+LIST_ROW_PX = 56
+TICK_IMAGE = ("theme", "tick.svg")
 
 _CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC")
 
@@ -40,7 +46,9 @@ QLineEdit, QPlainTextEdit, QComboBox, QSpinBox {{
     background: #2d2733; border: 2px solid #3f3547; border-radius: 12px; padding: 8px 12px; min-height: 48px;
 }}
 QComboBox::drop-down {{ width: 48px; border: none; }}
-QComboBox QAbstractItemView::item {{ min-height: 48px; }}
+QComboBox QAbstractItemView {{ background: #2d2733; border: 2px solid #3f3547; outline: none; }}
+QComboBox QAbstractItemView::item {{ min-height: {LIST_ROW_PX}px; padding: 0 16px; }}
+QComboBox QAbstractItemView::item:selected {{ background: #4a3a50; }}
 QPushButton#stepButton {{ font-size: 28px; padding: 0; }}
 QAbstractSpinBox QLineEdit {{ background: transparent; border: none; padding: 0; min-height: 0; }}
 QLineEdit:focus, QPlainTextEdit:focus {{ border-color: {ACCENT}; }}
@@ -78,6 +86,13 @@ def cjk_font(point_size: int = 14) -> QFont:
     return font
 
 
+def tick_rule() -> str:
+    """The checked box's tick. A style sheet that gives ::indicator a background draws no tick of its own, so
+    a ticked box was only a pink square; the image is a file (resources/theme/), as style sheets need."""
+    path = resources_dir().joinpath(*TICK_IMAGE).as_posix()
+    return f"QCheckBox::indicator:checked {{ image: url({path}); }}\n"
+
+
 def apply_theme(app: QApplication) -> None:
     app.setFont(cjk_font())
-    app.setStyleSheet(STYLESHEET)
+    app.setStyleSheet(STYLESHEET + tick_rule())

@@ -20,14 +20,12 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QPush
 from nailmirror_desktop.core.config import KioskConfig, known_time_zone
 from nailmirror_desktop.core.credits.pricing import FREE_PROVIDERS, price_per_image
 from nailmirror_desktop.ui.shell.i18n import current_language
-from nailmirror_desktop.ui.staff.touch_controls import TOUCH_PX, TouchSpinBox
+from nailmirror_desktop.ui.staff.touch_controls import TOUCH_PX, TouchComboBox, TouchSpinBox
 
 PAID_PROVIDERS = ("openai", "dashscope")
 MAX_PRICE = 1000
 REGIONS = ("Asia", "Europe", "America", "Africa", "Australia", "Pacific", "Indian", "Atlantic", "Antarctica",
            "Arctic", "Etc")
-TALL_ITEMS = (f"QComboBox {{ min-height: {TOUCH_PX}px; }} "
-              f"QComboBox QAbstractItemView::item {{ min-height: {TOUCH_PX}px; }}")
 
 
 def zones_by_region() -> dict[str, list[str]]:
@@ -71,10 +69,9 @@ class CreditSettingsBox(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
-        self.region = QComboBox()
-        self.zone = QComboBox()
+        self.region = TouchComboBox()
+        self.zone = TouchComboBox()
         for combo, letters in ((self.region, 8), (self.zone, 18)):
-            combo.setStyleSheet(TALL_ITEMS)
             # Sized by a few letters, not by the longest zone name, so the page never grows sideways; the open
             # list is as wide as its names.
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

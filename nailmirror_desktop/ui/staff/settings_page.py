@@ -15,7 +15,6 @@ from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -38,7 +37,7 @@ from nailmirror_desktop.core.staff_pin import PinFormatError, PinOutcome, StaffP
 from nailmirror_desktop.ui.staff.camera_preview import CameraPreview, Feed, PreviewFeeds, qt_camera_devices
 from nailmirror_desktop.ui.staff.credit_settings import CreditSettingsBox
 from nailmirror_desktop.ui.staff.pin_dialog import wait_text
-from nailmirror_desktop.ui.staff.touch_controls import TouchSpinBox
+from nailmirror_desktop.ui.staff.touch_controls import TouchComboBox, TouchSpinBox
 from nailmirror_desktop.vision.sources.camera_devices import CameraChoice, CameraDevice, resolve_camera_index
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
@@ -67,11 +66,11 @@ class SettingsPage(QWidget):
         layout = QVBoxLayout(self)
         self.form = QFormLayout()
         self._build_camera_part(camera_feeds or PreviewFeeds(), list_cameras)
-        self.resolution = QComboBox()
+        self.resolution = TouchComboBox()
         for width, height in RESOLUTIONS:
             self.resolution.addItem(f"{width} × {height}", (width, height))
         self.mirror = QCheckBox()
-        self.hands = QComboBox()
+        self.hands = TouchComboBox()
         self.hands.addItem("1", 1)
         self.hands.addItem("2", 2)
         self.idle = TouchSpinBox(step=10)
@@ -79,13 +78,13 @@ class SettingsPage(QWidget):
         self.idle.setSuffix(" s")
         self.keep_days = TouchSpinBox()
         self.keep_days.setRange(1, 365)
-        self.language = QComboBox()
+        self.language = TouchComboBox()
         self.language.addItem("中文", "zh_CN")
         self.language.addItem("English", "en")
-        self.currency = QComboBox()  # codes and symbols read the same in both languages
+        self.currency = TouchComboBox()  # codes and symbols read the same in both languages
         for unit in CURRENCIES.values():
             self.currency.addItem(f"{unit.code}  {unit.symbol_zh}", unit.code)
-        self.provider = QComboBox()
+        self.provider = TouchComboBox()
         self.provider.addItems(PROVIDER_NAMES)
         self.provider.currentTextChanged.connect(self._show_key_state)
         self.api_key = QLineEdit()
@@ -150,7 +149,7 @@ class SettingsPage(QWidget):
         self._mirror_paused = False
         self._missing: CameraDevice | None = None  # the saved camera, while it is not connected
         self._preview_message: Callable[[], str] | None = None
-        self.camera = QComboBox()
+        self.camera = TouchComboBox()
         self.camera.currentIndexChanged.connect(self._on_camera_change)
         self.preview_label = QLabel()
         self.preview_box = QWidget()
