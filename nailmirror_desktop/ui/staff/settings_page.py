@@ -34,6 +34,7 @@ from nailmirror_desktop.core.generation.provider_config import (
     save_provider_config,
 )
 from nailmirror_desktop.core.staff_pin import PinFormatError, PinOutcome, StaffPin, check_format
+from nailmirror_desktop.ui.shell.messages import provider_text
 from nailmirror_desktop.ui.staff.camera_preview import CameraPreview, Feed, PreviewFeeds, qt_camera_devices
 from nailmirror_desktop.ui.staff.credit_settings import CreditSettingsBox
 from nailmirror_desktop.ui.staff.pin_dialog import wait_text
@@ -57,7 +58,8 @@ class SettingsPage(QWidget):
 
     def __init__(self, config: KioskConfig, staff_pin: StaffPin, parent: QWidget | None = None, *,
                  running: KioskConfig | None = None, camera_feeds: PreviewFeeds | None = None,
-                 list_cameras: Callable[[], list[CameraDevice]] = qt_camera_devices) -> None:
+                 list_cameras: Callable[[], list[CameraDevice]] = qt_camera_devices,
+                 hq_time_zone: str | None = None) -> None:
         super().__init__(parent)
         self._config = config
         self._running = running or config  # what this process started with: start-only settings compare to it
@@ -85,8 +87,9 @@ class SettingsPage(QWidget):
         for unit in CURRENCIES.values():
             self.currency.addItem(f"{unit.code}  {unit.symbol_zh}", unit.code)
         self.provider = TouchComboBox()
-        self.provider.addItems(PROVIDER_NAMES)
-        self.provider.currentTextChanged.connect(self._show_key_state)
+        for name in PROVIDER_NAMES:  # shown by name in the UI's language (_retranslate), kept by id
+            self.provider.addItem(name, name)
+        self.provider.currentIndexChanged.connect(self._show_key_state)
         self.api_key = QLineEdit()
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_state = QLabel()
@@ -115,7 +118,8 @@ class SettingsPage(QWidget):
         self.restart_button.hide()
         layout.addLayout(self.form)
         self.credit_settings = CreditSettingsBox(config, {name: self._providers.settings_for(name).model
-                                                          for name in PROVIDER_NAMES if name != "offline"})
+                                                          for name in PROVIDER_NAMES if name != "offline"},
+                                                 hq_zone=hq_time_zone)
         layout.addWidget(self.credit_settings)
         layout.addWidget(self.save_button)
         layout.addWidget(self.feedback)
@@ -137,7 +141,7 @@ class SettingsPage(QWidget):
         self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
         self.currency.setCurrentIndex(max(0, self.currency.findData(config.currency)))
         self.share.setChecked(config.share_to_phone)
-        self.provider.setCurrentText(self._providers.default_provider)
+        self.provider.setCurrentIndex(max(0, self.provider.findData(self._providers.default_provider)))
         self._show_key_state()
 
     # --- the camera: by name, with a live preview (ui/staff/camera_preview.py) ---------------------------------
@@ -284,8 +288,11 @@ class SettingsPage(QWidget):
         self.preview_label.setText(self.tr("Camera preview"))
         self.rescan_button.setText(self.tr("Look for cameras again"))
 
+    def provider_id(self) -> str:
+        return str(self.provider.currentData() or "offline")
+
     def _show_key_state(self, *_args: object) -> None:
-        name = self.provider.currentText()
+        name = self.provider_id()
         self.api_key.clear()
         self.api_key.setEnabled(name != "offline")
         if name == "offline":
@@ -350,7 +357,7 @@ class SettingsPage(QWidget):
         return True
 
     def _with_provider_changes(self, providers: ProviderConfig) -> ProviderConfig:
-        name = self.provider.currentText()
+        name = self.provider_id()
         providers = replace(providers, default_provider=name)
         new_key = self.api_key.text().strip()
         if new_key and name != "offline":
@@ -375,6 +382,8 @@ class SettingsPage(QWidget):
         self.api_key.setPlaceholderText(self.tr("Leave empty to keep the current key"))
         self.current_pin.setPlaceholderText(self.tr("Needed only to change the PIN"))
         self.new_pin.setPlaceholderText(self.tr("Leave empty to keep the current PIN"))
+        for index in range(self.provider.count()):
+            self.provider.setItemText(index, provider_text(str(self.provider.itemData(index))))
         self.save_button.setText(self.tr("Save settings"))
         self.restart_button.setText(self.tr("Restart the kiosk now"))
         self.share.setText(self.tr("Off keeps every photo on this kiosk"))

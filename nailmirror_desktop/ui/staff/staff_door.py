@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.staff_pin import StaffPin
+from nailmirror_desktop.core.sync import state as sync_state
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
 from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds
@@ -166,7 +167,7 @@ class StaffDoor(QObject):
         feeds = PreviewFeeds(services.run_in_background, supervisor=services.supervisor,
                              pause_mirror=self._mirror_loop.set_paused)
         self.settings_page = SettingsPage(self._config(), self._staff_pin, running=services.config,
-                                          camera_feeds=feeds)
+                                          camera_feeds=feeds, hq_time_zone=self._hq_time_zone())
         self.settings_page.config_saved.connect(self.config_did_save)
         if self.review_page is not None:  # prices in the store's currency, as soon as it is saved
             review_page = self.review_page
@@ -180,6 +181,11 @@ class StaffDoor(QObject):
         page.leave_requested.connect(self.leave)
         page.quit_requested.connect(self.quit_was_requested)
         return page
+
+    def _hq_time_zone(self) -> str | None:
+        """The store's zone as HQ recorded it for an enrolled kiosk (read-only in settings), else None."""
+        engine = self._services.engine
+        return None if engine is None else sync_state.store_time_zone(engine.connection())
 
     def _style_names(self, code: str) -> tuple[str, str] | None:
         repository = self._services.repository

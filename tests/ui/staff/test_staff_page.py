@@ -161,7 +161,7 @@ def test_dead_letter_is_replayed_from_the_task_monitor(qtbot, kiosk):
 def test_settings_save_the_key_without_showing_it(qtbot, kiosk):
     kiosk.staff.enter()
     page = kiosk.staff.settings_page
-    page.provider.setCurrentText("openai")
+    page.provider.setCurrentIndex(page.provider.findData("openai"))
     page.api_key.setText("sk-test-abcdefghijklmnop1234")
     page.idle.setValue(45)
     page.hands.setCurrentIndex(page.hands.findData(1))  # two is the default now: the change is to one
