@@ -147,7 +147,8 @@ class StaffDoor(QObject):
         services = self._services
         pages: list[tuple[str, QWidget]] = []
         if services.repository is not None:
-            self.review_page = ReviewPage(services.repository, currency_code=self._config().currency)
+            self.review_page = ReviewPage(services.repository, currency_code=self._config().currency,
+                                          time_zone=self._config().store_time_zone)
             self.review_page.catalog_changed.connect(self.catalog_did_change)
             self.review_page.import_requested.connect(self.import_style_folder)
             self.review_page.import_folders_requested.connect(self.import_style_folders)
@@ -172,6 +173,7 @@ class StaffDoor(QObject):
         if self.review_page is not None:  # prices in the store's currency, as soon as it is saved
             review_page = self.review_page
             self.settings_page.config_saved.connect(lambda config: review_page.set_currency(config.currency))
+            self.settings_page.config_saved.connect(lambda config: review_page.set_time_zone(config.store_time_zone))
         if self.credits_page is not None:  # the time zone and prices take effect for the next generation
             self.settings_page.config_saved.connect(self.credits_page.apply_config)
         self.settings_page.restart_requested.connect(self.restart_was_requested)
