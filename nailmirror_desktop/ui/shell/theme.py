@@ -42,6 +42,7 @@ QPushButton#fingerChip {{ border-radius: 16px; padding: 4px 2px; font-size: 17px
 QListView#styleList {{ font-size: 16px; }}
 QPushButton#ghost {{ background: transparent; color: {MUTED}; }}
 QPushButton#danger {{ background: #b23a48; color: {TEXT}; font-weight: 600; }}
+QPushButton#quietDanger {{ background: transparent; color: #f08a96; border: 2px solid #b23a48; padding: 8px 20px; }}
 QLineEdit, QPlainTextEdit, QComboBox, QSpinBox {{
     background: #2d2733; border: 2px solid #3f3547; border-radius: 12px; padding: 8px 12px; min-height: 48px;
 }}

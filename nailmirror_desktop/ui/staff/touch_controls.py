@@ -80,10 +80,11 @@ class TouchSpinBox(QWidget):
 class ConfirmBar(QWidget):
     """A hidden panel: `text` (the question), `yes_button` (danger style) and `no_button` (primary style); the
     page sets their words (they are translated there) and shows the bar when it asks; "no" hides it unless the
-    page gives its own `on_no`."""
+    page gives its own `on_no`. `answers_first` puts the two answers at the left, under a button there that
+    asked."""
 
     def __init__(self, on_yes: Callable[[], object], on_no: Callable[[], object] | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, answers_first: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("panel")
         row = QHBoxLayout(self)
@@ -98,7 +99,12 @@ class ConfirmBar(QWidget):
             button.setMinimumHeight(CONFIRM_BUTTON_PX)
         self.yes_button.clicked.connect(on_yes)
         self.no_button.clicked.connect(on_no if on_no is not None else self.hide)
-        row.addWidget(self.text, 1)
-        row.addWidget(self.yes_button)
-        row.addWidget(self.no_button)
+        if answers_first:  # the answers under the button that asked (at the bar's left), the question after them
+            row.addWidget(self.yes_button)
+            row.addWidget(self.no_button)
+            row.addWidget(self.text, 1)
+        else:
+            row.addWidget(self.text, 1)
+            row.addWidget(self.yes_button)
+            row.addWidget(self.no_button)
         self.hide()

@@ -224,3 +224,39 @@ def _check_staff_controls(qtbot, kiosk, touch_types, spin_type, tab_bar_type):
     page.quit_button.click()
     page.confirm_quit_button.click()
     assert quits == [1]
+
+
+def rect_in(page, widget):
+    from PySide6.QtCore import QPoint, QRect
+
+    return QRect(widget.mapTo(page, QPoint(0, 0)), widget.size())
+
+
+def test_closing_the_kiosk_sits_apart_from_the_way_back_and_asks_first(qtbot):
+    """Before: 关闭终端 sat right beside 返回顾客界面 in the header; a finger meant for one could take the other."""
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from nailmirror_desktop.ui.shell import theme
+    from nailmirror_desktop.ui.staff.staff_page import StaffPage
+
+    theme.apply_theme(QApplication.instance())
+    try:
+        page = StaffPage([("settings", QWidget()), ("diagnostics", QWidget())])
+        qtbot.addWidget(page)
+        page.resize(1920, 1080)
+        page.show()
+        qtbot.waitExposed(page)
+        leave, close = rect_in(page, page.leave_button), rect_in(page, page.quit_button)
+        assert leave.left() - close.right() > 1920 // 2  # the header's two ends
+        assert page.quit_button.objectName() == "quietDanger" and close.height() >= 64
+        page.resize(1280, 800)  # the smallest kiosk screen: still far apart
+        qtbot.wait(50)
+        leave, close = rect_in(page, page.leave_button), rect_in(page, page.quit_button)
+        assert leave.left() - close.right() > 1280 // 3
+        page.quit_button.click()
+        bar = rect_in(page, page.confirm_bar)
+        assert page.confirm_bar.isVisible() and bar.top() > close.bottom()  # asked just under it
+        yes = rect_in(page, page.confirm_quit_button)
+        assert yes.right() < leave.left() - 1280 // 3  # "yes, close it" is not where "back" was either
+    finally:
+        QApplication.instance().setStyleSheet("")
