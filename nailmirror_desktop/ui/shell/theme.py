@@ -67,6 +67,11 @@ QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; backgroun
     border: 2px solid #3f3547; }}
 QCheckBox::indicator:checked {{ background: {ACCENT}; border-color: {ACCENT}; }}
 QHeaderView::section {{ background: {PANEL}; color: {MUTED}; border: none; padding: 6px; }}
+QWidget#scrim {{ background: rgba(10, 8, 12, 190); }}
+QFrame#noPinCard {{ background: {PANEL}; border: 2px solid #3f3547; border-radius: 24px; }}
+QFrame#noPinCard QLabel {{ background: transparent; }}
+QLabel#command {{ font-family: monospace; font-size: 26px; color: {ACCENT}; background: #2d2733;
+    border-radius: 12px; padding: 12px 18px; }}
 QFrame#styleCard {{ background: #f7f1f4; border-radius: 18px; min-width: 340px; }}
 QFrame#styleCard QLabel {{ background: transparent; color: #2a1f27; }}
 QFrame#styleCard QLabel#muted {{ color: #7a6a74; }}

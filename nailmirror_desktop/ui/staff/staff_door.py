@@ -1,8 +1,9 @@
 """The staff door: the PIN, and behind it the staff pages (review, tasks, settings, diagnostics).
 
-There is no default PIN: until one is set on the kiosk PC (`nailmirror staff set-pin`), tapping ⋯ says so and
-opens nothing, so a customer who taps it first cannot set one. The pages are built on the first entry. What
-staff change that the customer screen must follow is told through the door's signals; the shell connects them.
+There is no default PIN: until one is set on the kiosk PC (`nailmirror staff set-pin`), tapping ⋯ says so in a
+panel over the mirror (no_pin_panel.py) and opens nothing, so a customer who taps it first cannot set one. The
+pages are built on the first entry. What staff change that the customer screen must follow is told through the
+door's signals; the shell connects them.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.staff_pin import StaffPin
@@ -21,6 +22,7 @@ from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds
 from nailmirror_desktop.ui.staff.credits_page import CreditsPage
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.ui.staff.folder_chooser import import_failure_text
+from nailmirror_desktop.ui.staff.no_pin_panel import NoPinPanel
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
@@ -44,7 +46,7 @@ class StaffDoor(QObject):
         super().__init__(parent)
         self._staff_pin = staff_pin or StaffPin()
         self.pin_dialog: PinDialog | None = None
-        self.no_pin_notice: QMessageBox | None = None
+        self.no_pin_notice: NoPinPanel | None = None
         self._window = window
         self._services = services
         self._mirror_loop = mirror_loop
@@ -74,14 +76,9 @@ class StaffDoor(QObject):
             self.pin_dialog = None
 
     def _show_no_pin_notice(self) -> None:
-        notice = QMessageBox(QMessageBox.Icon.Information, self.tr("Staff"), self.tr(
-            "No staff PIN is set yet, so the staff pages stay closed.\n\n"
-            "Staff: set one on this kiosk PC with the command\n    nailmirror staff set-pin\n"
-            "(run as the account the kiosk runs under). It cannot be set from this screen."),
-            QMessageBox.StandardButton.Ok, self._window)
-        notice.finished.connect(notice.deleteLater)
-        self.no_pin_notice = notice
-        notice.open()
+        if self.no_pin_notice is None:
+            self.no_pin_notice = NoPinPanel(self._window)
+        self.no_pin_notice.open()
 
     def enter(self) -> None:
         """Only after the PIN: the customer has no other way to reach these pages."""
@@ -100,9 +97,12 @@ class StaffDoor(QObject):
             self.review_page.model.detach()
 
     def leave(self) -> None:
-        """Back to the customer page (idle reset); a PIN keypad left open closes, with what was typed on it."""
+        """Back to the customer page (idle reset); a PIN keypad or the no-PIN notice left open closes (the keypad
+        with what was typed on it)."""
         if self.pin_dialog is not None:
             self.pin_dialog.reject()
+        if self.no_pin_notice is not None:
+            self.no_pin_notice.close_panel()
         if self._window.current_page() == STAFF:
             self._window.show_page(CUSTOMER)
             self.catalog_did_change.emit()

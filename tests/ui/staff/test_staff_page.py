@@ -82,7 +82,8 @@ def test_without_a_pin_the_kiosk_runs_and_the_staff_door_says_how_to_set_one(qtb
         assert "nailmirror staff set-pin" in notice.text()
         assert ("设置" in notice.text()) == (language == "zh_CN")
         assert controller.staff.pin_dialog is None and controller.staff.staff_page is None
-        notice.accept()
+        notice.close_button.click()
+        assert not notice.isVisible()
         assert controller.window.current_page() == CUSTOMER
         set_staff_pin()  # set on the kiosk PC while the kiosk runs: the door opens to it without a restart
         qtbot.mouseClick(controller.window.staff_button, Qt.MouseButton.LeftButton)
@@ -91,6 +92,41 @@ def test_without_a_pin_the_kiosk_runs_and_the_staff_door_says_how_to_set_one(qtb
         dialog.entry.setText(STAFF_PIN)
         assert dialog.try_pin()
         assert controller.window.current_page() == STAFF and controller.staff.pin_dialog is None
+
+
+def test_the_no_pin_notice_is_a_finger_sized_panel_in_the_kiosk_and_the_idle_reset_closes_it(qtbot):
+    """Before: a desktop message box over the mirror with a small OK, and it outlived the idle reset, so the
+    next customer found it."""
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QApplication
+
+    from nailmirror_desktop.ui.shell import theme
+
+    theme.apply_theme(QApplication.instance())
+    try:
+        with started_kiosk(qtbot) as controller:
+            i18n.install_language("zh_CN")
+            window = controller.window
+            window.resize(1920, 1080)
+            qtbot.mouseClick(window.staff_button, Qt.MouseButton.LeftButton)
+            notice = controller.staff.no_pin_notice
+            assert notice is not None and notice.isVisible() and notice.window() is window  # not its own window
+            assert notice.geometry() == window.rect()  # over the whole kiosk, the mirror dimmed
+            button = notice.close_button
+            assert button.height() >= 64 and button.width() >= 200 and button.text() == "知道了"
+            card = QRect(notice.card.mapTo(window, QPoint(0, 0)), notice.card.size())
+            assert window.rect().contains(card)
+            ARTIFACTS.mkdir(exist_ok=True)
+            window.grab().save(str(ARTIFACTS / "staff_no_pin_panel.png"))
+            controller.reset_session()  # the customer who tapped ⋯ walked away
+            assert not notice.isVisible()
+            qtbot.mouseClick(window.staff_button, Qt.MouseButton.LeftButton)
+            assert notice.isVisible()
+            qtbot.mouseClick(notice, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))  # beside the card
+            assert not notice.isVisible()
+    finally:
+        QApplication.instance().setStyleSheet("")
+        i18n.install_language("en")
 
 
 def test_settings_change_the_pin_only_with_the_current_one(qtbot, kiosk):
