@@ -20,6 +20,7 @@ MUTED = "#a79fb0"
 # touch_controls.py's TouchComboBox gives each drop-down one.
 LIST_ROW_PX = 56
 TICK_IMAGE = ("theme", "tick.svg")
+ARROW_IMAGE = ("theme", "chevron_down.svg")
 
 _CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC")
 
@@ -92,13 +93,15 @@ def cjk_font(point_size: int = 14) -> QFont:
     return font
 
 
-def tick_rule() -> str:
-    """The checked box's tick. A style sheet that gives ::indicator a background draws no tick of its own, so
-    a ticked box was only a pink square; the image is a file (resources/theme/), as style sheets need."""
-    path = resources_dir().joinpath(*TICK_IMAGE).as_posix()
-    return f"QCheckBox::indicator:checked {{ image: url({path}); }}\n"
+def image_rules() -> str:
+    """The checked box's tick and the drop-down's arrow. A style sheet that styles ::indicator or ::drop-down
+    draws no tick or arrow of its own (a ticked box was only a pink square, a drop-down looked like a text
+    field); the images are files (resources/theme/), as style sheets need."""
+    tick, arrow = (resources_dir().joinpath(*name).as_posix() for name in (TICK_IMAGE, ARROW_IMAGE))
+    return (f"QCheckBox::indicator:checked {{ image: url({tick}); }}\n"
+            f"QComboBox::down-arrow {{ image: url({arrow}); width: 28px; height: 28px; }}\n")
 
 
 def apply_theme(app: QApplication) -> None:
     app.setFont(cjk_font())
-    app.setStyleSheet(STYLESHEET + tick_rule())
+    app.setStyleSheet(STYLESHEET + image_rules())
