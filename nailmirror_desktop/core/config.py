@@ -132,6 +132,7 @@ def known_time_zone(name: object) -> bool:
 
 
 FALLBACK_TIME_ZONE = "Asia/Shanghai"  # where the product's stores are, when the OS does not say
+UNSET_ZONES = frozenset({"UTC", "Etc/UTC", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu", "UCT", "Etc/UCT"})
 
 
 def system_time_zone() -> str:
@@ -144,8 +145,10 @@ def system_time_zone() -> str:
     with contextlib.suppress(OSError):
         candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
     for name in candidates:
-        if known_time_zone(name):
-            return "UTC" if name in ("Etc/UTC", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu") else name
+        # Plain UTC is what a PC says before anyone set its zone (fresh images, containers); no salon's
+        # wall clock runs on it, so it counts as unknown and the stores' own zone is taken instead.
+        if known_time_zone(name) and name not in UNSET_ZONES:
+            return name
     return FALLBACK_TIME_ZONE
 
 

@@ -2,6 +2,145 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>AuditText</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="39"/>
+        <source>Staff on the kiosk PC (%1)</source>
+        <translation>Staff on the kiosk PC (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="41"/>
+        <source>HQ reviewer %1</source>
+        <translation>HQ reviewer %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="43"/>
+        <source>HQ</source>
+        <translation>HQ</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="42"/>
+        <source>Staff</source>
+        <translation>Staff</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="42"/>
+        <source>Staff on the kiosk PC</source>
+        <translation>Staff on the kiosk PC</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="43"/>
+        <source>The starter catalog</source>
+        <translation>The starter catalog</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="44"/>
+        <source>AI design</source>
+        <translation>AI design</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="68"/>
+        <source>%1 cleared the price of %2 (was %3).</source>
+        <translation>%1 cleared the price of %2 (was %3).</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="70"/>
+        <source>%1 set the price of %2 to %3 (it had none).</source>
+        <translation>%1 set the price of %2 to %3 (it had none).</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="71"/>
+        <source>%1 set the price of %2 to %3 (was %4).</source>
+        <translation>%1 set the price of %2 to %3 (was %4).</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="73"/>
+        <source>%1 hid %2 in this store.</source>
+        <translation>%1 hid %2 in this store.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="74"/>
+        <source>%1 showed %2 in this store again.</source>
+        <translation>%1 showed %2 in this store again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="76"/>
+        <source>%1 sent %2 to HQ for review.</source>
+        <translation>%1 sent %2 to HQ for review.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="78"/>
+        <source>%1 added %2 as a draft.</source>
+        <translation>%1 added %2 as a draft.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="79"/>
+        <source>%1 sent %2 for review.</source>
+        <translation>%1 sent %2 for review.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="80"/>
+        <source>%1 approved %2: it is on the shelf.</source>
+        <translation>%1 approved %2: it is on the shelf.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="81"/>
+        <source>%1 rejected %2.</source>
+        <translation>%1 rejected %2.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="82"/>
+        <source>%1 put %2 back on the shelf.</source>
+        <translation>%1 put %2 back on the shelf.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="83"/>
+        <source>%1 took %2 off the shelf.</source>
+        <translation>%1 took %2 off the shelf.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="84"/>
+        <source>%1 sent %2 back to draft.</source>
+        <translation>%1 sent %2 back to draft.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="85"/>
+        <source>%1 replaced the pictures of %2; it is a draft again.</source>
+        <translation>%1 replaced the pictures of %2; it is a draft again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="86"/>
+        <source>%1 replaced the pictures of %2.</source>
+        <translation>%1 replaced the pictures of %2.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="87"/>
+        <source>%1 removed %2.</source>
+        <translation>%1 removed %2.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="88"/>
+        <source>%1 updated %2 (now: %3).</source>
+        <translation>%1 updated %2 (now: %3).</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="89"/>
+        <source>%1 updated %2.</source>
+        <translation>%1 updated %2.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="91"/>
+        <source>%1: %2 %3.</source>
+        <translation>%1: %2 %3.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="99"/>
+        <source>%1 Reason: “%2”</source>
+        <translation>%1 Reason: “%2”</translation>
+    </message>
+</context>
+<context>
     <name>ComparePage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
@@ -22,82 +161,83 @@
 <context>
     <name>CreditSettingsBox</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
         <source>Asia</source>
         <translation>Asia</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
         <source>Europe</source>
         <translation>Europe</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
         <source>Americas</source>
         <translation>Americas</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
         <source>Africa</source>
         <translation>Africa</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
         <source>Australia</source>
         <translation>Australia</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
         <source>Pacific</source>
         <translation>Pacific</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
         <source>Indian Ocean</source>
         <translation>Indian Ocean</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
         <source>Atlantic</source>
         <translation>Atlantic</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
         <source>Antarctica</source>
         <translation>Antarctica</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
         <source>Arctic</source>
         <translation>Arctic</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
         <source>Other (UTC)</source>
         <translation>Other (UTC)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="183"/>
         <source>Store time zone (the daily cap&apos;s day)</source>
         <translation>Store time zone (the daily cap&apos;s day)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="184"/>
         <source>This computer&apos;s zone</source>
         <translation>This computer&apos;s zone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="185"/>
+        <source>Set by HQ for this store: ask HQ to change it.</source>
+        <translation>Set by HQ for this store: ask HQ to change it.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="189"/>
         <source>Credits per image: %1</source>
         <translation>Credits per image: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="179"/>
-        <source>Credits per image: offline</source>
-        <translation>Credits per image: offline</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Free (rendered on this kiosk)</source>
         <translation>Free (rendered on this kiosk)</translation>
     </message>
@@ -521,28 +661,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="209"/>
         <source>NailMirror</source>
         <translation>NailMirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="210"/>
         <source>Demo</source>
         <translation>Demo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="211"/>
         <source>Snapshot · before/after</source>
         <translation>Snapshot · before/after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
         <source>Styles</source>
         <translation>Styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="216"/>
         <source>AI design</source>
         <translation>AI design</translation>
     </message>
@@ -672,6 +812,36 @@
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="103"/>
+        <source>Offline designer (on this kiosk, free)</source>
+        <translation>Offline designer (on this kiosk, free)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="104"/>
+        <source>OpenAI image generation (online, paid)</source>
+        <translation>OpenAI image generation (online, paid)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="105"/>
+        <source>Alibaba Cloud Tongyi Wanxiang (online, paid)</source>
+        <translation>Alibaba Cloud Tongyi Wanxiang (online, paid)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="113"/>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="114"/>
+        <source>Tongyi Wanxiang</source>
+        <translation>Tongyi Wanxiang</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="115"/>
+        <source>Offline designer</source>
+        <translation>Offline designer</translation>
+    </message>
 </context>
 <context>
     <name>MirrorLoop</name>
@@ -692,6 +862,29 @@
         <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>Place your hand here, nails facing the screen</translation>
+    </message>
+</context>
+<context>
+    <name>NoPinPanel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="91"/>
+        <source>The staff pages are closed</source>
+        <translation>The staff pages are closed</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="92"/>
+        <source>No staff PIN is set on this kiosk yet, and it cannot be set from this screen.</source>
+        <translation>No staff PIN is set on this kiosk yet, and it cannot be set from this screen.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="93"/>
+        <source>Staff: set one on this kiosk PC with the command above, run as the account the kiosk runs under. Then tap ⋯ again.</source>
+        <translation>Staff: set one on this kiosk PC with the command above, run as the account the kiosk runs under. Then tap ⋯ again.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="95"/>
+        <source>Got it</source>
+        <translation>Got it</translation>
     </message>
 </context>
 <context>
@@ -735,128 +928,128 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="267"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="284"/>
         <source>Write the reason for rejecting first.</source>
         <translation>Write the reason for rejecting first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="275"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="268"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="292"/>
         <source>Not done: %1</source>
         <translation>Not done: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="224"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="241"/>
         <source>no price</source>
         <translation>no price</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="233"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="250"/>
         <source>Type a price first, or clear it.</source>
         <translation>Type a price first, or clear it.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="238"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="255"/>
         <source>Write the price as digits, such as 128 or 128.50.</source>
         <translation>Write the price as digits, such as 128 or 128.50.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="254"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="271"/>
         <source>Price of %1: %2</source>
         <translation>Price of %1: %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="278"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="295"/>
         <source>Done: %1 is now %2</source>
         <translation>Done: %1 is now %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="321"/>
         <source>Importing %1 of %2: %3…</source>
         <translation>Importing %1 of %2: %3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="312"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="329"/>
         <source>Imported %1 of %2 as drafts.</source>
         <translation>Imported %1 of %2 as drafts.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="314"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="331"/>
         <source>Not imported: %1</source>
         <translation>Not imported: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="324"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="341"/>
         <source>Imported as %1 (draft).</source>
         <translation>Imported as %1 (draft).</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
         <source>Import failed: %1</source>
         <translation>Import failed: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="361"/>
         <source>Submit</source>
         <translation>Submit</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="361"/>
         <source>Approve</source>
         <translation>Approve</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="361"/>
         <source>Reject</source>
         <translation>Reject</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="362"/>
         <source>Publish</source>
         <translation>Publish</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="362"/>
         <source>Off shelf</source>
         <translation>Off shelf</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="362"/>
         <source>Back to draft</source>
         <translation>Back to draft</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="348"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="365"/>
         <source>Reason (required to reject)</source>
         <translation>Reason (required to reject)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="349"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="366"/>
         <source>Price (%1)</source>
         <translation>Price (%1)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="369"/>
         <source>e.g. 128 or 128.50</source>
         <translation>e.g. 128 or 128.50</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="370"/>
         <source>e.g. 1280</source>
         <translation>e.g. 1280</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="371"/>
         <source>Set price</source>
         <translation>Set price</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="355"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="372"/>
         <source>Clear price</source>
         <translation>Clear price</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="357"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="375"/>
         <source>Import a style folder…</source>
         <translation>Import a style folder…</translation>
     </message>
@@ -864,77 +1057,77 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="299"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="296"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="302"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="319"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="325"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="320"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="326"/>
         <source>Saved.</source>
         <translation>Saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="341"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="340"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="346"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="237"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="240"/>
         <source>This camera is not connected.</source>
         <translation>This camera is not connected.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="239"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="242"/>
         <source>Starting the camera…</source>
         <translation>Starting the camera…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="255"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="258"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>This camera does not open: it may be unplugged or in use by another program.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="277"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>No camera is connected. The mirror plays the demo video until one is plugged in.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="279"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="282"/>
         <source>Automatic: the first camera found</source>
         <translation>Automatic: the first camera found</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
         <source>Camera %1</source>
         <translation>Camera %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
         <source>%1 (not connected)</source>
         <translation>%1 (not connected)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
         <source>No camera found.</source>
         <translation>No camera found.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="287"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>%n camera found.</numerusform>
@@ -942,127 +1135,127 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="288"/>
         <source>Camera preview</source>
         <translation>Camera preview</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="289"/>
         <source>Look for cameras again</source>
         <translation>Look for cameras again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="328"/>
         <source>Prices already set keep their numbers: check them on the review page.</source>
         <translation>Prices already set keep their numbers: check them on the review page.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
         <source>Price currency</source>
         <translation>Price currency</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
         <source>Send photos to phones</source>
         <translation>Send photos to phones</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="373"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="373"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="383"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="387"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>Restart the kiosk now</source>
         <translation>Restart the kiosk now</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>Off keeps every photo on this kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="390"/>
         <source> days</source>
         <translation> days</translation>
     </message>
@@ -1227,106 +1420,85 @@
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="252"/>
         <source>Perfecting your photo…</source>
         <translation>Perfecting your photo…</translation>
     </message>
 </context>
 <context>
-    <name>StaffDoor</name>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="76"/>
-        <source>Staff</source>
-        <translation>Staff</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="77"/>
-        <source>No staff PIN is set yet, so the staff pages stay closed.
-
-Staff: set one on this kiosk PC with the command
-    nailmirror staff set-pin
-(run as the account the kiosk runs under). It cannot be set from this screen.</source>
-        <translation>No staff PIN is set yet, so the staff pages stay closed.
-
-Staff: set one on this kiosk PC with the command
-    nailmirror staff set-pin
-(run as the account the kiosk runs under). It cannot be set from this screen.</translation>
-    </message>
-</context>
-<context>
     <name>StaffPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="75"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
         <source>Back to the customer screen</source>
         <translation>Back to the customer screen</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="72"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Close the kiosk</source>
         <translation>Close the kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="73"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
         <source>Close the kiosk? The counter shows nothing until it is started again.</source>
         <translation>Close the kiosk? The counter shows nothing until it is started again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="74"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="79"/>
         <source>Yes, close it</source>
         <translation>Yes, close it</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="80"/>
         <source>Keep it running</source>
         <translation>Keep it running</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
         <source>Review</source>
         <translation>Review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
         <source>Tasks</source>
         <translation>Tasks</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Settings</source>
         <translation>Settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Photos</source>
         <translation>Photos</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Diagnostics</source>
         <translation>Diagnostics</translation>
     </message>
@@ -1334,82 +1506,82 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="561"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="563"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="564"/>
         <source>Save to my favourites</source>
         <translation>Save to my favourites</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="578"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>Setting up the style catalog for the first time… one moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="580"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>The style catalog could not be loaded. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>No favourites yet: tap ♡ beside a style you like.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="588"/>
         <source>Tap a style…</source>
         <translation>Tap a style…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="589"/>
         <source>Compare</source>
         <translation>Compare</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="597"/>
         <source>All</source>
         <translation>All</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="599"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ Favourites (%1)</translation>
     </message>
@@ -1521,7 +1693,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="218"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
@@ -1529,12 +1701,12 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Send to my phone</source>
         <translation>Send to my phone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Style card</source>
         <translation>Style card</translation>
     </message>

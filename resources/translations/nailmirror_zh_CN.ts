@@ -2,6 +2,145 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AuditText</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="39"/>
+        <source>Staff on the kiosk PC (%1)</source>
+        <translation>店员在终端电脑上（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="41"/>
+        <source>HQ reviewer %1</source>
+        <translation>总部审核员 %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="41"/>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="43"/>
+        <source>HQ</source>
+        <translation>总部</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="42"/>
+        <source>Staff</source>
+        <translation>店员</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="42"/>
+        <source>Staff on the kiosk PC</source>
+        <translation>店员在终端电脑上</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="43"/>
+        <source>The starter catalog</source>
+        <translation>初始款式库</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="44"/>
+        <source>AI design</source>
+        <translation>AI 设计</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="68"/>
+        <source>%1 cleared the price of %2 (was %3).</source>
+        <translation>%1清除了 %2 的价格（原为 %3）。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="70"/>
+        <source>%1 set the price of %2 to %3 (it had none).</source>
+        <translation>%1将 %2 的价格设为 %3（原来没有价格）。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="71"/>
+        <source>%1 set the price of %2 to %3 (was %4).</source>
+        <translation>%1将 %2 的价格设为 %3（原为 %4）。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="73"/>
+        <source>%1 hid %2 in this store.</source>
+        <translation>%1在本店隐藏了 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="74"/>
+        <source>%1 showed %2 in this store again.</source>
+        <translation>%1在本店重新显示了 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="76"/>
+        <source>%1 sent %2 to HQ for review.</source>
+        <translation>%1将 %2 提交总部审核。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="78"/>
+        <source>%1 added %2 as a draft.</source>
+        <translation>%1新建了 %2（草稿）。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="79"/>
+        <source>%1 sent %2 for review.</source>
+        <translation>%1将 %2 提交审核。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="80"/>
+        <source>%1 approved %2: it is on the shelf.</source>
+        <translation>%1审核通过了 %2，已上架。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="81"/>
+        <source>%1 rejected %2.</source>
+        <translation>%1驳回了 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="82"/>
+        <source>%1 put %2 back on the shelf.</source>
+        <translation>%1将 %2 重新上架。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="83"/>
+        <source>%1 took %2 off the shelf.</source>
+        <translation>%1将 %2 下架。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="84"/>
+        <source>%1 sent %2 back to draft.</source>
+        <translation>%1将 %2 退回草稿。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="85"/>
+        <source>%1 replaced the pictures of %2; it is a draft again.</source>
+        <translation>%1更换了 %2 的图片，已退回草稿。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="86"/>
+        <source>%1 replaced the pictures of %2.</source>
+        <translation>%1更换了 %2 的图片。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="87"/>
+        <source>%1 removed %2.</source>
+        <translation>%1删除了 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="88"/>
+        <source>%1 updated %2 (now: %3).</source>
+        <translation>%1更新了 %2（现为：%3）。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="89"/>
+        <source>%1 updated %2.</source>
+        <translation>%1更新了 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="91"/>
+        <source>%1: %2 %3.</source>
+        <translation>%1：%2 %3。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/audit_text.py" line="99"/>
+        <source>%1 Reason: “%2”</source>
+        <translation>%1 原因：“%2”</translation>
+    </message>
+</context>
+<context>
     <name>ComparePage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
@@ -22,82 +161,83 @@
 <context>
     <name>CreditSettingsBox</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
         <source>Asia</source>
         <translation>亚洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
         <source>Europe</source>
         <translation>欧洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="166"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
         <source>Americas</source>
         <translation>美洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
         <source>Africa</source>
         <translation>非洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
         <source>Australia</source>
         <translation>澳大利亚</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="167"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
         <source>Pacific</source>
         <translation>太平洋</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
         <source>Indian Ocean</source>
         <translation>印度洋</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="168"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
         <source>Atlantic</source>
         <translation>大西洋</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
         <source>Antarctica</source>
         <translation>南极洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
         <source>Arctic</source>
         <translation>北极</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
         <source>Other (UTC)</source>
         <translation>其他（UTC）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="183"/>
         <source>Store time zone (the daily cap&apos;s day)</source>
         <translation>门店时区（每日上限按此日计）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="184"/>
         <source>This computer&apos;s zone</source>
         <translation>使用本机时区</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="185"/>
+        <source>Set by HQ for this store: ask HQ to change it.</source>
+        <translation>由总部为本店设定：如需更改，请联系总部。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="189"/>
         <source>Credits per image: %1</source>
         <translation>每张图片积分：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="179"/>
-        <source>Credits per image: offline</source>
-        <translation>每张图片积分：离线</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="180"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Free (rendered on this kiosk)</source>
         <translation>免费（在本机生成）</translation>
     </message>
@@ -518,28 +658,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="209"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="210"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="211"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="216"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -669,6 +809,36 @@
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="103"/>
+        <source>Offline designer (on this kiosk, free)</source>
+        <translation>离线设计（本机生成，免费）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="104"/>
+        <source>OpenAI image generation (online, paid)</source>
+        <translation>OpenAI 图像生成（联网，付费）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="105"/>
+        <source>Alibaba Cloud Tongyi Wanxiang (online, paid)</source>
+        <translation>阿里云通义万相（联网，付费）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="113"/>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="114"/>
+        <source>Tongyi Wanxiang</source>
+        <translation>通义万相</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/messages.py" line="115"/>
+        <source>Offline designer</source>
+        <translation>离线设计</translation>
+    </message>
 </context>
 <context>
     <name>MirrorLoop</name>
@@ -689,6 +859,29 @@
         <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
         <source>Place your hand here, nails facing the screen</source>
         <translation>请把手放在这里，指甲朝向屏幕</translation>
+    </message>
+</context>
+<context>
+    <name>NoPinPanel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="91"/>
+        <source>The staff pages are closed</source>
+        <translation>员工页面尚未开放</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="92"/>
+        <source>No staff PIN is set on this kiosk yet, and it cannot be set from this screen.</source>
+        <translation>本终端还没有设置员工密码，且无法在此屏幕上设置。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="93"/>
+        <source>Staff: set one on this kiosk PC with the command above, run as the account the kiosk runs under. Then tap ⋯ again.</source>
+        <translation>店员：请在本终端电脑上，用运行终端程序的账户执行上面的命令设置密码，然后再点 ⋯。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="95"/>
+        <source>Got it</source>
+        <translation>知道了</translation>
     </message>
 </context>
 <context>
@@ -732,128 +925,128 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="267"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="284"/>
         <source>Write the reason for rejecting first.</source>
         <translation>请先填写驳回原因。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="251"/>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="275"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="268"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="292"/>
         <source>Not done: %1</source>
         <translation>未完成：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="224"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="241"/>
         <source>no price</source>
         <translation>未定价</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="233"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="250"/>
         <source>Type a price first, or clear it.</source>
         <translation>请先输入价格，或清除价格。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="238"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="255"/>
         <source>Write the price as digits, such as 128 or 128.50.</source>
         <translation>请用数字填写价格，例如 128 或 128.50。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="254"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="271"/>
         <source>Price of %1: %2</source>
         <translation>%1 的价格：%2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="278"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="295"/>
         <source>Done: %1 is now %2</source>
         <translation>已完成：%1 现为「%2」</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="304"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="321"/>
         <source>Importing %1 of %2: %3…</source>
         <translation>正在导入第 %1 个，共 %2 个：%3…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="312"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="329"/>
         <source>Imported %1 of %2 as drafts.</source>
         <translation>已导入 %1 个（共 %2 个），为草稿。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="314"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="331"/>
         <source>Not imported: %1</source>
         <translation>未导入：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="324"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="341"/>
         <source>Imported as %1 (draft).</source>
         <translation>已导入为 %1（草稿）。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
         <source>Import failed: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="361"/>
         <source>Submit</source>
         <translation>提交审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="361"/>
         <source>Approve</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="344"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="361"/>
         <source>Reject</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="362"/>
         <source>Publish</source>
         <translation>上架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="362"/>
         <source>Off shelf</source>
         <translation>下架</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="345"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="362"/>
         <source>Back to draft</source>
         <translation>退回草稿</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="348"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="365"/>
         <source>Reason (required to reject)</source>
         <translation>原因（驳回时必填）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="349"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="366"/>
         <source>Price (%1)</source>
         <translation>价格（%1）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="369"/>
         <source>e.g. 128 or 128.50</source>
         <translation>例如 128 或 128.50</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="370"/>
         <source>e.g. 1280</source>
         <translation>例如 1280</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="354"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="371"/>
         <source>Set price</source>
         <translation>设定价格</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="355"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="372"/>
         <source>Clear price</source>
         <translation>清除价格</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="357"/>
+        <location filename="../../nailmirror_desktop/ui/staff/review_page.py" line="375"/>
         <source>Import a style folder…</source>
         <translation>从文件夹导入款式…</translation>
     </message>
@@ -861,204 +1054,204 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="299"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="296"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="302"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="319"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="325"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>已保存。重启本机后，新的摄像头、画面或分享设置才会生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="320"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="326"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="341"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="340"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="346"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="237"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="240"/>
         <source>This camera is not connected.</source>
         <translation>这个摄像头没有连接。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="239"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="242"/>
         <source>Starting the camera…</source>
         <translation>正在打开摄像头…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="255"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="258"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>这个摄像头打不开：可能已拔出，或正被其他程序使用。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="274"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="277"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>没有连接摄像头。插上摄像头之前，镜子播放演示视频。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="279"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="282"/>
         <source>Automatic: the first camera found</source>
         <translation>自动：找到的第一个摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
         <source>Camera %1</source>
         <translation>摄像头 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
         <source>%1 (not connected)</source>
         <translation>%1（未连接）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
         <source>No camera found.</source>
         <translation>没有找到摄像头。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="287"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>找到 %n 个摄像头。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="288"/>
         <source>Camera preview</source>
         <translation>摄像头预览</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="289"/>
         <source>Look for cameras again</source>
         <translation>重新查找摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="322"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="328"/>
         <source>Prices already set keep their numbers: check them on the review page.</source>
         <translation>已设置的价格数字不变：请到审核页核对。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="369"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="370"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
         <source>Price currency</source>
         <translation>价格币种</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="371"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
         <source>Send photos to phones</source>
         <translation>发送照片到手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="372"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="373"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="373"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="383"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="387"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>Restart the kiosk now</source>
         <translation>立即重启本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>关闭时所有照片都只留在本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="390"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -1221,106 +1414,85 @@
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="252"/>
         <source>Perfecting your photo…</source>
         <translation>正在精修你的照片…</translation>
     </message>
 </context>
 <context>
-    <name>StaffDoor</name>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="76"/>
-        <source>Staff</source>
-        <translation>员工</translation>
-    </message>
-    <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="77"/>
-        <source>No staff PIN is set yet, so the staff pages stay closed.
-
-Staff: set one on this kiosk PC with the command
-    nailmirror staff set-pin
-(run as the account the kiosk runs under). It cannot be set from this screen.</source>
-        <translation>还没有设置员工 PIN，员工页面暂不开放。
-
-员工请在这台设备的电脑上运行命令
-    nailmirror staff set-pin
-来设置（使用运行本程序的系统账户）。无法在此屏幕上设置。</translation>
-    </message>
-</context>
-<context>
     <name>StaffPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="75"/>
         <source>Staff</source>
         <translation>店员</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="71"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
         <source>Back to the customer screen</source>
         <translation>返回顾客界面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="72"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Close the kiosk</source>
         <translation>关闭终端</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="73"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
         <source>Close the kiosk? The counter shows nothing until it is started again.</source>
         <translation>确定关闭本机？重新启动之前，柜台屏幕将不显示任何内容。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="74"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="79"/>
         <source>Yes, close it</source>
         <translation>确定关闭</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="80"/>
         <source>Keep it running</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Credits</source>
         <translation>积分</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Photos</source>
         <translation>照片</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
@@ -1328,82 +1500,82 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="561"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="563"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="564"/>
         <source>Save to my favourites</source>
         <translation>加入我的收藏</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="578"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>正在首次准备款式库……请稍候。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="580"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>款式库加载失败，请联系店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="588"/>
         <source>Tap a style…</source>
         <translation>点选另一款…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="589"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="597"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="599"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ 收藏（%1）</translation>
     </message>
@@ -1515,7 +1687,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="218"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
@@ -1523,12 +1695,12 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Send to my phone</source>
         <translation>发送到我的手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
     </message>

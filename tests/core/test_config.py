@@ -104,3 +104,15 @@ def test_the_store_time_zone_defaults_to_the_operating_system_s(monkeypatch):
     assert known_time_zone(system_time_zone()) and system_time_zone() != "../../etc/passwd"
     save_config(load_config().with_changes(store_time_zone="Asia/Tokyo"))
     assert load_config().store_time_zone == "Asia/Tokyo"  # chosen: the OS no longer decides
+
+
+def test_a_pc_on_plain_utc_counts_as_unset_and_the_stores_zone_is_taken(monkeypatch, tmp_path):
+    """Before: a PC that still said UTC (as fresh images do) gave a Chinese salon UTC days for its daily cap."""
+    from nailmirror_desktop.core.config import FALLBACK_TIME_ZONE, system_time_zone
+
+    for said in ("UTC", ":Etc/UTC", "Etc/Universal"):
+        monkeypatch.setenv("TZ", said)
+        assert system_time_zone() == FALLBACK_TIME_ZONE == "Asia/Shanghai"
+    assert load_config().store_time_zone == "Asia/Shanghai"
+    monkeypatch.setenv("TZ", "Europe/London")  # UTC+0 in winter, but a zone someone chose
+    assert system_time_zone() == "Europe/London"

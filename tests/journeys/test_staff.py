@@ -5,11 +5,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
-from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QCheckBox, QStyle, QStyleOptionButton
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QCheckBox, QStyle, QStyleOptionButton, QWidget
 
+from nailmirror_desktop.core.config import system_time_zone
+from nailmirror_desktop.ui.shell import i18n
 from tests.journeys import steps
 from tests.journeys.runner import ROOT, Journey, run_journey, write_config
 from tests.journeys.steps import page, tr
@@ -27,6 +33,20 @@ def set_pin_with_the_cli(pin: str) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+def wheel_over(widget: QWidget, notches: int) -> None:
+    """A mouse wheel turned over `widget` (Qt's own wheel event, delivered to it), as when staff scroll a page."""
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(widget.rect().center())), QPoint(0, 0),
+                        QPoint(0, -120 * notches), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def local_now_minute_prefix(zone: str) -> str:
+    """The date and hour of now in the store's zone, as the audit trail starts its lines."""
+    return datetime.now(ZoneInfo(zone)).strftime("%Y-%m-%d %H")
+
+
 def checkbox_box(box: QCheckBox) -> QPoint:
     option = QStyleOptionButton()
     option.initFrom(box)
@@ -41,8 +61,17 @@ def staff(journey: Journey) -> None:
         s.tap_at(window.staff_button)
         s.wait_until(lambda: s.shows_text("nailmirror staff set-pin"), "the notice naming the CLI command")
         assert page(s) == "customer"
-        s.tap(tr("QPlatformTheme", "OK"))  # the notice's own button, as Qt names it in the kiosk's language
+        notice = controller.staff.no_pin_notice
+        assert notice.window() is window and len(s.windows()) == 1  # a panel in the kiosk, no desktop box
+        assert s.button(tr("NoPinPanel", "Got it")).height() >= 64
+    with journey.step("the hint closes with its button") as s:
+        s.tap(tr("NoPinPanel", "Got it"))
         s.wait_until(lambda: not s.shows_text("nailmirror staff set-pin"), "the notice closed")
+    with journey.step("the hint again: the idle reset closes it") as s:
+        s.tap_at(window.staff_button)
+        s.wait_until(lambda: s.shows_text("nailmirror staff set-pin"), "the notice again")
+        s.wait_until(lambda: not s.shows_text("nailmirror staff set-pin"), "the idle reset closed the notice",
+                     timeout_s=controller.config.idle_timeout_s + 60)
     with journey.step("set the PIN with the CLI, then the PIN pad") as s:
         set_pin_with_the_cli(PIN)
         s.tap_at(window.staff_button)
@@ -70,9 +99,42 @@ def staff(journey: Journey) -> None:
         s.wait_until(lambda: review.price_edit.text() == PRICE, f"{PRICE} typed", timeout_s=8)
         s.tap(tr("ReviewPage", "Set price"))
         s.wait_until(lambda: PRICE in review.feedback.text(), "the price set")
-    with journey.step("settings: take-home on") as s:
+        newest = review.history.toPlainText().splitlines()[0]  # the trail as a sentence, newest first
+        code = review._selected.style_code
+        assert code in newest and f"¥{PRICE}" in newest and "SET_PRICE" not in newest, newest
+        assert newest.startswith(local_now_minute_prefix(controller.config.store_time_zone)), newest
+        s.scroll_to(review.history)  # the trail in the screenshot
+    with journey.step("settings: provider names, the store's zone") as s:
         s.tap_tab(tabs, tr("StaffPage", "Settings"))
         settings = controller.staff.settings_page
+        shown = [settings.provider.itemText(i) for i in range(settings.provider.count())]
+        assert not set(shown) & {"offline", "openai", "dashscope"}, shown  # names, not config ids
+        zone = settings.credit_settings.zone_name()
+        assert zone == system_time_zone() and zone != "UTC", zone  # the PC's, or Asia/Shanghai if it says UTC
+        s.scroll_to(settings.credit_settings.zone)  # names and zone in the screenshot
+    with journey.step("settings: a wheel passing over Language changes nothing") as s:
+        s.scroll_to(settings.language)
+        before = settings.language.currentIndex()
+        wheel_over(settings.language, notches=3)
+        s.settle()
+        assert settings.language.currentIndex() == before and i18n.current_language() == "zh_CN"
+    with journey.step("settings: the Language drop-down open, rows for a finger") as s:
+        s.tap_at(settings.language)
+        view = settings.language.view()
+        s.wait_until(view.isVisible, "the drop-down open")
+        rows = [view.visualRect(view.model().index(i, 0)).height() for i in range(settings.language.count())]
+        assert min(rows) >= 56, rows
+    with journey.step("settings: the drop-down closed on the same language") as s:
+        # A tap on the open list's row, delivered to the list itself: the open list is a popup window, which
+        # Xvfb (no window manager) never makes active, so tap_at would wait for an activation that never comes.
+        # Qt ignores a release sooner than a double-click interval after the tap that opened the list.
+        s.settle(QApplication.doubleClickInterval() + 200)
+        row = view.visualRect(view.model().index(settings.language.currentIndex(), 0)).center()
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, row)
+        s.wait_until(lambda: not view.isVisible(), "the drop-down closed")
+        assert page(s) == "staff"
+        assert i18n.current_language() == "zh_CN"
+    with journey.step("settings: take-home on") as s:
         s.scroll_to(settings.share)
         if not settings.share.isChecked():
             s.tap_at(settings.share, checkbox_box(settings.share))  # on its box: the row is wider than box and text
@@ -86,6 +148,16 @@ def staff(journey: Journey) -> None:
             s.tap_tab(tabs, shown)
             s.wait_until(lambda shown=shown: tabs.tabText(tabs.currentIndex()) == shown and tabs.currentWidget()
                          .isVisible(), f"the {title} tab")
+    with journey.step("close the kiosk: apart from the way back, asked first") as s:
+        leave, close = s.button(tr("StaffPage", "Back to the customer screen")), s.button(tr("StaffPage",
+                                                                                             "Close the kiosk"))
+        assert leave.mapToGlobal(leave.rect().topLeft()).x() - close.mapToGlobal(close.rect().topRight()).x() > 400
+        s.tap(tr("StaffPage", "Close the kiosk"))
+        s.wait_until(lambda: s.shows_text(tr("StaffPage", "Keep it running")), "the question, under the header")
+    with journey.step("keep it running") as s:
+        s.tap(tr("StaffPage", "Keep it running"))
+        s.wait_until(lambda: not s.shows_text(tr("StaffPage", "Keep it running")), "the question gone")
+        assert page(s) == "staff"
     with journey.step("back to the customer") as s:
         s.tap(tr("StaffPage", "Back to the customer screen"))
         s.wait_until(lambda: page(s) == "customer", "the customer page")

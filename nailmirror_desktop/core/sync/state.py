@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from nailmirror_desktop.core.config import known_time_zone
 from nailmirror_desktop.core.credits.upload import upload_counts
 from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
@@ -165,6 +166,22 @@ def report_sent(conn: sqlite3.Connection) -> str | None:
 def save_report_sent(conn: sqlite3.Connection, digest: str) -> None:
     with write_transaction(conn):
         conn.execute("UPDATE sync_state SET report_sha256 = ? WHERE id = 1", (digest,))
+
+
+def store_time_zone(conn: sqlite3.Connection) -> str | None:
+    """The store's time zone HQ recorded for this enrolled kiosk, or None (not enrolled, or HQ sent none: it
+    does not send one yet). Staff may not change a zone HQ set (the settings page shows it read-only)."""
+    row = conn.execute("SELECT store_time_zone FROM sync_state WHERE id = 1").fetchone()
+    name = None if row is None else row[0]
+    return name if known_time_zone(name) else None
+
+
+def save_store_time_zone(conn: sqlite3.Connection, name: str | None) -> None:
+    """Record HQ's zone for the store (None forgets it); the seam for when HQ's hello carries one."""
+    if name is not None and not known_time_zone(name):
+        raise ValueError(f"not a time zone: {name!r}")
+    with write_transaction(conn):
+        conn.execute("UPDATE sync_state SET store_time_zone = ? WHERE id = 1", (name,))
 
 
 def status_report(conn: sqlite3.Connection) -> dict[str, Any]:

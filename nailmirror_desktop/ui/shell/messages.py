@@ -95,3 +95,24 @@ def _credit_refusal_sentence(code: str) -> str | None:
         return QCoreApplication.translate(
             "Messages", "You have made the most AI designs for one visit. Try on the ones you made, or pick a style.")
     return None
+
+
+def provider_text(provider: str) -> str:
+    """An image provider as staff know it (the config's id, e.g. "dashscope", stays in config.json)."""
+    names = {
+        "offline": QCoreApplication.translate("Messages", "Offline designer (on this kiosk, free)"),
+        "openai": QCoreApplication.translate("Messages", "OpenAI image generation (online, paid)"),
+        "dashscope": QCoreApplication.translate("Messages", "Alibaba Cloud Tongyi Wanxiang (online, paid)"),
+    }
+    return names.get(provider, provider)
+
+
+def provider_model_text(provider: str, model: str | None) -> str:
+    """A paid provider with the model its price is for: "OpenAI … · gpt-image-1"."""
+    names = {
+        "openai": QCoreApplication.translate("Messages", "OpenAI"),
+        "dashscope": QCoreApplication.translate("Messages", "Tongyi Wanxiang"),
+        "offline": QCoreApplication.translate("Messages", "Offline designer"),
+    }
+    name = names.get(provider, provider)
+    return f"{name} · {model}" if model else name

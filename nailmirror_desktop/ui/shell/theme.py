@@ -9,11 +9,18 @@ from __future__ import annotations
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
+from nailmirror_desktop.core.paths import resources_dir
+
 ACCENT = "#e8739a"
 BACKGROUND = "#17141a"
 PANEL = "#221d26"
 TEXT = "#f4eef6"
 MUTED = "#a79fb0"
+# A row of an open drop-down is a finger's target. Qt applies it only with a styled view: ui/staff/
+# touch_controls.py's TouchComboBox gives each drop-down one.
+LIST_ROW_PX = 56
+TICK_IMAGE = ("theme", "tick.svg")
+ARROW_IMAGE = ("theme", "chevron_down.svg")
 
 _CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC")
 
@@ -36,11 +43,14 @@ QPushButton#fingerChip {{ border-radius: 16px; padding: 4px 2px; font-size: 17px
 QListView#styleList {{ font-size: 16px; }}
 QPushButton#ghost {{ background: transparent; color: {MUTED}; }}
 QPushButton#danger {{ background: #b23a48; color: {TEXT}; font-weight: 600; }}
+QPushButton#quietDanger {{ background: transparent; color: #f08a96; border: 2px solid #b23a48; padding: 8px 20px; }}
 QLineEdit, QPlainTextEdit, QComboBox, QSpinBox {{
     background: #2d2733; border: 2px solid #3f3547; border-radius: 12px; padding: 8px 12px; min-height: 48px;
 }}
 QComboBox::drop-down {{ width: 48px; border: none; }}
-QComboBox QAbstractItemView::item {{ min-height: 48px; }}
+QComboBox QAbstractItemView {{ background: #2d2733; border: 2px solid #3f3547; outline: none; }}
+QComboBox QAbstractItemView::item {{ min-height: {LIST_ROW_PX}px; padding: 0 16px; }}
+QComboBox QAbstractItemView::item:selected {{ background: #4a3a50; }}
 QPushButton#stepButton {{ font-size: 28px; padding: 0; }}
 QAbstractSpinBox QLineEdit {{ background: transparent; border: none; padding: 0; min-height: 0; }}
 QLineEdit:focus, QPlainTextEdit:focus {{ border-color: {ACCENT}; }}
@@ -58,6 +68,11 @@ QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; backgroun
     border: 2px solid #3f3547; }}
 QCheckBox::indicator:checked {{ background: {ACCENT}; border-color: {ACCENT}; }}
 QHeaderView::section {{ background: {PANEL}; color: {MUTED}; border: none; padding: 6px; }}
+QWidget#scrim {{ background: rgba(10, 8, 12, 190); }}
+QFrame#noPinCard {{ background: {PANEL}; border: 2px solid #3f3547; border-radius: 24px; }}
+QFrame#noPinCard QLabel {{ background: transparent; }}
+QLabel#command {{ font-family: monospace; font-size: 26px; color: {ACCENT}; background: #2d2733;
+    border-radius: 12px; padding: 12px 18px; }}
 QFrame#styleCard {{ background: #f7f1f4; border-radius: 18px; min-width: 340px; }}
 QFrame#styleCard QLabel {{ background: transparent; color: #2a1f27; }}
 QFrame#styleCard QLabel#muted {{ color: #7a6a74; }}
@@ -78,6 +93,15 @@ def cjk_font(point_size: int = 14) -> QFont:
     return font
 
 
+def image_rules() -> str:
+    """The checked box's tick and the drop-down's arrow. A style sheet that styles ::indicator or ::drop-down
+    draws no tick or arrow of its own (a ticked box was only a pink square, a drop-down looked like a text
+    field); the images are files (resources/theme/), as style sheets need."""
+    tick, arrow = (resources_dir().joinpath(*name).as_posix() for name in (TICK_IMAGE, ARROW_IMAGE))
+    return (f"QCheckBox::indicator:checked {{ image: url({tick}); }}\n"
+            f"QComboBox::down-arrow {{ image: url({arrow}); width: 28px; height: 28px; }}\n")
+
+
 def apply_theme(app: QApplication) -> None:
     app.setFont(cjk_font())
-    app.setStyleSheet(STYLESHEET)
+    app.setStyleSheet(STYLESHEET + image_rules())

@@ -5,7 +5,9 @@ and counted with them (no restart).
 
 The time zone is picked in two touch-sized steps, region then zone, each zone shown by its name in the UI
 language (Qt's ICU names: "中国标准时间" / "China Standard Time") with its UTC offset and IANA city; "this
-computer's zone" takes the operating system's. Prices are whole credits 0–1000 per image, saved under
+computer's zone" takes the operating system's (not offered when it says plain UTC: an unset PC). On an enrolled
+kiosk whose store time zone HQ recorded (core/sync/state.py `store_time_zone`) the zone is HQ's, shown and not
+editable here. Prices are whole credits 0–1000 per image, saved under
 "provider/model"; the offline generator renders on this PC and is always free (shown, not editable).
 """
 
@@ -17,17 +19,16 @@ from collections.abc import Mapping
 from PySide6.QtCore import QByteArray, QDateTime, QEvent, QLocale, QTimeZone
 from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from nailmirror_desktop.core.config import KioskConfig, known_time_zone
+from nailmirror_desktop.core.config import FALLBACK_TIME_ZONE, UNSET_ZONES, KioskConfig, known_time_zone
 from nailmirror_desktop.core.credits.pricing import FREE_PROVIDERS, price_per_image
 from nailmirror_desktop.ui.shell.i18n import current_language
-from nailmirror_desktop.ui.staff.touch_controls import TOUCH_PX, TouchSpinBox
+from nailmirror_desktop.ui.shell.messages import provider_model_text
+from nailmirror_desktop.ui.staff.touch_controls import TOUCH_PX, TouchComboBox, TouchSpinBox
 
 PAID_PROVIDERS = ("openai", "dashscope")
 MAX_PRICE = 1000
 REGIONS = ("Asia", "Europe", "America", "Africa", "Australia", "Pacific", "Indian", "Atlantic", "Antarctica",
            "Arctic", "Etc")
-TALL_ITEMS = (f"QComboBox {{ min-height: {TOUCH_PX}px; }} "
-              f"QComboBox QAbstractItemView::item {{ min-height: {TOUCH_PX}px; }}")
 
 
 def zones_by_region() -> dict[str, list[str]]:
@@ -44,7 +45,7 @@ def zones_by_region() -> dict[str, list[str]]:
 def system_zone() -> str:
     """The operating system's zone as an IANA name (Qt maps Windows' names too), or "" when unknown."""
     name = bytes(QTimeZone.systemTimeZoneId().data()).decode("ascii", "replace")
-    return name if known_time_zone(name) else ""
+    return name if known_time_zone(name) and name not in UNSET_ZONES else ""
 
 
 def zone_label(name: str, language: str) -> str:
@@ -62,8 +63,10 @@ def zone_label(name: str, language: str) -> str:
 class CreditSettingsBox(QWidget):
     """Time zone and prices; `changes()` is what the settings page saves into KioskConfig."""
 
-    def __init__(self, config: KioskConfig, models: Mapping[str, str], parent: QWidget | None = None) -> None:
+    def __init__(self, config: KioskConfig, models: Mapping[str, str], parent: QWidget | None = None, *,
+                 hq_zone: str | None = None) -> None:
         super().__init__(parent)
+        self._hq_zone = hq_zone
         self._language = current_language()
         self._models = dict(models)
         self._prices = dict(config.credit_prices)  # keys this box does not show (other models) are kept
@@ -71,10 +74,9 @@ class CreditSettingsBox(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
-        self.region = QComboBox()
-        self.zone = QComboBox()
+        self.region = TouchComboBox()
+        self.zone = TouchComboBox()
         for combo, letters in ((self.region, 8), (self.zone, 18)):
-            combo.setStyleSheet(TALL_ITEMS)
             # Sized by a few letters, not by the longest zone name, so the page never grows sideways; the open
             # list is as wide as its names.
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -85,7 +87,6 @@ class CreditSettingsBox(QWidget):
         self.use_system = QPushButton()
         self.use_system.setMinimumHeight(TOUCH_PX)
         self.use_system.clicked.connect(lambda: self.set_zone(system_zone() or self.zone_name()))
-        self.use_system.setEnabled(bool(system_zone()))
         zone_row = QHBoxLayout()
         zone_row.addWidget(self.region)
         zone_row.addWidget(self.zone, 1)
@@ -93,6 +94,11 @@ class CreditSettingsBox(QWidget):
         self.zone_label.setWordWrap(True)
         form.addRow(self.zone_label, zone_row)
         form.addRow(QLabel(), self.use_system)
+        self.hq_note = QLabel()  # shown when HQ set the zone: why it cannot be changed here
+        self.hq_note.setObjectName("muted")
+        self.hq_note.setWordWrap(True)
+        self.hq_note.setVisible(hq_zone is not None)
+        form.addRow(QLabel(), self.hq_note)
         self.price_boxes: dict[str, TouchSpinBox] = {}
         self.price_labels: list[tuple[QLabel, str]] = []
         for provider in PAID_PROVIDERS:
@@ -107,7 +113,9 @@ class CreditSettingsBox(QWidget):
         self.offline_price.setObjectName("muted")
         form.addRow(self.offline_label, self.offline_price)
         layout.addLayout(form)
-        self.set_zone(config.store_time_zone)
+        self.set_zone(hq_zone or config.store_time_zone)
+        for widget in (self.region, self.zone, self.use_system):
+            widget.setEnabled(hq_zone is None and (widget is not self.use_system or bool(system_zone())))
         self._retranslate()
 
     # --- the time zone --------------------------------------------------------------------------------------
@@ -147,7 +155,7 @@ class CreditSettingsBox(QWidget):
             prices[self.price_key(provider)] = box.value()
         for free in FREE_PROVIDERS:
             prices.pop(free, None)  # never priced, whatever a hand-edited file said
-        return {"store_time_zone": self.zone_name() or "UTC", "credit_prices": prices}
+        return {"store_time_zone": self._hq_zone or self.zone_name() or FALLBACK_TIME_ZONE, "credit_prices": prices}
 
     def saved(self, config: KioskConfig) -> None:
         self._prices = dict(config.credit_prices)
@@ -174,7 +182,9 @@ class CreditSettingsBox(QWidget):
             self.region.setItemText(index, self._region_name(str(self.region.itemData(index))))
         self.zone_label.setText(self.tr("Store time zone (the daily cap's day)"))
         self.use_system.setText(self.tr("This computer's zone"))
+        self.hq_note.setText(self.tr("Set by HQ for this store: ask HQ to change it."))
         for label, provider in self.price_labels:
-            label.setText(self.tr("Credits per image: %1").replace("%1", self.price_key(provider)))
-        self.offline_label.setText(self.tr("Credits per image: offline"))
+            label.setText(self.tr("Credits per image: %1").replace(
+                "%1", provider_model_text(provider, self._models.get(provider))))
+        self.offline_label.setText(self.tr("Credits per image: %1").replace("%1", provider_model_text("offline", None)))
         self.offline_price.setText(self.tr("Free (rendered on this kiosk)"))

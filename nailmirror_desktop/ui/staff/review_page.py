@@ -1,6 +1,7 @@
 """Review: styles by status with their images; approve, reject with a reason, publish, take off shelf, send
 back to draft; import a style folder; set or clear the store's price (any style, HQ's too: a price is the
-store's own). Every decision goes through the repository (audit log written there)."""
+store's own). Every decision goes through the repository (audit log written there); the style's trail is shown
+as sentences at the store's local time, newest first (audit_text.py)."""
 
 from __future__ import annotations
 
@@ -24,11 +25,13 @@ from PySide6.QtWidgets import (
 
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.price import DEFAULT_CURRENCY, currency, format_amount, format_price, parse_price
-from nailmirror_desktop.core.catalog.records import StyleRecord
+from nailmirror_desktop.core.catalog.records import AuditEntry, StyleRecord
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleFilter, StyleRepository
 from nailmirror_desktop.core.catalog.status import StyleStatus
+from nailmirror_desktop.core.config import FALLBACK_TIME_ZONE
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.messages import style_status_text
+from nailmirror_desktop.ui.staff.audit_text import audit_sentence
 from nailmirror_desktop.ui.staff.folder_chooser import FolderChooser
 from nailmirror_desktop.ui.staff.touch_controls import TOUCH_PX
 from nailmirror_desktop.ui.tryon.style_browser import THUMB_SIZE, CodeRole, StyleListModel
@@ -54,10 +57,12 @@ class ReviewPage(QWidget):
     folder_chooser: FolderChooser | None = None  # the chooser while it is open (tests drive it)
 
     def __init__(self, repository: StyleRepository, parent: QWidget | None = None, *,
-                 currency_code: str = DEFAULT_CURRENCY) -> None:
+                 currency_code: str = DEFAULT_CURRENCY, time_zone: str = FALLBACK_TIME_ZONE) -> None:
         super().__init__(parent)
         self._repository = repository
         self._currency = currency(currency_code)
+        self._time_zone = time_zone
+        self._trail: list[AuditEntry] = []
         self.model = StyleListModel(repository, self)
         self.model.previewable_only = False
         self.model.status = REVIEW_STATUSES[0]
@@ -131,6 +136,11 @@ class ReviewPage(QWidget):
         self._set_price_validator()
         self._retranslate()
 
+    def set_time_zone(self, time_zone: str) -> None:
+        """The store's zone changed in settings: the trail's times are shown in it."""
+        self._time_zone = time_zone
+        self._show_trail()
+
     def _set_price_validator(self) -> None:
         decimals = f"(\\.[0-9]{{0,{self._currency.exponent}}})?" if self._currency.exponent else ""
         self.price_edit.setValidator(QRegularExpressionValidator(QRegularExpression(f"[0-9]{{0,6}}{decimals}"),
@@ -186,14 +196,21 @@ class ReviewPage(QWidget):
         if style is None:
             self.heading.setText("")
             self.details.setText("")
+            self._trail = []
             self.history.setPlainText("")
             self.cover.clear()
             return
         self.heading.setText(f"{style.style_code}  {style.name}")
         self.cover.setPixmap(self._cover(style))
-        self.history.setPlainText("\n".join(
-            f"{e.created_at[:19]}  {e.actor}  {e.action}  {e.from_status or '-'} → {e.to_status or '-'}"
-            + (f"  «{e.reason}»" if e.reason else "") for e in self._repository.audit_trail(style.id)))
+        self._trail = self._repository.audit_trail(style.id)
+        self._show_trail()
+
+    def _show_trail(self) -> None:
+        """The audit trail as sentences, newest first (no database read: a language change words it again)."""
+        style = self._selected
+        self.history.setPlainText("" if style is None else "\n".join(
+            audit_sentence(entry, style.style_code, time_zone=self._time_zone, currency_code=self._currency.code,
+                           language=i18n.current_language()) for entry in reversed(self._trail)))
 
     def _cover(self, style: StyleRecord) -> QPixmap:
         for asset_type in (AssetType.COVER, AssetType.THUMBNAIL):
@@ -354,4 +371,5 @@ class ReviewPage(QWidget):
         self.set_price_button.setText(self.tr("Set price"))
         self.clear_price_button.setText(self.tr("Clear price"))
         self._show_price()
+        self._show_trail()
         self.import_button.setText(self.tr("Import a style folder…"))

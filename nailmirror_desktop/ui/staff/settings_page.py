@@ -15,7 +15,6 @@ from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -35,10 +34,11 @@ from nailmirror_desktop.core.generation.provider_config import (
     save_provider_config,
 )
 from nailmirror_desktop.core.staff_pin import PinFormatError, PinOutcome, StaffPin, check_format
+from nailmirror_desktop.ui.shell.messages import provider_text
 from nailmirror_desktop.ui.staff.camera_preview import CameraPreview, Feed, PreviewFeeds, qt_camera_devices
 from nailmirror_desktop.ui.staff.credit_settings import CreditSettingsBox
 from nailmirror_desktop.ui.staff.pin_dialog import wait_text
-from nailmirror_desktop.ui.staff.touch_controls import TouchSpinBox
+from nailmirror_desktop.ui.staff.touch_controls import TouchComboBox, TouchSpinBox
 from nailmirror_desktop.vision.sources.camera_devices import CameraChoice, CameraDevice, resolve_camera_index
 
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080))
@@ -58,7 +58,8 @@ class SettingsPage(QWidget):
 
     def __init__(self, config: KioskConfig, staff_pin: StaffPin, parent: QWidget | None = None, *,
                  running: KioskConfig | None = None, camera_feeds: PreviewFeeds | None = None,
-                 list_cameras: Callable[[], list[CameraDevice]] = qt_camera_devices) -> None:
+                 list_cameras: Callable[[], list[CameraDevice]] = qt_camera_devices,
+                 hq_time_zone: str | None = None) -> None:
         super().__init__(parent)
         self._config = config
         self._running = running or config  # what this process started with: start-only settings compare to it
@@ -67,11 +68,11 @@ class SettingsPage(QWidget):
         layout = QVBoxLayout(self)
         self.form = QFormLayout()
         self._build_camera_part(camera_feeds or PreviewFeeds(), list_cameras)
-        self.resolution = QComboBox()
+        self.resolution = TouchComboBox()
         for width, height in RESOLUTIONS:
             self.resolution.addItem(f"{width} × {height}", (width, height))
         self.mirror = QCheckBox()
-        self.hands = QComboBox()
+        self.hands = TouchComboBox()
         self.hands.addItem("1", 1)
         self.hands.addItem("2", 2)
         self.idle = TouchSpinBox(step=10)
@@ -79,15 +80,16 @@ class SettingsPage(QWidget):
         self.idle.setSuffix(" s")
         self.keep_days = TouchSpinBox()
         self.keep_days.setRange(1, 365)
-        self.language = QComboBox()
+        self.language = TouchComboBox()
         self.language.addItem("中文", "zh_CN")
         self.language.addItem("English", "en")
-        self.currency = QComboBox()  # codes and symbols read the same in both languages
+        self.currency = TouchComboBox()  # codes and symbols read the same in both languages
         for unit in CURRENCIES.values():
             self.currency.addItem(f"{unit.code}  {unit.symbol_zh}", unit.code)
-        self.provider = QComboBox()
-        self.provider.addItems(PROVIDER_NAMES)
-        self.provider.currentTextChanged.connect(self._show_key_state)
+        self.provider = TouchComboBox()
+        for name in PROVIDER_NAMES:  # shown by name in the UI's language (_retranslate), kept by id
+            self.provider.addItem(name, name)
+        self.provider.currentIndexChanged.connect(self._show_key_state)
         self.api_key = QLineEdit()
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_state = QLabel()
@@ -116,7 +118,8 @@ class SettingsPage(QWidget):
         self.restart_button.hide()
         layout.addLayout(self.form)
         self.credit_settings = CreditSettingsBox(config, {name: self._providers.settings_for(name).model
-                                                          for name in PROVIDER_NAMES if name != "offline"})
+                                                          for name in PROVIDER_NAMES if name != "offline"},
+                                                 hq_zone=hq_time_zone)
         layout.addWidget(self.credit_settings)
         layout.addWidget(self.save_button)
         layout.addWidget(self.feedback)
@@ -138,7 +141,7 @@ class SettingsPage(QWidget):
         self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
         self.currency.setCurrentIndex(max(0, self.currency.findData(config.currency)))
         self.share.setChecked(config.share_to_phone)
-        self.provider.setCurrentText(self._providers.default_provider)
+        self.provider.setCurrentIndex(max(0, self.provider.findData(self._providers.default_provider)))
         self._show_key_state()
 
     # --- the camera: by name, with a live preview (ui/staff/camera_preview.py) ---------------------------------
@@ -150,7 +153,7 @@ class SettingsPage(QWidget):
         self._mirror_paused = False
         self._missing: CameraDevice | None = None  # the saved camera, while it is not connected
         self._preview_message: Callable[[], str] | None = None
-        self.camera = QComboBox()
+        self.camera = TouchComboBox()
         self.camera.currentIndexChanged.connect(self._on_camera_change)
         self.preview_label = QLabel()
         self.preview_box = QWidget()
@@ -285,8 +288,11 @@ class SettingsPage(QWidget):
         self.preview_label.setText(self.tr("Camera preview"))
         self.rescan_button.setText(self.tr("Look for cameras again"))
 
+    def provider_id(self) -> str:
+        return str(self.provider.currentData() or "offline")
+
     def _show_key_state(self, *_args: object) -> None:
-        name = self.provider.currentText()
+        name = self.provider_id()
         self.api_key.clear()
         self.api_key.setEnabled(name != "offline")
         if name == "offline":
@@ -351,7 +357,7 @@ class SettingsPage(QWidget):
         return True
 
     def _with_provider_changes(self, providers: ProviderConfig) -> ProviderConfig:
-        name = self.provider.currentText()
+        name = self.provider_id()
         providers = replace(providers, default_provider=name)
         new_key = self.api_key.text().strip()
         if new_key and name != "offline":
@@ -376,6 +382,8 @@ class SettingsPage(QWidget):
         self.api_key.setPlaceholderText(self.tr("Leave empty to keep the current key"))
         self.current_pin.setPlaceholderText(self.tr("Needed only to change the PIN"))
         self.new_pin.setPlaceholderText(self.tr("Leave empty to keep the current PIN"))
+        for index in range(self.provider.count()):
+            self.provider.setItemText(index, provider_text(str(self.provider.itemData(index))))
         self.save_button.setText(self.tr("Save settings"))
         self.restart_button.setText(self.tr("Restart the kiosk now"))
         self.share.setText(self.tr("Off keeps every photo on this kiosk"))

@@ -1,8 +1,9 @@
 """The staff door: the PIN, and behind it the staff pages (review, tasks, settings, diagnostics).
 
-There is no default PIN: until one is set on the kiosk PC (`nailmirror staff set-pin`), tapping ⋯ says so and
-opens nothing, so a customer who taps it first cannot set one. The pages are built on the first entry. What
-staff change that the customer screen must follow is told through the door's signals; the shell connects them.
+There is no default PIN: until one is set on the kiosk PC (`nailmirror staff set-pin`), tapping ⋯ says so in a
+panel over the mirror (no_pin_panel.py) and opens nothing, so a customer who taps it first cannot set one. The
+pages are built on the first entry. What staff change that the customer screen must follow is told through the
+door's signals; the shell connects them.
 """
 
 from __future__ import annotations
@@ -10,16 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.staff_pin import StaffPin
+from nailmirror_desktop.core.sync import state as sync_state
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
 from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds
 from nailmirror_desktop.ui.staff.credits_page import CreditsPage
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.ui.staff.folder_chooser import import_failure_text
+from nailmirror_desktop.ui.staff.no_pin_panel import NoPinPanel
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
@@ -43,7 +46,7 @@ class StaffDoor(QObject):
         super().__init__(parent)
         self._staff_pin = staff_pin or StaffPin()
         self.pin_dialog: PinDialog | None = None
-        self.no_pin_notice: QMessageBox | None = None
+        self.no_pin_notice: NoPinPanel | None = None
         self._window = window
         self._services = services
         self._mirror_loop = mirror_loop
@@ -73,14 +76,9 @@ class StaffDoor(QObject):
             self.pin_dialog = None
 
     def _show_no_pin_notice(self) -> None:
-        notice = QMessageBox(QMessageBox.Icon.Information, self.tr("Staff"), self.tr(
-            "No staff PIN is set yet, so the staff pages stay closed.\n\n"
-            "Staff: set one on this kiosk PC with the command\n    nailmirror staff set-pin\n"
-            "(run as the account the kiosk runs under). It cannot be set from this screen."),
-            QMessageBox.StandardButton.Ok, self._window)
-        notice.finished.connect(notice.deleteLater)
-        self.no_pin_notice = notice
-        notice.open()
+        if self.no_pin_notice is None:
+            self.no_pin_notice = NoPinPanel(self._window)
+        self.no_pin_notice.open()
 
     def enter(self) -> None:
         """Only after the PIN: the customer has no other way to reach these pages."""
@@ -99,9 +97,12 @@ class StaffDoor(QObject):
             self.review_page.model.detach()
 
     def leave(self) -> None:
-        """Back to the customer page (idle reset); a PIN keypad left open closes, with what was typed on it."""
+        """Back to the customer page (idle reset); a PIN keypad or the no-PIN notice left open closes (the keypad
+        with what was typed on it)."""
         if self.pin_dialog is not None:
             self.pin_dialog.reject()
+        if self.no_pin_notice is not None:
+            self.no_pin_notice.close_panel()
         if self._window.current_page() == STAFF:
             self._window.show_page(CUSTOMER)
             self.catalog_did_change.emit()
@@ -146,7 +147,8 @@ class StaffDoor(QObject):
         services = self._services
         pages: list[tuple[str, QWidget]] = []
         if services.repository is not None:
-            self.review_page = ReviewPage(services.repository, currency_code=self._config().currency)
+            self.review_page = ReviewPage(services.repository, currency_code=self._config().currency,
+                                          time_zone=self._config().store_time_zone)
             self.review_page.catalog_changed.connect(self.catalog_did_change)
             self.review_page.import_requested.connect(self.import_style_folder)
             self.review_page.import_folders_requested.connect(self.import_style_folders)
@@ -166,11 +168,12 @@ class StaffDoor(QObject):
         feeds = PreviewFeeds(services.run_in_background, supervisor=services.supervisor,
                              pause_mirror=self._mirror_loop.set_paused)
         self.settings_page = SettingsPage(self._config(), self._staff_pin, running=services.config,
-                                          camera_feeds=feeds)
+                                          camera_feeds=feeds, hq_time_zone=self._hq_time_zone())
         self.settings_page.config_saved.connect(self.config_did_save)
         if self.review_page is not None:  # prices in the store's currency, as soon as it is saved
             review_page = self.review_page
             self.settings_page.config_saved.connect(lambda config: review_page.set_currency(config.currency))
+            self.settings_page.config_saved.connect(lambda config: review_page.set_time_zone(config.store_time_zone))
         if self.credits_page is not None:  # the time zone and prices take effect for the next generation
             self.settings_page.config_saved.connect(self.credits_page.apply_config)
         self.settings_page.restart_requested.connect(self.restart_was_requested)
@@ -180,6 +183,11 @@ class StaffDoor(QObject):
         page.leave_requested.connect(self.leave)
         page.quit_requested.connect(self.quit_was_requested)
         return page
+
+    def _hq_time_zone(self) -> str | None:
+        """The store's zone as HQ recorded it for an enrolled kiosk (read-only in settings), else None."""
+        engine = self._services.engine
+        return None if engine is None else sync_state.store_time_zone(engine.connection())
 
     def _style_names(self, code: str) -> tuple[str, str] | None:
         repository = self._services.repository

@@ -1,5 +1,8 @@
 """The staff pages behind the PIN: review, tasks, credits, snapshots (the gallery), settings, diagnostics, and
-the way back out (closing the kiosk asks first)."""
+the two ways out, at the header's two ends. Back to the customer screen is its main button (top right); closing
+the kiosk is a quiet red-outlined button by the title (top left), and asks first in a bar under the header: the
+two sat side by side, and a finger meant for one could take the other. (The header, not a footer: the pages
+must fit a 1280×800 screen, and a footer's row left the review page's buttons out of sight.)"""
 
 from __future__ import annotations
 
@@ -26,16 +29,18 @@ class StaffPage(QWidget):
         self.leave_button.setObjectName("primary")
         self.leave_button.clicked.connect(self.leave_requested)
         self.quit_button = QPushButton()
+        self.quit_button.setObjectName("quietDanger")
         self.quit_button.clicked.connect(self.ask_to_quit)
         for button in (self.leave_button, self.quit_button):
             button.setMinimumHeight(64)
         header.addWidget(self.title)
-        header.addStretch(1)
+        header.addSpacing(24)
         header.addWidget(self.quit_button)
+        header.addStretch(1)
         header.addWidget(self.leave_button)
         # Closing the kiosk leaves the counter without a mirror until someone starts it again: asked first, in
         # the page (a bar with two large buttons), not in a small dialog box.
-        self.confirm_bar = ConfirmBar(self._confirm_quit)
+        self.confirm_bar = ConfirmBar(self._confirm_quit, answers_first=True)  # not under the way back
         self.confirm_text = self.confirm_bar.text
         self.confirm_quit_button, self.keep_running_button = self.confirm_bar.yes_button, self.confirm_bar.no_button
         self.tabs = QTabWidget()

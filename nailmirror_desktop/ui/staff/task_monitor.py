@@ -20,7 +20,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from nailmirror_desktop.core.tasks import Task, TaskEngine
 from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.shell.messages import task_status_text
+from nailmirror_desktop.ui.staff.touch_controls import TouchComboBox
 
 STATUSES = ("PENDING", "PROCESSING", "SUCCESS", "FAILED", "CANCELED", "DEAD")
 UNFINISHED = ("PENDING", "PROCESSING", "FAILED")
@@ -143,12 +143,12 @@ class TaskMonitorPage(QWidget):
         self.counts.setObjectName("title")
         self.counts.setWordWrap(True)
         filters = QHBoxLayout()
-        self.status_filter = QComboBox()
+        self.status_filter = TouchComboBox()
         self.status_filter.addItem("", None)
         for status in STATUSES:
             self.status_filter.addItem("", status)
         self.status_filter.currentIndexChanged.connect(self._on_filter_change)
-        self.type_filter = QComboBox()
+        self.type_filter = TouchComboBox()
         self.type_filter.addItem("", None)
         for task_type in getattr(self._engine, "task_types", ()):
             self.type_filter.addItem(task_type_text(task_type), task_type)

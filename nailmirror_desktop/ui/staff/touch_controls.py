@@ -1,5 +1,9 @@
 """Controls made for fingers on the staff pages: every target at least TOUCH_PX (48 px) square.
 
+`TouchComboBox` is a drop-down whose open list has finger-sized rows (the theme's LIST_ROW_PX, which Qt applies
+only to a styled list view, not to QComboBox's own) and which a mouse wheel passing over it, closed, does not
+change: the wheel scrolls the page instead (the Language setting used to switch as staff scrolled past it).
+
 `TouchSpinBox` replaces QSpinBox's 12 px arrows with two full-size − / + buttons beside the number (which can
 still be typed, on the on-screen keyboard); it forwards the QSpinBox calls the pages use. `ConfirmBar` asks
 before something that cannot be undone (closing the kiosk, deleting photos) in the page itself: a sentence and
@@ -11,11 +15,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QListView, QPushButton, QSpinBox, QWidget
 
 TOUCH_PX = 48
 CONFIRM_BUTTON_PX = 64  # the answer to "for good?" gets a bigger target than the page's other buttons
 NO_ARROWS = "QSpinBox::up-button, QSpinBox::down-button { width: 0px; border: none; }"
+
+
+class TouchComboBox(QComboBox):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setView(QListView())  # a styled view: the theme's row height applies to it
+        self.setMinimumHeight(TOUCH_PX)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # not WheelFocus: a wheel passing by takes nothing
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        if self.view().isVisible():
+            super().wheelEvent(event)
+        else:
+            event.ignore()  # to the scroll area around the page
 
 
 class TouchSpinBox(QWidget):
@@ -61,10 +80,11 @@ class TouchSpinBox(QWidget):
 class ConfirmBar(QWidget):
     """A hidden panel: `text` (the question), `yes_button` (danger style) and `no_button` (primary style); the
     page sets their words (they are translated there) and shows the bar when it asks; "no" hides it unless the
-    page gives its own `on_no`."""
+    page gives its own `on_no`. `answers_first` puts the two answers at the left, under a button there that
+    asked."""
 
     def __init__(self, on_yes: Callable[[], object], on_no: Callable[[], object] | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, answers_first: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("panel")
         row = QHBoxLayout(self)
@@ -79,7 +99,12 @@ class ConfirmBar(QWidget):
             button.setMinimumHeight(CONFIRM_BUTTON_PX)
         self.yes_button.clicked.connect(on_yes)
         self.no_button.clicked.connect(on_no if on_no is not None else self.hide)
-        row.addWidget(self.text, 1)
-        row.addWidget(self.yes_button)
-        row.addWidget(self.no_button)
+        if answers_first:  # the answers under the button that asked (at the bar's left), the question after them
+            row.addWidget(self.yes_button)
+            row.addWidget(self.no_button)
+            row.addWidget(self.text, 1)
+        else:
+            row.addWidget(self.text, 1)
+            row.addWidget(self.yes_button)
+            row.addWidget(self.no_button)
         self.hide()

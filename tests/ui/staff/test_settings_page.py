@@ -302,3 +302,42 @@ def test_the_time_zone_picker_speaks_the_ui_language_and_is_finger_sized(qtbot, 
     assert min(box.region.height(), box.zone.height(), box.use_system.height()) >= 48
     box.use_system.click()  # this computer's zone: the test machine's own
     assert box.zone_name()
+
+
+def test_providers_show_names_not_ids_in_both_languages_and_save_the_id(qtbot, page):
+    """Before: the drop-down listed offline / openai / dashscope, and the prices read 'openai/gpt-image-1'."""
+    shown = [page.provider.itemText(i) for i in range(page.provider.count())]
+    assert not {"offline", "openai", "dashscope"} & set(shown)
+    assert any("OpenAI" in text for text in shown) and any("Offline" in text for text in shown)
+    labels = [label.text() for label, _ in page.credit_settings.price_labels]
+    assert not any("openai/" in text or "dashscope" in text for text in labels)
+    page.provider.setCurrentIndex(page.provider.findData("dashscope"))
+    assert page.save()
+    from nailmirror_desktop.core.generation.provider_config import load_provider_config
+
+    assert load_provider_config().default_provider == "dashscope"
+    i18n.install_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: "离线" in page.provider.itemText(page.provider.findData("offline")), timeout=3000)
+        assert "通义万相" in page.provider.currentText()
+    finally:
+        i18n.install_language("en")
+
+
+def test_a_zone_hq_recorded_is_shown_and_cannot_be_changed_here(qtbot):
+    """An enrolled kiosk whose store time zone HQ recorded (sync state): shown, read-only, and saved as HQ's."""
+    i18n.install_language("en")
+    config = load_config().with_changes(store_time_zone="Europe/Paris")
+    save_config(config)
+    settings = SettingsPage(config, StaffPin(), running=config, hq_time_zone="Asia/Shanghai")
+    qtbot.addWidget(settings)
+    box = settings.credit_settings
+    assert box.zone_name() == "Asia/Shanghai" and "China Standard Time" in box.zone.currentText()
+    assert not (box.region.isEnabled() or box.zone.isEnabled() or box.use_system.isEnabled())
+    assert box.hq_note.isVisibleTo(settings) and "HQ" in box.hq_note.text()
+    assert settings.save() and load_config().store_time_zone == "Asia/Shanghai"
+
+
+def test_without_hq_the_zone_is_the_staffs_to_choose(qtbot, page):
+    box = page.credit_settings
+    assert box.region.isEnabled() and box.zone.isEnabled() and not box.hq_note.isVisibleTo(page)

@@ -82,7 +82,8 @@ def test_without_a_pin_the_kiosk_runs_and_the_staff_door_says_how_to_set_one(qtb
         assert "nailmirror staff set-pin" in notice.text()
         assert ("设置" in notice.text()) == (language == "zh_CN")
         assert controller.staff.pin_dialog is None and controller.staff.staff_page is None
-        notice.accept()
+        notice.close_button.click()
+        assert not notice.isVisible()
         assert controller.window.current_page() == CUSTOMER
         set_staff_pin()  # set on the kiosk PC while the kiosk runs: the door opens to it without a restart
         qtbot.mouseClick(controller.window.staff_button, Qt.MouseButton.LeftButton)
@@ -91,6 +92,41 @@ def test_without_a_pin_the_kiosk_runs_and_the_staff_door_says_how_to_set_one(qtb
         dialog.entry.setText(STAFF_PIN)
         assert dialog.try_pin()
         assert controller.window.current_page() == STAFF and controller.staff.pin_dialog is None
+
+
+def test_the_no_pin_notice_is_a_finger_sized_panel_in_the_kiosk_and_the_idle_reset_closes_it(qtbot):
+    """Before: a desktop message box over the mirror with a small OK, and it outlived the idle reset, so the
+    next customer found it."""
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QApplication
+
+    from nailmirror_desktop.ui.shell import theme
+
+    theme.apply_theme(QApplication.instance())
+    try:
+        with started_kiosk(qtbot) as controller:
+            i18n.install_language("zh_CN")
+            window = controller.window
+            window.resize(1920, 1080)
+            qtbot.mouseClick(window.staff_button, Qt.MouseButton.LeftButton)
+            notice = controller.staff.no_pin_notice
+            assert notice is not None and notice.isVisible() and notice.window() is window  # not its own window
+            assert notice.geometry() == window.rect()  # over the whole kiosk, the mirror dimmed
+            button = notice.close_button
+            assert button.height() >= 64 and button.width() >= 200 and button.text() == "知道了"
+            card = QRect(notice.card.mapTo(window, QPoint(0, 0)), notice.card.size())
+            assert window.rect().contains(card)
+            ARTIFACTS.mkdir(exist_ok=True)
+            window.grab().save(str(ARTIFACTS / "staff_no_pin_panel.png"))
+            controller.reset_session()  # the customer who tapped ⋯ walked away
+            assert not notice.isVisible()
+            qtbot.mouseClick(window.staff_button, Qt.MouseButton.LeftButton)
+            assert notice.isVisible()
+            qtbot.mouseClick(notice, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))  # beside the card
+            assert not notice.isVisible()
+    finally:
+        QApplication.instance().setStyleSheet("")
+        i18n.install_language("en")
 
 
 def test_settings_change_the_pin_only_with_the_current_one(qtbot, kiosk):
@@ -161,7 +197,7 @@ def test_dead_letter_is_replayed_from_the_task_monitor(qtbot, kiosk):
 def test_settings_save_the_key_without_showing_it(qtbot, kiosk):
     kiosk.staff.enter()
     page = kiosk.staff.settings_page
-    page.provider.setCurrentText("openai")
+    page.provider.setCurrentIndex(page.provider.findData("openai"))
     page.api_key.setText("sk-test-abcdefghijklmnop1234")
     page.idle.setValue(45)
     page.hands.setCurrentIndex(page.hands.findData(1))  # two is the default now: the change is to one
@@ -224,3 +260,39 @@ def _check_staff_controls(qtbot, kiosk, touch_types, spin_type, tab_bar_type):
     page.quit_button.click()
     page.confirm_quit_button.click()
     assert quits == [1]
+
+
+def rect_in(page, widget):
+    from PySide6.QtCore import QPoint, QRect
+
+    return QRect(widget.mapTo(page, QPoint(0, 0)), widget.size())
+
+
+def test_closing_the_kiosk_sits_apart_from_the_way_back_and_asks_first(qtbot):
+    """Before: 关闭终端 sat right beside 返回顾客界面 in the header; a finger meant for one could take the other."""
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from nailmirror_desktop.ui.shell import theme
+    from nailmirror_desktop.ui.staff.staff_page import StaffPage
+
+    theme.apply_theme(QApplication.instance())
+    try:
+        page = StaffPage([("settings", QWidget()), ("diagnostics", QWidget())])
+        qtbot.addWidget(page)
+        page.resize(1920, 1080)
+        page.show()
+        qtbot.waitExposed(page)
+        leave, close = rect_in(page, page.leave_button), rect_in(page, page.quit_button)
+        assert leave.left() - close.right() > 1920 // 2  # the header's two ends
+        assert page.quit_button.objectName() == "quietDanger" and close.height() >= 64
+        page.resize(1280, 800)  # the smallest kiosk screen: still far apart
+        qtbot.wait(50)
+        leave, close = rect_in(page, page.leave_button), rect_in(page, page.quit_button)
+        assert leave.left() - close.right() > 1280 // 3
+        page.quit_button.click()
+        bar = rect_in(page, page.confirm_bar)
+        assert page.confirm_bar.isVisible() and bar.top() > close.bottom()  # asked just under it
+        yes = rect_in(page, page.confirm_quit_button)
+        assert yes.right() < leave.left() - 1280 // 3  # "yes, close it" is not where "back" was either
+    finally:
+        QApplication.instance().setStyleSheet("")
