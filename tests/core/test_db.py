@@ -182,7 +182,8 @@ def test_the_latest_schema_keeps_what_the_books_export_relies_on(tmp_path):
     conn = open_database(tmp_path / "latest.db")
     db = Database(conn, recursive_triggers=False, execute_plugins=False)
     assert {"task", "task_event", "credit_account", "credit_entry", "audit_log"} <= set(db.table_names())
-    assert [c.name for c in db["credit_entry"].columns][-3:] == ["upload_id", "uploaded_at", "upload_error"]
+    assert [c.name for c in db["credit_entry"].columns][-4:] == ["upload_id", "uploaded_at", "upload_error",
+                                                                 "grant_sig"]
     assert [c.name for c in db["task"].columns][-1] == "request_sent_at"
     for table in ("task", "credit_entry"):
         times = {c.name: c.type for c in db[table].columns if c.name.endswith(("_at", "_time"))}
