@@ -149,11 +149,19 @@ class HandoffRequests:
         return [number for number, _photo in rows]
 
     def photo_path(self, request: HandoffRequest) -> Path | None:
-        return self._folder() / request.photo if request.photo else None
+        return self.photo_file(request.photo) if request.photo else None
+
+    def photo_file(self, name: str) -> Path:
+        """A copy's path by its file name (never outside the folder)."""
+        return self._folder() / Path(name).name
+
+    def delete_photo(self, name: str) -> None:
+        """A copy no request names (a customer who left while it was copied)."""
+        self._delete_photo(name)
 
     def _delete_photo(self, name: str) -> None:
         try:
-            (self._folder() / Path(name).name).unlink(missing_ok=True)
+            self.photo_file(name).unlink(missing_ok=True)
         except OSError as exc:
             log.warning("handoff: photo %s not deleted: %s", name, exc)
 

@@ -1,5 +1,5 @@
-"""The staff pages behind the PIN: review, tasks, credits, snapshots (the gallery), settings, diagnostics, and
-the way back out (closing the kiosk asks first)."""
+"""The staff pages behind the PIN: customers' requests, review, tasks, credits, snapshots (the gallery),
+settings, diagnostics, and the way back out (closing the kiosk asks first)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ class StaffPage(QWidget):
         self.confirm_text.setText(self.tr("Close the kiosk? The counter shows nothing until it is started again."))
         self.confirm_quit_button.setText(self.tr("Yes, close it"))
         self.keep_running_button.setText(self.tr("Keep it running"))
-        names = {"review": self.tr("Review"), "tasks": self.tr("Tasks"),
+        names = {"requests": self.tr("Requests"), "review": self.tr("Review"), "tasks": self.tr("Tasks"),
                  "credits": self.tr("Credits"), "snapshots": self.tr("Photos"), "settings": self.tr("Settings"),
                  "diagnostics": self.tr("Diagnostics")}
         for i, key in enumerate(self._page_keys):
