@@ -137,6 +137,7 @@ class RequestRow(QFrame):
         super().__init__(parent)
         self.request = request
         self.setObjectName("panel")
+        self.setStyleSheet("QLabel { background: transparent; }")  # the row's panel colour shows through
         grid = QGridLayout(self)
         grid.setContentsMargins(16, 12, 16, 12)
         self.number = QLabel(request.number)
