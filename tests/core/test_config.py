@@ -104,3 +104,11 @@ def test_the_store_time_zone_defaults_to_the_operating_system_s(monkeypatch):
     assert known_time_zone(system_time_zone()) and system_time_zone() != "../../etc/passwd"
     save_config(load_config().with_changes(store_time_zone="Asia/Tokyo"))
     assert load_config().store_time_zone == "Asia/Tokyo"  # chosen: the OS no longer decides
+
+
+def test_demo_video_is_a_path_or_empty():
+    from nailmirror_desktop.core.config import KioskConfig, validated
+
+    assert validated(KioskConfig()).demo_video == ""
+    assert validated(KioskConfig(demo_video="/srv/clip.mp4")).demo_video == "/srv/clip.mp4"
+    assert validated(KioskConfig(demo_video=42)).demo_video == ""  # type: ignore[arg-type]  # a hand-edited file

@@ -141,10 +141,9 @@ class MirrorView(QWidget):
             self._paint_cover(painter, self._image)
         if self._guide_visible:
             self._paint_guide(painter)
-        if self._style_code:
-            self._paint_style_label(painter)
+        label = self._paint_style_label(painter) if self._style_code else None
         if self._ticket:
-            self._paint_ticket(painter)
+            self._paint_ticket(painter, label)
         if self._countdown > 0:
             self._paint_countdown(painter)
         if self._banner:
@@ -181,11 +180,14 @@ class MirrorView(QWidget):
         font = painter.font()
         font.setPixelSize(max(22, self.height() // 22))
         font.setWeight(QFont.Weight.DemiBold)
+        fits = self.width() * 0.94
+        while font.pixelSize() > 16 and QFontMetrics(font).horizontalAdvance(self._guide_text) > fits:
+            font.setPixelSize(font.pixelSize() - 2)  # a long sentence (English) on a narrow mirror
         painter.setFont(font)
         text_box = QRectF(0, area.bottom() + 8, self.width(), self.height() - area.bottom() - 8)
         painter.drawText(text_box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, self._guide_text)
 
-    def _paint_style_label(self, painter: QPainter) -> None:
+    def _paint_style_label(self, painter: QPainter) -> QRectF:
         lines = self.style_label_lines()
         fonts = []
         for i, (_text, pixels) in enumerate(lines):
@@ -210,6 +212,7 @@ class MirrorView(QWidget):
             painter.drawText(QRectF(box.left() + 24, y, box.width() - 48, height),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
             y += height + 8
+        return box
 
     def _paint_countdown(self, painter: QPainter) -> None:
         side = min(self.width(), self.height()) * 0.36
@@ -224,8 +227,9 @@ class MirrorView(QWidget):
         painter.setPen(QColor("white"))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, str(self._countdown))
 
-    def _paint_ticket(self, painter: QPainter) -> None:
-        """Top right, large and high-contrast: read out at the counter, or shown from arm's length."""
+    def _paint_ticket(self, painter: QPainter, style_label: QRectF | None) -> None:
+        """Top right, large and high-contrast: read out at the counter, or shown from arm's length; under the
+        style's label when both do not fit side by side (a narrow mirror)."""
         font = QFont(painter.font())
         font.setPixelSize(max(26, self.height() // 18))
         font.setWeight(QFont.Weight.Bold)
@@ -233,6 +237,8 @@ class MirrorView(QWidget):
         metrics = QFontMetrics(font)
         width, height = metrics.horizontalAdvance(text) + 48, metrics.height() + 28
         box = QRectF(self.width() - width - 24, 24, width, height)
+        if style_label is not None and box.intersects(style_label.adjusted(-12, -12, 12, 12)):
+            box.moveTo(style_label.left(), style_label.bottom() + 16)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(theme.ACCENT))
         painter.drawRoundedRect(box, 18, 18)
@@ -272,7 +278,7 @@ def _hands_outline(area: QRectF, hands: int) -> QPainterPath:
     """One hand in the middle of `area`, or two side by side: a left hand (the right one mirrored) and a right."""
     if hands < 2:
         return _hand_outline(area)
-    gap = area.width() * 0.06
+    gap = max(area.width() * 0.06, area.height() * 0.3)  # the thumbs reach inwards: on a narrow mirror they crossed
     half = (area.width() - gap) / 2
     right = _hand_outline(QRectF(area.left() + half + gap, area.top(), half, area.height()))
     mirror = QTransform().translate(2 * area.center().x(), 0).scale(-1, 1)  # x → (left + right) − x

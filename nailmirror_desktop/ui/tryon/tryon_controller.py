@@ -91,6 +91,7 @@ class TryOnController(QObject):
         self.countdown.finished.connect(self._on_countdown_end)
         window.snapshot_requested.connect(self.request_snapshot)
         window.mirror.pressed.connect(self.countdown.cancel)
+        window.staff_requested.connect(self.countdown.cancel)  # the PIN pad opens over the mirror
         window.pages.currentChanged.connect(lambda _index: self._cancel_countdown_off_the_mirror())
         self.compare_page = ComparePage()
         self.compare_page.back_requested.connect(self.back_to_mirror)
