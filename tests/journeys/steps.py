@@ -54,6 +54,8 @@ def snapshot_after_countdown(journey: Journey) -> None:
     with journey.step("snapshot: taken after 1") as s:
         s.wait_until(lambda: (note(), page(s) == "snapshot")[1], "the before/after page")
         assert seen == [3, 2, 1], f"the countdown showed {seen}"
+        loop = journey.screen.controller.tryon.mirror_loop  # paused since: its last frame is the photo's
+        assert loop.hands_tracked() >= loop.hands_wanted, f"taken with {loop.hands_tracked()} hand(s) in the frame"
         s.wait_until(lambda: s.shows_text(tr("SnapshotPage", "Saved on this kiosk. Ask our staff for a copy.")),
                      "the photo saved")
 

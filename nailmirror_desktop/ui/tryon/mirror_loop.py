@@ -81,6 +81,7 @@ class MirrorLoop(QObject):
         self._painting = False  # a frame is in the paint stage (or, one stage, in the pipeline)
         self._reopening = False
         self._hand_seen = False
+        self._hands_tracked = 0
         self._hands_wanted = max(1, hands_wanted)
         self._view.set_guide_hands(self._hands_wanted)
         self._guide_timer = QTimer(self)
@@ -109,6 +110,14 @@ class MirrorLoop(QObject):
     def set_paused(self, paused: bool) -> None:
         """Paused: the view keeps its last frame (snapshots, staff pages) and no new work is started."""
         self._paused = paused
+
+    @property
+    def hands_wanted(self) -> int:
+        return self._hands_wanted
+
+    def hands_tracked(self) -> int:
+        """Hands in the last frame shown (0 before the first, and while the camera is lost)."""
+        return self._hands_tracked
 
     @property
     def two_stage(self) -> bool:
@@ -212,6 +221,7 @@ class MirrorLoop(QObject):
         if state != self._last_state:
             self._last_state = state
             if state == LOST:
+                self._hands_tracked = 0
                 self._guide_timer.stop()
                 self._view.set_guide_visible(True)
                 self._set_hand_seen(False)
@@ -228,6 +238,7 @@ class MirrorLoop(QObject):
     def _set_hands(self, hands: int) -> None:
         """The guide goes at once when every wanted hand is tracked, and comes back only after GUIDE_GRACE_MS
         with fewer (a QTimer: the GUI thread never waits)."""
+        self._hands_tracked = hands
         if hands >= self._hands_wanted:
             self._guide_timer.stop()
             self._view.set_guide_visible(False)

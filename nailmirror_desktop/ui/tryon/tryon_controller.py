@@ -86,7 +86,7 @@ class TryOnController(QObject):
         self.snapshot_page.back_requested.connect(self.back_to_mirror)
         window.set_page_widget(SNAPSHOT, self.snapshot_page)
         # the snapshot button counts 3-2-1 on the mirror first; take_snapshot() itself still saves at once
-        self.countdown = SnapshotCountdown(self)
+        self.countdown = SnapshotCountdown(self, ready=self._hands_in_frame)
         self.countdown.number_changed.connect(self._on_countdown_number)
         self.countdown.finished.connect(self._on_countdown_end)
         window.snapshot_requested.connect(self.request_snapshot)
@@ -262,6 +262,9 @@ class TryOnController(QObject):
             self.countdown.cancel()
         else:
             self.countdown.start()
+
+    def _hands_in_frame(self) -> bool:
+        return self.mirror_loop.hands_tracked() >= self.mirror_loop.hands_wanted
 
     def _on_countdown_number(self, number: int) -> None:
         self._window.mirror.set_countdown(number)

@@ -100,9 +100,10 @@ def test_a_request_answered_after_she_left_is_not_made(qtbot, kiosk):
     assert kiosk.window.mirror.ticket_text() == ""
 
 
-def test_the_countdown_counts_3_2_1_then_snaps_and_can_be_cancelled(qtbot, kiosk):
+def test_the_countdown_counts_3_2_1_then_snaps_and_can_be_cancelled(qtbot, kiosk, monkeypatch):
     tryon, window = kiosk.tryon, kiosk.window
     kiosk.services.session.process(FramePacket(np.full((120, 160, 3), 60, np.uint8), 1, 1))
+    monkeypatch.setattr(tryon.mirror_loop, "hands_tracked", lambda: 2)  # both hands in the frame
     tryon.countdown._timer.setInterval(30)
     numbers: list[int] = []
     tryon.countdown.number_changed.connect(numbers.append)
@@ -120,3 +121,25 @@ def test_the_countdown_counts_3_2_1_then_snaps_and_can_be_cancelled(qtbot, kiosk
     kiosk.reset_session()  # she walked away mid-count: no photo of the next customer
     qtbot.wait(200)
     assert window.current_page() == CUSTOMER and not tryon.countdown.running
+
+
+def test_at_1_the_countdown_waits_for_the_hands_then_snaps_without_them_after_the_hold():
+    """#22 §3: the photo is taken when both hands are in it; one hand for good still gets a photo."""
+    from PySide6.QtTest import QTest
+
+    from nailmirror_desktop.ui.tryon.countdown import SnapshotCountdown
+
+    hands = [False]
+    done: list[int] = []
+    countdown = SnapshotCountdown(step_ms=20, ready=lambda: hands[0], hold_ms=400)
+    countdown.finished.connect(lambda: done.append(1))
+    countdown.start()
+    QTest.qWait(200)
+    assert countdown.number() == 1 and countdown.holding() and not done
+    hands[0] = True
+    QTest.qWait(250)
+    assert done == [1] and countdown.number() == 0
+    hands[0] = False
+    countdown.start()
+    QTest.qWait(900)
+    assert done == [1, 1]  # held 400 ms, then taken all the same
