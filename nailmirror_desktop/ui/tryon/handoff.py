@@ -26,8 +26,9 @@ from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
 
 log = logging.getLogger(__name__)
 
-TICKET_STYLE = (f"QLabel {{ background: {theme.ACCENT}; color: #1b1218; font-size: 30px; font-weight: 700;"
-                " border-radius: 14px; padding: 8px 20px; }")
+TICKET_STYLE = (f"QLabel {{ background: {theme.ACCENT}; color: #1b1218; font-size: 28px; font-weight: 700;"
+                " border-radius: 14px; padding: 6px 18px; }")
+TICKET_MAX_PX = 440  # wider, and the English line pushed "Back to the mirror" off a 1280 px screen: it wraps
 
 
 class HandoffController(QObject):
@@ -177,6 +178,8 @@ class _TicketLabel(QLabel):
         self.setObjectName("handoffTicket")
         self.setStyleSheet(TICKET_STYLE)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWordWrap(True)
+        self.setMaximumWidth(TICKET_MAX_PX)
         self._number = ""
 
     def set_number(self, number: str) -> None:

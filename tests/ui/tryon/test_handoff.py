@@ -57,9 +57,12 @@ def test_i_want_this_one_reaches_staff_with_her_photo_and_shows_her_number(qtbot
     handoff, mirror = kiosk.handoff, kiosk.window.mirror
     assert handoff.button.isEnabled()
     style = kiosk.tryon.session.style
+    record = kiosk.services.repository.get_by_code(style.code)
+    kiosk.services.repository.set_price(record.id, 12800, actor="staff")
     handoff.button.click()
     [request] = kiosk.services.handoffs.open_requests(zone(kiosk))
     assert (request.number, request.style_code, request.style_name) == ("A001", style.code, style.name)
+    assert (request.price_minor, request.currency) == (12800, kiosk.tryon.currency)
     photo = kiosk.services.handoffs.photo_path(request)
     assert photo is not None and photo.read_bytes() == kiosk.tryon.last_snapshot.read_bytes()
     assert photo.parent == handoff_dir()
@@ -69,6 +72,7 @@ def test_i_want_this_one_reaches_staff_with_her_photo_and_shows_her_number(qtbot
     qtbot.addWidget(page)
     page.reload()
     assert page.numbers() == ["A001"]
+    assert "128" in page.rows[request.id].style_label.text()  # the price she saw
     assert page.rows[request.id].photo.pixmap() is not None and not page.rows[request.id].photo.pixmap().isNull()
     page.rows[request.id].done_button.click()
     assert page.numbers() == [] and "A001" in page.feedback.text()
