@@ -521,28 +521,33 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="213"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="214"/>
         <source>NailMirror</source>
         <translation>NailMirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
         <source>Demo</source>
         <translation>Demo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="217"/>
         <source>Snapshot · before/after</source>
         <translation>Snapshot · before/after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="217"/>
+        <source>Cancel the photo</source>
+        <translation>Cancel the photo</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="221"/>
         <source>Styles</source>
         <translation>Styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="222"/>
         <source>AI design</source>
         <translation>AI design</translation>
     </message>
@@ -676,12 +681,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="233"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>The camera is not responding. Reconnecting…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="211"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="235"/>
         <source>Looking for a camera…</source>
         <translation>Looking for a camera…</translation>
     </message>
@@ -689,9 +694,19 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
-        <source>Place your hand here, nails facing the screen</source>
-        <translation>Place your hand here, nails facing the screen</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="100"/>
+        <source>Show this to our staff: %1</source>
+        <translation>Show this to our staff: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="272"/>
+        <source>Place both hands flat inside the outlines</source>
+        <translation>Place both hands flat inside the outlines</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="273"/>
+        <source>Place your hand flat inside the outline</source>
+        <translation>Place your hand flat inside the outline</translation>
     </message>
 </context>
 <context>
@@ -730,6 +745,47 @@
         <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
+    </message>
+</context>
+<context>
+    <name>RequestRow</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="156"/>
+        <source>Asked at %1</source>
+        <translation>Asked at %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="158"/>
+        <source>Done</source>
+        <translation>Done</translation>
+    </message>
+</context>
+<context>
+    <name>RequestsPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="76"/>
+        <source>The requests could not be read.</source>
+        <translation>The requests could not be read.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="98"/>
+        <source>%1 could not be marked done.</source>
+        <translation>%1 could not be marked done.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="100"/>
+        <source>%1 done.</source>
+        <translation>%1 done.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="128"/>
+        <source>What customers chose today with &quot;I want this one&quot;, oldest first. The number is the one on the customer&apos;s screen. Mark a request done when you have taken it.</source>
+        <translation>What customers chose today with &quot;I want this one&quot;, oldest first. The number is the one on the customer&apos;s screen. Mark a request done when you have taken it.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="130"/>
+        <source>No requests right now.</source>
+        <translation>No requests right now.</translation>
     </message>
 </context>
 <context>
@@ -1227,22 +1283,22 @@
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="252"/>
         <source>Perfecting your photo…</source>
         <translation>Perfecting your photo…</translation>
     </message>
@@ -1250,12 +1306,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="76"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="78"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="79"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -1311,6 +1367,11 @@ Staff: set one on this kiosk PC with the command
         <translation>Tasks</translation>
     </message>
     <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
+        <source>Requests</source>
+        <translation>Requests</translation>
+    </message>
+    <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Settings</source>
         <translation>Settings</translation>
@@ -1334,82 +1395,82 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="561"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="563"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="564"/>
         <source>Save to my favourites</source>
         <translation>Save to my favourites</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="578"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>Setting up the style catalog for the first time… one moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="580"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>The style catalog could not be loaded. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>No favourites yet: tap ♡ beside a style you like.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="588"/>
         <source>Tap a style…</source>
         <translation>Tap a style…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="589"/>
         <source>Compare</source>
         <translation>Compare</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="597"/>
         <source>All</source>
         <translation>All</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="599"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ Favourites (%1)</translation>
     </message>
@@ -1521,7 +1582,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="230"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
@@ -1529,14 +1590,40 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Send to my phone</source>
         <translation>Send to my phone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Style card</source>
         <translation>Style card</translation>
+    </message>
+</context>
+<context>
+    <name>_TicketLabel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="195"/>
+        <source>Show this to our staff: %1</source>
+        <translation>Show this to our staff: %1</translation>
+    </message>
+</context>
+<context>
+    <name>_WantButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="168"/>
+        <source>Sending to our staff…</source>
+        <translation>Sending to our staff…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="169"/>
+        <source>Not sent. Tap to try again</source>
+        <translation>Not sent. Tap to try again</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="170"/>
+        <source>I want this one</source>
+        <translation>I want this one</translation>
     </message>
 </context>
 </TS>

@@ -518,28 +518,33 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="213"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="214"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="217"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="217"/>
+        <source>Cancel the photo</source>
+        <translation>取消拍照</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="221"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="222"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -673,12 +678,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="233"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>摄像头没有响应，正在重新连接…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="211"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="235"/>
         <source>Looking for a camera…</source>
         <translation>正在寻找摄像头…</translation>
     </message>
@@ -686,9 +691,19 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
-        <source>Place your hand here, nails facing the screen</source>
-        <translation>请把手放在这里，指甲朝向屏幕</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="100"/>
+        <source>Show this to our staff: %1</source>
+        <translation>请向店员出示：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="272"/>
+        <source>Place both hands flat inside the outlines</source>
+        <translation>把双手平放在框内</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="273"/>
+        <source>Place your hand flat inside the outline</source>
+        <translation>把手平放在框内</translation>
     </message>
 </context>
 <context>
@@ -727,6 +742,47 @@
         <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>RequestRow</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="156"/>
+        <source>Asked at %1</source>
+        <translation>%1 提交</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="158"/>
+        <source>Done</source>
+        <translation>标记完成</translation>
+    </message>
+</context>
+<context>
+    <name>RequestsPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="76"/>
+        <source>The requests could not be read.</source>
+        <translation>无法读取顾客选款。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="98"/>
+        <source>%1 could not be marked done.</source>
+        <translation>%1 未能标记为完成。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="100"/>
+        <source>%1 done.</source>
+        <translation>%1 已完成。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="128"/>
+        <source>What customers chose today with &quot;I want this one&quot;, oldest first. The number is the one on the customer&apos;s screen. Mark a request done when you have taken it.</source>
+        <translation>今天顾客点“我要做这款”选的款式，按先后排列。编号就是顾客屏幕上显示的编号。接单后请标记完成。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="130"/>
+        <source>No requests right now.</source>
+        <translation>暂无顾客选款。</translation>
     </message>
 </context>
 <context>
@@ -1221,22 +1277,22 @@
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="252"/>
         <source>Perfecting your photo…</source>
         <translation>正在精修你的照片…</translation>
     </message>
@@ -1244,12 +1300,12 @@
 <context>
     <name>StaffDoor</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="76"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="78"/>
         <source>Staff</source>
         <translation>员工</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_door.py" line="79"/>
         <source>No staff PIN is set yet, so the staff pages stay closed.
 
 Staff: set one on this kiosk PC with the command
@@ -1305,6 +1361,11 @@ Staff: set one on this kiosk PC with the command
         <translation>任务</translation>
     </message>
     <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
+        <source>Requests</source>
+        <translation>顾客选款</translation>
+    </message>
+    <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Settings</source>
         <translation>设置</translation>
@@ -1328,82 +1389,82 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="561"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="563"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="564"/>
         <source>Save to my favourites</source>
         <translation>加入我的收藏</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="578"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>正在首次准备款式库……请稍候。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="580"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>款式库加载失败，请联系店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="588"/>
         <source>Tap a style…</source>
         <translation>点选另一款…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="589"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="597"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="599"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ 收藏（%1）</translation>
     </message>
@@ -1515,7 +1576,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="230"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
@@ -1523,14 +1584,40 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Send to my phone</source>
         <translation>发送到我的手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
+    </message>
+</context>
+<context>
+    <name>_TicketLabel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="195"/>
+        <source>Show this to our staff: %1</source>
+        <translation>请向店员出示：%1</translation>
+    </message>
+</context>
+<context>
+    <name>_WantButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="168"/>
+        <source>Sending to our staff…</source>
+        <translation>正在发送给店员…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="169"/>
+        <source>Not sent. Tap to try again</source>
+        <translation>发送失败，点此重试</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="170"/>
+        <source>I want this one</source>
+        <translation>我要做这款</translation>
     </message>
 </context>
 </TS>
