@@ -26,6 +26,7 @@ from nailmirror_desktop.core.config import KioskConfig, config_path, load_config
 from nailmirror_desktop.core.generation.provider_config import load_provider_config
 from nailmirror_desktop.core.paths import database_path, resources_dir
 from nailmirror_desktop.core.tasks import TaskEngine
+from nailmirror_desktop.core.tryon.handoff import HandoffRequests
 from nailmirror_desktop.ui.bridge import BackgroundRunner
 from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.services import KioskServices
@@ -67,7 +68,13 @@ def run_kiosk(options: KioskOptions) -> int:
 
 
 # --- frame sources (vision/sources/camera_opening.py decides; this maps the config onto it) ------------------
-def open_demo_reader() -> FrameReader:
+def open_demo_reader(video: str = "") -> FrameReader:
+    """The bundled demo, or `video` (KioskConfig.demo_video) when it names a file; a missing one is logged and
+    the bundled demo plays."""
+    if video:
+        if Path(video).is_file():
+            return camera_opening.open_video_reader(Path(video))
+        log.warning("demo_video %s is not a file: the bundled demo plays", video)
     return camera_opening.open_demo_reader(resources_dir() / "demo")
 
 
@@ -106,9 +113,12 @@ def build_supervisor(config: KioskConfig, options: KioskOptions, resources: Exit
     def early(opener: camera_opening.Opener) -> camera_opening.Opener:
         return camera_opening.open_early(opener, resources) if resources is not None else opener
 
+    def demo() -> FrameReader:
+        return open_demo_reader(config.demo_video)
+
     if options.demo:
-        return SourceSupervisor(None, early(open_demo_reader))  # no camera opener: the supervisor reports DEMO
-    fallback = open_demo_reader if options.demo_if_no_camera else None
+        return SourceSupervisor(None, early(demo))  # no camera opener: the supervisor reports DEMO
+    fallback = demo if options.demo_if_no_camera else None
     return SourceSupervisor(early(camera_opener(config, list_devices=device_lister(config))), fallback)
 
 
@@ -146,7 +156,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     with_db = conn is not None
     return KioskServices(
         config, session, supervisor, runner, repository=repository, engine=engine, executor=executor,
-        provider=provider, share=share,
+        provider=provider, share=share, handoffs=HandoffRequests(conn) if conn is not None else None,
         load_catalog=shared.prepare_catalog_in_own_connection if with_db else None,
         import_style_folder=shared.import_style_folder_in_own_connection if with_db else None,
         resources=resources,

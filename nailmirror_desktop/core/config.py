@@ -68,6 +68,9 @@ class KioskConfig:
     # The store's currency (ISO 4217, core/catalog/price.py): style prices are minor units of it. Changing it
     # does not convert prices already set; staff set them again.
     currency: str = DEFAULT_CURRENCY
+    # The clip the mirror loops when no camera is connected (a path to a video file); empty: the bundled demo
+    # (resources/demo). A salon may loop its own clip; the journeys loop one that starts without hands.
+    demo_video: str = ""
 
     def with_changes(self, **changes: object) -> KioskConfig:
         return validated(replace(self, **changes))  # type: ignore[arg-type]
@@ -103,6 +106,7 @@ def validated(config: KioskConfig) -> KioskConfig:
         share_address=_ip_address(config.share_address),
         currency=str(config.currency).strip().upper() if str(config.currency).strip().upper() in CURRENCIES
         else DEFAULT_CURRENCY,
+        demo_video=_short_text(config.demo_video, 1024),
     )
 
 

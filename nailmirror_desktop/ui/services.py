@@ -15,6 +15,7 @@ from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.tasks import TaskEngine
+from nailmirror_desktop.core.tryon.handoff import HandoffRequests
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
@@ -42,6 +43,7 @@ class KioskServices:
     load_catalog: Callable[[], object] | None = None  # first-start catalog import, run off the GUI thread
     import_style_folder: Callable[[str], str] | None = None  # staff import, run off the GUI thread
     share: ShareServer | None = None  # "send to my phone": only when staff turned it on (KioskConfig.share_to_phone)
+    handoffs: HandoffRequests | None = None  # "I want this one" requests for staff (over the GUI thread's connection)
     resources: ExitStack = field(default_factory=ExitStack)  # what close() closes, last opened first
 
     def close(self) -> None:

@@ -661,28 +661,33 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="208"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="213"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="214"/>
         <source>NailMirror</source>
         <translation>NailMirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="210"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
         <source>Demo</source>
         <translation>Demo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="211"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="217"/>
         <source>Snapshot · before/after</source>
         <translation>Snapshot · before/after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="217"/>
+        <source>Cancel the photo</source>
+        <translation>Cancel the photo</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="221"/>
         <source>Styles</source>
         <translation>Styles</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="216"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="222"/>
         <source>AI design</source>
         <translation>AI design</translation>
     </message>
@@ -846,12 +851,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="233"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>The camera is not responding. Reconnecting…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="211"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="235"/>
         <source>Looking for a camera…</source>
         <translation>Looking for a camera…</translation>
     </message>
@@ -859,9 +864,19 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
-        <source>Place your hand here, nails facing the screen</source>
-        <translation>Place your hand here, nails facing the screen</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="100"/>
+        <source>Show this to our staff: %1</source>
+        <translation>Show this to our staff: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="272"/>
+        <source>Place both hands flat inside the outlines</source>
+        <translation>Place both hands flat inside the outlines</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="273"/>
+        <source>Place your hand flat inside the outline</source>
+        <translation>Place your hand flat inside the outline</translation>
     </message>
 </context>
 <context>
@@ -923,6 +938,47 @@
         <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
+    </message>
+</context>
+<context>
+    <name>RequestRow</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="156"/>
+        <source>Asked at %1</source>
+        <translation>Asked at %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="158"/>
+        <source>Done</source>
+        <translation>Done</translation>
+    </message>
+</context>
+<context>
+    <name>RequestsPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="76"/>
+        <source>The requests could not be read.</source>
+        <translation>The requests could not be read.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="98"/>
+        <source>%1 could not be marked done.</source>
+        <translation>%1 could not be marked done.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="100"/>
+        <source>%1 done.</source>
+        <translation>%1 done.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="128"/>
+        <source>What customers chose today with &quot;I want this one&quot;, oldest first. The number is the one on the customer&apos;s screen. Mark a request done when you have taken it.</source>
+        <translation>What customers chose today with &quot;I want this one&quot;, oldest first. The number is the one on the customer&apos;s screen. Mark a request done when you have taken it.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="130"/>
+        <source>No requests right now.</source>
+        <translation>No requests right now.</translation>
     </message>
 </context>
 <context>
@@ -1443,62 +1499,67 @@
 <context>
     <name>StaffPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
         <source>Staff</source>
         <translation>Staff</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Back to the customer screen</source>
         <translation>Back to the customer screen</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
         <source>Close the kiosk</source>
         <translation>Close the kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="79"/>
         <source>Close the kiosk? The counter shows nothing until it is started again.</source>
         <translation>Close the kiosk? The counter shows nothing until it is started again.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="79"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="80"/>
         <source>Yes, close it</source>
         <translation>Yes, close it</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
         <source>Keep it running</source>
         <translation>Keep it running</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Review</source>
         <translation>Review</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Tasks</source>
         <translation>Tasks</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
+        <source>Requests</source>
+        <translation>Requests</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Settings</source>
         <translation>Settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Credits</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Photos</source>
         <translation>Photos</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
         <source>Diagnostics</source>
         <translation>Diagnostics</translation>
     </message>
@@ -1693,7 +1754,7 @@
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="230"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
@@ -1709,6 +1770,32 @@
         <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Style card</source>
         <translation>Style card</translation>
+    </message>
+</context>
+<context>
+    <name>_TicketLabel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="195"/>
+        <source>Show this to our staff: %1</source>
+        <translation>Show this to our staff: %1</translation>
+    </message>
+</context>
+<context>
+    <name>_WantButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="168"/>
+        <source>Sending to our staff…</source>
+        <translation>Sending to our staff…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="169"/>
+        <source>Not sent. Tap to try again</source>
+        <translation>Not sent. Tap to try again</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="170"/>
+        <source>I want this one</source>
+        <translation>I want this one</translation>
     </message>
 </context>
 </TS>

@@ -658,28 +658,33 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="208"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="213"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="214"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="210"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="211"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="217"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="217"/>
+        <source>Cancel the photo</source>
+        <translation>取消拍照</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="221"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="216"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="222"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -843,12 +848,12 @@
 <context>
     <name>MirrorLoop</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="233"/>
         <source>The camera is not responding. Reconnecting…</source>
         <translation>摄像头没有响应，正在重新连接…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="211"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_loop.py" line="235"/>
         <source>Looking for a camera…</source>
         <translation>正在寻找摄像头…</translation>
     </message>
@@ -856,9 +861,19 @@
 <context>
     <name>MirrorView</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="180"/>
-        <source>Place your hand here, nails facing the screen</source>
-        <translation>请把手放在这里，指甲朝向屏幕</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="100"/>
+        <source>Show this to our staff: %1</source>
+        <translation>请向店员出示：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="272"/>
+        <source>Place both hands flat inside the outlines</source>
+        <translation>把双手平放在框内</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/mirror_view.py" line="273"/>
+        <source>Place your hand flat inside the outline</source>
+        <translation>把手平放在框内</translation>
     </message>
 </context>
 <context>
@@ -920,6 +935,47 @@
         <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="94"/>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>RequestRow</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="156"/>
+        <source>Asked at %1</source>
+        <translation>%1 提交</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="158"/>
+        <source>Done</source>
+        <translation>标记完成</translation>
+    </message>
+</context>
+<context>
+    <name>RequestsPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="76"/>
+        <source>The requests could not be read.</source>
+        <translation>无法读取顾客选款。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="98"/>
+        <source>%1 could not be marked done.</source>
+        <translation>%1 未能标记为完成。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="100"/>
+        <source>%1 done.</source>
+        <translation>%1 已完成。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="128"/>
+        <source>What customers chose today with &quot;I want this one&quot;, oldest first. The number is the one on the customer&apos;s screen. Mark a request done when you have taken it.</source>
+        <translation>今天顾客点“我要做这款”选的款式，按先后排列。编号就是顾客屏幕上显示的编号。接单后请标记完成。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/requests_page.py" line="130"/>
+        <source>No requests right now.</source>
+        <translation>暂无顾客选款。</translation>
     </message>
 </context>
 <context>
@@ -1437,62 +1493,67 @@
 <context>
     <name>StaffPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="75"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
         <source>Staff</source>
         <translation>店员</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="76"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
         <source>Back to the customer screen</source>
         <translation>返回顾客界面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="77"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
         <source>Close the kiosk</source>
         <translation>关闭终端</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="78"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="79"/>
         <source>Close the kiosk? The counter shows nothing until it is started again.</source>
         <translation>确定关闭本机？重新启动之前，柜台屏幕将不显示任何内容。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="79"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="80"/>
         <source>Yes, close it</source>
         <translation>确定关闭</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
         <source>Keep it running</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Review</source>
         <translation>审核</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
+        <source>Requests</source>
+        <translation>顾客选款</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Credits</source>
         <translation>积分</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
         <source>Photos</source>
         <translation>照片</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
@@ -1687,7 +1748,7 @@
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="218"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="230"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
@@ -1703,6 +1764,32 @@
         <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
+    </message>
+</context>
+<context>
+    <name>_TicketLabel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="195"/>
+        <source>Show this to our staff: %1</source>
+        <translation>请向店员出示：%1</translation>
+    </message>
+</context>
+<context>
+    <name>_WantButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="168"/>
+        <source>Sending to our staff…</source>
+        <translation>正在发送给店员…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="169"/>
+        <source>Not sent. Tap to try again</source>
+        <translation>发送失败，点此重试</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/handoff.py" line="170"/>
+        <source>I want this one</source>
+        <translation>我要做这款</translation>
     </message>
 </context>
 </TS>

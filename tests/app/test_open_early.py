@@ -56,3 +56,18 @@ def test_a_reader_never_taken_is_closed_with_the_kiosk():
     open_early(opener, resources)
     resources.close()  # waits for the early open, then closes what nobody took
     assert opener.calls == 1 and not opener.readers[0].running
+
+
+def test_a_chosen_clip_loops_instead_of_the_bundled_demo_and_a_missing_one_falls_back(tmp_path, caplog):
+    """KioskConfig.demo_video (#22 §3: the journeys' clip that starts without hands)."""
+    import shutil
+
+    from nailmirror_desktop.core.paths import resources_dir
+
+    clip = tmp_path / "salon.mp4"
+    shutil.copyfile(resources_dir() / "demo" / "hand_demo.mp4", clip)
+    chosen = open_demo_reader(str(clip))
+    assert chosen.source.path == clip and chosen.source.loop
+    fallback = open_demo_reader(str(tmp_path / "gone.mp4"))
+    assert fallback.source.path.parent == resources_dir() / "demo"
+    assert "is not a file" in caplog.text

@@ -116,3 +116,11 @@ def test_a_pc_on_plain_utc_counts_as_unset_and_the_stores_zone_is_taken(monkeypa
     assert load_config().store_time_zone == "Asia/Shanghai"
     monkeypatch.setenv("TZ", "Europe/London")  # UTC+0 in winter, but a zone someone chose
     assert system_time_zone() == "Europe/London"
+
+
+def test_demo_video_is_a_path_or_empty():
+    from nailmirror_desktop.core.config import KioskConfig, validated
+
+    assert validated(KioskConfig()).demo_video == ""
+    assert validated(KioskConfig(demo_video="/srv/clip.mp4")).demo_video == "/srv/clip.mp4"
+    assert validated(KioskConfig(demo_video=42)).demo_video == ""  # type: ignore[arg-type]  # a hand-edited file

@@ -12,7 +12,8 @@ from PySide6.QtCore import QCoreApplication
 from nailmirror_desktop.ui.tryon.style_browser import CodeRole
 from tests.journeys.runner import Journey, JourneyFailed, Screen
 
-__all__ = ["CodeRole", "decode_qr", "fetch", "first_start", "page", "search", "tr"]
+__all__ = ["CodeRole", "decode_qr", "fetch", "first_start", "page", "search", "snapshot_after_countdown", "tr",
+           "want_this_one"]
 
 MIN_NAILS_PER_HAND = 3  # of five: the demo's hands turn, a nail seen edge-on is not painted
 
@@ -33,6 +34,43 @@ def first_start(journey: Journey) -> None:
         s.wait_until(lambda: sum(s.painted_nails()) >= 4, "a first style painted on the demo hands")
         assert page(s) == "customer"
         assert s.shows_text(tr("MainWindow", "Snapshot · before/after"))
+
+
+def snapshot_after_countdown(journey: Journey) -> None:
+    """The snapshot button: 3-2-1 on the mirror, then the before/after page (#22 §3)."""
+    mirror = journey.screen.window.mirror
+    seen: list[int] = []
+
+    def note() -> int:
+        number = mirror.countdown()
+        if number and (not seen or seen[-1] != number):
+            seen.append(number)
+        return number
+
+    with journey.step("snapshot: the countdown on the mirror") as s:
+        s.tap(tr("MainWindow", "Snapshot · before/after"))
+        s.wait_until(lambda: note() == 2, "the countdown at 2")
+        assert s.shows_text(tr("MainWindow", "Cancel the photo")), "the button does not offer to cancel"
+    with journey.step("snapshot: taken after 1") as s:
+        s.wait_until(lambda: (note(), page(s) == "snapshot")[1], "the before/after page")
+        assert seen == [3, 2, 1], f"the countdown showed {seen}"
+        loop = journey.screen.controller.tryon.mirror_loop  # paused since: its last frame is the photo's
+        assert loop.hands_tracked() >= loop.hands_wanted, f"taken with {loop.hands_tracked()} hand(s) in the frame"
+        s.wait_until(lambda: s.shows_text(tr("SnapshotPage", "Saved on this kiosk. Ask our staff for a copy.")),
+                     "the photo saved")
+
+
+def want_this_one(journey: Journey) -> str:
+    """"I want this one" on the snapshot page: her request number on the page and the mirror."""
+    controller = journey.screen.controller
+    with journey.step("I want this one: her number") as s:
+        s.tap(tr("_WantButton", "I want this one"))
+        s.wait_until(lambda: controller.handoff.ticket, "a request number")
+        number = str(controller.handoff.ticket)
+        s.wait_until(lambda: s.shows_text(tr("_TicketLabel", "Show this to our staff: %1").replace("%1", number)),
+                     f"'{number}' on her screen")
+        assert number in s.window.mirror.ticket_text()
+    return number
 
 
 def search(journey: Journey, letters: str, pick: str | None) -> None:

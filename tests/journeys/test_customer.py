@@ -47,12 +47,10 @@ def customer(journey: Journey, language: str) -> None:
         assert len(panel.variation_buttons) >= 2
         s.tap_at(panel.variation_buttons[-1])
         s.wait_until(lambda: min(s.painted_nails()) >= steps.MIN_NAILS_PER_HAND, "the version painted")
+    steps.snapshot_after_countdown(journey)
     with journey.step("before/after") as s:
-        s.tap(tr("MainWindow", "Snapshot · before/after"))
-        s.wait_until(lambda: page(s) == "snapshot", "the before/after page")
-        s.wait_until(lambda: s.shows_text(tr("SnapshotPage", "Saved on this kiosk. Ask our staff for a copy.")),
-                     "the photo saved")
         assert s.shows_text(tr("SnapshotPage", "◀ Before")) and s.shows_text(tr("SnapshotPage", "After ▶"))
+    number = steps.want_this_one(journey)
     with journey.step("take home: card and QR") as s:
         s.tap(tr("_TakeHomeButton", "Send to my phone"))
         s.wait_until(lambda: s.shows_text(tr("SharePage", "Take it home")), "the take-home page")
@@ -75,6 +73,8 @@ def customer(journey: Journey, language: str) -> None:
         assert s.shows_text(tr("StyleBrowser", "♥ Favourites (%1)").replace("%1", "0"))
         assert not panel.prompt.text() and not panel.result_name.isVisible()
         assert controller.window.side_tabs.currentIndex() == 0
+        assert controller.window.mirror.ticket_text() == "" and controller.handoff.ticket_label.isHidden(), \
+            f"her number {number} still shown"
         s.wait_until(lambda: sum(s.painted_nails()) >= 4, "the mirror live again, a first style painted")
     with journey.step("the old link is dead") as s:
         status, _body = fetch(url)

@@ -6,8 +6,11 @@ import os
 import subprocess
 import sys
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import cv2
+import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
@@ -23,6 +26,7 @@ from tests.journeys.steps import page, tr
 pytestmark = [pytest.mark.journey, pytest.mark.no_qt_log]
 PIN = "3579"
 PRICE = "168"
+GUIDE_S = 2.5  # the clip's empty counter: longer than the guide's grace (mirror_loop.GUIDE_GRACE_MS)
 
 
 def set_pin_with_the_cli(pin: str) -> None:
@@ -47,6 +51,27 @@ def local_now_minute_prefix(zone: str) -> str:
     return datetime.now(ZoneInfo(zone)).strftime("%Y-%m-%d %H")
 
 
+def clip_starting_without_hands(path: Path) -> Path:
+    """The bundled demo after GUIDE_S of an empty counter (a grey frame), as the clip the kiosk loops
+    (KioskConfig.demo_video): the mirror's hand guide has a stretch without hands to show on."""
+    demo = cv2.VideoCapture(str(ROOT / "resources" / "demo" / "hand_demo.mp4"))
+    fps = demo.get(cv2.CAP_PROP_FPS) or 30.0
+    frames = []
+    while True:
+        ok, frame = demo.read()
+        if not ok:
+            break
+        frames.append(frame)
+    demo.release()
+    height, width = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, (width, height))
+    empty = np.full_like(frames[0], 110)
+    for frame in [empty] * round(GUIDE_S * fps) + frames:
+        writer.write(frame)
+    writer.release()
+    return path
+
+
 def checkbox_box(box: QCheckBox) -> QPoint:
     option = QStyleOptionButton()
     option.initFrom(box)
@@ -57,6 +82,11 @@ def staff(journey: Journey) -> None:
     controller = journey.screen.controller
     window = controller.window
     steps.first_start(journey)
+    with journey.step("hand guide: shown over the empty counter") as s:
+        s.wait_until(window.mirror.guide_visible, "the hand guide", timeout_s=30)
+        assert window.mirror.guide_text() == tr("MirrorView", "Place both hands flat inside the outlines")
+    with journey.step("hand guide: gone with both hands") as s:
+        s.wait_until(lambda: not window.mirror.guide_visible(), "the guide gone", timeout_s=30)
     with journey.step("no PIN set: the hint") as s:
         s.tap_at(window.staff_button)
         s.wait_until(lambda: s.shows_text("nailmirror staff set-pin"), "the notice naming the CLI command")
@@ -161,14 +191,34 @@ def staff(journey: Journey) -> None:
     with journey.step("back to the customer") as s:
         s.tap(tr("StaffPage", "Back to the customer screen"))
         s.wait_until(lambda: page(s) == "customer", "the customer page")
+    steps.snapshot_after_countdown(journey)  # the clip may be at its empty counter: 1 waits for the hands
     with journey.step("take-home works without a restart") as s:
-        s.tap(tr("MainWindow", "Snapshot · before/after"))
-        s.wait_until(lambda: page(s) == "snapshot", "the before/after page")
         s.wait_until(lambda: s.buttons(tr("_TakeHomeButton", "Send to my phone")),
                      "take-home offered at once: no restart")
         assert not settings.restart_button.isVisible()  # the settings page asked for none
+    number = steps.want_this_one(journey)
+    with journey.step("staff: the customer's request listed") as s:
+        s.tap(tr("SnapshotPage", "Back to the mirror"))
+        s.wait_until(lambda: page(s) == "customer", "the mirror")
+        s.tap_at(window.staff_button)
+        s.wait_until(lambda: s.shows_text(tr("PinDialog", "Staff PIN")), "the PIN pad")
+        for digit in PIN:
+            s.tap(digit)
+        s.tap("OK")
+        s.wait_until(lambda: page(s) == "staff", "the staff pages")
+        s.tap_tab(tabs, tr("StaffPage", "Requests"))
+        requests = controller.staff.requests_page
+        s.wait_until(lambda: number in requests.numbers(), f"{number} on the requests page")
+        row = next(r for r in requests.rows.values() if r.request.number == number)
+        s.wait_until(lambda: row.photo.pixmap() is not None and not row.photo.pixmap().isNull(), "her photo")
+    with journey.step("staff: mark it done") as s:
+        s.scroll_to(row.done_button)
+        s.tap_at(row.done_button)
+        s.wait_until(lambda: number not in requests.numbers(), f"{number} off the list")
+        s.tap(tr("StaffPage", "Back to the customer screen"))
+        s.wait_until(lambda: page(s) == "customer", "the customer page")
 
 
 def test_staff(journey_display, nailmirror_home, monkeypatch):
-    write_config(nailmirror_home)
+    write_config(nailmirror_home, demo_video=str(clip_starting_without_hands(nailmirror_home / "clip.mp4")))
     run_journey("staff", staff, monkeypatch)

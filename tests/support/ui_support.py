@@ -64,6 +64,7 @@ def light_kiosk(qtbot, catalog: Path, run_in_background=None, share=None) -> Ite
     frame, no task engine, workers run by `run_in_background` (default: inline). Built, not started; the
     language is the config's. About 0.1 s, against about 2 s for `started_kiosk`."""
     from nailmirror_desktop.core.catalog.starter import load_starter_catalog
+    from nailmirror_desktop.core.tryon.handoff import HandoffRequests
     from nailmirror_desktop.ui import bridge
     from nailmirror_desktop.ui.services import KioskServices
     from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
@@ -82,7 +83,7 @@ def light_kiosk(qtbot, catalog: Path, run_in_background=None, share=None) -> Ite
     with TryOnPipeline(Compositor()) as pipeline:
         supervisor = SourceSupervisor(lambda: still_reader(np.zeros((120, 160, 3), np.uint8)))
         services = KioskServices(config, TryOnSession(pipeline), supervisor, run_in_background or run_now,
-                                 repository=repo, share=share)
+                                 repository=repo, share=share, handoffs=HandoffRequests(repo.conn))
         controller = KioskController(services)
         qtbot.addWidget(controller.window)
         controller.tryon.put_on_a_first_style()

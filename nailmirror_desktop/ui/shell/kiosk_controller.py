@@ -30,6 +30,7 @@ from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.forget import forget_each
 from nailmirror_desktop.ui.shell.main_window import MainWindow, placeholder
 from nailmirror_desktop.ui.staff.staff_door import StaffDoor
+from nailmirror_desktop.ui.tryon.handoff import HandoffController
 from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher
 from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
 
@@ -57,8 +58,12 @@ class KioskController(QObject):
         self.share = ShareController(self.window, self.tryon.snapshot_page, services.share,
                                      lambda: self.tryon.last_snapshot, self._style_on_show, parent=self,
                                      sharing=self.config.share_to_phone)
+        # "I want this one": her choice on the staff pages, its number on her screen
+        self.handoff = HandoffController(self.tryon, self.window.mirror, services.handoffs,
+                                         services.run_in_background, lambda: self.config.store_time_zone, parent=self)
         self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self)
         self.staff.snapshots_deleted.connect(self.share.forget_snapshots)
+        self.handoff.request_did_create.connect(lambda _number: self.staff.reload_requests())
         self.staff.catalog_did_change.connect(self.tryon.reload_catalog)
         self.staff.config_did_save.connect(self._on_config_saved)
         self.staff.quit_was_requested.connect(self._on_quit_request)
@@ -75,6 +80,7 @@ class KioskController(QObject):
         if self.services.load_catalog is not None:
             self.tryon.load_catalog(self.services.load_catalog)
         self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)
+        self._purge_handoffs()
         # Everything built so far (models, Qt objects, modules) lives as long as the kiosk: freeze it out of the
         # garbage collector's reach. Otherwise a full collection walks all of it — 62 ms measured on a pool thread,
         # holding the GIL, so the mirror's event loop stalled 78 ms (the budget is one frame).
@@ -108,16 +114,24 @@ class KioskController(QObject):
         failed = forget_each("idle reset", [
             ("share links", self.share.forget_customer),  # first: a link must not outlive the customer
             ("try-on", self.tryon.forget_customer),
+            ("hand-off number", self.handoff.forget_customer),
             ("AI design", self.generation.forget_customer),
             ("staff pages", self.staff.leave),
             ("language", self._back_to_store_language),
             ("first style", self.tryon.put_on_a_first_style),
             ("expired snapshots", lambda: self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)),
+            ("done hand-off requests", self.handoff.purge),
             ("start screen", self.window.show_start),  # last: nothing after it changes pages
         ])
         if failed:
             log.error("idle: session reset with failed steps: %s", ", ".join(failed))
         self.session_did_reset.emit()
+
+    def _purge_handoffs(self) -> None:
+        try:
+            self.handoff.purge()
+        except Exception:  # a failed purge is for staff's log; the kiosk starts all the same
+            log.exception("hand-off requests not purged")
 
     def _back_to_store_language(self) -> None:
         if i18n.current_language() != self.config.language:

@@ -124,6 +124,11 @@ class MainWindow(QMainWindow):
         self.side_tabs.addTab(generate, "")
         self._retranslate()
 
+    def set_snapshot_counting(self, counting: bool) -> None:
+        """While the snapshot counts down the button cancels it, and says so."""
+        self._counting = counting
+        self._retranslate()
+
     def set_demo_badge(self, on: bool) -> None:
         self._demo = on
         self._retranslate()
@@ -208,7 +213,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("NailMirror"))
         brand = self.tr("NailMirror")
         self.brand.setText(brand + ("  ·  " + self.tr("Demo") if getattr(self, "_demo", False) else ""))
-        self.snapshot_button.setText(self.tr("Snapshot · before/after"))
+        counting = getattr(self, "_counting", False)
+        self.snapshot_button.setText(self.tr("Cancel the photo") if counting else self.tr("Snapshot · before/after"))
         # The button names the language it switches *to*, written in that language (so never translated).
         self.language_button.setText("中文" if i18n.current_language() == "en" else "English")
         if self._style_tab is not None:

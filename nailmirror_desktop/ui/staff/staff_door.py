@@ -24,6 +24,7 @@ from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.ui.staff.folder_chooser import import_failure_text
 from nailmirror_desktop.ui.staff.no_pin_panel import NoPinPanel
 from nailmirror_desktop.ui.staff.pin_dialog import PinDialog
+from nailmirror_desktop.ui.staff.requests_page import RequestsPage
 from nailmirror_desktop.ui.staff.review_page import ReviewPage
 from nailmirror_desktop.ui.staff.settings_page import SettingsPage
 from nailmirror_desktop.ui.staff.snapshot_gallery import SnapshotGallery
@@ -57,6 +58,7 @@ class StaffDoor(QObject):
         self.settings_page: SettingsPage | None = None
         self.credits_page: CreditsPage | None = None
         self.snapshot_gallery: SnapshotGallery | None = None
+        self.requests_page: RequestsPage | None = None
         window.staff_requested.connect(self.ask_for_pin)
 
     def ask_for_pin(self) -> None:
@@ -90,6 +92,11 @@ class StaffDoor(QObject):
         if self.task_monitor is not None:
             self.task_monitor.reload()
         self._window.show_page(STAFF)
+
+    def reload_requests(self) -> None:
+        """A customer made a request: the list shows it (if staff have opened the pages once)."""
+        if self.requests_page is not None:
+            self.requests_page.reload()
 
     def stop(self) -> None:
         """Before the kiosk closes its database: the review page's list stops reading it."""
@@ -146,6 +153,10 @@ class StaffDoor(QObject):
     def _build_staff_page(self) -> StaffPage:
         services = self._services
         pages: list[tuple[str, QWidget]] = []
+        if services.handoffs is not None:  # first: what the nail artist comes in for most
+            self.requests_page = RequestsPage(services.handoffs, services.run_in_background,
+                                              lambda: self._config().store_time_zone)
+            pages.append(("requests", self.requests_page))
         if services.repository is not None:
             self.review_page = ReviewPage(services.repository, currency_code=self._config().currency,
                                           time_zone=self._config().store_time_zone)

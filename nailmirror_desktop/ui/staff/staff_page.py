@@ -1,8 +1,9 @@
-"""The staff pages behind the PIN: review, tasks, credits, snapshots (the gallery), settings, diagnostics, and
-the two ways out, at the header's two ends. Back to the customer screen is its main button (top right); closing
-the kiosk is a quiet red-outlined button by the title (top left), and asks first in a bar under the header: the
-two sat side by side, and a finger meant for one could take the other. (The header, not a footer: the pages
-must fit a 1280×800 screen, and a footer's row left the review page's buttons out of sight.)"""
+"""The staff pages behind the PIN: customers' requests, review, tasks, credits, snapshots (the gallery),
+settings, diagnostics, and the two ways out, at the header's two ends. Back to the customer screen is its main
+button (top right); closing the kiosk is a quiet red-outlined button by the title (top left), and asks first in a
+bar under the header: the two sat side by side, and a finger meant for one could take the other. (The header,
+not a footer: the pages must fit a 1280×800 screen, and a footer's row left the review page's buttons out of
+sight.)"""
 
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ class StaffPage(QWidget):
         self.confirm_text.setText(self.tr("Close the kiosk? The counter shows nothing until it is started again."))
         self.confirm_quit_button.setText(self.tr("Yes, close it"))
         self.keep_running_button.setText(self.tr("Keep it running"))
-        names = {"review": self.tr("Review"), "tasks": self.tr("Tasks"),
+        names = {"requests": self.tr("Requests"), "review": self.tr("Review"), "tasks": self.tr("Tasks"),
                  "credits": self.tr("Credits"), "snapshots": self.tr("Photos"), "settings": self.tr("Settings"),
                  "diagnostics": self.tr("Diagnostics")}
         for i, key in enumerate(self._page_keys):

@@ -31,6 +31,9 @@ from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 from nailmirror_desktop.vision.sources.supervisor import DEMO, LOST, STARTING, SourceSupervisor
 
 log = logging.getLogger(__name__)
+# The hand guide waits this long with fewer hands than wanted before it shows: a hand lost for a frame or two
+# (turning, motion blur) must not make the outline flicker over the customer's nails.
+GUIDE_GRACE_MS = 800
 
 
 @dataclass(frozen=True)
@@ -58,10 +61,12 @@ class MirrorLoop(QObject):
         *,
         paint_frame: Callable[[Any, tuple[int, int]], ShownFrame] | None = None,
         interval_ms: int = 15,
+        hands_wanted: int = 2,
         parent: QObject | None = None,
     ) -> None:
         """process_frame(packet, view size) → ShownFrame does a frame's whole work; or, with paint_frame,
-        process_frame(packet) → handle tracks it and paint_frame(handle, view size) → ShownFrame paints it."""
+        process_frame(packet) → handle tracks it and paint_frame(handle, view size) → ShownFrame paints it.
+        hands_wanted: hands the guide asks for (the tracker's max_hands): fewer for GUIDE_GRACE_MS shows it."""
         super().__init__(parent)
         self._view = view
         self._supervisor = supervisor
@@ -76,6 +81,13 @@ class MirrorLoop(QObject):
         self._painting = False  # a frame is in the paint stage (or, one stage, in the pipeline)
         self._reopening = False
         self._hand_seen = False
+        self._hands_tracked = 0
+        self._hands_wanted = max(1, hands_wanted)
+        self._view.set_guide_hands(self._hands_wanted)
+        self._guide_timer = QTimer(self)
+        self._guide_timer.setSingleShot(True)
+        self._guide_timer.setInterval(GUIDE_GRACE_MS)
+        self._guide_timer.timeout.connect(lambda: self._view.set_guide_visible(True))
         self._last_state = ""
         self._shown_at: deque[float] = deque(maxlen=60)
         self.last_timings_ms: dict[str, float] = {}
@@ -93,10 +105,19 @@ class MirrorLoop(QObject):
         """No new work; a frame still in the pipeline is dropped when it comes back."""
         self._stopped = True
         self._timer.stop()
+        self._guide_timer.stop()
 
     def set_paused(self, paused: bool) -> None:
         """Paused: the view keeps its last frame (snapshots, staff pages) and no new work is started."""
         self._paused = paused
+
+    @property
+    def hands_wanted(self) -> int:
+        return self._hands_wanted
+
+    def hands_tracked(self) -> int:
+        """Hands in the last frame shown (0 before the first, and while the camera is lost)."""
+        return self._hands_tracked
 
     @property
     def two_stage(self) -> bool:
@@ -180,7 +201,7 @@ class MirrorLoop(QObject):
         self.last_timings_ms = dict(shown.timings_ms)
         self.last_nails = shown.nails
         self._shown_at.append(time.monotonic())
-        self._set_hand_seen(shown.hands > 0)
+        self._set_hands(shown.hands)
         self.frame_shown.emit()
         QTimer.singleShot(0, self._on_tick)  # a newer frame may be waiting: start it now, not at the next tick
 
@@ -200,6 +221,9 @@ class MirrorLoop(QObject):
         if state != self._last_state:
             self._last_state = state
             if state == LOST:
+                self._hands_tracked = 0
+                self._guide_timer.stop()
+                self._view.set_guide_visible(True)
                 self._set_hand_seen(False)
             self._view.set_banner(self._banner_for(state))
             self.source_state_changed.emit(state)
@@ -211,8 +235,18 @@ class MirrorLoop(QObject):
             return self.tr("Looking for a camera…")
         return ""
 
+    def _set_hands(self, hands: int) -> None:
+        """The guide goes at once when every wanted hand is tracked, and comes back only after GUIDE_GRACE_MS
+        with fewer (a QTimer: the GUI thread never waits)."""
+        self._hands_tracked = hands
+        if hands >= self._hands_wanted:
+            self._guide_timer.stop()
+            self._view.set_guide_visible(False)
+        elif not self._view.guide_visible() and not self._guide_timer.isActive():
+            self._guide_timer.start()
+        self._set_hand_seen(hands > 0)
+
     def _set_hand_seen(self, seen: bool) -> None:
-        self._view.set_guide_visible(not seen)
         if seen != self._hand_seen:
             self._hand_seen = seen
             self.hand_seen_changed.emit(seen)

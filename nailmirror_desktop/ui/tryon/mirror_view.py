@@ -1,16 +1,29 @@
 """The live mirror: a widget that paints the newest composited frame and the customer-facing overlays.
 
 The widget only paints what it is given (`show_frame`); `mirror_loop.MirrorLoop` decides what that is.
-Overlays: a "place your hand here" guide while no hand is seen, a banner for camera trouble, and the
-selected style: its name large (what the customer reads and remembers), the store's price under it when the
-store set one (core/catalog/price.py formats it: ¥128, ¥128.50), and its code small underneath, once, so the
-customer can still read it out to the technician.
+Overlays: a hand-placement guide (an outline per hand and "place both hands flat inside the outlines") while
+fewer hands than wanted are tracked (mirror_loop.py decides when, with a grace period), the 3-2-1 of a snapshot's
+countdown, the customer's hand-off number ("show this to our staff: A012", ui/tryon/handoff.py), a banner for
+camera trouble, and the selected style: its name large (what the customer reads and remembers), the store's
+price under it when the store set one (core/catalog/price.py formats it: ¥128, ¥128.50), and its code small
+underneath, once, so the customer can still read it out to the technician.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPaintEvent, QPen, QTransform
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QImage,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+    QTransform,
+)
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from nailmirror_desktop.core.catalog.price import format_price
@@ -18,6 +31,8 @@ from nailmirror_desktop.ui.shell import i18n, theme
 
 
 class MirrorView(QWidget):
+    pressed = Signal()  # a touch on the mirror (it cancels a snapshot's countdown)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mirror")
@@ -25,6 +40,9 @@ class MirrorView(QWidget):
         self.setMinimumSize(480, 360)
         self._image: QImage | None = None
         self._guide_visible = True
+        self._guide_hands = 2
+        self._countdown = 0  # the number on screen while a snapshot counts down; 0: none
+        self._ticket = ""  # the customer's hand-off number; "": none
         self._banner = ""
         self._style_code = ""
         self._style_names = ("", "")  # (zh, en): the language is chosen when painting, so a switch needs no reload
@@ -52,6 +70,34 @@ class MirrorView(QWidget):
 
     def guide_visible(self) -> bool:
         return self._guide_visible
+
+    def set_guide_hands(self, hands: int) -> None:
+        """How many hand outlines the guide draws (the hands the tracker follows: 1 or 2)."""
+        self._guide_hands = 1 if hands < 2 else 2
+        self._guide_cache = (None, None)
+        self._retranslate()
+
+    def guide_text(self) -> str:
+        return self._guide_text
+
+    def set_countdown(self, number: int) -> None:
+        """The snapshot countdown's number, large in the middle (0: none)."""
+        if number != self._countdown:
+            self._countdown = number
+            self.update()
+
+    def countdown(self) -> int:
+        return self._countdown
+
+    def set_ticket(self, number: str) -> None:
+        """The customer's hand-off request number ("" hides it)."""
+        if number != self._ticket:
+            self._ticket = number
+            self.update()
+
+    def ticket_text(self) -> str:
+        """The hand-off line as shown now ("" without one)."""
+        return self.tr("Show this to our staff: %1").replace("%1", self._ticket) if self._ticket else ""
 
     def set_banner(self, text: str) -> None:
         if text != self._banner:
@@ -95,8 +141,11 @@ class MirrorView(QWidget):
             self._paint_cover(painter, self._image)
         if self._guide_visible:
             self._paint_guide(painter)
-        if self._style_code:
-            self._paint_style_label(painter)
+        label = self._paint_style_label(painter) if self._style_code else None
+        if self._ticket:
+            self._paint_ticket(painter, label)
+        if self._countdown > 0:
+            self._paint_countdown(painter)
         if self._banner:
             self._paint_banner(painter)
         painter.end()
@@ -116,23 +165,29 @@ class MirrorView(QWidget):
 
     def _paint_guide(self, painter: QPainter) -> None:
         w, h = self.width(), self.height()
-        area = QRectF(self.rect()).adjusted(w * 0.3, h * 0.18, -w * 0.3, -h * 0.14)
+        if self._guide_hands == 2:  # side by side, thumbs towards each other, as hands lie flat on a counter
+            area = QRectF(self.rect()).adjusted(w * 0.12, h * 0.2, -w * 0.12, -h * 0.14)
+        else:
+            area = QRectF(self.rect()).adjusted(w * 0.3, h * 0.18, -w * 0.3, -h * 0.14)
         painter.setPen(QPen(QColor(255, 255, 255, 200), 4, Qt.PenStyle.DashLine))
         painter.setBrush(QColor(255, 255, 255, 28))
         cached_area, outline = self._guide_cache
         if outline is None or cached_area != area:
-            outline = _hand_outline(area)
+            outline = _hands_outline(area, self._guide_hands)
             self._guide_cache = (area, outline)
         painter.drawPath(outline)
         painter.setPen(QColor(theme.TEXT))
         font = painter.font()
         font.setPixelSize(max(22, self.height() // 22))
         font.setWeight(QFont.Weight.DemiBold)
+        fits = self.width() * 0.94
+        while font.pixelSize() > 16 and QFontMetrics(font).horizontalAdvance(self._guide_text) > fits:
+            font.setPixelSize(font.pixelSize() - 2)  # a long sentence (English) on a narrow mirror
         painter.setFont(font)
         text_box = QRectF(0, area.bottom() + 8, self.width(), self.height() - area.bottom() - 8)
         painter.drawText(text_box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, self._guide_text)
 
-    def _paint_style_label(self, painter: QPainter) -> None:
+    def _paint_style_label(self, painter: QPainter) -> QRectF:
         lines = self.style_label_lines()
         fonts = []
         for i, (_text, pixels) in enumerate(lines):
@@ -157,6 +212,43 @@ class MirrorView(QWidget):
             painter.drawText(QRectF(box.left() + 24, y, box.width() - 48, height),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
             y += height + 8
+        return box
+
+    def _paint_countdown(self, painter: QPainter) -> None:
+        side = min(self.width(), self.height()) * 0.36
+        box = QRectF((self.width() - side) / 2, (self.height() - side) / 2, side, side)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(20, 16, 22, 150))
+        painter.drawEllipse(box)
+        font = QFont(painter.font())
+        font.setPixelSize(int(side * 0.6))
+        font.setWeight(QFont.Weight.Bold)
+        painter.setFont(font)
+        painter.setPen(QColor("white"))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, str(self._countdown))
+
+    def _paint_ticket(self, painter: QPainter, style_label: QRectF | None) -> None:
+        """Top right, large and high-contrast: read out at the counter, or shown from arm's length; under the
+        style's label when both do not fit side by side (a narrow mirror)."""
+        font = QFont(painter.font())
+        font.setPixelSize(max(26, self.height() // 18))
+        font.setWeight(QFont.Weight.Bold)
+        text = self.ticket_text()
+        metrics = QFontMetrics(font)
+        width, height = metrics.horizontalAdvance(text) + 48, metrics.height() + 28
+        box = QRectF(self.width() - width - 24, 24, width, height)
+        if style_label is not None and box.intersects(style_label.adjusted(-12, -12, 12, 12)):
+            box.moveTo(style_label.left(), style_label.bottom() + 16)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(theme.ACCENT))
+        painter.drawRoundedRect(box, 18, 18)
+        painter.setFont(font)
+        painter.setPen(QColor("white"))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        self.pressed.emit()
+        super().mousePressEvent(event)
 
     def _paint_banner(self, painter: QPainter) -> None:
         font = painter.font()
@@ -177,8 +269,22 @@ class MirrorView(QWidget):
         super().changeEvent(event)
 
     def _retranslate(self) -> None:
-        self._guide_text = self.tr("Place your hand here, nails facing the screen")
+        self._guide_text = (self.tr("Place both hands flat inside the outlines") if self._guide_hands == 2 else
+                            self.tr("Place your hand flat inside the outline"))
         self.update()
+
+
+def _hands_outline(area: QRectF, hands: int) -> QPainterPath:
+    """One hand in the middle of `area`, or two side by side: a left hand (the right one mirrored) and a right."""
+    if hands < 2:
+        return _hand_outline(area)
+    gap = max(area.width() * 0.06, area.height() * 0.3)  # the thumbs reach inwards: on a narrow mirror they crossed
+    half = (area.width() - gap) / 2
+    right = _hand_outline(QRectF(area.left() + half + gap, area.top(), half, area.height()))
+    mirror = QTransform().translate(2 * area.center().x(), 0).scale(-1, 1)  # x → (left + right) − x
+    path = QPainterPath(right)
+    path.addPath(mirror.map(right))
+    return path
 
 
 def _hand_outline(area: QRectF) -> QPainterPath:

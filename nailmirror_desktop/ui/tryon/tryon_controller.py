@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
 from nailmirror_desktop.core.catalog.errors import StyleError
@@ -45,6 +45,7 @@ from nailmirror_desktop.ui.shell.forget import forget_each
 from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SNAPSHOT, MainWindow
 from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.compare_page import ComparePage
+from nailmirror_desktop.ui.tryon.countdown import SnapshotCountdown
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
 from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_frozen_frame, save_snapshot
 from nailmirror_desktop.ui.tryon.style_browser import LOADING, READY, UNAVAILABLE, StyleBrowser
@@ -58,6 +59,9 @@ _PREVIEW_ENDS = {TaskStatus.SUCCESS.value, TaskStatus.FAILED.value, TaskStatus.D
 
 class TryOnController(QObject):
     """Builds the mirror loop, the style browser (when there is a catalog) and the snapshot page."""
+
+    snapshot_taken = Signal()  # a new pair is on the snapshot page (its save under way)
+    snapshot_saved = Signal(bool)  # that snapshot's save ended: saved (last_snapshot set) or not
 
     def __init__(self, window: MainWindow, session: TryOnSession, supervisor: SourceSupervisor,
                  repository: StyleRepository | None, run_in_background: RunInBackground,
@@ -74,13 +78,21 @@ class TryOnController(QObject):
         self._run = run_in_background
         # two stages: frame N+1 is tracked while frame N is painted (ARCHITECTURE.md §3)
         self.mirror_loop = MirrorLoop(window.mirror, supervisor, session.track, run_in_background,
-                                      paint_frame=session.paint, parent=self)
+                                      paint_frame=session.paint, parent=self,
+                                      hands_wanted=int(getattr(session.pipeline, "max_hands", 2)))
         self.mirror_loop.source_state_changed.connect(self._on_source_state_change)
         self.style_browser = self._build_style_browser(repository)
         self.snapshot_page = SnapshotPage()
         self.snapshot_page.back_requested.connect(self.back_to_mirror)
         window.set_page_widget(SNAPSHOT, self.snapshot_page)
-        window.snapshot_requested.connect(self.take_snapshot)
+        # the snapshot button counts 3-2-1 on the mirror first; take_snapshot() itself still saves at once
+        self.countdown = SnapshotCountdown(self, ready=self._hands_in_frame)
+        self.countdown.number_changed.connect(self._on_countdown_number)
+        self.countdown.finished.connect(self._on_countdown_end)
+        window.snapshot_requested.connect(self.request_snapshot)
+        window.mirror.pressed.connect(self.countdown.cancel)
+        window.staff_requested.connect(self.countdown.cancel)  # the PIN pad opens over the mirror
+        window.pages.currentChanged.connect(lambda _index: self._cancel_countdown_off_the_mirror())
         self.compare_page = ComparePage()
         self.compare_page.back_requested.connect(self.back_to_mirror)
         self.compare_page.chosen.connect(self._on_compare_choice)
@@ -244,6 +256,28 @@ class TryOnController(QObject):
         self.session.set_accent_fingers(fingers)
 
     # --- snapshots ----------------------------------------------------------------------------------------
+    def request_snapshot(self) -> None:
+        """The snapshot button: start the 3-2-1 on the mirror, or cancel it when it is counting."""
+        if self.countdown.running:
+            self.countdown.cancel()
+        else:
+            self.countdown.start()
+
+    def _hands_in_frame(self) -> bool:
+        return self.mirror_loop.hands_tracked() >= self.mirror_loop.hands_wanted
+
+    def _on_countdown_number(self, number: int) -> None:
+        self._window.mirror.set_countdown(number)
+        self._window.set_snapshot_counting(number > 0)
+
+    def _on_countdown_end(self) -> None:
+        if self._window.current_page() == CUSTOMER:  # never jump off a page the customer or staff went to
+            self.take_snapshot()
+
+    def _cancel_countdown_off_the_mirror(self) -> None:
+        if self._window.current_page() != CUSTOMER:
+            self.countdown.cancel()
+
     def take_snapshot(self) -> bool:
         """Freeze the best painted recent before/after pair on the snapshot page and save it (on a worker)."""
         pair = self.session.snapshot_pair()
@@ -264,6 +298,7 @@ class TryOnController(QObject):
         accent = tuple(sorted(f.name.lower() for f in self.session.accent_fingers))
         if render:
             self.snapshot_page.show_render_progress(0.0)
+        self.snapshot_taken.emit()  # before the save: its answer may come back at once
         self._run(lambda: _save(pair, code, render),
                   lambda saved, error: self._on_snapshot_saved(number, saved, error, code, accent, pair.nails))
         return True
@@ -280,10 +315,12 @@ class TryOnController(QObject):
             self.snapshot_page.show_saved(None)
             self.snapshot_page.show_render(None)
             self.last_snapshot = None
+            self.snapshot_saved.emit(False)
             return
         after, frame = saved
         self.snapshot_page.show_saved(after)
         self.last_snapshot = after
+        self.snapshot_saved.emit(True)
         if frame is not None:
             self._submit_preview(PreviewRequest(frame, code, after, accent, live_nails))
         else:
@@ -353,6 +390,7 @@ class TryOnController(QObject):
         first view and the mirror on screen. Each part on its own (ui/shell/forget.py): one failing part is
         logged and the others still go."""
         forget_each("try-on", [
+            ("snapshot countdown", self.countdown.cancel),
             ("answers on their way", self._drop_answers),
             ("style", self.session.clear),
             ("snapshot page", self.snapshot_page.clear),

@@ -33,11 +33,17 @@ def demo_video_path(folder: Path) -> Path | None:
 
 def open_demo_reader(folder: Path) -> FrameReader:
     """The first video in `folder`, looped at its own pace. Raises FileNotFoundError when there is none."""
-    from nailmirror_desktop.vision.sources.readers import VideoFileSource
 
     path = demo_video_path(folder)
     if path is None:
         raise FileNotFoundError(f"no demo video in {folder}")
+    return open_video_reader(path)
+
+
+def open_video_reader(path: Path) -> FrameReader:
+    """`path` looped at its own pace (the demo, or a clip the salon chose)."""
+    from nailmirror_desktop.vision.sources.readers import VideoFileSource
+
     return FrameReader(VideoFileSource(path, loop=True), paced=True)
 
 

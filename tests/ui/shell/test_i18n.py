@@ -29,10 +29,10 @@ def test_language_switch_retranslates_live_widgets(qtbot):
     qtbot.addWidget(view)
     try:
         assert i18n.install_language("zh_CN")
-        qtbot.waitUntil(lambda: view._guide_text == "请把手放在这里，指甲朝向屏幕", timeout=2000)
+        qtbot.waitUntil(lambda: view.guide_text() == "把双手平放在框内", timeout=2000)
         assert "一分钟" in generation_error_text("TOO_MANY_PENDING_TASKS")
         assert i18n.install_language("en")
-        qtbot.waitUntil(lambda: view._guide_text.startswith("Place your hand here"), timeout=2000)
+        qtbot.waitUntil(lambda: view.guide_text() == "Place both hands flat inside the outlines", timeout=2000)
         assert "minute" in generation_error_text("TOO_MANY_PENDING_TASKS")
     finally:
         i18n.install_language("en")

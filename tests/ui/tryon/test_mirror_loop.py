@@ -297,3 +297,35 @@ def test_a_two_stage_loop_stopped_with_a_frame_waiting_starts_again(qtbot):
         qtbot.wait(400)
         runner.close()
         supervisor.close()
+
+
+def test_the_guide_waits_out_a_short_loss_and_leaves_only_with_both_hands(qtbot):
+    """#22 §3: no flicker on a frame or two without a hand; one hand of two is not enough."""
+    from nailmirror_desktop.ui.tryon import mirror_loop
+
+    view = MirrorView()
+    qtbot.addWidget(view)
+    hands = [2]
+
+    def process(packet, target):
+        return shown_frame_from(packet.image, hands[0], {}, packet.sequence, target)
+
+    supervisor = SourceSupervisor(lambda: still_reader(np.full((90, 160, 3), 90, np.uint8)))
+    loop = MirrorLoop(view, supervisor, process, run_now, hands_wanted=2)
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: view.has_frame() and not view.guide_visible(), timeout=15000)
+        hands[0] = 0
+        qtbot.wait(mirror_loop.GUIDE_GRACE_MS // 3)
+        assert not view.guide_visible()  # a short loss: still no guide
+        hands[0] = 2
+        qtbot.wait(mirror_loop.GUIDE_GRACE_MS)
+        assert not view.guide_visible()
+        hands[0] = 1
+        qtbot.waitUntil(view.guide_visible, timeout=mirror_loop.GUIDE_GRACE_MS * 4)
+        assert view.guide_text() == "Place both hands flat inside the outlines"
+        hands[0] = 2
+        qtbot.waitUntil(lambda: not view.guide_visible(), timeout=2000)
+    finally:
+        loop.stop()
+        supervisor.close()
