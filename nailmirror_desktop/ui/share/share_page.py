@@ -10,7 +10,7 @@ SAVING (the snapshot is not on disk yet).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from nailmirror_desktop.ui.share.qr_image import qr_image
@@ -83,12 +83,14 @@ class SharePage(QWidget):
         self.qr.clear()
         self._set_state(state)
 
-    def show_style(self, name: str, code: str, price: str | None = None) -> None:
-        self.card.show_style(name, code, price)
+    def show_style(self, name: str, code: str, price: str | None = None, *, picture: QImage | None = None,
+                   hands: QImage | None = None, store: str = "") -> None:
+        """The take-home card (style_card.py says what each part is)."""
+        self.card.show_style(name, code, price, picture=picture, hands=hands, store=store)
 
     def clear(self) -> None:
         self.qr.clear()
-        self.card.show_style("", "")
+        self.card.clear()
         self._set_state(OFF)
 
     def _set_state(self, state: str) -> None:

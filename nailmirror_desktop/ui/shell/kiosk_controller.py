@@ -56,7 +56,8 @@ class KioskController(QObject):
         # "send to my phone" while staff have sharing on (switched without a restart), the style card always
         self.share = ShareController(self.window, self.tryon.snapshot_page, services.share,
                                      lambda: self.tryon.last_snapshot, self._style_on_show, parent=self,
-                                     sharing=self.config.share_to_phone)
+                                     sharing=self.config.share_to_phone, hands_box=lambda: self.tryon.last_hands_box,
+                                     style_picture=self.tryon.style_picture, store_name=self.config.store_name)
         self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self)
         self.staff.snapshots_deleted.connect(self.share.forget_snapshots)
         self.staff.catalog_did_change.connect(self.tryon.reload_catalog)
@@ -144,6 +145,7 @@ class KioskController(QObject):
         self.tryon.currency = config.currency
         self.idle.set_timeout_ms(config.idle_timeout_s * 1000)
         self.share.set_sharing(config.share_to_phone)
+        self.share.store_name = config.store_name
         i18n.install_language(config.language)
 
     def _on_quit_request(self) -> None:

@@ -58,12 +58,13 @@ QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; backgroun
     border: 2px solid #3f3547; }}
 QCheckBox::indicator:checked {{ background: {ACCENT}; border-color: {ACCENT}; }}
 QHeaderView::section {{ background: {PANEL}; color: {MUTED}; border: none; padding: 6px; }}
-QFrame#styleCard {{ background: #f7f1f4; border-radius: 18px; min-width: 340px; }}
+QFrame#styleCard {{ background: #f7f1f4; border-radius: 18px; min-width: 680px; }}
 QFrame#styleCard QLabel {{ background: transparent; color: #2a1f27; }}
 QFrame#styleCard QLabel#muted {{ color: #7a6a74; }}
+QFrame#styleCard QLabel#cardStaffLine {{ color: #b23a66; font-size: 22px; font-weight: 600; }}
 QLabel#cardName {{ font-size: 34px; font-weight: 700; }}
 QLabel#cardCode {{ font-size: 24px; font-weight: 600; letter-spacing: 1px; }}
-QLabel#cardPrice {{ font-size: 28px; color: #b23a66; }}
+QFrame#styleCard QLabel#cardPrice {{ font-size: 30px; font-weight: 700; color: #b23a66; }}
 QScrollBar:vertical {{ width: 10px; background: transparent; }}
 QScrollBar::handle:vertical {{ background: #4a4150; border-radius: 5px; }}
 """
