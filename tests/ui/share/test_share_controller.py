@@ -218,3 +218,17 @@ def test_the_card_and_the_phone_picture_show_her_painted_hands_the_style_and_the
     finally:
         server.close()
         i18n.install_language("en")
+
+
+def test_the_store_name_staff_save_is_on_the_next_card(qtbot, tmp_path):
+    from nailmirror_desktop.core.config import load_config
+    from tests.support.style_fixtures import make_catalog
+    from tests.support.ui_support import light_kiosk
+
+    with light_kiosk(qtbot, make_catalog(tmp_path / "catalog", count=2)) as kiosk:
+        kiosk.share.take_home()
+        assert kiosk.share.page.card.store.isHidden()  # none set: the line is left out
+        kiosk.staff.config_did_save.emit(load_config().with_changes(store_name="指尖魔镜 · 静安店"))
+        kiosk.share.take_home()
+        assert kiosk.share.page.card.store.text() == "指尖魔镜 · 静安店"
+        assert kiosk.share.page.card.store.isVisibleTo(kiosk.share.page.card)

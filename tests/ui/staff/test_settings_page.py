@@ -302,3 +302,12 @@ def test_the_time_zone_picker_speaks_the_ui_language_and_is_finger_sized(qtbot, 
     assert min(box.region.height(), box.zone.height(), box.use_system.height()) >= 48
     box.use_system.click()  # this computer's zone: the test machine's own
     assert box.zone_name()
+
+
+def test_the_store_name_is_saved_for_the_take_home_card_at_once(qtbot, page):
+    assert page.store_name.text() == "" and page.store_name.placeholderText()
+    page.store_name.setText("  指尖魔镜 · 静安店 ")
+    with qtbot.waitSignal(page.config_saved, timeout=1000) as saved:
+        assert page.save()
+    assert saved.args[0].store_name == "指尖魔镜 · 静安店" == load_config().store_name
+    assert not page.restart_button.isVisibleTo(page)  # the next take-home shows it (KioskController)
