@@ -8,12 +8,13 @@ It works with no network at all, so it is also what the share page offers when a
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtGui import QImage, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-PICTURE_SIZE = QSize(240, 240)  # the style's own picture (square cards)
-HANDS_SIZE = QSize(360, 240)  # the painted nails, 3:2
-HANDS_ASPECT = HANDS_SIZE.width() / HANDS_SIZE.height()
+HANDS_ASPECT = 1.5  # the painted nails at 3:2 beside the style's own (square) picture
+IMAGE_HEIGHT = (200, 360)  # px, the least and the most: the pictures grow with the card (a 1920×1080 counter)
+MARGIN = 28
+SPACING = 16
 
 
 class StyleCard(QFrame):
@@ -21,15 +22,17 @@ class StyleCard(QFrame):
         super().__init__(parent)
         self.setObjectName("styleCard")
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(28, 24, 28, 24)
+        layout.setContentsMargins(MARGIN, 24, MARGIN, 24)
         layout.setSpacing(8)
         self.heading = QLabel()
         self.heading.setObjectName("cardStaffLine")
         self.heading.setWordWrap(True)
-        self.picture = _image_label("cardPicture", PICTURE_SIZE)
-        self.hands = _image_label("cardHands", HANDS_SIZE)
+        self._height = IMAGE_HEIGHT[0]
+        self._images: dict[str, QImage | None] = {"picture": None, "hands": None}
+        self.picture = _image_label("cardPicture")
+        self.hands = _image_label("cardHands")
         images = QHBoxLayout()
-        images.setSpacing(16)
+        images.setSpacing(SPACING)
         images.addStretch(1)
         images.addWidget(self.picture)
         images.addWidget(self.hands)
@@ -69,12 +72,25 @@ class StyleCard(QFrame):
         self.price.setVisible(bool(price))
         self.store.setText(store)
         self.store.setVisible(bool(store))
-        _show_image(self.picture, picture, PICTURE_SIZE)
-        _show_image(self.hands, hands, HANDS_SIZE)
+        self._images = {"picture": picture, "hands": hands}
+        self._show_images()
         self._retranslate()
 
     def clear(self) -> None:
         self.show_style("", "")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        room = (event.size().width() - 2 * MARGIN - SPACING) / (1 + HANDS_ASPECT)
+        height = int(min(IMAGE_HEIGHT[1], max(IMAGE_HEIGHT[0], room)))
+        if height != self._height:
+            self._height = height
+            self._show_images()
+
+    def _show_images(self) -> None:
+        height = self._height
+        _show_image(self.picture, self._images["picture"], QSize(height, height))
+        _show_image(self.hands, self._images["hands"], QSize(round(height * HANDS_ASPECT), height))
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
@@ -87,16 +103,16 @@ class StyleCard(QFrame):
         self.code.setText(self.tr("Style code %1").replace("%1", self._code) if self._code else "")
 
 
-def _image_label(name: str, size: QSize) -> QLabel:
+def _image_label(name: str) -> QLabel:
     label = QLabel()
     label.setObjectName(name)
-    label.setFixedSize(size)
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
     return label
 
 
 def _show_image(label: QLabel, image: QImage | None, size: QSize) -> None:
     """`image` scaled to fit `size` whole, or the label hidden (and its pixmap dropped) when there is none."""
+    label.setFixedSize(size)
     if image is None or image.isNull():
         label.clear()
         label.hide()

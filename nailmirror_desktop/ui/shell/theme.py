@@ -58,7 +58,7 @@ QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; backgroun
     border: 2px solid #3f3547; }}
 QCheckBox::indicator:checked {{ background: {ACCENT}; border-color: {ACCENT}; }}
 QHeaderView::section {{ background: {PANEL}; color: {MUTED}; border: none; padding: 6px; }}
-QFrame#styleCard {{ background: #f7f1f4; border-radius: 18px; min-width: 680px; }}
+QFrame#styleCard {{ background: #f7f1f4; border-radius: 18px; min-width: 580px; }}
 QFrame#styleCard QLabel {{ background: transparent; color: #2a1f27; }}
 QFrame#styleCard QLabel#muted {{ color: #7a6a74; }}
 QFrame#styleCard QLabel#cardStaffLine {{ color: #b23a66; font-size: 22px; font-weight: 600; }}
