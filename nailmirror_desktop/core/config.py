@@ -65,6 +65,9 @@ class KioskConfig:
     # The address the QR code advertises and the share server listens on (an IP address); empty: the kiosk's
     # own address on its default network (adapters/share/network.py), 127.0.0.1 when it has none.
     share_address: str = ""
+    # The store's name as customers know it ("指尖魔镜 · 静安店"), on the take-home card and the phone's picture;
+    # empty leaves that line out.
+    store_name: str = ""
     # The store's currency (ISO 4217, core/catalog/price.py): style prices are minor units of it. Changing it
     # does not convert prices already set; staff set them again.
     currency: str = DEFAULT_CURRENCY
@@ -104,6 +107,7 @@ def validated(config: KioskConfig) -> KioskConfig:
         share_to_phone=bool(config.share_to_phone),
         share_port=max(1024, min(int(config.share_port), 65535)),
         share_address=_ip_address(config.share_address),
+        store_name=" ".join(_short_text(config.store_name, 200).split())[:60],
         currency=str(config.currency).strip().upper() if str(config.currency).strip().upper() in CURRENCIES
         else DEFAULT_CURRENCY,
         demo_video=_short_text(config.demo_video, 1024),

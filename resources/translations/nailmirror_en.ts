@@ -1113,77 +1113,77 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="299"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="303"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="302"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="306"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="325"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="326"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="331"/>
         <source>Saved.</source>
         <translation>Saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="346"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="240"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="244"/>
         <source>This camera is not connected.</source>
         <translation>This camera is not connected.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="242"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="246"/>
         <source>Starting the camera…</source>
         <translation>Starting the camera…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="258"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>This camera does not open: it may be unplugged or in use by another program.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="277"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>No camera is connected. The mirror plays the demo video until one is plugged in.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
         <source>Automatic: the first camera found</source>
         <translation>Automatic: the first camera found</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="288"/>
         <source>Camera %1</source>
         <translation>Camera %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="289"/>
         <source>%1 (not connected)</source>
         <translation>%1 (not connected)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
         <source>No camera found.</source>
         <translation>No camera found.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="291"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>%n camera found.</numerusform>
@@ -1191,180 +1191,213 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="292"/>
         <source>Camera preview</source>
         <translation>Camera preview</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
         <source>Look for cameras again</source>
         <translation>Look for cameras again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="333"/>
         <source>Prices already set keep their numbers: check them on the review page.</source>
         <translation>Prices already set keep their numbers: check them on the review page.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source>Price currency</source>
         <translation>Price currency</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="383"/>
+        <source>Store name</source>
+        <translation>Store name</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source>Send photos to phones</source>
         <translation>Send photos to phones</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="383"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="390"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="387"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="393"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="394"/>
         <source>Restart the kiosk now</source>
         <translation>Restart the kiosk now</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="395"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>Off keeps every photo on this kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="390"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="396"/>
+        <source>On the take-home card and the phone&apos;s picture</source>
+        <translation>On the take-home card and the phone&apos;s picture</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="397"/>
         <source> days</source>
         <translation> days</translation>
     </message>
 </context>
 <context>
+    <name>ShareController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="127"/>
+        <source>Style code %1</source>
+        <translation>Style code %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <source>Before</source>
+        <translation>Before</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <source>After</source>
+        <translation>After</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
+        <source>Show this picture to your nail artist</source>
+        <translation>Show this picture to your nail artist</translation>
+    </message>
+</context>
+<context>
     <name>SharePage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="111"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="118"/>
         <source>Take it home</source>
         <translation>Take it home</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="112"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
         <source>Back to my photo</source>
         <translation>Back to my photo</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="114"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
         <source>Or photograph the style card: our staff find this style again from its code.</source>
         <translation>Or photograph the style card: our staff find this style again from its code.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="116"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="123"/>
         <source>Scan the code with your phone&apos;s camera to save the photo. The link works on this store&apos;s Wi-Fi for %1 minutes, and ends when you leave the kiosk.</source>
         <translation>Scan the code with your phone&apos;s camera to save the photo. The link works on this store&apos;s Wi-Fi for %1 minutes, and ends when you leave the kiosk.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="126"/>
         <source>Sent to your phone. The link ends when you leave the kiosk.</source>
         <translation>Sent to your phone. The link ends when you leave the kiosk.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="127"/>
         <source>This kiosk is not on a network your phone can reach right now.</source>
         <translation>This kiosk is not on a network your phone can reach right now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="128"/>
         <source>Sending to a phone does not work on this kiosk right now.</source>
         <translation>Sending to a phone does not work on this kiosk right now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="129"/>
         <source>This kiosk keeps photos to itself.</source>
         <translation>This kiosk keeps photos to itself.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="123"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="130"/>
         <source>The photo is still being saved: try again in a moment.</source>
         <translation>The photo is still being saved: try again in a moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="127"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="134"/>
         <source>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</source>
         <translation>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</translation>
     </message>
@@ -1456,42 +1489,42 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="214"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="214"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="233"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="238"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="234"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="239"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="254"/>
         <source>◀ Before</source>
         <translation>◀ Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="255"/>
         <source>After ▶</source>
         <translation>After ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="256"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="252"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="257"/>
         <source>Perfecting your photo…</source>
         <translation>Perfecting your photo…</translation>
     </message>
@@ -1650,12 +1683,12 @@
 <context>
     <name>StyleCard</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="37"/>
-        <source>Show this card to our staff</source>
-        <translation>Show this card to our staff</translation>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="102"/>
+        <source>Show this card to your nail artist</source>
+        <translation>Show this card to your nail artist</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="39"/>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="103"/>
         <source>Style code %1</source>
         <translation>Style code %1</translation>
     </message>
@@ -1754,7 +1787,7 @@
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="230"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="235"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
@@ -1762,12 +1795,12 @@
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="193"/>
         <source>Send to my phone</source>
         <translation>Send to my phone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="193"/>
         <source>Style card</source>
         <translation>Style card</translation>
     </message>

@@ -1110,257 +1110,290 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="299"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="303"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="302"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="306"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="325"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>已保存。重启本机后，新的摄像头、画面或分享设置才会生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="326"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="331"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="347"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="346"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="240"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="244"/>
         <source>This camera is not connected.</source>
         <translation>这个摄像头没有连接。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="242"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="246"/>
         <source>Starting the camera…</source>
         <translation>正在打开摄像头…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="258"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>这个摄像头打不开：可能已拔出，或正被其他程序使用。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="277"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>没有连接摄像头。插上摄像头之前，镜子播放演示视频。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
         <source>Automatic: the first camera found</source>
         <translation>自动：找到的第一个摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="284"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="288"/>
         <source>Camera %1</source>
         <translation>摄像头 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="289"/>
         <source>%1 (not connected)</source>
         <translation>%1（未连接）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
         <source>No camera found.</source>
         <translation>没有找到摄像头。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="287"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="291"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>找到 %n 个摄像头。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="292"/>
         <source>Camera preview</source>
         <translation>摄像头预览</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
         <source>Look for cameras again</source>
         <translation>重新查找摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="333"/>
         <source>Prices already set keep their numbers: check them on the review page.</source>
         <translation>已设置的价格数字不变：请到审核页核对。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="353"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="375"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="376"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source>Price currency</source>
         <translation>价格币种</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="383"/>
+        <source>Store name</source>
+        <translation>店名</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="377"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
         <source>Send photos to phones</source>
         <translation>发送照片到手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="378"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="379"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="383"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="390"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="387"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="393"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="394"/>
         <source>Restart the kiosk now</source>
         <translation>立即重启本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="395"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>关闭时所有照片都只留在本机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="390"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="396"/>
+        <source>On the take-home card and the phone&apos;s picture</source>
+        <translation>显示在“带回家”卡片和手机图片上</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="397"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
 </context>
 <context>
+    <name>ShareController</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="127"/>
+        <source>Style code %1</source>
+        <translation>款号 %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <source>Before</source>
+        <translation>上色前</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <source>After</source>
+        <translation>上色后</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
+        <source>Show this picture to your nail artist</source>
+        <translation>请把这张图给美甲师看</translation>
+    </message>
+</context>
+<context>
     <name>SharePage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="111"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="118"/>
         <source>Take it home</source>
         <translation>带回家</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="112"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
         <source>Back to my photo</source>
         <translation>返回我的照片</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="114"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
         <source>Or photograph the style card: our staff find this style again from its code.</source>
         <translation>也可以拍下款式卡片：店员凭款号就能找到这款。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="116"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="123"/>
         <source>Scan the code with your phone&apos;s camera to save the photo. The link works on this store&apos;s Wi-Fi for %1 minutes, and ends when you leave the kiosk.</source>
         <translation>用手机相机扫码即可保存照片。链接需连接本店 Wi-Fi，%1 分钟内有效，您离开本机后即失效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="126"/>
         <source>Sent to your phone. The link ends when you leave the kiosk.</source>
         <translation>已发送到您的手机。您离开本机后，链接即失效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="120"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="127"/>
         <source>This kiosk is not on a network your phone can reach right now.</source>
         <translation>本机目前不在您的手机能访问的网络中。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="121"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="128"/>
         <source>Sending to a phone does not work on this kiosk right now.</source>
         <translation>本机暂时无法发送到手机。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="122"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="129"/>
         <source>This kiosk keeps photos to itself.</source>
         <translation>本机不会将照片发送出去。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="123"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="130"/>
         <source>The photo is still being saved: try again in a moment.</source>
         <translation>照片还在保存中，请稍后再试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="127"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_page.py" line="134"/>
         <source>Not opening? A guest Wi-Fi may keep your phone away from this kiosk: photograph the style card instead.</source>
         <translation>打不开？访客 Wi-Fi 可能无法访问本机，请改为拍下款式卡片。</translation>
     </message>
@@ -1450,42 +1483,42 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="214"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="214"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="233"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="238"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="234"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="239"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="254"/>
         <source>◀ Before</source>
         <translation>◀ 上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="255"/>
         <source>After ▶</source>
         <translation>上色后 ▶</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="256"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="252"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="257"/>
         <source>Perfecting your photo…</source>
         <translation>正在精修你的照片…</translation>
     </message>
@@ -1644,12 +1677,12 @@
 <context>
     <name>StyleCard</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="37"/>
-        <source>Show this card to our staff</source>
-        <translation>把这张卡片给店员看</translation>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="102"/>
+        <source>Show this card to your nail artist</source>
+        <translation>请把这张卡给美甲师看</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="39"/>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="103"/>
         <source>Style code %1</source>
         <translation>款号 %1</translation>
     </message>
@@ -1748,7 +1781,7 @@
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="230"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="235"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
@@ -1756,12 +1789,12 @@
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="193"/>
         <source>Send to my phone</source>
         <translation>发送到我的手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="137"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="193"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
     </message>

@@ -93,6 +93,14 @@ def test_sending_to_a_phone_is_off_by_default_and_its_port_is_clamped():
     assert config.with_changes(share_address="kiosk.local").share_address == ""  # an address, not a name
 
 
+def test_the_store_name_is_one_short_line_and_empty_by_default():
+    assert load_config().store_name == ""  # unknown: the take-home card and the phone's picture leave it out
+    config_path().write_text(json.dumps({"store_name": "  指尖魔镜\n ·  静安店 "}), encoding="utf-8")
+    assert load_config().store_name == "指尖魔镜 · 静安店"
+    assert len(load_config().with_changes(store_name="店" * 500).store_name) == 60
+    assert load_config().with_changes(store_name=42).store_name == ""  # a hand-edited mistake
+
+
 def test_the_store_time_zone_defaults_to_the_operating_system_s(monkeypatch):
     from nailmirror_desktop.core.config import known_time_zone, system_time_zone
 

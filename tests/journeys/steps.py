@@ -129,6 +129,28 @@ def decode_qr(image_rgb: np.ndarray) -> str:
     raise JourneyFailed("no QR code could be read from the screenshot")
 
 
+def painted_hands_picture(journey: Journey, jpeg: bytes) -> None:
+    """The phone's picture (adapters/share/share_image.py) is 1080×1350 and shows her painted hands: where its
+    "after" crop differs from its "before" crop there are painted nails, at least MIN_NAILS_PER_HAND a hand. Kept
+    beside the journey's screenshots as phone.jpg."""
+    from nailmirror_desktop.adapters.share.share_image import SIZE, layout_for
+    from nailmirror_desktop.vision.paint.framing import Box
+
+    (journey.folder / "phone.jpg").write_bytes(jpeg)
+    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert picture is not None and (picture.shape[1], picture.shape[0]) == SIZE, "a 1080×1350 picture"
+    found = journey.screen.controller.tryon.last_hands_box
+    assert found is not None, "the snapshot's painted hands were found"
+    layout = layout_for(Box.from_tuple(found).aspect)
+    label_h = 90  # the panels' "before"/"after" labels differ too: left out
+    before, after = (picture[p.top:p.bottom - label_h, p.left:p.right].astype(np.int16)
+                     for p in (layout.before, layout.after))
+    changed = (np.abs(after - before).max(axis=2) > 40).astype(np.uint8)
+    count, _labels, stats, _centres = cv2.connectedComponentsWithStats(changed, 8)
+    nails = sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 150)
+    assert nails >= 2 * MIN_NAILS_PER_HAND, f"{nails} painted nails on the phone's picture"
+
+
 def fetch(url: str) -> tuple[int, bytes]:
     """What a phone gets from `url`: (HTTP status, body); status 0 when nothing answers."""
     try:

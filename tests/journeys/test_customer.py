@@ -12,6 +12,7 @@ pytestmark = [pytest.mark.journey, pytest.mark.no_qt_log]
 
 SEARCH = {"zh_CN": ("hong", "红"), "en": ("red", None)}  # pinyin composed on the keyboard; English typed
 PROMPT = {"zh_CN": ("hong", "红"), "en": ("pink", None)}
+STORE = "指尖魔镜 · 静安店"
 
 
 def customer(journey: Journey, language: str) -> None:
@@ -57,12 +58,16 @@ def customer(journey: Journey, language: str) -> None:
         s.wait_until(lambda: controller.window.findChild(type(controller.window.brand), "qrCode").pixmap()
                      is not None and not controller.window.findChild(type(controller.window.brand),
                                                                      "qrCode").pixmap().isNull(), "the QR code")
+        card = controller.share.page.card  # the take-home card: her painted nails, the style, the store
+        assert s.shows_text(tr("StyleCard", "Show this card to your nail artist")) and s.shows_text(STORE)
+        assert card.name.text() and not card.hands.pixmap().isNull() and not card.picture.pixmap().isNull()
     url = steps.decode_qr(journey.last_shot)
     with journey.step("the phone opens the QR's link") as s:
         status, body = fetch(url)  # the landing page, then the photo it shows, as a phone's browser loads them
-        assert status == 200 and b"/photo.png" in body, f"{url} answered {status}: {body[:200]!r}"
-        status, photo = fetch(url + "/photo.png")
-        assert status == 200 and photo.startswith(b"\x89PNG"), f"the photo answered {status}, {len(photo)} bytes"
+        assert status == 200 and b"/photo.jpg" in body, f"{url} answered {status}: {body[:200]!r}"
+        status, photo = fetch(url + "/photo.jpg")
+        assert status == 200 and photo.startswith(b"\xff\xd8"), f"the photo answered {status}, {len(photo)} bytes"
+        steps.painted_hands_picture(journey, photo)
         s.wait_until(lambda: s.shows_text(tr("SharePage", "Sent to your phone. The link ends when you leave the "
                                                           "kiosk.")), "the kiosk saying it was sent")
     with journey.step("walk away: after the idle timeout a fresh start") as s:
@@ -83,5 +88,5 @@ def customer(journey: Journey, language: str) -> None:
 
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
 def test_customer(journey_display, nailmirror_home, monkeypatch, language):
-    write_config(nailmirror_home, language=language, share_to_phone=True)
+    write_config(nailmirror_home, language=language, share_to_phone=True, store_name=STORE)
     run_journey(f"customer-{language}", lambda journey: customer(journey, language), monkeypatch)

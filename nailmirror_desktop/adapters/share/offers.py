@@ -1,11 +1,12 @@
 """Share offers and the rate limit in front of them. Plain logic with an injected clock.
 
-An offer is one file behind a random token (32 bytes from `secrets`, URL-safe). It is good for `ttl_s` seconds
-and at most `max_deliveries` whole deliveries (a phone's "save image" fetches the photo again), one transfer at a
-time; a transfer cut off midway (the phone's Wi-Fi dropped) is not counted, so the phone can fetch again.
-Offering a new file withdraws the older offers, and the idle reset withdraws them all, so a link shown to one
-customer never outlives her time at the kiosk. Tokens are compared in constant time and never logged: `log_id`
-names an offer in the log without telling anything of its token.
+An offer is one file behind a random token (32 bytes from `secrets`, URL-safe), or a picture made from it (`build`,
+called by the server when a phone first asks; the bytes it made are kept in the offer, and go with it). It is good for
+`ttl_s` seconds and at most `max_deliveries` whole deliveries (a phone's "save image" fetches the photo again), one
+transfer at a time; a transfer cut off midway (the phone's Wi-Fi dropped) is not counted, so the phone can fetch
+again. Offering a new file withdraws the older offers, and the idle reset withdraws them all, so a link shown to one
+customer never outlives her time at the kiosk. Tokens are compared in constant time and never logged: `log_id` names
+an offer in the log without telling anything of its token.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
@@ -34,6 +35,9 @@ class Offer:
     expires_at: float  # on the offers' clock
     deliveries: int = 0  # whole deliveries so far
     sending: bool = False  # a transfer is in progress
+    build: Callable[[], bytes] | None = None  # makes the body from `path`; None: the file itself is sent
+    body: bytes | None = field(default=None, repr=False)  # what `build` made, for the file as `body_stamp` saw it
+    body_stamp: tuple[int, int] | None = None  # (mtime_ns, size) of `path` when `body` was made
 
     @property
     def log_id(self) -> str:
@@ -62,9 +66,10 @@ class ShareOffers:
         self._lock = threading.Lock()
         self._offers: dict[str, Offer] = {}
 
-    def offer(self, path: Path, content_type: str = "image/png") -> Offer:
-        """A new offer for `path`; every older offer is withdrawn."""
-        offer = Offer(secrets.token_urlsafe(TOKEN_BYTES), Path(path), content_type, self._clock() + self.ttl_s)
+    def offer(self, path: Path, content_type: str = "image/png", build: Callable[[], bytes] | None = None) -> Offer:
+        """A new offer for `path` (or for what `build` makes of it); every older offer is withdrawn."""
+        offer = Offer(secrets.token_urlsafe(TOKEN_BYTES), Path(path), content_type, self._clock() + self.ttl_s,
+                      build=build)
         with self._lock:
             self._offers = {offer.token: offer}
         return offer
@@ -99,6 +104,14 @@ class ShareOffers:
             offer = replace(offer, sending=False, deliveries=offer.deliveries + int(delivered))
             self._offers[offer.token] = offer
             return offer
+
+    def keep_body(self, token: str, stamp: tuple[int, int], body: bytes) -> None:
+        """Keep what `build` made for the file as `stamp` saw it; nothing when the offer was withdrawn meanwhile
+        (the bytes must not outlive the link)."""
+        with self._lock:
+            offer = self._find(token)
+            if offer is not None:
+                self._offers[offer.token] = replace(offer, body=body, body_stamp=stamp)
 
     def _find(self, token: str) -> Offer | None:
         wanted = token.encode("utf-8", "surrogateescape")  # compare_digest refuses non-ASCII str

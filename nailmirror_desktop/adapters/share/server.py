@@ -1,7 +1,10 @@
 """`ShareServer`: the kiosk serves one snapshot to the customer's phone over the store network.
 
 A phone that scans the QR code opens `http://<kiosk>:<port>/s/<token>`: a small page (it does not use the link,
-so a link preview or a scanner's prefetch cannot spend it) whose image is `/s/<token>/photo.png`. The photo is
+so a link preview or a scanner's prefetch cannot spend it) whose image is `/s/<token>/photo.jpg` (`.png` for an
+offer of a PNG file). The kiosk offers a picture made for a phone (share_image.py): the server makes it on its
+thread when a phone first asks, from the snapshot as it is then on disk (the still render may have replaced the
+live "after" since the QR code was shown), and makes it again only if that file changes. The photo is
 sent one transfer at a time and at most three times whole (a phone's "save image" fetches it again; a transfer
 cut off midway does not count, and the same phone asking again takes over its dead transfer), until the link
 expires or the idle reset withdraws it. Answers: 404 for a token never offered, 410 for one expired or used up,
@@ -65,12 +68,13 @@ class ShareServer:
         # token → (client address, close its connection) of the transfer in progress; the loop's thread only
         self._sending: dict[str, tuple[str, Callable[[], None]]] = {}
 
-    def offer(self, path: Path, content_type: str = "image/png") -> ShareLink:
-        """Serve `path` through a new link (older links stop working); raises OSError when the port cannot be
-        opened."""
+    def offer(self, path: Path, content_type: str = "image/png", build: Callable[[], bytes] | None = None) -> ShareLink:
+        """Serve `path` through a new link (older links stop working), or what `build()` makes of it (called on
+        the server's thread; OSError or ValueError: the file is unusable, the phone is told the link ended);
+        raises OSError when the port cannot be opened."""
         host = self._advertised_host()
         port = self._ensure_started(self.bind or host or LOOPBACK)
-        offer = self.offers.offer(path, content_type)
+        offer = self.offers.offer(path, content_type, build)
         shown = host or LOOPBACK
         url = f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/s/{offer.token}"
         log.info("share link %s offered (%s)", offer.log_id, "on the network" if host else "no network address")
@@ -132,10 +136,10 @@ class ShareServer:
         return self._landing(token) if kind == "page" else self._photo(token, request)
 
     def _landing(self, token: str) -> Response:
-        claim, _offer = self.offers.peek(token)
-        if claim is not Claim.OK:
+        claim, offer = self.offers.peek(token)
+        if claim is not Claim.OK or offer is None:
             return _plain(_STATUS[claim], _GONE_TEXT)
-        page = _LANDING.replace("{photo}", html.escape(f"/s/{token}/photo.png"))
+        page = _LANDING.replace("{photo}", html.escape(f"/s/{token}/photo.{_extension(offer.content_type)}"))
         return Response(200, page.encode("utf-8"), _headers("text/html; charset=utf-8"))
 
     def _photo(self, token: str, request: Request) -> Response:
@@ -150,17 +154,31 @@ class ShareServer:
         if claim is not Claim.OK or offer is None:
             return _plain(_STATUS[claim], _GONE_TEXT)
         try:
-            if offer.path.stat().st_size > MAX_FILE_BYTES:
-                raise OSError("too large")
-            body = offer.path.read_bytes()
-        except OSError:
+            body = self._body(offer)
+        except Exception as exc:  # noqa: BLE001 - purged meanwhile, or unreadable: the link ends, the loop goes on
+            if not isinstance(exc, OSError):
+                log.warning("share link %s: the picture could not be made (%s)", offer.log_id, type(exc).__name__)
             self.offers.end(offer.token, delivered=False)
-            return _plain(410, _GONE_TEXT)  # the snapshot was purged meanwhile
+            return _plain(410, _GONE_TEXT)
         holder = (request.client, request.close)
         self._sending[offer.token] = holder
         headers = _headers(offer.content_type, PHOTO_CACHE_CONTROL)
-        headers.append(("Content-Disposition", 'inline; filename="nailmirror.png"'))
+        headers.append(("Content-Disposition", f'inline; filename="nailmirror.{_extension(offer.content_type)}"'))
         return Response(200, body, headers, on_done=lambda delivered: self._sent(offer, holder, delivered))
+
+    def _body(self, offer: Offer) -> bytes:
+        """The file, or what the offer's `build` makes of it: made once per version of the file."""
+        stat = offer.path.stat()
+        if stat.st_size > MAX_FILE_BYTES:
+            raise OSError("too large")
+        if offer.build is None:
+            return offer.path.read_bytes()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        if offer.body is not None and offer.body_stamp == stamp:
+            return offer.body
+        body = offer.build()
+        self.offers.keep_body(offer.token, stamp, body)
+        return body
 
     def _sent(self, offer: Offer, holder: tuple[str, Callable[[], None]], delivered: bool) -> None:
         if self._sending.get(offer.token) is holder:
@@ -175,13 +193,18 @@ class ShareServer:
             self.on_download(offer.token)
 
 
+def _extension(content_type: str) -> str:
+    return "jpg" if content_type == "image/jpeg" else "png"
+
+
 def _route(target: str) -> tuple[str, str] | None:
-    """("page" | "photo", token) for `/s/<token>` and `/s/<token>/photo.png` (a query is ignored); None else."""
+    """("page" | "photo", token) for `/s/<token>` and `/s/<token>/photo.jpg` or `.png` (the same picture, whatever
+    its type; a query is ignored); None else."""
     parts = target.split("?", 1)[0].split("/")
     if len(parts) in (3, 4) and parts[0] == "" and parts[1] == "s" and _TOKEN.fullmatch(parts[2]):
         if len(parts) == 3:
             return "page", parts[2]
-        if parts[3] == "photo.png":
+        if parts[3] in ("photo.jpg", "photo.png"):
             return "photo", parts[2]
     return None
 

@@ -1,9 +1,12 @@
 """Connects the snapshot page's "take it home" button, the share page and the one-time link server.
 
 The server (adapters/share) is built by the composition root only when staff turned sharing on
-(KioskConfig.share_to_phone); without it the button still offers the style card. A download is reported on
-the server's thread and crosses to the GUI through the bridge. The idle reset withdraws every link at once (the old
-link answers 404 from then on) and clears the page; the shell runs it first of the reset's steps.
+(KioskConfig.share_to_phone); without it the button still offers the style card. The card shows the style's picture
+and the customer's painted nails, cropped to her hands (vision/paint/framing.py) from the "after" on the snapshot
+page; the phone gets a picture made for it (adapters/share/share_image.py), composed on the server's thread from the
+snapshot's files when she first opens the link, with the words translated here and now. A download is reported on the
+server's thread and crosses to the GUI through the bridge. The idle reset withdraws every link at once (the old link
+answers 404 from then on) and clears the page; the shell runs it first of the reset's steps.
 """
 
 from __future__ import annotations
@@ -12,36 +15,48 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QRect
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QPushButton
 
 from nailmirror_desktop.adapters.share.server import ShareServer
+from nailmirror_desktop.adapters.share.share_image import ShareText, share_jpeg
 from nailmirror_desktop.ui import bridge
 from nailmirror_desktop.ui.share.share_page import NO_NETWORK, OFF, SAVING, SENT, UNAVAILABLE, SharePage
+from nailmirror_desktop.ui.share.style_card import HANDS_ASPECT
 from nailmirror_desktop.ui.shell.forget import forget_each
 from nailmirror_desktop.ui.shell.main_window import SHARE, SNAPSHOT, MainWindow
-from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage
+from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, before_file
+from nailmirror_desktop.vision.paint.framing import Box, fit_aspect
 
 log = logging.getLogger(__name__)
 __all__ = ["SHARE", "ShareController", "StyleInfo"]  # SHARE: the window's page (ui/shell/main_window.Page)
 
 # (name, code) or (name, code, price as shown or None): the card shows the price only when the store set one
 StyleInfo = tuple[str, str] | tuple[str, str, str | None]
+HandsBox = tuple[int, int, int, int]  # the snapshot's painted hands, frame pixels (left, top, right, bottom)
 
 
 class ShareController(QObject):
     def __init__(self, window: MainWindow, snapshot_page: SnapshotPage, server: ShareServer | None,
                  last_snapshot: Callable[[], Path | None], current_style: Callable[[], StyleInfo | None],
-                 parent: QObject | None = None, *, sharing: bool | None = None) -> None:
+                 parent: QObject | None = None, *, sharing: bool | None = None,
+                 hands_box: Callable[[], HandsBox | None] = lambda: None,
+                 style_picture: Callable[[str], Path | None] = lambda _code: None, store_name: str = "") -> None:
         """`sharing`: whether staff turned "send to my phone" on (default: whenever there is a server). The kiosk
         always has a server, which opens its port only on the first offer, so `set_sharing` turns it on and off
-        when staff save the settings, without a restart."""
+        when staff save the settings, without a restart. `hands_box`: the last snapshot's painted hands (None:
+        the whole frame); `style_picture`: a style's own picture file by code; `store_name`: on the card and the
+        phone's picture ('' leaves the line out; the shell keeps it current)."""
         super().__init__(parent)
         self._window = window
         self._server = server
         self._sharing = server is not None if sharing is None else sharing
         self._last_snapshot = last_snapshot
         self._current_style = current_style
+        self._hands_box = hands_box
+        self._style_picture = style_picture
+        self.store_name = store_name
         self._token: str | None = None
         self._offered: Path | None = None  # the file behind self._token
         self.page = SharePage()
@@ -52,13 +67,17 @@ class ShareController(QObject):
         self.button.setMinimumHeight(64)
         self.button.clicked.connect(self.take_home)
         snapshot_page.add_action(self.button)
+        self._snapshot_page = snapshot_page
         if server is not None:
             server.on_download = lambda token: bridge.run_on_main(lambda: self._on_download(token))
 
     def take_home(self) -> None:
         """Show the share page: the QR code for this snapshot when sharing is on, and the style card."""
         info = self._current_style() or ("", "")
-        self.page.show_style(info[0], info[1], info[2] if len(info) > 2 else None)
+        name, code, price = info[0], info[1], info[2] if len(info) > 2 else None
+        picture_file = self._picture_file(code)
+        self.page.show_style(name, code, price, picture=_read_qimage(picture_file), hands=self._hands_image(),
+                             store=self.store_name)
         self._window.show_page(SHARE)
         if self._server is None or not self._sharing:
             self.page.show_state(OFF)
@@ -67,8 +86,11 @@ class ShareController(QObject):
         if path is None or not path.is_file():
             self.page.show_state(SAVING)
             return
+        text = self._share_text(name, code, price)
+        before, box = before_file(path), self._hands_box()
         try:
-            link = self._server.offer(path)
+            link = self._server.offer(path, "image/jpeg",
+                                      build=lambda: share_jpeg(before, path, box, text, picture_file))
         except OSError as exc:  # the port is taken or not allowed: the card still works
             log.warning("share server unavailable: %s", exc)
             self.page.show_state(UNAVAILABLE)
@@ -79,6 +101,32 @@ class ShareController(QObject):
         else:
             self._server.withdraw_all()  # only this machine could open it: no use showing it
             self.page.show_state(NO_NETWORK)
+
+    def _picture_file(self, code: str) -> Path | None:
+        if not code:
+            return None
+        try:
+            return self._style_picture(code)
+        except Exception as exc:  # the card and the picture go without it
+            log.warning("style %s: no picture for the take-home card (%s)", code, exc)
+            return None
+
+    def _hands_image(self) -> QImage | None:
+        """The painted nails of the "after" on the snapshot page, cropped to the card's shape around the hands."""
+        after = self._snapshot_page.view.after_image()
+        if after is None or after.isNull():
+            return None
+        frame = (after.width(), after.height())
+        found = self._hands_box()
+        box = Box.from_tuple(found) if found is not None else Box(0, 0, *frame)
+        crop = fit_aspect(box, HANDS_ASPECT, frame)
+        return after.copy(QRect(crop.left, crop.top, crop.width, crop.height))
+
+    def _share_text(self, name: str, code: str, price: str | None) -> ShareText:
+        """The phone picture's words in the customer's language now (the server draws them later)."""
+        return ShareText(name or code, self.tr("Style code %1").replace("%1", code) if code else "", price,
+                         self.store_name or None, self.tr("Before"), self.tr("After"),
+                         self.tr("Show this picture to your nail artist"))
 
     def set_sharing(self, on: bool) -> None:
         """Staff turned "send to my phone" on or off in the settings: the next take-home follows at once; turned
@@ -110,6 +158,14 @@ class ShareController(QObject):
     def _on_download(self, token: str) -> None:
         if token == self._token:
             self.page.show_state(SENT)
+
+
+def _read_qimage(path: Path | None) -> QImage | None:
+    """A style's picture (a small PNG, as the compare page reads them), or None when it cannot be read."""
+    if path is None:
+        return None
+    image = QImage(str(path))
+    return None if image.isNull() else image
 
 
 def _same_file(a: Path, b: Path) -> bool:

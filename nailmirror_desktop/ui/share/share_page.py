@@ -10,8 +10,8 @@ SAVING (the snapshot is not on disk yet).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from nailmirror_desktop.ui.share.qr_image import qr_image
 from nailmirror_desktop.ui.share.style_card import StyleCard
@@ -19,6 +19,7 @@ from nailmirror_desktop.ui.share.style_card import StyleCard
 LINK, SENT, NO_NETWORK, UNAVAILABLE, OFF, SAVING = "LINK", "SENT", "NO_NETWORK", "UNAVAILABLE", "OFF", "SAVING"
 NOT_REACHED_AFTER_MS = 45_000
 QR_SIDE_PX = 360
+CARD_MAX_WIDTH = 1000
 
 
 class SharePage(QWidget):
@@ -41,9 +42,13 @@ class SharePage(QWidget):
         self.qr.setFixedSize(QR_SIDE_PX, QR_SIDE_PX)
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.card = StyleCard()
+        # the card takes half the room beside the QR code (its pictures grow with it, style_card.py), up to a
+        # width a customer still reads at a glance
+        self.card.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.card.setMaximumWidth(CARD_MAX_WIDTH)
         row.addStretch(1)
         row.addWidget(self.qr)
-        row.addWidget(self.card, 1)
+        row.addWidget(self.card, 2)
         row.addStretch(1)
         self.message = QLabel()
         self.message.setWordWrap(True)
@@ -83,12 +88,14 @@ class SharePage(QWidget):
         self.qr.clear()
         self._set_state(state)
 
-    def show_style(self, name: str, code: str, price: str | None = None) -> None:
-        self.card.show_style(name, code, price)
+    def show_style(self, name: str, code: str, price: str | None = None, *, picture: QImage | None = None,
+                   hands: QImage | None = None, store: str = "") -> None:
+        """The take-home card (style_card.py says what each part is)."""
+        self.card.show_style(name, code, price, picture=picture, hands=hands, store=store)
 
     def clear(self) -> None:
         self.qr.clear()
-        self.card.show_style("", "")
+        self.card.clear()
         self._set_state(OFF)
 
     def _set_state(self, state: str) -> None:

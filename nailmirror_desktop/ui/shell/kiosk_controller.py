@@ -57,7 +57,8 @@ class KioskController(QObject):
         # "send to my phone" while staff have sharing on (switched without a restart), the style card always
         self.share = ShareController(self.window, self.tryon.snapshot_page, services.share,
                                      lambda: self.tryon.last_snapshot, self._style_on_show, parent=self,
-                                     sharing=self.config.share_to_phone)
+                                     sharing=self.config.share_to_phone, hands_box=lambda: self.tryon.last_hands_box,
+                                     style_picture=self.tryon.style_picture, store_name=self.config.store_name)
         # "I want this one": her choice on the staff pages, its number on her screen
         self.handoff = HandoffController(self.tryon, self.window.mirror, services.handoffs,
                                          services.run_in_background, lambda: self.config.store_time_zone, parent=self)
@@ -158,6 +159,7 @@ class KioskController(QObject):
         self.tryon.currency = config.currency
         self.idle.set_timeout_ms(config.idle_timeout_s * 1000)
         self.share.set_sharing(config.share_to_phone)
+        self.share.store_name = config.store_name
         i18n.install_language(config.language)
 
     def _on_quit_request(self) -> None:

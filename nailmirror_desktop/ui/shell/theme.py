@@ -73,12 +73,13 @@ QFrame#noPinCard {{ background: {PANEL}; border: 2px solid #3f3547; border-radiu
 QFrame#noPinCard QLabel {{ background: transparent; }}
 QLabel#command {{ font-family: monospace; font-size: 26px; color: {ACCENT}; background: #2d2733;
     border-radius: 12px; padding: 12px 18px; }}
-QFrame#styleCard {{ background: #f7f1f4; border-radius: 18px; min-width: 340px; }}
+QFrame#styleCard {{ background: #f7f1f4; border-radius: 18px; min-width: 580px; }}
 QFrame#styleCard QLabel {{ background: transparent; color: #2a1f27; }}
 QFrame#styleCard QLabel#muted {{ color: #7a6a74; }}
+QFrame#styleCard QLabel#cardStaffLine {{ color: #b23a66; font-size: 22px; font-weight: 600; }}
 QLabel#cardName {{ font-size: 34px; font-weight: 700; }}
 QLabel#cardCode {{ font-size: 24px; font-weight: 600; letter-spacing: 1px; }}
-QLabel#cardPrice {{ font-size: 28px; color: #b23a66; }}
+QFrame#styleCard QLabel#cardPrice {{ font-size: 30px; font-weight: 700; color: #b23a66; }}
 QScrollBar:vertical {{ width: 10px; background: transparent; }}
 QScrollBar::handle:vertical {{ background: #4a4150; border-radius: 5px; }}
 """

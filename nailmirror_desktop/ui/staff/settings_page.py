@@ -101,9 +101,12 @@ class SettingsPage(QWidget):
         self.new_pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.new_pin.setMaxLength(8)
         self.share = QCheckBox()
-        self.labels = [QLabel() for _ in range(14)]
+        self.store_name = QLineEdit()  # on the take-home card and the phone's picture (ui/share)
+        self.store_name.setMaxLength(60)
+        self.labels = [QLabel() for _ in range(15)]
         rows = [self.camera, self.resolution, self.mirror, self.hands, self.idle, self.keep_days, self.language,
-                self.currency, self.share, self.provider, self.api_key, self.key_state, self.current_pin, self.new_pin]
+                self.currency, self.share, self.store_name, self.provider, self.api_key, self.key_state,
+                self.current_pin, self.new_pin]
         for label, widget in zip(self.labels, rows, strict=True):
             self.form.addRow(label, widget)
         self.form.insertRow(1, self.preview_label, self.preview_box)
@@ -141,6 +144,7 @@ class SettingsPage(QWidget):
         self.language.setCurrentIndex(max(0, self.language.findData(config.language)))
         self.currency.setCurrentIndex(max(0, self.currency.findData(config.currency)))
         self.share.setChecked(config.share_to_phone)
+        self.store_name.setText(config.store_name)
         self.provider.setCurrentIndex(max(0, self.provider.findData(self._providers.default_provider)))
         self._show_key_state()
 
@@ -310,6 +314,7 @@ class SettingsPage(QWidget):
             mirror=self.mirror.isChecked(), hands_tracked=self.hands.currentData(), idle_timeout_s=self.idle.value(),
             snapshot_keep_days=self.keep_days.value(), language=self.language.currentData(),
             currency=self.currency.currentData(), share_to_phone=self.share.isChecked(),
+            store_name=self.store_name.text(),
             **self.credit_settings.changes())
         if pin and not self._change_pin(pin):
             return False
@@ -375,6 +380,7 @@ class SettingsPage(QWidget):
         texts = [self.tr("Camera"), self.tr("Resolution"), self.tr("Mirror the picture"),
                  self.tr("Hands tracked"), self.tr("Idle reset after"), self.tr("Delete snapshots after"),
                  self.tr("Language"), self.tr("Price currency"), self.tr("Send photos to phones"),
+                 self.tr("Store name"),
                  self.tr("Design provider"), self.tr("New API key"), self.tr("Current key"),
                  self.tr("Current staff PIN"), self.tr("New staff PIN")]
         for label, text in zip(self.labels, texts, strict=True):
@@ -387,5 +393,6 @@ class SettingsPage(QWidget):
         self.save_button.setText(self.tr("Save settings"))
         self.restart_button.setText(self.tr("Restart the kiosk now"))
         self.share.setText(self.tr("Off keeps every photo on this kiosk"))
+        self.store_name.setPlaceholderText(self.tr("On the take-home card and the phone's picture"))
         self.keep_days.setSuffix(self.tr(" days"))
         self._retranslate_cameras()

@@ -59,6 +59,11 @@ def save_snapshot(before: np.ndarray, after: np.ndarray, style_code: str) -> Pat
     return folder / f"{stem}_after.png"
 
 
+def before_file(after: Path) -> Path:
+    """The "before" file saved with `after` (save_snapshot's names)."""
+    return after.with_name(after.name.removesuffix("_after.png") + "_before.png")
+
+
 def save_frozen_frame(frame: np.ndarray) -> Path:
     """Write the frozen raw frame ((H, W, 3) uint8 BGR) to a private temp PNG for the EFFECT_PREVIEW task; the
     task deletes it when it ends. Fast PNG compression: it lives for seconds. Runs on a worker."""

@@ -100,6 +100,7 @@ class TryOnController(QObject):
         # The newest snapshot's "after" file once saved; None while a new one is being saved and after the reset
         # ("send to my phone" offers only this file).
         self.last_snapshot: Path | None = None
+        self.last_hands_box: tuple[int, int, int, int] | None = None  # the newest snapshot's painted hands
         self._customer = 0  # moved on by the idle reset: answers asked for an earlier customer are dropped
         self._snapshot_no = 0  # moved on by each snapshot and the reset: an older snapshot's save is not offered
         self.currency = DEFAULT_CURRENCY  # the store's (KioskConfig.currency); the shell keeps it current
@@ -199,6 +200,10 @@ class TryOnController(QObject):
         style = repository.get_by_code(code)
         return StyleCard(style.style_code, style.name, style.name_en, try_on_assets(repository, code).preview)
 
+    def style_picture(self, code: str) -> Path | None:
+        """A style's own picture file (its preview card), or None; read with this thread's connection."""
+        return try_on_assets(self._require_repository(), code).preview
+
     def compare(self, first: str, second: str) -> bool:
         """Show two styles side by side (their preview cards); False when one of them cannot be read."""
         try:
@@ -292,6 +297,7 @@ class TryOnController(QObject):
         self._window.show_page(SNAPSHOT)
         self._preview_task = None
         self.last_snapshot = None  # until this one is saved, there is no photo to send
+        self.last_hands_box = pair.hands_box
         self._snapshot_no += 1
         number = self._snapshot_no
         render = self._executor is not None and self._executor.running and bool(code) and pair.nails > 0
@@ -405,6 +411,7 @@ class TryOnController(QObject):
         self._snapshot_no += 1
         self._preview_task = None
         self.last_snapshot = None
+        self.last_hands_box = None
 
     def _clear_mirror(self) -> None:
         self._window.mirror.clear_frame()

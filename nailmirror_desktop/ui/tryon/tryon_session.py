@@ -25,6 +25,7 @@ import numpy as np
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
 from nailmirror_desktop.vision.paint.compositor import Compositor, PreparedTexture
+from nailmirror_desktop.vision.paint.framing import painted_hands_box
 from nailmirror_desktop.vision.paint.polish import NailLook
 from nailmirror_desktop.vision.paint.style_textures import finger_looks
 from nailmirror_desktop.vision.pipeline import TrackedFrame
@@ -58,7 +59,9 @@ class FramePair:
 
     paint: how much is painted, the sum of the painted nails' opacities (0 with no style or no hand; 5 for one
     hand fully facing the camera). paint_span: the painted nails' horizontal extent as fractions of the width
-    (left, right), or None when nothing is painted. nails: how many nails are painted at all."""
+    (left, right), or None when nothing is painted. nails: how many nails are painted at all. hands_box: the
+    painted nails and their fingers with a margin (vision/paint/framing.py), frame pixels (left, top, right,
+    bottom), or None when nothing is painted: the take-home card and the phone's picture are cropped to it."""
 
     before: np.ndarray
     after: np.ndarray
@@ -66,6 +69,7 @@ class FramePair:
     paint_span: tuple[float, float] | None = None
     timestamp_ms: int = 0
     nails: int = 0  # painted nails (opacity > 0): a still render of `before` must paint as many to replace it
+    hands_box: tuple[int, int, int, int] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,7 +206,9 @@ class TryOnSession:
         style_on = self._style is not None
         paint, span = _paint_of(result.quads, frame.shape[1]) if style_on else (0.0, None)
         nails = sum(1 for q in result.quads if q.opacity > 0) if style_on else 0
-        pair = FramePair(frame, result.frame, paint, span, tracked.timestamp_ms, nails)
+        box = painted_hands_box(result.quads, result.hands, (frame.shape[1], frame.shape[0])) if style_on else None
+        pair = FramePair(frame, result.frame, paint, span, tracked.timestamp_ms, nails,
+                         box.as_tuple() if box is not None else None)
         with self._lock:
             self._latest = pair
             best = self._best_recent

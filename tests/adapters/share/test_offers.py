@@ -50,3 +50,13 @@ def test_the_rate_limit_slides_per_client():
     assert 1 <= limiter.retry_after_s("10.0.0.5") <= 11
     now[0] += 10
     assert limiter.allow("10.0.0.5")
+
+
+def test_a_made_picture_is_kept_with_its_offer_and_goes_with_it():
+    offers = ShareOffers()
+    offer = offers.offer(Path("a_after.png"), "image/jpeg", build=lambda: b"jpeg")
+    offers.keep_body(offer.token, (1, 2), b"jpeg")
+    assert offers.peek(offer.token)[1].body == b"jpeg"
+    offers.withdraw_all()  # the idle reset
+    offers.keep_body(offer.token, (1, 2), b"made while she left")  # a build that ended after the reset
+    assert offers.peek(offer.token) == (Claim.UNKNOWN, None) and offers._offers == {}

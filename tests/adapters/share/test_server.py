@@ -186,3 +186,35 @@ def test_it_listens_only_on_the_address_the_link_advertises_or_loopback(snapshot
         assert not link.reachable and alone.bound_address[0] == "127.0.0.1"
     finally:
         alone.close()
+
+
+def test_a_picture_made_for_the_phone_is_made_once_per_version_of_the_file(server, snapshot):
+    made: list[bytes] = []
+
+    def build() -> bytes:
+        made.append(b"\xff\xd8" + snapshot.read_bytes()[:32] + b"\xff\xd9")
+        return made[-1]
+
+    link = server.offer(snapshot, "image/jpeg", build=build)
+    status, page, _ = get(link.url)
+    assert status == 200 and b"/photo.jpg" in page and b"photo.png" not in page
+    status, body, headers = get(link.url + "/photo.jpg")
+    assert status == 200 and body == made[0] and headers["content-type"] == "image/jpeg"
+    assert 'filename="nailmirror.jpg"' in headers["content-disposition"]
+    assert get(link.url + "/photo.jpg")[1] == made[0] and len(made) == 1  # "save image": the same bytes, kept
+    snapshot.write_bytes(b"\x89PNG the still render, written over the live after")
+    assert get(link.url + "/photo.jpg")[1] == made[1] != made[0]  # the better photo, made again
+    server.withdraw_all()
+    assert get(link.url + "/photo.jpg")[0] == 404 and server.offers.peek(link.token)[1] is None
+
+
+def test_a_picture_that_cannot_be_made_ends_the_link_and_the_server_goes_on(server, snapshot, caplog):
+    def broken() -> bytes:
+        raise ValueError("the before and after frames differ in size")
+
+    link = server.offer(snapshot, "image/jpeg", build=broken)
+    with caplog.at_level(logging.WARNING):
+        assert get(link.url + "/photo.jpg")[0] == 410
+    assert "ValueError" in caplog.text and link.token not in caplog.text
+    good = server.offer(snapshot, "image/jpeg", build=lambda: b"\xff\xd8 fine \xff\xd9")
+    assert get(good.url + "/photo.jpg")[:2] == (200, b"\xff\xd8 fine \xff\xd9")

@@ -25,6 +25,9 @@ ARTIFACTS = ROOT / "test-artifacts"
 
 @pytest.fixture
 def snapshot_file(tmp_path: Path) -> Path:
+    """A saved snapshot's pair (ui/tryon/snapshot.save_snapshot's names); returns the "after" file."""
+    before = tmp_path / "20261201T000000Z_FES-M1MWQS_before.png"
+    Image.fromarray(np.full((48, 64, 3), (120, 150, 200), np.uint8)).save(before)
     path = tmp_path / "20261201T000000Z_FES-M1MWQS_after.png"
     Image.fromarray(np.full((48, 64, 3), (200, 90, 120), np.uint8)).save(path)
     return path
@@ -49,14 +52,17 @@ def build(qtbot, server: ShareServer | None, snapshot: Path | None):
 
 
 def download(url: str) -> int:
+    return fetch_photo(url)[0]
+
+
+def fetch_photo(url: str) -> tuple[int, bytes]:
     path = url.split("127.0.0.1", 1)[1]
     port, _, rest = path.lstrip(":").partition("/")
     conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=5)
     try:
-        conn.request("GET", "/" + rest + "/photo.png")
+        conn.request("GET", "/" + rest + "/photo.jpg")
         response = conn.getresponse()
-        response.read()
-        return response.status
+        return response.status, response.read()
     finally:
         conn.close()
 
@@ -89,8 +95,8 @@ def recording_server() -> tuple[ShareServer, list[str]]:
     server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
     real_offer = server.offer
 
-    def offer(path, content_type="image/png"):
-        link = real_offer(path, content_type)
+    def offer(*args, **kwargs):
+        link = real_offer(*args, **kwargs)
         links.append(link.url)
         return link
 
@@ -165,3 +171,64 @@ def test_staff_turn_take_home_on_and_off_without_a_restart(qtbot, snapshot_file)
         assert share.button.text() == "Style card" and download(links[0]) == 404
     finally:
         server.close()
+
+
+def test_the_card_and_the_phone_picture_show_her_painted_hands_the_style_and_the_store(qtbot, tmp_path):
+    """The card was an empty white card with three small lines; the phone got the bare 1280×720 frame."""
+    import io
+
+    from PySide6.QtGui import QImage
+
+    from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
+
+    i18n.install_language("zh_CN")
+    before = np.full((720, 1280, 3), 90, np.uint8)
+    before[250:450, 400:1000] = (150, 180, 230)  # the hands
+    after = before.copy()
+    after[260:300, 420:980] = (40, 30, 200)  # painted
+    Image.fromarray(before[..., ::-1]).save(tmp_path / "20261201T000000Z_NM-FRE-005_before.png")
+    after_file = tmp_path / "20261201T000000Z_NM-FRE-005_after.png"
+    Image.fromarray(after[..., ::-1]).save(after_file)
+    picture = ROOT / "resources" / "starter_catalog" / "NM-FRE-005" / "preview.png"
+    server, links = recording_server()
+    try:
+        window, page, _ = build(qtbot, None, after_file)
+        page.show_pair(bgr_to_qimage(before), bgr_to_qimage(after), "酒红半月")
+        share = ShareController(window, page, server, lambda: after_file, lambda: ("酒红半月", "NM-FRE-005", "¥128"),
+                                hands_box=lambda: (400, 250, 1000, 450), style_picture=lambda code: picture,
+                                store_name="指尖魔镜 · 静安店")
+        share.take_home()
+        card = share.page.card
+        assert card.heading.text() == "请把这张卡给美甲师看"
+        assert card.price.text() == "¥128" and card.store.text() == "指尖魔镜 · 静安店"
+        assert "NM-FRE-005" in card.code.text()
+        assert not card.picture.pixmap().isNull()
+        hands = card.hands.pixmap().toImage().convertToFormat(QImage.Format.Format_RGB888)
+        assert hands.width() >= 300  # the hands cropped close, not the whole frame shrunk
+        centre = hands.pixelColor(hands.width() // 2, hands.height() // 2)
+        assert (centre.red(), centre.green(), centre.blue()) == (230, 180, 150)  # her hand fills the middle
+        ARTIFACTS.mkdir(exist_ok=True)
+        window.grab().save(str(ARTIFACTS / "share_card_page.png"))
+        status, body = fetch_photo(links[0])
+        phone = Image.open(io.BytesIO(body))
+        assert status == 200 and phone.format == "JPEG" and phone.size == (1080, 1350)
+        share.store_name = ""  # staff cleared it: the line goes
+        share.take_home()
+        assert card.store.isHidden()
+    finally:
+        server.close()
+        i18n.install_language("en")
+
+
+def test_the_store_name_staff_save_is_on_the_next_card(qtbot, tmp_path):
+    from nailmirror_desktop.core.config import load_config
+    from tests.support.style_fixtures import make_catalog
+    from tests.support.ui_support import light_kiosk
+
+    with light_kiosk(qtbot, make_catalog(tmp_path / "catalog", count=2)) as kiosk:
+        kiosk.share.take_home()
+        assert kiosk.share.page.card.store.isHidden()  # none set: the line is left out
+        kiosk.staff.config_did_save.emit(load_config().with_changes(store_name="指尖魔镜 · 静安店"))
+        kiosk.share.take_home()
+        assert kiosk.share.page.card.store.text() == "指尖魔镜 · 静安店"
+        assert kiosk.share.page.card.store.isVisibleTo(kiosk.share.page.card)

@@ -91,8 +91,8 @@ def offered_links(kiosk) -> list[str]:
     server = kiosk.services.share
     offer = server.offer
 
-    def record(path, content_type="image/png"):
-        link = offer(path, content_type)
+    def record(*args, **kwargs):
+        link = offer(*args, **kwargs)
         links.append(link.url)
         return link
 
@@ -124,6 +124,7 @@ def test_two_customers_one_kiosk_nothing_of_the_first_reaches_the_second(qtbot, 
     her_photo = tryon.last_snapshot
     share.button.click()
     assert window.current_page() == SHARE and share.page.state == LINK
+    assert not share.page.card.hands.pixmap().isNull()  # her painted nails on the take-home card
     assert get(links[0]) == 200  # her phone opens the landing page
     panel.prompt.setText("粉色贝壳")
     panel.show_result(chosen, tryon.style_card(chosen))
@@ -166,6 +167,9 @@ def test_two_customers_one_kiosk_nothing_of_the_first_reaches_the_second(qtbot, 
     assert all(p.pixmap().isNull() for p in tryon.compare_page.previews)
     assert not tryon.snapshot_page.view.has_images() and tryon.snapshot_page.title.text() == ""
     assert share.page.state == OFF and share.page.qr.pixmap().isNull() and share.page.card.code.text() == ""
+    card = share.page.card  # no picture of her hands nor her style's on the take-home card
+    assert card.hands.pixmap().isNull() and card.picture.pixmap().isNull() and card.name.text() == ""
+    assert tryon.last_hands_box is None
     assert panel.prompt.text() == "" and panel.result_code.text() == "" and not panel.more_button.isVisibleTo(panel)
     assert tryon.last_snapshot is None
     # --- her link is dead at once, over real HTTP

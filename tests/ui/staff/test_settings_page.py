@@ -341,3 +341,12 @@ def test_a_zone_hq_recorded_is_shown_and_cannot_be_changed_here(qtbot):
 def test_without_hq_the_zone_is_the_staffs_to_choose(qtbot, page):
     box = page.credit_settings
     assert box.region.isEnabled() and box.zone.isEnabled() and not box.hq_note.isVisibleTo(page)
+
+
+def test_the_store_name_is_saved_for_the_take_home_card_at_once(qtbot, page):
+    assert page.store_name.text() == "" and page.store_name.placeholderText()
+    page.store_name.setText("  指尖魔镜 · 静安店 ")
+    with qtbot.waitSignal(page.config_saved, timeout=1000) as saved:
+        assert page.save()
+    assert saved.args[0].store_name == "指尖魔镜 · 静安店" == load_config().store_name
+    assert not page.restart_button.isVisibleTo(page)  # the next take-home shows it (KioskController)
