@@ -235,6 +235,13 @@ class StyleRepository:
             raise StyleNotFound(style_code)
         return StyleRecord.from_row(row)
 
+    def name_in_use(self, name: str, name_en: str = "") -> bool:
+        """Whether a style (not deleted) already has this Chinese name, or this English name (any case)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM style WHERE deleted = 0 AND (name = ? OR (? != '' AND lower(name_en) = lower(?)))"
+            " LIMIT 1", (name, name_en, name_en)).fetchone()
+        return row is not None
+
     def find_by_origin_task(self, task_no: str) -> StyleRecord | None:
         row = self.conn.execute("SELECT * FROM style WHERE origin_task_no = ?", (task_no,)).fetchone()
         return StyleRecord.from_row(row) if row else None
