@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -31,7 +31,11 @@ from nailmirror_desktop.ui.shell import i18n
 
 CHIP_COLUMNS = 3
 PREVIEW_HEIGHT = 180
-VERSION_IMAGE_HEIGHT = 132  # a version's preview card (3:2): about the width of a third of the panel
+# a version's preview card (3:2) fills its tile's width, between these heights: a third of the panel on a
+# 1280×800 screen up to a 1920×1080 one
+VERSION_IMAGE_HEIGHT = 84
+VERSION_IMAGE_MAX_HEIGHT = 170
+VERSION_TILE_MIN_HEIGHT = VERSION_IMAGE_HEIGHT + 64  # the card, a two-line name and the frame
 
 
 @dataclass(frozen=True)
@@ -208,16 +212,11 @@ class GeneratePanel(QWidget):
         button = QPushButton()
         button.setObjectName("variation")
         button.setCheckable(True)
-        button.setStyleSheet(
+        button.setStyleSheet(  # min-height here: the kiosk's stylesheet (48 px for every button) beats setMinimumHeight
             "QPushButton#variation { background: #2d2733; border: 3px solid transparent; border-radius: 14px;"
-            " padding: 6px; }"
+            f" padding: 6px; min-height: {VERSION_TILE_MIN_HEIGHT - 18}px; }}"
             "QPushButton#variation:checked { background: #2d2733; border: 3px solid #e8739a; }")
-        image = QLabel()
-        image.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        pixmap = QPixmap(str(card.preview)) if card.preview is not None else QPixmap()
-        if not pixmap.isNull():
-            image.setPixmap(pixmap.scaledToHeight(VERSION_IMAGE_HEIGHT, Qt.TransformationMode.SmoothTransformation))
-        image.setMinimumHeight(VERSION_IMAGE_HEIGHT)
+        image = _FittedImage(QPixmap(str(card.preview)) if card.preview is not None else QPixmap())
         name = QLabel()
         name.setObjectName("versionName")
         name.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -229,7 +228,7 @@ class GeneratePanel(QWidget):
         for label in (image, name):
             label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
             inside.addWidget(label)
-        button.setMinimumHeight(VERSION_IMAGE_HEIGHT + 80)
+        button.setMinimumHeight(VERSION_TILE_MIN_HEIGHT)
         button.setChecked(card.code == self._result_code)
         button.clicked.connect(lambda _=False, c=card, b=button: self._on_variation_click(c, b))
         self.variation_row.addWidget(button, 1)
@@ -237,7 +236,9 @@ class GeneratePanel(QWidget):
         self._variation_cards.append(card)
         self._variation_labels.append(name)
         self._retranslate_variations()
-        self.preview.setVisible(False)  # the tiles show every version; the chosen one is framed
+        # the tiles show every version, the chosen one framed, and a tap tries it on: no big card, no button
+        self.preview.setVisible(False)
+        self.try_button.setVisible(False)
 
     def variation_names(self) -> list[str]:
         """The names on the version tiles, as shown."""
@@ -249,6 +250,7 @@ class GeneratePanel(QWidget):
         self._result_code = card.code
         self._show_card(card)
         self.preview.setVisible(False)  # the framed tile is its picture
+        self.try_button.setVisible(False)
         self.try_on_requested.emit(card.code)
 
     def _clear_variations(self) -> None:
@@ -333,6 +335,23 @@ class GeneratePanel(QWidget):
             chip.setText(en if english else zh)
         self._retranslate_card()
         self._retranslate_variations()
+
+
+class _FittedImage(QLabel):
+    """A preview card scaled to the label's size, its aspect kept (a version tile's picture)."""
+
+    def __init__(self, source: QPixmap) -> None:
+        super().__init__()
+        self._source = source
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setMinimumSize(VERSION_IMAGE_HEIGHT * 3 // 2, VERSION_IMAGE_HEIGHT)
+        self.setMaximumHeight(VERSION_IMAGE_MAX_HEIGHT)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        if not self._source.isNull():
+            self.setPixmap(self._source.scaled(self.contentsRect().size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                               Qt.TransformationMode.SmoothTransformation))
+        super().resizeEvent(event)
 
 
 def _name_of(card: StyleCard) -> str:

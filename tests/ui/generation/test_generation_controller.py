@@ -259,7 +259,7 @@ def test_two_more_versions_are_made_on_request_and_the_customer_picks_one(qtbot,
 
 
 def test_versions_are_asked_as_versions_shown_by_name_and_an_empty_prompt_clears_them(qtbot, engine):
-    from nailmirror_desktop.ui.generation.generate_panel import VERSION_IMAGE_HEIGHT, StyleCard
+    from nailmirror_desktop.ui.generation.generate_panel import VERSION_TILE_MIN_HEIGHT, StyleCard
 
     engine.register_handler(STYLE_GENERATION, lambda ctx: {"style_code": f"AIS-V{ctx.payload.get('version', 0)}"})
     executor = SignalsOnly()
@@ -278,7 +278,8 @@ def test_versions_are_asked_as_versions_shown_by_name_and_an_empty_prompt_clears
     for task_no in variations:
         executor.task_changed.emit(task_no, "SUCCESS")
     assert sorted(panel.variation_names()) == sorted(names.values())
-    assert all(b.minimumHeight() >= VERSION_IMAGE_HEIGHT + 48 for b in panel.variation_buttons)  # a finger's tile
+    assert all(b.minimumHeight() >= VERSION_TILE_MIN_HEIGHT >= 140 for b in panel.variation_buttons)
+    assert not panel.try_button.isVisibleTo(panel)  # a tap on a tile tries that version on
     panel.prompt.clear()
     panel.generate_button.click()
     assert panel.variation_buttons == [] and not panel.result_name.isVisibleTo(panel)
