@@ -334,6 +334,7 @@ class StyleBrowser(QWidget):
         favourite heart and the compare button."""
         self.current_name = QLabel("")
         self.current_name.setObjectName("title")
+        self.current_name.setWordWrap(True)  # an English name takes two lines rather than being cut
         self.current_name.setVisible(False)
         self.current_code = QLabel("")
         self.current_code.setVisible(False)
