@@ -343,9 +343,12 @@ class _FittedImage(QLabel):
     def __init__(self, source: QPixmap) -> None:
         super().__init__()
         self._source = source
+        self.setObjectName("versionPicture")
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setMinimumSize(VERSION_IMAGE_HEIGHT * 3 // 2, VERSION_IMAGE_HEIGHT)
         self.setMaximumHeight(VERSION_IMAGE_MAX_HEIGHT)
+        if not source.isNull():  # until the layout gives it its size
+            self.setPixmap(source.scaledToHeight(VERSION_IMAGE_HEIGHT, Qt.TransformationMode.SmoothTransformation))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         if not self._source.isNull():
