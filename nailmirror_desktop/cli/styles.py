@@ -87,6 +87,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     categories.add_argument("--json", action="store_true")
     categories.set_defaults(handler=_categories)
 
+    gaps = commands.add_parser("glossary-gaps", help="list the words of style names the English glossary "
+                                                     "(resources/glossary/style_terms.json) lacks")
+    gaps.add_argument("--json", action="store_true")
+    gaps.set_defaults(handler=_glossary_gaps)
+
     for name, (_, _, help_text) in TRANSITION_COMMANDS.items():
         command = commands.add_parser(name, help=help_text)
         command.add_argument("code")
@@ -271,6 +276,31 @@ def _categories(args: argparse.Namespace) -> int:
     else:
         for c in categories:
             print(f"{c.code:16} {c.name_zh}  {c.name_en}")
+    return 0
+
+
+def _glossary_gaps(args: argparse.Namespace) -> int:
+    """Terms a style's English name could not be composed from: add them to the glossary (then new styles get
+    their English; a style already stored keeps what it has)."""
+    from dataclasses import asdict
+
+    from nailmirror_desktop.core.catalog.english_names import default_glossary_path, glossary_gaps
+
+    try:
+        gaps = glossary_gaps(_repository().style_names())
+    except (OSError, ValueError) as exc:
+        print(f"error: glossary unusable: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps([asdict(g) for g in gaps], ensure_ascii=False, indent=2))
+        return 0
+    if not gaps:
+        print(f"the glossary reads every style name ({default_glossary_path()})")
+        return 0
+    print(f"{'term':12} {'styles':>6} {'no English':>10}  examples")
+    for gap in gaps:
+        print(f"{gap.term:12} {len(gap.style_codes):6} {len(gap.untranslated):10}  {' '.join(gap.style_codes[:3])}")
+    print(f"{len(gaps)} terms missing from {default_glossary_path()}")
     return 0
 
 

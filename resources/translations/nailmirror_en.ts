@@ -579,44 +579,49 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="178"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>Your design is ready and on your nails now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="194"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="207"/>
         <source>Tap a version to try it on.</source>
         <translation>Tap a version to try it on.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="195"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="208"/>
         <source>No more versions could be made this time.</source>
         <translation>No more versions could be made this time.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="279"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="327"/>
         <source>Describe your dream nails</source>
         <translation>Describe your dream nails</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="280"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="328"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>e.g. milky white, shell flakes, ring finger accent</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="329"/>
         <source>Create my design</source>
         <translation>Create my design</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="330"/>
         <source>Try it on again</source>
         <translation>Try it on again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="331"/>
         <source>Show me 2 more versions</source>
         <translation>Show me 2 more versions</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="332"/>
+        <source>✦ Designed by you</source>
+        <translation>✦ Designed by you</translation>
     </message>
 </context>
 <context>
@@ -627,33 +632,33 @@
         <translation>Still designing your nails: one design at a time. It will be ready soon.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="104"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
         <source>Sent! Designing your nails…</source>
         <translation>Sent! Designing your nails…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="127"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="130"/>
         <source>Making %1 more versions to pick from…</source>
         <translation>Making %1 more versions to pick from…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="152"/>
         <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
         <translation>We could not find a colour, finish or pattern in “%1”. Try words like: %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="159"/>
         <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
         <translation>We did not understand “%1”, so it is not in this design. Words we know: %2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="191"/>
         <source>Trying again…</source>
         <translation>Trying again…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="190"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="228"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="193"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="231"/>
         <source>Designing your nails…</source>
         <translation>Designing your nails…</translation>
     </message>
@@ -1600,82 +1605,82 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="561"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="579"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="604"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="563"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="581"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="564"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
         <source>Save to my favourites</source>
         <translation>Save to my favourites</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="585"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="585"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="578"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="598"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>Setting up the style catalog for the first time… one moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="580"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="600"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>The style catalog could not be loaded. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="602"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>No favourites yet: tap ♡ beside a style you like.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="588"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="608"/>
         <source>Tap a style…</source>
         <translation>Tap a style…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="589"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="609"/>
         <source>Compare</source>
         <translation>Compare</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="597"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="617"/>
         <source>All</source>
         <translation>All</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="599"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="619"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ Favourites (%1)</translation>
     </message>

@@ -576,44 +576,49 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="178"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="194"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="207"/>
         <source>Tap a version to try it on.</source>
         <translation>点一个版本即可试戴。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="195"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="208"/>
         <source>No more versions could be made this time.</source>
         <translation>这次没能做出更多版本。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="279"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="327"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="280"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="328"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="329"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="330"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="331"/>
         <source>Show me 2 more versions</source>
         <translation>再给我 2 个版本</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="332"/>
+        <source>✦ Designed by you</source>
+        <translation>✦ 你的专属设计</translation>
     </message>
 </context>
 <context>
@@ -624,33 +629,33 @@
         <translation>正在为你设计：一次只能设计一款，马上就好。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="104"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="107"/>
         <source>Sent! Designing your nails…</source>
         <translation>已提交！正在为你设计…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="127"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="130"/>
         <source>Making %1 more versions to pick from…</source>
         <translation>正在多做 %1 个版本供你挑选…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="149"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="152"/>
         <source>We could not find a colour, finish or pattern in “%1”. Try words like: %2</source>
         <translation>在“%1”里没有找到颜色、质感或图案。可以试试这些词：%2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="156"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="159"/>
         <source>We did not understand “%1”, so it is not in this design. Words we know: %2</source>
         <translation>没有看懂“%1”，所以这款设计里没有它。可以用这些词：%2</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="188"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="191"/>
         <source>Trying again…</source>
         <translation>正在重试…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="190"/>
-        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="228"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="193"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generation_controller.py" line="231"/>
         <source>Designing your nails…</source>
         <translation>正在为你设计…</translation>
     </message>
@@ -1594,82 +1599,82 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="561"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="579"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="604"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="563"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="581"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="564"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
         <source>Save to my favourites</source>
         <translation>加入我的收藏</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="566"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="585"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="567"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="585"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="578"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="598"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>正在首次准备款式库……请稍候。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="580"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="600"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>款式库加载失败，请联系店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="602"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="588"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="608"/>
         <source>Tap a style…</source>
         <translation>点选另一款…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="589"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="609"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="597"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="617"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="599"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="619"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ 收藏（%1）</translation>
     </message>

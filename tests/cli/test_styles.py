@@ -222,3 +222,18 @@ def test_import_takes_the_price_from_style_json_in_the_stores_currency(capsys, t
     (folder / "style.json").write_text(json.dumps({**meta, "price": "35.5"}), encoding="utf-8")
     code, out, err = run(capsys, "import", str(folder))
     assert code == 1 and out == "" and "STYLE_FOLDER_INVALID" in err and "price" in err
+
+
+def test_glossary_gaps_lists_the_terms_a_style_name_lacks(capsys, tmp_path):
+    code, out, err = run(capsys, "glossary-gaps")
+    assert code == 0 and "the glossary reads every style name" in out, err  # the starter catalog: all known
+    code, out, _ = run(capsys, "import", str(make_style_folder(tmp_path / "s", name="奶白某某花")))
+    style_code = out.strip()
+    shown = json.loads(run(capsys, "show", style_code, "--json")[1])
+    assert shown["style"]["name_en"] == ""  # not composed from a guess: the Chinese name is shown instead
+    code, out, _ = run(capsys, "glossary-gaps")
+    assert code == 0 and out.splitlines()[1].split() == ["某某", "1", "1", style_code]
+    code, out, _ = run(capsys, "glossary-gaps", "--json")
+    assert json.loads(out) == [{"term": "某某", "style_codes": [style_code], "untranslated": [style_code]}]
+    code, out, _ = run(capsys, "import", str(make_style_folder(tmp_path / "t", name="奶白贝壳")))
+    assert json.loads(run(capsys, "show", out.strip(), "--json")[1])["style"]["name_en"] == "Milky White Shell"

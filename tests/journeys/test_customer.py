@@ -20,6 +20,17 @@ def customer(journey: Journey, language: str) -> None:
     browser = controller.tryon.style_browser
     panel = controller.generation.panel
     steps.first_start(journey)
+    with journey.step("the catalog reads in the customer's language") as s:
+        s.wait_until(lambda: len(browser.category_group.buttons()) > 2, "the catalog's categories")
+        tile = str(browser.model.index(0, 0).data()).splitlines()[0]
+        categories = [b.text().replace("&&", "&") for b in browser.category_group.buttons()]
+        if language == "en":  # English names and categories, never Chinese, pinyin or a raw id
+            assert tile.isascii() and tile[:1].isupper(), tile
+            assert "Glitter & chrome" in categories, categories
+            assert all(c.replace("♥", "").isascii() for c in categories), categories
+            assert all(b.text().isascii() for b in browser.tag_group.buttons())
+        else:
+            assert not tile.isascii() and "闪耀" in categories, (tile, categories)
     steps.search(journey, *SEARCH[language])
     steps.pick_first_style(journey)
     steps.both_hands_painted(journey)
@@ -41,11 +52,16 @@ def customer(journey: Journey, language: str) -> None:
         s.wait_until(lambda: s.shows_text(tr("GeneratePanel", "Your design is ready and on your nails now.")),
                      "the design ready and tried on")
         design = panel.result_name.text()
-        assert design
+        assert design and design.isascii() == (language == "en"), design
+        assert s.shows_text(tr("GeneratePanel", "✦ Designed by you"))
     with journey.step("AI design: variations") as s:
         s.tap(tr("GeneratePanel", "Show me 2 more versions"))
         s.wait_until(lambda: s.shows_text(tr("GeneratePanel", "Tap a version to try it on.")), "the versions")
         assert len(panel.variation_buttons) >= 2
+        names = panel.variation_names()
+        assert len(set(names)) == len(names) and design in names, names  # each version has its own name
+        for tile in panel.variation_buttons:  # large enough to tell apart and tap, their names not over pictures
+            assert tile.height() >= 140 and tile.width() >= 120, tile.size()
         s.tap_at(panel.variation_buttons[-1])
         s.wait_until(lambda: min(s.painted_nails()) >= steps.MIN_NAILS_PER_HAND, "the version painted")
     steps.snapshot_after_countdown(journey)
@@ -55,6 +71,8 @@ def customer(journey: Journey, language: str) -> None:
     with journey.step("take home: card and QR") as s:
         s.tap(tr("_TakeHomeButton", "Send to my phone"))
         s.wait_until(lambda: s.shows_text(tr("SharePage", "Take it home")), "the take-home page")
+        card_name = controller.share.page.card.name.text()
+        assert card_name == panel.result_name.text() and card_name.isascii() == (language == "en"), card_name
         s.wait_until(lambda: controller.window.findChild(type(controller.window.brand), "qrCode").pixmap()
                      is not None and not controller.window.findChild(type(controller.window.brand),
                                                                      "qrCode").pixmap().isNull(), "the QR code")

@@ -21,8 +21,9 @@ class OfflineProvider:
         from nailmirror_desktop.artwork.render import render_design
         from nailmirror_desktop.core.generation.flow import default_seed
         from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
+        from nailmirror_desktop.core.generation.variations import vary_design
 
-        design = parse_prompt(request.original_text)
+        design = vary_design(parse_prompt(request.original_text), request.version)
         seed = default_seed(request.original_text) if request.seed is None else request.seed
         rendered = render_design(design, seed)
         return ProviderResult(rendered=rendered, provider=self.name, details={"seed": seed})

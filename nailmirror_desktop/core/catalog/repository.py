@@ -25,6 +25,7 @@ from typing import TypedDict, Unpack
 from nailmirror_desktop.core.catalog import codes
 from nailmirror_desktop.core.catalog.assets import ASSET_GARBAGE_MIN_AGE_S, AssetCollection, AssetStore, StoredBlob
 from nailmirror_desktop.core.catalog.content import ACCENT_SLOT, StyleContent, textures_cover_hand
+from nailmirror_desktop.core.catalog.english_names import english_name_for
 from nailmirror_desktop.core.catalog.errors import StyleError, StyleNotFound
 from nailmirror_desktop.core.catalog.price import check_price_minor
 from nailmirror_desktop.core.catalog.records import AssetRecord, AuditEntry, Category, StyleRecord, Tag
@@ -145,7 +146,7 @@ class StyleRepository:
         with write_transaction(self.conn):
             self.conn.execute(
                 "INSERT INTO tag (code, name_zh, name_en) VALUES (?, ?, ?) ON CONFLICT (code) DO NOTHING",
-                (code, name_zh or code, name_en),
+                (code, name_zh or code, name_en.strip() or english_name_for(name_zh or code)),
             )
         return Tag.from_row(self.conn.execute("SELECT * FROM tag WHERE code = ?", (code,)).fetchone())
 
@@ -192,9 +193,11 @@ class StyleRepository:
 
         The style_code is `preferred_code` when given and free, else a fresh random one. `client_uid` is the id the
         kiosk pushes drafts under (a new UUID unless given; the starter catalog passes a stable one).
-        `price_minor`: the store's price (minor units of its currency), or None for none.
+        `price_minor`: the store's price (minor units of its currency), or None for none. A style without an
+        English name gets one composed from its Chinese name by the glossary (core/catalog/english_names.py).
         """
         source = StyleSource(source)
+        name_en = name_en.strip() or english_name_for(name)
         if price_minor is not None:
             check_price_minor(price_minor)
         with write_transaction(self.conn):
@@ -234,6 +237,19 @@ class StyleRepository:
         if row is None:
             raise StyleNotFound(style_code)
         return StyleRecord.from_row(row)
+
+    def style_names(self) -> list[tuple[str, str, str]]:
+        """(style code, name, English name) of every style not deleted, by code."""
+        rows = self.conn.execute(
+            "SELECT style_code, name, name_en FROM style WHERE deleted = 0 ORDER BY style_code").fetchall()
+        return [(row["style_code"], row["name"], row["name_en"]) for row in rows]
+
+    def name_in_use(self, name: str, name_en: str = "") -> bool:
+        """Whether a style (not deleted) already has this Chinese name, or this English name (any case)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM style WHERE deleted = 0 AND (name = ? OR (? != '' AND lower(name_en) = lower(?)))"
+            " LIMIT 1", (name, name_en, name_en)).fetchone()
+        return row is not None
 
     def find_by_origin_task(self, task_no: str) -> StyleRecord | None:
         row = self.conn.execute("SELECT * FROM style WHERE origin_task_no = ?", (task_no,)).fetchone()

@@ -50,7 +50,7 @@ from nailmirror_desktop.core.clock import Clock, to_ms
 from nailmirror_desktop.core.credits.policy import CreditHooks
 from nailmirror_desktop.core.credits.pricing import FREE_PROVIDERS
 from nailmirror_desktop.core.generation.design import Design
-from nailmirror_desktop.core.generation.naming import style_names
+from nailmirror_desktop.core.generation.naming import StyleNames, own_names
 from nailmirror_desktop.core.generation.prompt_parser import parse_prompt
 from nailmirror_desktop.core.generation.prompt_writer import english_prompt
 from nailmirror_desktop.core.generation.provider_config import PROVIDER_NAMES, ConfigError, PollSettings
@@ -65,6 +65,7 @@ from nailmirror_desktop.core.generation.provider_port import (
     StopSignal,
     stoppable,
 )
+from nailmirror_desktop.core.generation.variations import vary_design
 from nailmirror_desktop.core.tasks import ErrorClass, TaskContext, TaskEngine, TaskError
 from nailmirror_desktop.core.tasks.errors import TaskCancelled
 from nailmirror_desktop.core.tasks.models import Task
@@ -77,6 +78,7 @@ REQUEST_SIZE = (1024, 1024)
 MAX_CODE_CHARS = 64
 MAX_MESSAGE_CHARS = 500
 MAX_VARIATIONS = 4
+MAX_VERSION = 8  # versions of one design a customer may ask for
 _STOP_CHECK_S = 0.25  # how often a wait between polls looks at the stop signal
 
 
@@ -108,13 +110,19 @@ class GenerationServices:
     poll: PollSettings = PollSettings()
 
 
-def generation_payload(prompt: str, provider: str, seed: int | None = None, variations: int = 1) -> dict[str, Any]:
-    """The task payload: what was asked, and of whom. Never a key or a URL with credentials."""
+def generation_payload(prompt: str, provider: str, seed: int | None = None, variations: int = 1,
+                       version: int = 0) -> dict[str, Any]:
+    """The task payload: what was asked, and of whom. Never a key or a URL with credentials.
+
+    `version`: 0 for the design as asked, n for its n-th version to choose between (core/generation/variations.py:
+    another main colour, so the versions look apart and are named apart)."""
     payload: dict[str, Any] = {"prompt": prompt, "provider": provider}
     if seed is not None:
         payload["seed"] = int(seed)
     if variations != 1:
         payload["variations"] = int(variations)
+    if version:
+        payload["version"] = int(version)
     return payload
 
 
@@ -129,6 +137,7 @@ def submit_generation(
     max_attempts: int | None = None,
     variations: int = 1,
     session_id: str | None = None,
+    version: int = 0,
 ) -> Task:
     """Queue one generation. The task's provider column drives the engine's per-provider breaker.
 
@@ -139,6 +148,8 @@ def submit_generation(
         raise ConfigError("provider_unknown", f"unknown provider {provider!r}")
     if not 1 <= variations <= MAX_VARIATIONS:
         raise ConfigError("variations_invalid", f"variations must be 1 to {MAX_VARIATIONS}")
+    if not 0 <= version <= MAX_VERSION:
+        raise ConfigError("version_invalid", f"version must be 0 to {MAX_VERSION}")
     on_insert = None
     credits = engine.hooks_for(STYLE_GENERATION)
     if isinstance(credits, CreditHooks):
@@ -147,7 +158,7 @@ def submit_generation(
             session_id=session_id if session_id is not None or request_source == "cli" else request_source_id)
     return engine.submit(
         STYLE_GENERATION,
-        generation_payload(prompt, provider, seed, variations),
+        generation_payload(prompt, provider, seed, variations, version),
         biz_type=BIZ_TYPE,
         request_source=request_source,
         request_source_id=request_source_id,
@@ -170,7 +181,7 @@ def make_generation_handler(services: GenerationServices) -> Callable[[TaskConte
 
 
 def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, Any]:
-    prompt, provider_name, seed, variations = _read_payload(ctx.payload)
+    prompt, provider_name, seed, variations, version = _read_payload(ctx.payload)
     repository = services.repository_for(ctx.connection)
     existing = repository.find_by_origin_task(ctx.task.task_no)
     if existing is not None:  # crashed after the style was written: finish without a second provider call
@@ -181,8 +192,8 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
     if ctx.task.request_sent_at is not None and ctx.task.provider_task_id is None:
         raise TaskError(OUTCOME_UNKNOWN, "the kiosk stopped while a paid request was being sent; it may have been"
                         " carried out and billed: not sent again", ErrorClass.INVALID_REQUEST)
-    design = parse_prompt(prompt)
-    request = GenerationRequest(english_prompt(design), prompt, REQUEST_SIZE, variations, seed)
+    design = vary_design(parse_prompt(prompt), version)
+    request = GenerationRequest(english_prompt(design), prompt, REQUEST_SIZE, variations, seed, version=version)
     with stoppable(ctx.task_no) as stop:
         try:
             _raise_if_stopped(ctx, stop)  # a cancel requested before the signal was registered
@@ -205,7 +216,7 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
         except ConfigError as error:
             raise TaskError(error.code, str(error), ErrorClass.CONFIG) from error
 
-    names = style_names(design)
+    names = own_names(design, lambda candidate: _name_taken(repository, candidate))
     try:
         style, _created = repository.create_ai_style(
             ctx.task.task_no,
@@ -223,7 +234,11 @@ def run_generation(ctx: TaskContext, services: GenerationServices) -> dict[str, 
                         delivered=min(variations, len(result.images)) if result.rendered is None else variations)
 
 
-def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int, int]:
+def _name_taken(repository: StyleRepository, names: StyleNames) -> bool:
+    return repository.name_in_use(names.zh, names.en)
+
+
+def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int, int, int]:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         raise TaskError("prompt_empty", "payload has no prompt", ErrorClass.INVALID_REQUEST)
@@ -236,7 +251,10 @@ def _read_payload(payload: dict[str, Any]) -> tuple[str, str, int, int]:
     variations = payload.get("variations", 1)
     if isinstance(variations, bool) or not isinstance(variations, int) or not 1 <= variations <= MAX_VARIATIONS:
         raise TaskError("variations_invalid", f"variations {variations!r}", ErrorClass.INVALID_REQUEST)
-    return prompt, provider, default_seed(prompt) if seed is None else int(seed), variations
+    version = payload.get("version", 0)
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= MAX_VERSION:
+        raise TaskError("version_invalid", f"version {version!r}", ErrorClass.INVALID_REQUEST)
+    return prompt, provider, default_seed(prompt) if seed is None else int(seed), variations, version
 
 
 def _task_result(style_code: str, provider: str, *, refused_images: int, resumed: bool = False,

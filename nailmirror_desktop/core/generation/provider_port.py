@@ -72,7 +72,7 @@ class GenerationRequest:
     """One generation. `english_prompt` goes to remote models; `original_text` is what the customer typed.
 
     size: (width, height) in pixels; n: images wanted (the flow uses the first usable one); seed: None lets the
-    provider choose.
+    provider choose; version: a provider that reads `original_text` itself paints this version of it.
     """
 
     english_prompt: str
@@ -81,6 +81,7 @@ class GenerationRequest:
     n: int = 1
     seed: int | None = None
     negative_prompt: str = ""
+    version: int = 0  # which version of the design (core/generation/variations.py); 0: as asked
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,9 @@
 
 The panel only shows; the controller submits the STYLE_GENERATION task and feeds task signals back through
 `show_*` methods, so the screen never waits on a provider. A finished design is shown by its preview card and
-its name (the code small, for staff), with a note when some of the customer's words were left out.
+its name (the code small, for staff), with a note when some of the customer's words were left out, under the
+kiosk's "designed by you" mark (a label of this screen, never part of the style's name). Its versions are
+tiles large enough to tell apart and tap: each its preview card and its own name.
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QPixmap
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -29,6 +31,11 @@ from nailmirror_desktop.ui.shell import i18n
 
 CHIP_COLUMNS = 3
 PREVIEW_HEIGHT = 180
+# a version's preview card (3:2) fills its tile's width, between these heights: a third of the panel on a
+# 1280×800 screen up to a 1920×1080 one
+VERSION_IMAGE_HEIGHT = 84
+VERSION_IMAGE_MAX_HEIGHT = 170
+VERSION_TILE_MIN_HEIGHT = VERSION_IMAGE_HEIGHT + 64  # the card, a two-line name and the frame
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,8 @@ class GeneratePanel(QWidget):
         self._card: StyleCard | None = None
         self._first_card: StyleCard | None = None  # the design the variations are versions of
         self.variation_buttons: list[QPushButton] = []
+        self._variation_cards: list[StyleCard] = []
+        self._variation_labels: list[QLabel] = []  # each tile's name
         self._build()
         self._retranslate()
 
@@ -112,6 +121,9 @@ class GeneratePanel(QWidget):
         self.preview = QLabel()
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.preview.setFixedHeight(PREVIEW_HEIGHT)
+        self.yours = QLabel()
+        self.yours.setObjectName("muted")
+        self.yours.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.result_name = QLabel()
         self.result_name.setObjectName("title")
         self.result_name.setWordWrap(True)
@@ -136,6 +148,7 @@ class GeneratePanel(QWidget):
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
         layout.addWidget(self.preview)
+        layout.addWidget(self.yours)
         layout.addWidget(self.result_name)
         layout.addWidget(self.result_code)
         layout.addWidget(self.try_button)
@@ -195,26 +208,49 @@ class GeneratePanel(QWidget):
                             self.tr("No more versions could be made this time."))
 
     def _add_variation_button(self, card: StyleCard) -> None:
+        """A tile: the version's preview card over its name, the whole tile one touch target."""
         button = QPushButton()
-        button.setObjectName("chip")
+        button.setObjectName("variation")
         button.setCheckable(True)
-        button.setMinimumSize(96, 72)
-        pixmap = QPixmap(str(card.preview)) if card.preview is not None else QPixmap()
-        if not pixmap.isNull():
-            button.setIcon(pixmap)
-            button.setIconSize(QSize(96, 64))
-        else:
-            button.setText(card.code)
+        button.setStyleSheet(  # min-height here: the kiosk's stylesheet (48 px for every button) beats setMinimumHeight
+            "QPushButton#variation { background: #2d2733; border: 3px solid transparent; border-radius: 14px;"
+            f" padding: 6px; min-height: {VERSION_TILE_MIN_HEIGHT - 18}px; }}"
+            "QPushButton#variation:checked { background: #2d2733; border: 3px solid #e8739a; }")
+        image = _FittedImage(QPixmap(str(card.preview)) if card.preview is not None else QPixmap())
+        name = QLabel()
+        name.setObjectName("versionName")
+        name.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        name.setWordWrap(True)
+        name.setStyleSheet("background: transparent; font-size: 17px;")
+        inside = QVBoxLayout(button)
+        inside.setContentsMargins(6, 6, 6, 6)
+        inside.setSpacing(4)
+        for label in (image, name):
+            label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+            inside.addWidget(label)
+        button.setMinimumHeight(VERSION_TILE_MIN_HEIGHT)
         button.setChecked(card.code == self._result_code)
         button.clicked.connect(lambda _=False, c=card, b=button: self._on_variation_click(c, b))
-        self.variation_row.addWidget(button)
+        self.variation_row.addWidget(button, 1)
         self.variation_buttons.append(button)
+        self._variation_cards.append(card)
+        self._variation_labels.append(name)
+        self._retranslate_variations()
+        # the tiles show every version, the chosen one framed, and a tap tries it on: no big card, no button
+        self.preview.setVisible(False)
+        self.try_button.setVisible(False)
+
+    def variation_names(self) -> list[str]:
+        """The names on the version tiles, as shown."""
+        return [label.text() for label in self._variation_labels]
 
     def _on_variation_click(self, card: StyleCard, clicked: QPushButton) -> None:
         for button in self.variation_buttons:
             button.setChecked(button is clicked)
         self._result_code = card.code
         self._show_card(card)
+        self.preview.setVisible(False)  # the framed tile is its picture
+        self.try_button.setVisible(False)
         self.try_on_requested.emit(card.code)
 
     def _clear_variations(self) -> None:
@@ -222,8 +258,16 @@ class GeneratePanel(QWidget):
             self.variation_row.removeWidget(button)
             button.deleteLater()
         self.variation_buttons = []
+        self._variation_cards = []
+        self._variation_labels = []
         self._first_card = None
         self.more_button.setVisible(False)
+
+    def clear_result(self) -> None:
+        """No design on show any more (the customer emptied the box): its card and its versions go."""
+        self._result_code = ""
+        self._clear_variations()
+        self._show_card(None)
 
     def show_error(self, text: str) -> None:
         """Nothing was made (or nothing was queued): the reason, and no stale result beside it."""
@@ -241,15 +285,19 @@ class GeneratePanel(QWidget):
         self.preview.setPixmap(pixmap)
         self.preview.setVisible(not pixmap.isNull())
         self.result_code.setText(card.code if card is not None else "")
+        self.yours.setVisible(card is not None)
         self.try_button.setVisible(card is not None)
         self._retranslate_card()
 
     def _retranslate_card(self) -> None:
         card = self._card
-        name = "" if card is None else (card.name_en or card.name) if i18n.current_language() == "en" else (
-            card.name or card.name_en)
+        name = "" if card is None else _name_of(card)
         self.result_name.setText(name)
         self.result_name.setVisible(bool(name))
+
+    def _retranslate_variations(self) -> None:
+        for label, card in zip(self._variation_labels, self._variation_cards, strict=True):
+            label.setText(_name_of(card) or card.code)
 
     def clear(self) -> None:
         """Idle reset: forget what the customer typed."""
@@ -281,7 +329,34 @@ class GeneratePanel(QWidget):
         self.generate_button.setText(self.tr("Create my design"))
         self.try_button.setText(self.tr("Try it on again"))
         self.more_button.setText(self.tr("Show me 2 more versions"))
+        self.yours.setText(self.tr("✦ Designed by you"))
         for chip in self.chips:
             zh, en = chip.property("terms")
             chip.setText(en if english else zh)
         self._retranslate_card()
+        self._retranslate_variations()
+
+
+class _FittedImage(QLabel):
+    """A preview card scaled to the label's size, its aspect kept (a version tile's picture)."""
+
+    def __init__(self, source: QPixmap) -> None:
+        super().__init__()
+        self._source = source
+        self.setObjectName("versionPicture")
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setMinimumSize(VERSION_IMAGE_HEIGHT * 3 // 2, VERSION_IMAGE_HEIGHT)
+        self.setMaximumHeight(VERSION_IMAGE_MAX_HEIGHT)
+        if not source.isNull():  # until the layout gives it its size
+            self.setPixmap(source.scaledToHeight(VERSION_IMAGE_HEIGHT, Qt.TransformationMode.SmoothTransformation))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        if not self._source.isNull():
+            self.setPixmap(self._source.scaled(self.contentsRect().size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                               Qt.TransformationMode.SmoothTransformation))
+        super().resizeEvent(event)
+
+
+def _name_of(card: StyleCard) -> str:
+    """The card's name in the language on screen (the other one when it has none)."""
+    return (card.name_en or card.name) if i18n.current_language() == "en" else (card.name or card.name_en)

@@ -10,9 +10,9 @@ which refuses while this session's generation is still running or being tried on
 session's id as its `request_source_id`, so the engine itself answers a second submit from the same session with
 the unfinished task instead of inserting another (ARCHITECTURE.md §7, idempotency).
 
-After a design is ready the customer may ask for `EXTRA_VARIATIONS` more versions of it (the same words, other
-seeds: glitter, flakes, marble veins and florals fall differently) and pick one; they are queued only on that
-tap, because with a remote provider each one is paid for.
+After a design is ready the customer may ask for `EXTRA_VARIATIONS` more versions of it and pick one: the same
+words in other main colours a customer tells apart (ΔE00 ≥ 10, core/generation/variations.py), each with its own
+name and seed; they are queued only on that tap, because with a remote provider each one is paid for.
 
 Before anything is queued the words are read (`prompt_reading`): an empty box, or words the parser finds no
 colour, finish or pattern in, are refused with a sentence and words to try; nothing is queued for them.
@@ -84,6 +84,9 @@ class GenerationController(QObject):
         reading = read_prompt(text)
         refusal = self._refusal(text, reading)
         if refusal:
+            if reading.empty:  # the customer cleared the box: the old design's versions go with it
+                self._last = None
+                panel.clear_result()
             panel.show_error(refusal)
             return None
         if self._engine is None:
@@ -113,7 +116,7 @@ class GenerationController(QObject):
         for i in range(1, EXTRA_VARIATIONS + 1):
             try:
                 task = submit_generation(self._engine, prompt, self._provider,
-                                         seed=(default_seed(prompt) + i) & 0xFFFFFFFF,
+                                         seed=(default_seed(prompt) + i) & 0xFFFFFFFF, version=i,
                                          request_source_id=f"{self._session_id}:v{i}")
             except (TaskError, ConfigError) as exc:
                 log.warning("variation not queued: %s", exc)

@@ -32,6 +32,7 @@ from nailmirror_desktop.ui.shell.main_window import MainWindow, placeholder
 from nailmirror_desktop.ui.staff.staff_door import StaffDoor
 from nailmirror_desktop.ui.tryon.handoff import HandoffController
 from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher
+from nailmirror_desktop.ui.tryon.style_browser import display_name
 from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
 
 log = logging.getLogger(__name__)
@@ -139,9 +140,12 @@ class KioskController(QObject):
             i18n.install_language(self.config.language)
 
     def _style_on_show(self) -> tuple[str, str, str | None] | None:
-        """(name, code, price as shown or None) of the style on the customer's nails, for the style card."""
+        """(name in the language on screen, code, price as shown or None) of the style on the customer's nails,
+        for the style card."""
         style = self.tryon.session.style
-        return (style.name, style.code, self.tryon.style_price_text(style.code)) if style is not None else None
+        if style is None:
+            return None
+        return display_name(style.name, style.name_en), style.code, self.tryon.style_price_text(style.code)
 
     def toggle_language(self) -> None:
         """For this customer only; the idle reset returns to the configured language."""

@@ -54,6 +54,7 @@ CodeRole = Qt.ItemDataRole.UserRole + 1
 READY, LOADING, UNAVAILABLE = "ready", "loading", "unavailable"  # the catalog, as the empty list explains it
 THUMB_SIZE = QSize(104, 70)  # the preview cards are 3:2: a square icon left a third of each tile empty
 GRID_SIZE = QSize(124, 134)  # the thumbnail, two lines of text (name, code) and the gaps
+GRID_SIZE_EN = QSize(124, 156)  # English names take two lines where Chinese takes one: a line more for them
 TOUCH_MIN = 48  # px: the smallest target a fingertip hits reliably
 PAGE = 200  # styles read at a time; the next page is read as the list scrolls near its end
 ICON_CACHE = 600  # decoded thumbnails kept (~30 kB each): a few screens' worth either way of the one shown
@@ -119,7 +120,7 @@ class StyleListModel(QAbstractListModel):
             return None
         style = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{style.name}\n{style.style_code}"
+            return f"{display_name(style.name, style.name_en)}\n{style.style_code}"
         if role == Qt.ItemDataRole.DecorationRole:
             return self._icon(style)
         if role == CodeRole:
@@ -127,6 +128,12 @@ class StyleListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return style.name_en or style.name
         return None
+
+    def retranslate(self) -> None:
+        """The language changed: every tile's name is read again (the rows carry both)."""
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, 0),
+                                  [Qt.ItemDataRole.DisplayRole])
 
     def detach(self) -> None:
         """The kiosk is shutting down and closes its database: rows already read stay, a thumbnail not yet read
@@ -217,6 +224,16 @@ class StyleListModel(QAbstractListModel):
             empty.fill(Qt.GlobalColor.darkGray)
             self._placeholder = QIcon(empty)
         return self._placeholder
+
+
+def display_name(name: str, name_en: str) -> str:
+    """A style's name in the language on screen: English when it has one (else its Chinese name, never pinyin)."""
+    return (name_en or name) if i18n.current_language() == "en" else (name or name_en)
+
+
+def chip_text(text: str) -> str:
+    """A name as a button shows it: "&" is a button's shortcut mark ("Glitter & chrome" showed "Glitter_chrome")."""
+    return text.replace("&", "&&")
 
 
 def _decode_thumbnail(path: str) -> QImage | None:
@@ -317,6 +334,7 @@ class StyleBrowser(QWidget):
         favourite heart and the compare button."""
         self.current_name = QLabel("")
         self.current_name.setObjectName("title")
+        self.current_name.setWordWrap(True)  # an English name takes two lines rather than being cut
         self.current_name.setVisible(False)
         self.current_code = QLabel("")
         self.current_code.setVisible(False)
@@ -572,6 +590,8 @@ class StyleBrowser(QWidget):
         self._retranslate_tags()
         self._retranslate_current()
         self._retranslate_compare()
+        self.list_view.setGridSize(GRID_SIZE_EN if self._english() else GRID_SIZE)
+        self.model.retranslate()
 
     def _retranslate_empty(self) -> None:
         if self._catalog_state == LOADING:
@@ -598,10 +618,10 @@ class StyleBrowser(QWidget):
             elif code == FAVOURITES:
                 button.setText(self.tr("♥ Favourites (%1)").replace("%1", str(len(self.favourites))))
             else:
-                button.setText(names.get(code, code))
+                button.setText(chip_text(names.get(code, code)))
 
     def _retranslate_tags(self) -> None:
         english = self._english()
         for button in self.tag_group.buttons():
             tag = button.property("tag")
-            button.setText("#" + (tag.name_en if english and tag.name_en else tag.name_zh))
+            button.setText(chip_text("#" + (tag.name_en if english and tag.name_en else tag.name_zh)))

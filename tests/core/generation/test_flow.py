@@ -598,3 +598,16 @@ def test_a_stop_request_cuts_a_dripping_request_and_the_task_ends_canceled_with_
     assert (task.status, task.last_error_code, task.last_error_message) == (
         TaskStatus.CANCELED, "WAIT_TIMEOUT", "stopped by the test")
     assert elapsed < 1.5 and openai.generation_count == 1
+
+
+def test_a_generated_style_is_never_named_like_the_catalog_style_it_resembles_and_versions_are_named_apart():
+    with new_engine(provider_config()) as engine:
+        repo = StyleRepository(engine._conn())
+        catalog = repo.create_style("酒红猫眼", "CATALOG", actor="test", name_en="Burgundy magnetic cat-eye")
+        tasks = [submit_generation(engine, "酒红猫眼", "offline", version=v, seed=v + 1) for v in range(3)]
+        engine.run_until_idle(timeout_s=60)
+        styles = [repo.get_by_code(engine.get(t.task_no).result["style_code"]) for t in tasks]
+        names = [catalog.name] + [s.name for s in styles]
+        names_en = [catalog.name_en.lower()] + [s.name_en.lower() for s in styles]
+        assert len(set(names)) == 4 and len(set(names_en)) == 4, names
+        assert styles[0].name.startswith("酒红猫眼") and styles[1].name != styles[2].name

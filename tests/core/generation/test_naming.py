@@ -31,3 +31,21 @@ def test_tones_and_themes_are_named_and_names_stay_short():
     long = style_names(parse_prompt("深酒红猫眼，金色闪粉，白色波点，银色线条，星星，无名指跳色"))
     assert len(long.zh) <= NAME_MAX_CHARS and len(long.en) <= NAME_EN_MAX_CHARS
     assert long.en.endswith("…") and not long.en[:-1].endswith(" ")
+
+
+def test_a_taken_name_gets_the_designs_details_then_a_number():
+    from nailmirror_desktop.core.generation.naming import StyleNames, own_names
+
+    design = parse_prompt("酒红色猫眼，杏仁形长甲")
+    plain = style_names(design)
+    taken = {plain.zh}
+    first = own_names(design, lambda n: n.zh in taken or n.en in taken)
+    assert first.zh != plain.zh and first.zh.startswith("酒红猫眼") and "杏仁" in first.zh
+    taken |= {"酒红猫眼·杏仁形", "酒红猫眼·杏仁形长甲"}
+    second = own_names(design, lambda n: n.zh in taken or n.en in taken)
+    assert second == StyleNames("酒红猫眼 2号", f"{plain.en} No. 2")
+    assert own_names(design, lambda n: False) == plain
+
+
+def test_a_colour_its_pattern_already_names_is_not_said_twice():
+    assert style_names(parse_prompt("红色 金箔")).zh == "正红金箔"

@@ -256,3 +256,32 @@ def test_two_more_versions_are_made_on_request_and_the_customer_picks_one(qtbot,
     assert controller.generate("红色") is not None  # the versions are done: a new design may start
     controller.forget_customer()
     assert panel.variation_buttons == [] and not panel.more_button.isVisibleTo(panel)
+
+
+def test_versions_are_asked_as_versions_shown_by_name_and_an_empty_prompt_clears_them(qtbot, engine):
+    from nailmirror_desktop.ui.generation.generate_panel import VERSION_TILE_MIN_HEIGHT, StyleCard
+
+    engine.register_handler(STYLE_GENERATION, lambda ctx: {"style_code": f"AIS-V{ctx.payload.get('version', 0)}"})
+    executor = SignalsOnly()
+    names = {"AIS-V0": "酒红猫眼·杏仁形", "AIS-V1": "灰调可可猫眼", "AIS-V2": "深粉红猫眼"}
+    controller = GenerationController(engine, executor, "offline", lambda code, done: done(True),
+                                      describe=lambda code: StyleCard(code, names[code], names[code], None))
+    panel = controller.panel
+    qtbot.addWidget(panel)
+    first = controller.generate("酒红猫眼")
+    engine.run_due()
+    executor.task_changed.emit(first, "SUCCESS")
+    assert panel.yours.isVisibleTo(panel) and panel.result_name.text() == "酒红猫眼·杏仁形"
+    variations = controller.more_variations()
+    assert sorted(engine.get(t).payload["version"] for t in variations) == [1, 2]
+    engine.run_due()
+    for task_no in variations:
+        executor.task_changed.emit(task_no, "SUCCESS")
+    assert sorted(panel.variation_names()) == sorted(names.values())
+    assert all(b.minimumHeight() >= VERSION_TILE_MIN_HEIGHT >= 140 for b in panel.variation_buttons)
+    assert not panel.try_button.isVisibleTo(panel)  # a tap on a tile tries that version on
+    panel.prompt.clear()
+    panel.generate_button.click()
+    assert panel.variation_buttons == [] and not panel.result_name.isVisibleTo(panel)
+    assert not panel.yours.isVisibleTo(panel) and not panel.more_button.isVisibleTo(panel)
+    assert controller.more_variations() == []  # nothing on show: nothing to vary

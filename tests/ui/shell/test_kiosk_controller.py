@@ -224,15 +224,20 @@ def test_enter_while_a_paid_generation_runs_queues_nothing_more(qtbot, monkeypat
 
 @pytest.mark.slow
 def test_two_more_versions_of_a_design_are_rendered_and_one_can_be_tried_on(qtbot, kiosk):
-    """Real offline generation: the versions differ (other seeds), show their preview cards, and a tap puts the
-    picked one on the nails."""
+    """Real offline generation: the versions differ (other colours and seeds), show their preview cards and
+    names, and a tap puts the picked one on the nails."""
+    from PySide6.QtWidgets import QLabel
+
     panel = kiosk.generation.panel
     assert kiosk.generation.generate("奶白色，金色闪粉，贝壳碎片")
     qtbot.waitUntil(lambda: panel.more_button.isVisibleTo(panel), timeout=60000)
     assert not panel.preview.pixmap().isNull()
     panel.more_button.click()
     qtbot.waitUntil(lambda: len(panel.variation_buttons) == 3 and panel.generate_button.isEnabled(), timeout=90000)
-    assert all(not button.icon().isNull() for button in panel.variation_buttons)
+    pictures = [b.findChild(QLabel, "versionPicture") for b in panel.variation_buttons]
+    assert all(not picture.pixmap().isNull() for picture in pictures)
+    names = panel.variation_names()
+    assert len(set(names)) == 3 and all(names), names  # each version is named apart
     repo = kiosk.services.repository
     codes = [t.result["style_code"] for t in kiosk.services.engine.list_tasks(task_type="STYLE_GENERATION")]
     assert len(set(codes)) == 3

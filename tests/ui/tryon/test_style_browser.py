@@ -200,3 +200,33 @@ def test_typing_a_search_queries_once_when_typing_pauses(qtbot, repo, monkeypatc
     qtbot.waitUntil(lambda: queries == ["款式1"], timeout=5_000)
     assert browser.model.codes() and all("1" in browser.model.style_at(r).name
                                           for r in range(browser.model.rowCount()))
+
+
+# ---------------------------------------------------------------------------------------------- in English
+
+
+def test_in_english_tiles_categories_and_tags_read_in_english_and_back(qtbot, repo):
+    from nailmirror_desktop.ui.shell import i18n
+    from nailmirror_desktop.ui.tryon.style_browser import GRID_SIZE, GRID_SIZE_EN
+
+    repo.ensure_category("glitter", "闪耀", "Glitter & chrome")
+    repo.ensure_tag("cat_eye", "猫眼", "cat eye")
+    i18n.install_language("zh_CN")
+    try:
+        browser = StyleBrowser(repo)
+        qtbot.addWidget(browser)
+        first = browser.model.index(0, 0)
+        assert browser.model.data(first).startswith("款式")
+        i18n.install_language("en")
+        assert browser.model.data(first).startswith("Style ")
+        qtbot.waitUntil(lambda: browser.list_view.gridSize() == GRID_SIZE_EN)  # a line more for English names
+        texts = {b.text() for b in browser.category_group.buttons()}
+        assert "Glitter && chrome" in texts  # && shows as "&": a lone & marked a shortcut, "Glitter_chrome"
+        assert "#cat eye" in {b.text() for b in browser.tag_group.buttons()}
+        i18n.install_language("zh_CN")
+        assert browser.model.data(first).startswith("款式")
+        qtbot.waitUntil(lambda: browser.list_view.gridSize() == GRID_SIZE)
+        assert "闪耀" in {b.text() for b in
+                                                                        browser.category_group.buttons()}
+    finally:
+        i18n.install_language("en")
