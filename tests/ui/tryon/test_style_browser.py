@@ -200,3 +200,38 @@ def test_typing_a_search_queries_once_when_typing_pauses(qtbot, repo, monkeypatc
     qtbot.waitUntil(lambda: queries == ["款式1"], timeout=5_000)
     assert browser.model.codes() and all("1" in browser.model.style_at(r).name
                                           for r in range(browser.model.rowCount()))
+
+
+def test_the_framed_tile_follows_the_style_on_the_nails_and_none_for_an_ai_design(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    first, second = browser.model.codes()[:2]
+    browser.list_view.setCurrentIndex(browser.model.index(0, 0))  # the customer tapped the first tile
+    browser.show_current(first, "甲", "A")
+    assert [i.row() for i in browser.list_view.selectedIndexes()] == [0]
+    browser.show_current(second)  # put on another way (compare, default): its tile is framed instead
+    assert [i.row() for i in browser.list_view.selectedIndexes()] == [1]
+    browser.show_current("AI-2ED8VZ", "正红")  # an AI design: not a tile of the grid
+    assert browser.list_view.selectedIndexes() == []
+    browser.show_current(second)
+    browser.search.setText("no such style")
+    browser.apply_search_now()
+    browser.search.setText("")
+    browser.apply_search_now()  # the list was read again: the frame is back on the style worn
+    assert [i.row() for i in browser.list_view.selectedIndexes()] == [1]
+
+
+def test_the_search_clear_button_is_finger_sized_and_shows_only_with_text(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    browser.show()
+    assert not browser.search.isClearButtonEnabled() and not browser.search_clear.isVisible()
+    browser.search.setText("红")
+    assert browser.search_clear.isVisible()
+    assert min(browser.search_clear.width(), browser.search_clear.height()) >= 48
+    browser.search_clear.click()
+    assert browser.search.text() == "" and not browser.search_clear.isVisible()
+    browser.search.setText("红")
+    browser.reset_filters()  # the idle reset
+    assert not browser.search_clear.isVisible()
+    qtbot.waitUntil(lambda: browser.model.thumbnails_pending() == 0)  # shown: its tiles' thumbnails decode
