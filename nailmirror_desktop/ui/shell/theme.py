@@ -1,7 +1,8 @@
 """The kiosk's look: one stylesheet and one font, applied once at start-up.
 
 Touch first: every control is at least 48 px tall (the main actions 64 px), text is large, and the palette is
-a calm dark room so the customer's hand is the brightest thing on screen.
+a calm dark room so the customer's hand is the brightest thing on screen. Scroll bars are a thin thumb only:
+half-styled, Qt drew their arrow buttons as two small grey boxes that read as a stray size grip.
 """
 
 from __future__ import annotations
@@ -65,7 +66,12 @@ QLabel#cardName {{ font-size: 34px; font-weight: 700; }}
 QLabel#cardCode {{ font-size: 24px; font-weight: 600; letter-spacing: 1px; }}
 QLabel#cardPrice {{ font-size: 28px; color: #b23a66; }}
 QScrollBar:vertical {{ width: 10px; background: transparent; }}
-QScrollBar::handle:vertical {{ background: #4a4150; border-radius: 5px; }}
+QScrollBar::handle:vertical {{ background: #4a4150; border-radius: 5px; min-height: 40px; }}
+QScrollBar:horizontal {{ height: 10px; background: transparent; }}
+QScrollBar::handle:horizontal {{ background: #4a4150; border-radius: 5px; min-width: 40px; }}
+QScrollBar::add-line, QScrollBar::sub-line {{ width: 0; height: 0; border: none; background: none; }}
+QScrollBar::add-page, QScrollBar::sub-page {{ background: none; }}
+QAbstractScrollArea::corner {{ background: transparent; border: none; }}
 """
 
 
