@@ -369,3 +369,12 @@ def test_an_opencv_message_is_one_line(capsys):
     tryon._error(f"x.png: cannot process (error: {caught.value})")
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and err.startswith("error: x.png: cannot process")
+
+
+def test_a_single_out_without_an_image_suffix_is_refused_before_any_work(capsys, photos, tmp_path):
+    """`--out dots` wrote a PNG named `dots`: refused now, one line naming the suffixes, nothing written."""
+    for name in ("dots", "photo.gif", "painted."):
+        status, err = _run(capsys, "--image", str(photos[0]), "--style", str(STYLE), "--out", str(tmp_path / name))
+        assert status == 2 and len(err.strip().splitlines()) == 1, err
+        assert "--out needs an image suffix" in err and ".png" in err and ".jpg" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["nailmirror-home", "photos"]
