@@ -15,6 +15,8 @@ PROMPT = {"zh_CN": ("hong", "红"), "en": ("pink", None)}
 
 
 def customer(journey: Journey, language: str) -> None:
+    from PySide6.QtCore import QPoint
+
     controller = journey.screen.controller
     browser = controller.tryon.style_browser
     panel = controller.generation.panel
@@ -52,7 +54,16 @@ def customer(journey: Journey, language: str) -> None:
         s.wait_until(lambda: page(s) == "snapshot", "the before/after page")
         s.wait_until(lambda: s.shows_text(tr("SnapshotPage", "Saved on this kiosk. Ask our staff for a copy.")),
                      "the photo saved")
-        assert s.shows_text(tr("SnapshotPage", "◀ Before")) and s.shows_text(tr("SnapshotPage", "After ▶"))
+        assert s.shows_text(tr("SnapshotPage", "Before")) and s.shows_text(tr("SnapshotPage", "After"))
+        view = controller.tryon.snapshot_page.view
+        badges = (view.before_badge.geometry(), view.after_badge.geometry())
+        assert badges[0].center().x() < view.split_x() and view.image_rect().contains(badges[0].topLeft().toPointF())
+        assert view.image_rect().contains(badges[1].topRight().toPointF())
+    with journey.step("before/after: drag the line") as s:
+        target = view.image_rect()
+        s.tap_at(view, QPoint(round(target.left() + target.width() * 0.75), round(target.center().y())))
+        s.wait_until(lambda: abs(view.split() - 0.75) < 0.01, "the line where the finger put it")
+        assert abs(view.handle_center().x() - view.split_x()) < 1 and target.left() < view.split_x()
     with journey.step("take home: card and QR") as s:
         s.tap(tr("_TakeHomeButton", "Send to my phone"))
         s.wait_until(lambda: s.shows_text(tr("SharePage", "Take it home")), "the take-home page")

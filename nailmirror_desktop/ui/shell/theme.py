@@ -54,6 +54,8 @@ QProgressBar {{ background: #2d2733; border-radius: 8px; min-height: 16px; max-h
 QProgressBar::chunk {{ background: {ACCENT}; border-radius: 8px; }}
 QSlider::groove:horizontal {{ height: 10px; background: #3a3140; border-radius: 5px; }}
 QSlider::handle:horizontal {{ background: {ACCENT}; width: 44px; margin: -17px 0; border-radius: 22px; }}
+QLabel#compareBadge {{ background: rgba(23, 20, 26, 200); color: {TEXT}; border-radius: 16px;
+    padding: 6px 18px; font-size: 24px; font-weight: 600; }}
 QCheckBox {{ spacing: 12px; min-height: 48px; }}
 QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; background: #2d2733;
     border: 2px solid #3f3547; }}
