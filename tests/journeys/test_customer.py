@@ -37,12 +37,16 @@ def customer(journey: Journey, language: str) -> None:
         if pick is not None:
             journey.keyboard.choose(pick)
         s.wait_until(lambda: panel.prompt.text().lower() == (pick or letters), "the prompt typed")
+        assert panel.generate_button.isVisible() and not panel.result_box.isVisible()  # room made for the keys
     with journey.step("AI design: create") as s:
         s.tap(tr("GeneratePanel", "Create my design"))
         s.wait_until(lambda: s.shows_text(tr("GeneratePanel", "Your design is ready and on your nails now.")),
                      "the design ready and tried on")
         design = panel.result_name.text()
         assert design
+        s.wait_until(lambda: panel.result_box.isVisible(), "the design's card with the keyboard gone")
+        picture, name = panel.preview.geometry(), panel.result_name.geometry()
+        assert picture.bottom() < name.top(), f"the card's name over its picture: {picture} {name}"
     with journey.step("AI design: variations") as s:
         s.tap(tr("GeneratePanel", "Show me 2 more versions"))
         s.wait_until(lambda: s.shows_text(tr("GeneratePanel", "Tap a version to try it on.")), "the versions")

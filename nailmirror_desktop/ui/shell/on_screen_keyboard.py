@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import os
 
-from PySide6.QtCore import Q_ARG, SIGNAL, QEvent, QMetaObject, QObject, QSizeF, Qt, QTimer, QUrl
+from PySide6.QtCore import Q_ARG, SIGNAL, QEvent, QMetaObject, QObject, QSizeF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QApplication, QMainWindow, QVBoxLayout, QWidget
@@ -41,7 +41,10 @@ def prepare_environment() -> None:
 
 
 class OnScreenKeyboard(QObject):
-    """Embeds the keyboard under `window`'s central widget and shows it while a text field has focus."""
+    """Embeds the keyboard under `window`'s central widget and shows it while a text field has focus.
+    `shown_changed(bool)` says when it comes and goes, so the pages can make room (KioskController)."""
+
+    shown_changed = Signal(bool)
 
     def __init__(self, window: QMainWindow, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -53,6 +56,7 @@ class OnScreenKeyboard(QObject):
         self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a key press must not take focus from the field
         self.view.setClearColor(QColor(theme.BACKGROUND))  # beside the keys, when the window is wider
         self.view.hide()
+        self.view.installEventFilter(self)  # its Show and Hide: shown_changed
         self._loaded = False
         pages = window.takeCentralWidget()
         if pages is None:
@@ -162,7 +166,9 @@ class OnScreenKeyboard(QObject):
         root.setSize(QSizeF(self.view.size()))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if watched is self._window and event.type() == QEvent.Type.Resize:
+        if watched is self.view and event.type() in (QEvent.Type.Show, QEvent.Type.Hide):
+            self.shown_changed.emit(event.type() == QEvent.Type.Show)
+        elif watched is self._window and event.type() == QEvent.Type.Resize:
             self._fit()
         elif event.type() == QEvent.Type.LanguageChange and watched is QApplication.instance():
             self.follow_language()

@@ -318,9 +318,22 @@ class StyleBrowser(QWidget):
         layout.addWidget(self.tag_scroll)
         layout.addWidget(self.list_view, 1)
         layout.addWidget(self.empty_label)
-        layout.addLayout(self._build_current_row())
-        layout.addLayout(self._build_accent_row())
+        # The style worn and its accent fingers: folded away with the chips while the on-screen keyboard is up
+        # (set_keyboard_up); squeezed under it, the grid was one row of tiles, cut.
+        self.details = QWidget()
+        details = QVBoxLayout(self.details)
+        details.setContentsMargins(0, 0, 0, 0)
+        details.addLayout(self._build_current_row())
+        details.addLayout(self._build_accent_row())
+        layout.addWidget(self.details)
         self.set_accent_options(False, frozenset())
+
+    def set_keyboard_up(self, up: bool) -> None:
+        """The on-screen keyboard is up (the customer types a search) or went: the category and tag chips and the
+        worn style's rows fold away, so the grid keeps rows of whole tiles (two at 1280×800, three at
+        1920×1080) for what is typed, and come back as they were (the chosen category still applies)."""
+        for part in (self.category_box, self.tag_scroll, self.details):
+            part.setVisible(not up)
 
     def _build_current_row(self) -> QHBoxLayout:
         """The style on the nails: its name leads, its code follows small (staff still read it); beside it the

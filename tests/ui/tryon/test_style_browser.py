@@ -235,3 +235,37 @@ def test_the_search_clear_button_is_finger_sized_and_shows_only_with_text(qtbot,
     browser.reset_filters()  # the idle reset
     assert not browser.search_clear.isVisible()
     qtbot.waitUntil(lambda: browser.model.thumbnails_pending() == 0)  # shown: its tiles' thumbnails decode
+
+
+def test_with_the_keyboard_up_the_grid_keeps_rows_of_whole_tiles(qtbot, repo, tmp_path):
+    """#22.1: under the on-screen keyboard (1280×800) the grid was one row of tiles, cut by the rows below it."""
+    from PySide6.QtWidgets import QWidget
+
+    from nailmirror_desktop.ui.shell import theme
+    from nailmirror_desktop.ui.tryon.style_browser import GRID_SIZE
+
+    add_published_styles(repo, 30, tmp_path / "bulk")
+    tab = QWidget()  # the styles tab: its height is the window's to give, less the keyboard's
+    qtbot.addWidget(tab)
+    tab.setStyleSheet(theme.STYLESHEET)
+    tab.setFixedSize(480, 400)
+    browser = StyleBrowser(repo, tab)
+    browser.setGeometry(0, 0, 480, 400)
+    browser.show_current(browser.model.codes()[0], "新年红金", "New year red gold")
+    browser.set_accent_options(True, frozenset())
+    tab.show()
+    qtbot.wait(50)
+    columns = browser.list_view.viewport().width() // GRID_SIZE.width()
+    assert browser.visible_tile_count() < 2 * columns  # the squeeze this was about
+    browser.set_keyboard_up(True)
+    qtbot.wait(50)
+    assert browser.visible_tile_count() >= 2 * columns and browser.search.isVisible()
+    assert not browser.tag_scroll.isVisible() and not browser.favourite_button.isVisible()
+    assert not browser.category_box.isVisible()
+    browser.set_keyboard_up(False)  # the keyboard went: all of it back as it was
+    qtbot.wait(50)
+    assert browser.tag_scroll.isVisible() and browser.favourite_button.isVisible()
+    assert browser.category_box.isVisible()
+    assert browser.current_name.isVisible() and browser.accent_buttons and all(
+        b.isVisible() for b in browser.accent_buttons.values())
+    qtbot.waitUntil(lambda: browser.model.thumbnails_pending() == 0)
