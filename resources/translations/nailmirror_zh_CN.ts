@@ -436,42 +436,42 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="165"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="211"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="194"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="240"/>
         <source>Tap a version to try it on.</source>
         <translation>点一个版本即可试戴。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="195"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="241"/>
         <source>No more versions could be made this time.</source>
         <translation>这次没能做出更多版本。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="279"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="323"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="280"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="324"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="325"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="282"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="326"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="283"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="327"/>
         <source>Show me 2 more versions</source>
         <translation>再给我 2 个版本</translation>
     </message>
@@ -518,28 +518,28 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="168"/>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="169"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="209"/>
         <source>NailMirror</source>
         <translation>指尖魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="170"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="210"/>
         <source>Demo</source>
         <translation>演示模式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="171"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="211"/>
         <source>Snapshot · before/after</source>
         <translation>拍照 · 前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="215"/>
         <source>Styles</source>
         <translation>款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/shell/main_window.py" line="216"/>
         <source>AI design</source>
         <translation>AI 设计</translation>
     </message>
@@ -1201,42 +1201,47 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="282"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="209"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="282"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="233"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="306"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="234"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="307"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="248"/>
-        <source>◀ Before</source>
-        <translation>◀ 上色前</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="322"/>
+        <source>Before</source>
+        <translation>上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="249"/>
-        <source>After ▶</source>
-        <translation>上色后 ▶</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="322"/>
+        <source>After</source>
+        <translation>上色后</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="250"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="323"/>
+        <source>Drag the line to compare</source>
+        <translation>左右拖动中间的线，对比上色前后</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="324"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="251"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="325"/>
         <source>Perfecting your photo…</source>
         <translation>正在精修你的照片…</translation>
     </message>
@@ -1328,82 +1333,82 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="451"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="600"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="474"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="453"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="602"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="454"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="603"/>
         <source>Save to my favourites</source>
         <translation>加入我的收藏</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="605"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="605"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="456"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="605"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="606"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="457"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="606"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="468"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="617"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>正在首次准备款式库……请稍候。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="470"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="619"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>款式库加载失败，请联系店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="472"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="621"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="478"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="627"/>
         <source>Tap a style…</source>
         <translation>点选另一款…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="479"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="628"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="487"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="636"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="489"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="638"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ 收藏（%1）</translation>
     </message>
@@ -1515,7 +1520,7 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="202"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="218"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
@@ -1523,12 +1528,12 @@ Staff: set one on this kiosk PC with the command
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="157"/>
         <source>Send to my phone</source>
         <translation>发送到我的手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="119"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="157"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
     </message>
