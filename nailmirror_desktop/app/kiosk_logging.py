@@ -10,21 +10,26 @@ one-line errors still reach staff, nothing is lost. `verbose=True` (`nailmirror 
 of it on the terminal as before.
 
 The file: `data_dir()/logs/kiosk.log`, rotated at 1 MB, five old files kept, owner-only (it may name styles
-and prompts customers typed).
+and prompts customers typed). The other commands write `logs/cli.log` the same way (`command_logging`). An
+uncaught exception goes to the file with its traceback; the terminal gets one line naming the file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import logging.handlers
 import os
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from types import TracebackType
 
 LOG_DIR_NAME = "logs"
 LOG_FILE_NAME = "kiosk.log"
+CLI_LOG_FILE_NAME = "cli.log"  # the other commands' own file: two processes must not rotate one file
 MAX_BYTES = 1_000_000
 BACKUP_COUNT = 5
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -34,7 +39,9 @@ QUIET_ENVIRONMENT = {
     "OPENCV_LOG_LEVEL": "ERROR",  # OpenCV's V4L2/FFmpeg "[ WARN:0@…]" lines
 }
 # Tried and without effect on mediapipe 0.10.21's absl logging: GLOG_minloglevel, TF_CPP_MIN_LOG_LEVEL (hence the
-# descriptor redirection below). Qt's offscreen "does not support propagateSizeHints()" has no category either.
+# descriptor redirection below; the lines also come from its worker threads during the first detections, not
+# only at model load, so the redirection spans the whole run). Qt's offscreen "does not support
+# propagateSizeHints()" has no category either.
 
 
 def quiet_native_libraries() -> None:
@@ -52,11 +59,59 @@ class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
         return open(fd, "a", encoding=self.encoding or "utf-8")  # noqa: SIM115 - the handler owns and closes it
 
 
-def log_file_path() -> Path:
-    """data_dir()/logs/kiosk.log (the folder made owner-only); raises DataDirUnusable."""
+def log_file_path(name: str = LOG_FILE_NAME) -> Path:
+    """data_dir()/logs/<name> (the folder made owner-only); raises DataDirUnusable."""
     from nailmirror_desktop.core.paths import data_dir, private_dir
 
-    return private_dir(data_dir() / LOG_DIR_NAME) / LOG_FILE_NAME
+    return private_dir(data_dir() / LOG_DIR_NAME) / name
+
+
+def log_file() -> Path | None:
+    """The rotating log file this process writes now, if any (named in the one line a user gets)."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, _PrivateRotatingFileHandler):
+            return Path(handler.baseFilename)
+    return None
+
+
+class OneLineFormatter(logging.Formatter):
+    """The terminal's format: a record that carries an exception gets its type and message on the same line and
+    the log file's name, never the traceback (that goes to the file)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        if not record.exc_info and not record.stack_info:
+            return super().format(record)
+        plain = logging.makeLogRecord(record.__dict__)
+        exc = record.exc_info[1] if record.exc_info else None
+        plain.exc_info, plain.exc_text, plain.stack_info = None, None, None
+        line = super().format(plain)
+        if exc is not None:
+            line += f" ({type(exc).__name__}: {' '.join(str(exc).split())})"
+        where = log_file()
+        return line + (f"; details in {where}" if where is not None else "")
+
+
+def install_exception_hooks() -> None:
+    """Every uncaught exception (the main thread, a Qt slot, a worker thread) goes to the log: its traceback to
+    the file, one line to the terminal (OneLineFormatter). Before, they were printed whole to the terminal and
+    the rotating file never saw them."""
+    log = logging.getLogger("nailmirror_desktop.uncaught")
+
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, value, tb)
+            return
+        log.critical("uncaught exception", exc_info=(kind, value, tb))
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_type is SystemExit or args.exc_value is None:
+            return
+        name = args.thread.name if args.thread is not None else "?"
+        log.critical("uncaught exception in thread %s", name, exc_info=(args.exc_type, args.exc_value,
+                                                                        args.exc_traceback))
+
+    sys.excepthook = hook
+    threading.excepthook = thread_hook
 
 
 class NativeStderr:
@@ -71,7 +126,9 @@ class NativeStderr:
         os.dup2(write_fd, 2)
         os.close(write_fd)
         self.terminal = os.fdopen(self.terminal_fd, "w", buffering=1, encoding="utf-8", errors="replace")
-        sys.stderr = self.terminal
+        self._python_stderr = sys.stderr
+        if _on_descriptor_2(sys.stderr):  # else it is already elsewhere (a test's capture): left there
+            sys.stderr = self.terminal
         self._reader = os.fdopen(read_fd, "rb", buffering=0)
         self._thread = threading.Thread(target=self._pump, name="native-stderr", daemon=True)
         self._thread.start()
@@ -81,11 +138,27 @@ class NativeStderr:
         sys.stderr.flush()
         os.dup2(self.terminal_fd, 2)
 
+    def close(self) -> None:
+        """Undo it all: descriptor 2 and `sys.stderr` as they were, every line already written logged."""
+        self.restore()  # the pipe's last writer gone: the reader ends once it has read everything
+        self._thread.join(timeout=2)
+        if sys.stderr is self.terminal:
+            sys.stderr = self._python_stderr
+        self._reader.close()
+        self.terminal.close()
+
     def _pump(self) -> None:
         for raw in iter(self._reader.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip()
             if line:
                 self._logger.info("%s", line)
+
+
+def _on_descriptor_2(stream: object) -> bool:
+    try:
+        return stream is not None and stream.fileno() == 2  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError and a ValueError
+        return False
 
 
 _native: NativeStderr | None = None
@@ -120,7 +193,44 @@ def configure_logging(verbose: bool) -> Path | None:
             global _native
             _native = NativeStderr(logging.getLogger("native"))
     console = logging.StreamHandler(sys.stderr)  # made after the redirection: the real terminal
-    console.setFormatter(logging.Formatter(FORMAT))
+    console.setFormatter(logging.Formatter(FORMAT) if verbose else OneLineFormatter(FORMAT))
     console.setLevel(logging.INFO if verbose else logging.WARNING)
     root.addHandler(console)
+    install_exception_hooks()
     return path
+
+
+@contextlib.contextmanager
+def command_logging(native: bool) -> Iterator[Path | None]:
+    """For one CLI command (not the kiosk, which has configure_logging): records to data_dir()/logs/cli.log,
+    rotated like the kiosk's, warnings also to the terminal on one line; with `native`, descriptor 2 into that
+    file too while the command runs, so MediaPipe's and TFLite's lines (about ten per `tryon`, which obey no
+    environment variable in mediapipe 0.10.21) stay off the terminal. Everything is undone at the end (the
+    tests run many commands in one process). Yields the file, or None when the data directory cannot hold it:
+    then nothing is redirected and no line is lost."""
+    root = logging.getLogger()
+    try:
+        path = log_file_path(CLI_LOG_FILE_NAME)
+        file_handler: logging.Handler = _PrivateRotatingFileHandler(path, maxBytes=MAX_BYTES,
+                                                                    backupCount=BACKUP_COUNT, encoding="utf-8")
+    except Exception:  # noqa: BLE001 - the command reports an unusable data directory itself
+        yield None
+        return
+    file_handler.setFormatter(logging.Formatter(FORMAT))
+    console = logging.StreamHandler(sys.stderr)
+    console.setFormatter(OneLineFormatter("%(levelname)s: %(message)s"))
+    console.setLevel(logging.WARNING)
+    level = root.level
+    root.setLevel(logging.INFO)
+    root.addHandler(file_handler)
+    root.addHandler(console)
+    native_stderr = NativeStderr(logging.getLogger("native")) if native else None
+    try:
+        yield path
+    finally:
+        if native_stderr is not None:
+            native_stderr.close()
+        for handler in (console, file_handler):
+            root.removeHandler(handler)
+            handler.close()
+        root.setLevel(level)

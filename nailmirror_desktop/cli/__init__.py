@@ -7,7 +7,9 @@ taking the parsed arguments and returning an exit status. Subcommand modules imp
 Exit statuses every subcommand shares (each subcommand documents its own 0–3):
     4  the data directory is unusable (not a folder, read-only, full, a database that is garbage, damaged or
        from a newer build): one line on stderr names the path, the problem and the fix;
-    5  internal error: one line on stderr, the traceback in the log file it names.
+    5  internal error: one line on stderr, the traceback in the log file it names: the data directory's
+       rotating logs/cli.log (app/kiosk_logging.py `command_logging`; the kiosk's own is logs/kiosk.log), or
+       `nailmirror-cli-errors.log` in the data directory or the temp folder when that log cannot be opened.
 No traceback ever reaches the user's terminal.
 """
 
@@ -29,7 +31,8 @@ SUBCOMMAND_MODULES = ("kiosk", "tryon", "evaluate", "tasks", "styles", "generate
                       "export")
 EXIT_DATA_DIR_UNUSABLE = 4
 EXIT_INTERNAL_ERROR = 5
-ERROR_LOG_NAME = "nailmirror-cli-errors.log"
+ERROR_LOG_NAME = "nailmirror-cli-errors.log"  # only when the rotating log could not be opened
+NATIVE_COMMANDS = {"tryon", "eval"}  # they load MediaPipe, whose C++ lines go to the log file, not the terminal
 _STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
 
@@ -57,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
-    return run_guarded(handler, args)
+    if args.command == "kiosk":  # it sets up its own log (kiosk.log) and its native libraries' stderr
+        return run_guarded(handler, args)
+    from nailmirror_desktop.app.kiosk_logging import command_logging
+
+    with command_logging(native=args.command in NATIVE_COMMANDS):
+        return run_guarded(handler, args)
 
 
 def run_guarded(handler: object, args: argparse.Namespace) -> int:
@@ -103,9 +111,27 @@ def _reader_left() -> int:
 
 
 def _internal_error(exc: BaseException) -> int:
-    log = _log_internal_error(exc)
+    log = _log_to_rotating_file(exc) or _log_internal_error(exc)
     print(f"internal error ({type(exc).__name__}); details in {log}", file=sys.stderr)
     return EXIT_INTERNAL_ERROR
+
+
+def _log_to_rotating_file(exc: BaseException) -> Path | None:
+    """The traceback into this process's rotating log (logs/cli.log, or the kiosk's), if one is open; only
+    its file handler gets it, so the terminal keeps the one line."""
+    import logging
+
+    from nailmirror_desktop.app.kiosk_logging import log_file
+
+    path = log_file()
+    if path is None:
+        return None
+    record = logging.LogRecord("nailmirror_desktop.cli", logging.CRITICAL, __file__, 0, "internal error: %s",
+                               (" ".join(sys.argv),), (type(exc), exc, exc.__traceback__))
+    for handler in logging.getLogger().handlers:
+        if Path(getattr(handler, "baseFilename", "")) == path:
+            handler.handle(record)
+    return path
 
 
 def _database_path() -> Path:

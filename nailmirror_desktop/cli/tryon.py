@@ -4,9 +4,9 @@
     nailmirror tryon --video IN --out OUT.mp4 --style STYLE [--coverage-out DIR]
 
 PATH may be files or directories (their images, not recursive). With one input OUT (and COV) are files (OUT's
-suffix picks the format, PNG by default); with several they are directories and each output is named
-`<input stem>.png`. Coverage is an 8-bit PNG the size of
-the input: 255 where a nail was painted, 0 elsewhere. A bad input gets a one-line error, the batch goes on, and
+suffix picks the format: .png .jpg .jpeg .webp .bmp .tif .tiff; any other suffix, or none, is refused, exit 2);
+with several they are directories and each output is named `<input stem>.png`. Coverage is an 8-bit PNG the
+size of the input: 255 where a nail was painted, 0 elsewhere. A bad input gets a one-line error, the batch goes on, and
 the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning.
 Formats are told by content (JPEG, PNG, WebP, BMP, TIFF, GIF's first frame); a photo over 4096 px on its long
 side is painted at a reduced size and its outputs written at its own size. An OUT or COV that is, or would
@@ -106,6 +106,19 @@ def output_paths(images: list[Path], out: Path, coverage: Path | None, batch: bo
     return targets
 
 
+def unnamed_format(out: Path) -> str | None:
+    """A one-line refusal when a single output's suffix names no format we write (`--out dots`, `--out x.gif`).
+    Refused rather than guessed: `dots` may have meant a folder, and a PNG written to a name without its
+    suffix (what happened before) opens in nothing that goes by names."""
+    from nailmirror_desktop.vision.sources.image_io import WRITABLE_SUFFIXES
+
+    if out.suffix.lower() in WRITABLE_SUFFIXES:
+        return None
+    known = ", ".join(sorted(WRITABLE_SUFFIXES))
+    return (f"{out}: --out needs an image suffix ({known}), e.g. {out.with_name(out.name + '.png')}; "
+            "for a folder, create it first")
+
+
 def overwritten_input(inputs: list[Path], outputs: list[Path]) -> str | None:
     """A one-line refusal when an output (or coverage) path is an input, or would overwrite one: the same path
     after resolving links and `..`, or a hard link to the same file; or when two outputs are one file."""
@@ -140,6 +153,9 @@ def _run_images(args: argparse.Namespace, style: StyleTextures) -> int:
     # several inputs, or an existing directory as OUT: outputs go into it as <stem>.png
     batch = len(args.image) > 1 or any(p.is_dir() for p in args.image) or len(images) > 1 or args.out.is_dir()
     if batch and not _are_directories(args.out, args.coverage_out):
+        return EXIT_USAGE
+    if not batch and (refusal := unnamed_format(args.out)):
+        _error(refusal)
         return EXIT_USAGE
     failures = len(errors)
     targets = output_paths(images, args.out, args.coverage_out, batch)

@@ -579,47 +579,47 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="224"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>Your design is ready and on your nails now.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="207"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="253"/>
         <source>Tap a version to try it on.</source>
         <translation>Tap a version to try it on.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="254"/>
         <source>No more versions could be made this time.</source>
         <translation>No more versions could be made this time.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="327"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="371"/>
         <source>Describe your dream nails</source>
         <translation>Describe your dream nails</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="372"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>e.g. milky white, shell flakes, ring finger accent</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="329"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="373"/>
         <source>Create my design</source>
         <translation>Create my design</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="330"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="374"/>
         <source>Try it on again</source>
         <translation>Try it on again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="331"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="375"/>
         <source>Show me 2 more versions</source>
         <translation>Show me 2 more versions</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="332"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="376"/>
         <source>✦ Designed by you</source>
         <translation>✦ Designed by you</translation>
     </message>
@@ -1334,22 +1334,22 @@
 <context>
     <name>ShareController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="127"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
         <source>Style code %1</source>
         <translation>Style code %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
         <source>Before</source>
         <translation>Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
         <source>After</source>
         <translation>After</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="130"/>
         <source>Show this picture to your nail artist</source>
         <translation>Show this picture to your nail artist</translation>
     </message>
@@ -1494,42 +1494,47 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="214"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="287"/>
         <source>Before / after · %1</source>
         <translation>Before / after · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="214"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="287"/>
         <source>Before / after</source>
         <translation>Before / after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="238"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="311"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>Saved on this kiosk. Ask our staff for a copy.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="239"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="312"/>
         <source>The photo could not be saved.</source>
         <translation>The photo could not be saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="254"/>
-        <source>◀ Before</source>
-        <translation>◀ Before</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="327"/>
+        <source>Before</source>
+        <translation>Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="255"/>
-        <source>After ▶</source>
-        <translation>After ▶</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="327"/>
+        <source>After</source>
+        <translation>After</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="256"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="328"/>
+        <source>Drag the line to compare</source>
+        <translation>Drag the line to compare</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="329"/>
         <source>Back to the mirror</source>
         <translation>Back to the mirror</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="257"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="330"/>
         <source>Perfecting your photo…</source>
         <translation>Perfecting your photo…</translation>
     </message>
@@ -1605,82 +1610,82 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="579"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="618"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="604"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="643"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="581"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="620"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="621"/>
         <source>Save to my favourites</source>
         <translation>Save to my favourites</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="585"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="585"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="598"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="637"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>Setting up the style catalog for the first time… one moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="600"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="639"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>The style catalog could not be loaded. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="602"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="641"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>No favourites yet: tap ♡ beside a style you like.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="608"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
         <source>Tap a style…</source>
         <translation>Tap a style…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="609"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
         <source>Compare</source>
         <translation>Compare</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="617"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="656"/>
         <source>All</source>
         <translation>All</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="619"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ Favourites (%1)</translation>
     </message>
@@ -1800,12 +1805,12 @@
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="193"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="213"/>
         <source>Send to my phone</source>
         <translation>Send to my phone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="193"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="213"/>
         <source>Style card</source>
         <translation>Style card</translation>
     </message>

@@ -576,47 +576,47 @@
 <context>
     <name>GeneratePanel</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="178"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="224"/>
         <source>Your design is ready and on your nails now.</source>
         <translation>你的款式已生成，已经戴在你的指甲上啦！</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="207"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="253"/>
         <source>Tap a version to try it on.</source>
         <translation>点一个版本即可试戴。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="208"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="254"/>
         <source>No more versions could be made this time.</source>
         <translation>这次没能做出更多版本。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="327"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="371"/>
         <source>Describe your dream nails</source>
         <translation>描述你想要的美甲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="328"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="372"/>
         <source>e.g. milky white, shell flakes, ring finger accent</source>
         <translation>例如：奶白色、贝壳碎片、无名指跳色</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="329"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="373"/>
         <source>Create my design</source>
         <translation>生成我的款式</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="330"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="374"/>
         <source>Try it on again</source>
         <translation>再试戴一次</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="331"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="375"/>
         <source>Show me 2 more versions</source>
         <translation>再给我 2 个版本</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="332"/>
+        <location filename="../../nailmirror_desktop/ui/generation/generate_panel.py" line="376"/>
         <source>✦ Designed by you</source>
         <translation>✦ 你的专属设计</translation>
     </message>
@@ -1330,22 +1330,22 @@
 <context>
     <name>ShareController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="127"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
         <source>Style code %1</source>
         <translation>款号 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
         <source>Before</source>
         <translation>上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
         <source>After</source>
         <translation>上色后</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="130"/>
         <source>Show this picture to your nail artist</source>
         <translation>请把这张图给美甲师看</translation>
     </message>
@@ -1488,42 +1488,47 @@
 <context>
     <name>SnapshotPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="214"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="287"/>
         <source>Before / after · %1</source>
         <translation>上色前后对比 · %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="214"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="287"/>
         <source>Before / after</source>
         <translation>上色前后对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="238"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="311"/>
         <source>Saved on this kiosk. Ask our staff for a copy.</source>
         <translation>照片已保存在本机，可向店员索取。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="239"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="312"/>
         <source>The photo could not be saved.</source>
         <translation>照片未能保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="254"/>
-        <source>◀ Before</source>
-        <translation>◀ 上色前</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="327"/>
+        <source>Before</source>
+        <translation>上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="255"/>
-        <source>After ▶</source>
-        <translation>上色后 ▶</translation>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="327"/>
+        <source>After</source>
+        <translation>上色后</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="256"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="328"/>
+        <source>Drag the line to compare</source>
+        <translation>左右拖动中间的线，对比上色前后</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="329"/>
         <source>Back to the mirror</source>
         <translation>返回魔镜</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="257"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/snapshot.py" line="330"/>
         <source>Perfecting your photo…</source>
         <translation>正在精修你的照片…</translation>
     </message>
@@ -1599,82 +1604,82 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="579"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="618"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="604"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="643"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="581"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="620"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="582"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="621"/>
         <source>Save to my favourites</source>
         <translation>加入我的收藏</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="584"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="585"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="585"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="598"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="637"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>正在首次准备款式库……请稍候。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="600"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="639"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>款式库加载失败，请联系店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="602"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="641"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="608"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
         <source>Tap a style…</source>
         <translation>点选另一款…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="609"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="617"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="656"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="619"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ 收藏（%1）</translation>
     </message>
@@ -1794,12 +1799,12 @@
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="193"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="213"/>
         <source>Send to my phone</source>
         <translation>发送到我的手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="193"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="213"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
     </message>

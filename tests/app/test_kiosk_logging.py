@@ -50,3 +50,38 @@ def test_verbose_brings_the_native_lines_back_to_the_terminal(tmp_path):
     assert run.returncode == 0, run.stderr
     assert re.search(r"absl|XNNPACK", run.stderr), run.stderr
     assert "INFO nailmirror_desktop" in run.stderr
+
+
+def test_an_uncaught_exception_goes_to_the_log_file_whole_and_to_the_terminal_on_one_line(capsys, tmp_path):
+    """The kiosk's hooks (configure_logging installs them): a Qt slot's or a worker thread's exception reached
+    the terminal as a traceback and never the rotating file (#22.8)."""
+    import sys
+    import threading
+
+    from nailmirror_desktop.app.kiosk_logging import CLI_LOG_FILE_NAME, command_logging, install_exception_hooks
+
+    hooks = sys.excepthook, threading.excepthook
+    try:
+        with command_logging(native=False) as log:
+            install_exception_hooks()
+            try:
+                raise ValueError("a slot went wrong")
+            except ValueError:
+                sys.excepthook(*sys.exc_info())
+
+            def worker() -> None:
+                raise KeyError("a worker went wrong")
+
+            thread = threading.Thread(target=worker, name="texture-decode")
+            thread.start()
+            thread.join()
+    finally:
+        sys.excepthook, threading.excepthook = hooks
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 2 and "Traceback" not in err, err
+    assert "ValueError: a slot went wrong" in lines[0] and str(log) in lines[0]
+    assert "texture-decode" in lines[1] and "KeyError" in lines[1]
+    assert log is not None and log.name == CLI_LOG_FILE_NAME
+    text = log.read_text(encoding="utf-8")
+    assert text.count("Traceback (most recent call last)") == 2 and "raise ValueError" in text

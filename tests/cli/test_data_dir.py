@@ -120,6 +120,25 @@ def test_a_full_disk(tmp_path, nailmirror_home, argv):
     _assert_one_line(done.returncode, done.stderr, "DISK_FULL")
 
 
+def test_an_internal_error_of_a_command_goes_to_the_rotating_log_with_its_traceback(capsys, nailmirror_home):
+    """#22.8: every command's uncaught exception goes to data_dir()/logs/cli.log (rotated, owner-only) with its
+    traceback; the terminal gets one line naming that file."""
+    from nailmirror_desktop.app.kiosk_logging import command_logging
+
+    def broken_handler(args):
+        raise KeyError("a bug")
+
+    with command_logging(native=False):
+        code = run_guarded(broken_handler, None)
+    _, err = capsys.readouterr()
+    assert code == EXIT_INTERNAL_ERROR
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and "KeyError" in err
+    log = nailmirror_home / "logs" / "cli.log"
+    assert str(log) in err and "Traceback" in log.read_text() and "a bug" in log.read_text()
+    assert log.stat().st_mode & 0o077 == 0
+    assert not (nailmirror_home / "nailmirror-cli-errors.log").exists()
+
+
 def test_any_other_error_is_one_line_and_its_traceback_goes_to_the_log(capsys, nailmirror_home):
     def broken_handler(args):
         raise KeyError("a bug")

@@ -369,3 +369,36 @@ def test_an_opencv_message_is_one_line(capsys):
     tryon._error(f"x.png: cannot process (error: {caught.value})")
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and err.startswith("error: x.png: cannot process")
+
+
+def test_a_single_out_without_an_image_suffix_is_refused_before_any_work(capsys, photos, tmp_path):
+    """`--out dots` wrote a PNG named `dots`: refused now, one line naming the suffixes, nothing written."""
+    for name in ("dots", "photo.gif", "painted."):
+        status, err = _run(capsys, "--image", str(photos[0]), "--style", str(STYLE), "--out", str(tmp_path / name))
+        assert status == 2 and len(err.strip().splitlines()) == 1, err
+        assert "--out needs an image suffix" in err and ".png" in err and ".jpg" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["nailmirror-home", "photos"]
+
+
+@pytest.mark.slow
+def test_tryon_prints_no_mediapipe_lines_and_its_log_file_keeps_them(photos, tmp_path, nailmirror_home):
+    """MediaPipe and TFLite wrote about ten lines per run to the terminal (absl, EGL, XNNPACK, feedback
+    manager): they go to data_dir()/logs/cli.log now, and the terminal keeps only what the command says."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "NAILMIRROR_HOME": str(nailmirror_home), "PYTHONPATH": str(root)}
+    for name in ("GLOG_minloglevel", "TF_CPP_MIN_LOG_LEVEL", "OPENCV_LOG_LEVEL"):
+        env.pop(name, None)
+    run = subprocess.run([sys.executable, "-m", "nailmirror_desktop", "tryon", "--image", str(photos[0]),
+                          "--style", str(STYLE), "--out", str(tmp_path / "out.png")],
+                         env=env, cwd=root, capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr
+    noise = re.compile(r"absl|EGL|TensorFlow Lite|XNNPACK|^[IWE]\d{4} ", re.MULTILINE)
+    assert noise.search(run.stderr) is None, run.stderr
+    log = nailmirror_home / "logs" / "cli.log"
+    assert re.search(r"native: .*(absl|XNNPACK|EGL)", log.read_text(encoding="utf-8"))
+    assert log.stat().st_mode & 0o077 == 0

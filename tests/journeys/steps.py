@@ -82,6 +82,10 @@ def search(journey: Journey, letters: str, pick: str | None) -> None:
         s.wait_until(lambda: journey.keyboard.shown, "the on-screen keyboard")
         for row_key in ("q", "a", "z"):  # all its letter rows are on screen
             journey.keyboard.key(row_key)
+        # the page made room for it: the grid still shows rows of whole tiles, the chips folded away (#22.1)
+        columns = max(1, browser.list_view.viewport().width() // browser.list_view.gridSize().width())
+        s.wait_until(lambda: browser.visible_tile_count() >= 2 * columns, "two rows of whole tiles over the keys")
+        assert not browser.tag_scroll.isVisible() and browser.search.isVisible()
     with journey.step(f"type '{letters}' on the keyboard") as s:
         journey.keyboard.type(letters)
         if pick is not None:
@@ -96,6 +100,8 @@ def hide_keyboard(journey: Journey) -> None:
     """The keyboard's own hide key."""
     journey.keyboard.tap_item(journey.keyboard.key_of_type("HideKeyboardKey"))
     journey.screen.wait_until(lambda: not journey.keyboard.shown, "the keyboard hidden")
+    browser = journey.screen.controller.tryon.style_browser
+    journey.screen.wait_until(lambda: browser.tag_scroll.isVisible(), "the chips back with the keyboard gone")
 
 
 def pick_first_style(journey: Journey) -> str:

@@ -16,6 +16,8 @@ STORE = "指尖魔镜 · 静安店"
 
 
 def customer(journey: Journey, language: str) -> None:
+    from PySide6.QtCore import QPoint
+
     controller = journey.screen.controller
     browser = controller.tryon.style_browser
     panel = controller.generation.panel
@@ -47,6 +49,7 @@ def customer(journey: Journey, language: str) -> None:
         if pick is not None:
             journey.keyboard.choose(pick)
         s.wait_until(lambda: panel.prompt.text().lower() == (pick or letters), "the prompt typed")
+        assert panel.generate_button.isVisible() and not panel.result_box.isVisible()  # room made for the keys
     with journey.step("AI design: create") as s:
         s.tap(tr("GeneratePanel", "Create my design"))
         s.wait_until(lambda: s.shows_text(tr("GeneratePanel", "Your design is ready and on your nails now.")),
@@ -54,6 +57,9 @@ def customer(journey: Journey, language: str) -> None:
         design = panel.result_name.text()
         assert design and design.isascii() == (language == "en"), design
         assert s.shows_text(tr("GeneratePanel", "✦ Designed by you"))
+        s.wait_until(lambda: panel.result_box.isVisible(), "the design's card with the keyboard gone")
+        picture, name = panel.preview.geometry(), panel.result_name.geometry()
+        assert picture.bottom() < name.top(), f"the card's name over its picture: {picture} {name}"
     with journey.step("AI design: variations") as s:
         s.tap(tr("GeneratePanel", "Show me 2 more versions"))
         s.wait_until(lambda: s.shows_text(tr("GeneratePanel", "Tap a version to try it on.")), "the versions")
@@ -66,7 +72,16 @@ def customer(journey: Journey, language: str) -> None:
         s.wait_until(lambda: min(s.painted_nails()) >= steps.MIN_NAILS_PER_HAND, "the version painted")
     steps.snapshot_after_countdown(journey)
     with journey.step("before/after") as s:
-        assert s.shows_text(tr("SnapshotPage", "◀ Before")) and s.shows_text(tr("SnapshotPage", "After ▶"))
+        assert s.shows_text(tr("SnapshotPage", "Before")) and s.shows_text(tr("SnapshotPage", "After"))
+        view = controller.tryon.snapshot_page.view
+        badges = (view.before_badge.geometry(), view.after_badge.geometry())
+        assert badges[0].center().x() < view.split_x() and view.image_rect().contains(badges[0].topLeft().toPointF())
+        assert view.image_rect().contains(badges[1].topRight().toPointF())
+    with journey.step("before/after: drag the line") as s:
+        target = view.image_rect()
+        s.tap_at(view, QPoint(round(target.left() + target.width() * 0.75), round(target.center().y())))
+        s.wait_until(lambda: abs(view.split() - 0.75) < 0.01, "the line where the finger put it")
+        assert abs(view.handle_center().x() - view.split_x()) < 1 and target.left() < view.split_x()
     number = steps.want_this_one(journey)
     with journey.step("take home: card and QR") as s:
         s.tap(tr("_TakeHomeButton", "Send to my phone"))

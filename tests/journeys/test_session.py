@@ -27,6 +27,20 @@ def keyboard_reopens(journey: Journey) -> None:
         journey.keyboard.type("hong")
         journey.keyboard.choose("红")
         s.wait_until(lambda: browser.search.text() == "红", "'红' typed after the reopen")
+    with journey.step("maoyan: the salon's word first among the candidates") as s:
+        journey.keyboard.type("maoyan")
+        words = s.wait_until(lambda: keyboard_words(journey), "pinyin candidates for maoyan")
+        assert words[0] == "猫眼" and "冒烟" in words, words[:8]  # the engine's own order put 冒烟 first
+        journey.keyboard.choose("猫眼")
+        s.wait_until(lambda: browser.search.text() == "红猫眼", "'猫眼' typed after '红'")
+
+
+def keyboard_words(journey: Journey) -> list[str]:
+    """The candidates row as it shows them (the kiosk's OnScreenKeyboard, found through the controller)."""
+    from nailmirror_desktop.ui.shell.on_screen_keyboard import OnScreenKeyboard
+
+    keyboard = journey.screen.controller.findChild(OnScreenKeyboard)
+    return keyboard.candidate_words() if keyboard is not None else []
 
 
 def language_switch(journey: Journey) -> None:

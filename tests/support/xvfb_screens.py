@@ -3,8 +3,8 @@
 Run under an X server (tests/ui/test_xvfb.py starts Xvfb): the kiosk as the app builds it (demo video, the
 starter catalog), full screen; once a painted hand is on the mirror it writes
   grid.png                 the customer page (mirror and the style grid)
-  before_after_after.png   the snapshot page, slider pushed to "After ▶"
-  before_after_before.png  the same, pushed to "◀ Before"
+  before_after_after.png   the snapshot page, the line dragged to the left end: all after
+  before_after_before.png  the same, dragged to the right end: all before
   before_after_default.png the first split
 and prints one JSON line: the visible tile count, the first split and the painted span of the frozen pair.
 """
@@ -59,9 +59,9 @@ def main(out: Path) -> int:
         report["default_split"] = page.view.split()
         report["paint_span"] = pair.paint_span if pair is not None else None
         shoot("before_after_default.png")
-        page.slider.setValue(page.slider.maximum())
+        page.view.set_split(0.0)
         shoot("before_after_after.png")
-        page.slider.setValue(page.slider.minimum())
+        page.view.set_split(1.0)
         shoot("before_after_before.png")
         report["window"] = [controller.window.width(), controller.window.height()]
         print(json.dumps(report), flush=True)

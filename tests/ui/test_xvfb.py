@@ -81,7 +81,7 @@ def test_full_screen_fills_a_screen_without_a_window_manager(xvfb_display, tmp_p
 
 def test_the_grid_and_the_before_after_ends_in_a_real_window(xvfb_display, tmp_path, nailmirror_home):
     """Issue 13's screens under a real X server at 1920×1080, kept in test-artifacts/: the grid shows at least 20
-    styles, the first split puts the painted nails on the after side, and the slider's two ends show the after
+    styles, the first split puts the painted nails on the after side, and the line's two ends show the after
     and the before whole."""
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env.update(DISPLAY=xvfb_display, NAILMIRROR_HOME=str(copy_starter_data(nailmirror_home)), QT_QPA_PLATFORM="xcb")
@@ -94,8 +94,8 @@ def test_the_grid_and_the_before_after_ends_in_a_real_window(xvfb_display, tmp_p
         shutil.copy(tmp_path / f"{name}.png", ARTIFACTS / f"{name}_1920x1080.png")
     assert report["window"] == [1920, 1080]
     assert report["visible_tiles"] >= 20
-    left, right = report["paint_span"]
-    assert report["default_split"] >= min(1.0, right)  # every painted nail is left of the split: on the after side
+    left, _right = report["paint_span"]
+    assert report["default_split"] <= max(0.0, left)  # every painted nail is right of the split: the after side
     after, before = (np.asarray(Image.open(tmp_path / f"before_after_{end}.png").convert("RGB")).astype(int)
                      for end in ("after", "before"))
     changed = np.abs(after - before).max(axis=2) > 40

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +37,8 @@ PREVIEW_HEIGHT = 180
 VERSION_IMAGE_HEIGHT = 84
 VERSION_IMAGE_MAX_HEIGHT = 170
 VERSION_TILE_MIN_HEIGHT = VERSION_IMAGE_HEIGHT + 64  # the card, a two-line name and the frame
+PREVIEW_MIN_HEIGHT = 72
+CHIP_ROW_HEIGHT = 56
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,38 @@ def _first_ascii(forms: tuple[str, ...]) -> str:
     return next((f for f in forms if f.isascii()), forms[0])
 
 
+class _Preview(QLabel):
+    """The design's preview card, as tall as the panel can spare between PREVIEW_MIN_HEIGHT and PREVIEW_HEIGHT,
+    scaled whole into it. A fixed height could not shrink when the panel was short (a 1280×800 screen), and the
+    layout then laid the name over the picture."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._source = QPixmap()
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setMinimumHeight(PREVIEW_MIN_HEIGHT)
+        self.setMaximumHeight(PREVIEW_HEIGHT)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
+
+    def set_source(self, pixmap: QPixmap) -> None:
+        self._source = pixmap
+        self._scale()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(0, PREVIEW_HEIGHT)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._scale()
+
+    def _scale(self) -> None:
+        if self._source.isNull():
+            self.setPixmap(QPixmap())
+            return
+        self.setPixmap(self._source.scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                           Qt.TransformationMode.SmoothTransformation))
+
+
 class GeneratePanel(QWidget):
     generate_requested = Signal(str)
     try_on_requested = Signal(str)  # style code
@@ -86,7 +121,7 @@ class GeneratePanel(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 8, 4, 4)
-        layout.setSpacing(12)
+        layout.setSpacing(8)  # 12 left a 1280×800 window no room for the design's card under the prompt
         self.title = QLabel()
         self.title.setObjectName("title")
         self.prompt = QLineEdit()
@@ -112,15 +147,14 @@ class GeneratePanel(QWidget):
         scroll.setWidget(chip_box)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumHeight(CHIP_ROW_HEIGHT)  # one row of chips at the least: it scrolls for the rest
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.setTextVisible(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setObjectName("muted")
-        self.preview = QLabel()
-        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.preview.setFixedHeight(PREVIEW_HEIGHT)
+        self.preview = _Preview()
         self.yours = QLabel()
         self.yours.setObjectName("muted")
         self.yours.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -147,14 +181,26 @@ class GeneratePanel(QWidget):
         layout.addWidget(self.generate_button)
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
-        layout.addWidget(self.preview)
-        layout.addWidget(self.yours)
-        layout.addWidget(self.result_name)
-        layout.addWidget(self.result_code)
-        layout.addWidget(self.try_button)
-        layout.addLayout(self.variation_row)
-        layout.addWidget(self.more_button)
+        # The finished design, folded away while the on-screen keyboard is up (set_keyboard_up): the customer
+        # is writing the next prompt, and squeezed under the keyboard the card drew its name over its picture.
+        self.result_box = QWidget()
+        result = QVBoxLayout(self.result_box)
+        result.setContentsMargins(0, 0, 0, 0)
+        result.setSpacing(8)
+        result.addWidget(self.preview)
+        result.addWidget(self.yours)
+        result.addWidget(self.result_name)
+        result.addWidget(self.result_code)
+        result.addWidget(self.try_button)
+        result.addLayout(self.variation_row)
+        result.addWidget(self.more_button)
+        layout.addWidget(self.result_box)
         self.show_idle()
+
+    def set_keyboard_up(self, up: bool) -> None:
+        """The on-screen keyboard is up (or went): the result card folds away to leave the prompt, the chips and
+        "Create" their room, and comes back as it was."""
+        self.result_box.setVisible(not up)
 
     # --- what the controller tells it -------------------------------------------------------------------
     def show_idle(self) -> None:
@@ -186,7 +232,7 @@ class GeneratePanel(QWidget):
     # --- variations: more versions of the design on show, to pick from -----------------------------------
     def offers_more(self) -> bool:
         """A design is on show and its variations were not asked for yet."""
-        return self.more_button.isVisibleTo(self) and not self.variation_buttons
+        return self.more_button.isVisibleTo(self.result_box) and not self.variation_buttons
 
     def show_variations_working(self, text: str) -> None:
         self.more_button.setVisible(False)
@@ -280,9 +326,7 @@ class GeneratePanel(QWidget):
     def _show_card(self, card: StyleCard | None) -> None:
         self._card = card
         pixmap = QPixmap(str(card.preview)) if card is not None and card.preview is not None else QPixmap()
-        if not pixmap.isNull():
-            pixmap = pixmap.scaledToHeight(PREVIEW_HEIGHT, Qt.TransformationMode.SmoothTransformation)
-        self.preview.setPixmap(pixmap)
+        self.preview.set_source(pixmap)
         self.preview.setVisible(not pixmap.isNull())
         self.result_code.setText(card.code if card is not None else "")
         self.yours.setVisible(card is not None)

@@ -12,6 +12,7 @@ answers 404 from then on) and clears the page; the shell runs it first of the re
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -69,7 +70,7 @@ class ShareController(QObject):
         snapshot_page.add_action(self.button)
         self._snapshot_page = snapshot_page
         if server is not None:
-            server.on_download = lambda token: bridge.run_on_main(lambda: self._on_download(token))
+            server.on_download = _downloads_to(weakref.ref(self))
 
     def take_home(self) -> None:
         """Show the share page: the QR code for this snapshot when sharing is on, and the style card."""
@@ -166,6 +167,25 @@ def _read_qimage(path: Path | None) -> QImage | None:
         return None
     image = QImage(str(path))
     return None if image.isNull() else image
+
+
+def _downloads_to(controller: weakref.ReferenceType[ShareController]) -> Callable[[str], None]:
+    """The server's `on_download` for `controller`, holding it weakly. The server outlives the window in tests
+    and is closed apart from it: a strong hold made server → controller → window a reference cycle, which only
+    Python's cyclic collector frees, at whatever allocation it runs on. Run inside a paint event of that window,
+    it deleted the window and its backing store under the painter (a segfault in QPainter::fillRect)."""
+
+    def downloaded(token: str) -> None:
+        if controller() is not None:
+            bridge.run_on_main(lambda: _tell(controller, token))
+
+    return downloaded
+
+
+def _tell(controller: weakref.ReferenceType[ShareController], token: str) -> None:
+    alive = controller()
+    if alive is not None:
+        alive._on_download(token)
 
 
 def _same_file(a: Path, b: Path) -> bool:

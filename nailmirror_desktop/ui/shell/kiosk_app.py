@@ -130,6 +130,7 @@ def run_kiosk_app(language: str, build_services: Callable[[], KioskServices], op
     bridge.install()
     controller = KioskController(build_services())
     keyboard = on_screen_keyboard.OnScreenKeyboard(controller.window, parent=controller)
+    keyboard.shown_changed.connect(controller.make_room_for_keyboard)
     _show(controller, options)
     controller.start()
     report = RunReport(controller)

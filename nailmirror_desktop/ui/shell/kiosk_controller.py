@@ -147,6 +147,13 @@ class KioskController(QObject):
             return None
         return display_name(style.name, style.name_en), style.code, self.tryon.style_price_text(style.code)
 
+    def make_room_for_keyboard(self, up: bool) -> None:
+        """The on-screen keyboard came (`up`) or went: the side panels fold what typing does not need, so the
+        style grid keeps rows of tiles and the AI card is not squeezed over its own picture."""
+        if self.tryon.style_browser is not None:
+            self.tryon.style_browser.set_keyboard_up(up)
+        self.generation.panel.set_keyboard_up(up)
+
     def toggle_language(self) -> None:
         """For this customer only; the idle reset returns to the configured language."""
         i18n.install_language("en" if i18n.current_language() != "en" else "zh_CN")

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
-from PySide6.QtCore import Q_ARG, SIGNAL, QEvent, QMetaObject, QObject, QSizeF, Qt, QTimer, QUrl
+from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, SIGNAL, QEvent, QMetaObject, QObject, QSizeF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtQuickWidgets import QQuickWidget
 from PySide6.QtWidgets import QApplication, QMainWindow, QVBoxLayout, QWidget
@@ -25,6 +26,7 @@ from nailmirror_desktop.ui.shell import i18n, theme
 
 log = logging.getLogger(__name__)
 KEYBOARD_QML = ("keyboard", "keyboard.qml")
+SALON_WORDS = ("keyboard", "salon_words.txt")
 HEIGHT_FRACTION = 0.36  # of the window: room for four key rows and the pinyin candidates at 1280×800
 MIN_HEIGHT_PX = 160
 LOAD_AFTER_MS = 3000
@@ -41,7 +43,10 @@ def prepare_environment() -> None:
 
 
 class OnScreenKeyboard(QObject):
-    """Embeds the keyboard under `window`'s central widget and shows it while a text field has focus."""
+    """Embeds the keyboard under `window`'s central widget and shows it while a text field has focus.
+    `shown_changed(bool)` says when it comes and goes, so the pages can make room (KioskController)."""
+
+    shown_changed = Signal(bool)
 
     def __init__(self, window: QMainWindow, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -53,6 +58,7 @@ class OnScreenKeyboard(QObject):
         self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a key press must not take focus from the field
         self.view.setClearColor(QColor(theme.BACKGROUND))  # beside the keys, when the window is wider
         self.view.hide()
+        self.view.installEventFilter(self)  # its Show and Hide: shown_changed
         self._loaded = False
         pages = window.takeCentralWidget()
         if pages is None:
@@ -88,6 +94,7 @@ class OnScreenKeyboard(QObject):
         root = self.view.rootObject()
         if root is not None:  # the panel's height follows its width (and the candidates row): follow it
             QObject.connect(root, SIGNAL("panelHeightChanged()"), self._fit)
+            root.setProperty("salonWords", salon_words())
         self._fit()
         self.follow_language()
 
@@ -130,6 +137,17 @@ class OnScreenKeyboard(QObject):
         if root is not None:
             QMetaObject.invokeMethod(root, "chooseCandidate", Q_ARG("QVariant", index))
 
+    def candidate_words(self) -> list[str]:
+        """The pinyin candidates as the row shows them, salon words first (tests)."""
+        root = self.view.rootObject()
+        if root is None:
+            return []
+        words: Any = QMetaObject.invokeMethod(root, "candidateWords", Qt.ConnectionType.DirectConnection,
+                                              Q_RETURN_ARG("QVariant"))
+        if hasattr(words, "toVariant"):  # a QJSValue (a JavaScript array)
+            words = words.toVariant()
+        return [str(w) for w in words or []]
+
     def _on_input_method_visibility(self) -> None:
         if not QGuiApplication.inputMethod().isVisible():
             self.view.hide()  # the keyboard's own "hide" key
@@ -162,7 +180,9 @@ class OnScreenKeyboard(QObject):
         root.setSize(QSizeF(self.view.size()))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if watched is self._window and event.type() == QEvent.Type.Resize:
+        if watched is self.view and event.type() in (QEvent.Type.Show, QEvent.Type.Hide):
+            self.shown_changed.emit(event.type() == QEvent.Type.Show)
+        elif watched is self._window and event.type() == QEvent.Type.Resize:
             self._fit()
         elif event.type() == QEvent.Type.LanguageChange and watched is QApplication.instance():
             self.follow_language()
@@ -175,6 +195,32 @@ class OnScreenKeyboard(QObject):
 
 
 _TAP_ENDS = (QEvent.Type.MouseButtonRelease, QEvent.Type.TouchEnd)
+
+
+def salon_words() -> list[str]:
+    """The words the keyboard offers first when the pinyin engine offers them too: the prompt vocabulary's
+    Chinese terms (colours, finishes, patterns…) and resources/keyboard/salon_words.txt. The engine's general
+    dictionary put everyday words first (maoyan: 冒烟 before 猫眼)."""
+    from nailmirror_desktop.core.generation import vocabulary
+
+    words: dict[str, None] = {}
+    path = resources_dir().joinpath(*SALON_WORDS)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        log.warning("salon words unavailable (%s): the keyboard keeps its own order", exc)
+        lines = []
+    for line in lines:
+        word = line.strip()
+        if word and not word.startswith("#"):
+            words[word] = None
+    groups = [forms for _rgb, _en, forms in vocabulary.COLORS.values()]
+    groups += [forms for _phrase, forms in (*vocabulary.FINISHES.values(), *vocabulary.PATTERNS.values())]
+    for forms in groups:
+        for form in forms:
+            if len(form) > 1 and not form.isascii():
+                words[form] = None
+    return list(words)
 
 
 def _takes_text(widget: QWidget | None) -> bool:

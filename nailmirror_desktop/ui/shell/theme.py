@@ -1,7 +1,8 @@
 """The kiosk's look: one stylesheet and one font, applied once at start-up.
 
 Touch first: every control is at least 48 px tall (the main actions 64 px), text is large, and the palette is
-a calm dark room so the customer's hand is the brightest thing on screen.
+a calm dark room so the customer's hand is the brightest thing on screen. Scroll bars are a thin thumb only:
+half-styled, Qt drew their arrow buttons as two small grey boxes that read as a stray size grip.
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ QProgressBar {{ background: #2d2733; border-radius: 8px; min-height: 16px; max-h
 QProgressBar::chunk {{ background: {ACCENT}; border-radius: 8px; }}
 QSlider::groove:horizontal {{ height: 10px; background: #3a3140; border-radius: 5px; }}
 QSlider::handle:horizontal {{ background: {ACCENT}; width: 44px; margin: -17px 0; border-radius: 22px; }}
+QLabel#compareBadge {{ background: rgba(23, 20, 26, 200); color: {TEXT}; border-radius: 16px;
+    padding: 6px 18px; font-size: 24px; font-weight: 600; }}
 QCheckBox {{ spacing: 12px; min-height: 48px; }}
 QCheckBox::indicator {{ width: 34px; height: 34px; border-radius: 8px; background: #2d2733;
     border: 2px solid #3f3547; }}
@@ -81,7 +84,12 @@ QLabel#cardName {{ font-size: 34px; font-weight: 700; }}
 QLabel#cardCode {{ font-size: 24px; font-weight: 600; letter-spacing: 1px; }}
 QFrame#styleCard QLabel#cardPrice {{ font-size: 30px; font-weight: 700; color: #b23a66; }}
 QScrollBar:vertical {{ width: 10px; background: transparent; }}
-QScrollBar::handle:vertical {{ background: #4a4150; border-radius: 5px; }}
+QScrollBar::handle:vertical {{ background: #4a4150; border-radius: 5px; min-height: 40px; }}
+QScrollBar:horizontal {{ height: 10px; background: transparent; }}
+QScrollBar::handle:horizontal {{ background: #4a4150; border-radius: 5px; min-width: 40px; }}
+QScrollBar::add-line, QScrollBar::sub-line {{ width: 0; height: 0; border: none; background: none; }}
+QScrollBar::add-page, QScrollBar::sub-page {{ background: none; }}
+QAbstractScrollArea::corner {{ background: transparent; border: none; }}
 """
 
 

@@ -1,10 +1,12 @@
 """Before/after snapshots, and the idle watcher that ends a customer's session.
 
-`BeforeAfterView` paints the same instant twice, split by a slider: the style ("after") on the left of the
-split, the customer's own nails ("before") on the right. So the slider does what its labels say: towards
-"After ▶" shows more of the after, towards "◀ Before" more of the before, and each end shows one whole image.
-The split starts where the after side covers every painted nail (`default_split`): with one hand painted on
-the right of the frame, a plain half-way split showed no paint at all.
+`BeforeAfterView` paints the same instant twice, split by a line the customer drags: the customer's own nails
+("before") on the left of the line, the style ("after") on its right, as everyone reads a before/after, each
+side named by a badge in its top corner. The line and its grip are drawn on the image itself: a slider under a
+letterboxed image spanned the whole width, so its handle was not under the line it moved. Dragged to the right
+end the whole image is the before, to the left end the after. The split starts where the after side covers
+every painted nail (`default_split`): with one hand painted on the left of the frame, a plain half-way split
+showed no paint at all.
 Files go to data_dir()/snapshots (written on a worker by the controller) and are deleted after
 KioskConfig.snapshot_keep_days (purge_expired_snapshots, at start-up and after each session).
 The live pair is shown at once; while the still path renders the "after" again (an EFFECT_PREVIEW task,
@@ -21,9 +23,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF, QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from nailmirror_desktop.core.paths import data_dir, private_dir, write_private_file
 from nailmirror_desktop.core.tryon.effect_preview import frames_dir
@@ -80,15 +82,18 @@ def save_frozen_frame(frame: np.ndarray) -> Path:
     return target
 
 
-SPLIT_MARGIN = 0.05  # of the width, kept between the last painted nail and the split line
+SPLIT_MARGIN = 0.05  # of the width, kept between the first painted nail and the split line
+HANDLE_RADIUS = 36  # px: the grip on the split line, a fingertip wide
+BADGE_MARGIN = 16  # px: the Before / After badges from the image's top corners
 
 
 def default_split(paint_span: tuple[float, float] | None) -> float:
-    """Where the split starts (fraction of the width; after on its left): half-way, or further right so the
-    after side holds every painted nail (`paint_span`: their horizontal extent, fractions of the width)."""
+    """Where the split starts (fraction of the image's width; before on its left, after on its right): half-way,
+    or further left so the after side holds every painted nail (`paint_span`: their horizontal extent,
+    fractions of the width)."""
     if paint_span is None:
         return 0.5
-    return min(1.0, max(0.5, paint_span[1] + SPLIT_MARGIN))
+    return max(0.0, min(0.5, paint_span[0] - SPLIT_MARGIN))
 
 
 def purge_expired_snapshots(keep_days: int) -> list[Path]:
@@ -97,15 +102,33 @@ def purge_expired_snapshots(keep_days: int) -> list[Path]:
 
 
 class BeforeAfterView(QWidget):
+    """The pair on one image: before left of the split line, after right of it, a badge naming each side in
+    its top corner, and a round grip on the line. A finger drags the line (or taps where it should be) anywhere
+    on the image; the line and its grip are where the image is, never on the letterbox bars beside it."""
+
+    split_changed = Signal(float)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._before: QImage | None = None
         self._after: QImage | None = None
         self._split = 0.5
         self.setMinimumSize(480, 320)
+        self.setCursor(Qt.CursorShape.SizeHorCursor)
+        self.before_badge, self.after_badge = QLabel(self), QLabel(self)
+        for badge in (self.before_badge, self.after_badge):
+            badge.setObjectName("compareBadge")
+            badge.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # a drag starting on it works
+            badge.hide()
+
+    def set_labels(self, before: str, after: str) -> None:
+        self.before_badge.setText(before)
+        self.after_badge.setText(after)
+        self._place_badges()
 
     def set_images(self, before: QImage | None, after: QImage | None) -> None:
         self._before, self._after = before, after
+        self._place_badges()
         self.update()
 
     def set_after(self, after: QImage) -> None:
@@ -119,11 +142,28 @@ class BeforeAfterView(QWidget):
         return self._before is not None
 
     def set_split(self, fraction: float) -> None:
-        self._split = min(1.0, max(0.0, fraction))
+        split = min(1.0, max(0.0, fraction))
+        if split != self._split:
+            self._split = split
+            self.split_changed.emit(split)
         self.update()
 
     def split(self) -> float:
         return self._split
+
+    def image_rect(self) -> QRectF:
+        """Where the image is drawn (letterboxed into the view); empty without images."""
+        if self._before is None or self._before.isNull():
+            return QRectF()
+        return _fit(self._before, QRectF(self.rect()))
+
+    def split_x(self) -> float:
+        target = self.image_rect()
+        return target.left() + target.width() * self._split
+
+    def handle_center(self) -> QPointF:
+        """The grip's centre: on the split line, half-way down the image."""
+        return QPointF(self.split_x(), self.image_rect().center().y())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
@@ -131,16 +171,59 @@ class BeforeAfterView(QWidget):
         if self._before is None or self._after is None:
             painter.end()
             return
-        target = _fit(self._before, QRectF(self.rect()))
-        split_x = target.left() + target.width() * self._split
+        target = self.image_rect()
+        split_x = self.split_x()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        painter.drawImage(target, self._before)
-        painter.setClipRect(QRectF(target.left(), target.top(), split_x - target.left(), target.height()))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.drawImage(target, self._after)
+        painter.setClipRect(QRectF(target.left(), target.top(), split_x - target.left(), target.height()))
+        painter.drawImage(target, self._before)
         painter.setClipping(False)
         painter.setPen(QPen(QColor(theme.ACCENT), 4))
-        painter.drawLine(int(split_x), int(target.top()), int(split_x), int(target.bottom()))
+        painter.drawLine(QPointF(split_x, target.top()), QPointF(split_x, target.bottom()))
+        _draw_grip(painter, self.handle_center())
         painter.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        self._follow(event.position().x())
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self._follow(event.position().x())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place_badges()
+
+    def _follow(self, x: float) -> None:
+        target = self.image_rect()
+        if target.width() > 0:
+            self.set_split((x - target.left()) / target.width())
+
+    def _place_badges(self) -> None:
+        target = self.image_rect()
+        shown = not target.isEmpty()
+        for badge, left in ((self.before_badge, True), (self.after_badge, False)):
+            badge.setVisible(shown and bool(badge.text()))
+            if not shown:
+                continue
+            badge.adjustSize()
+            x = target.left() + BADGE_MARGIN if left else target.right() - BADGE_MARGIN - badge.width()
+            badge.move(round(x), round(target.top() + BADGE_MARGIN))
+
+
+def _draw_grip(painter: QPainter, centre: QPointF) -> None:
+    """A round accent grip with an arrow each way: "drag me sideways"."""
+    painter.setPen(QPen(QColor(theme.TEXT), 3))
+    painter.setBrush(QColor(theme.ACCENT))
+    painter.drawEllipse(centre, HANDLE_RADIUS, HANDLE_RADIUS)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor("#1b1218"))
+    x, y, w, h = centre.x(), centre.y(), HANDLE_RADIUS * 0.32, HANDLE_RADIUS * 0.36
+    gap = HANDLE_RADIUS * 0.14
+    for sign in (-1, 1):
+        tip, base = x + sign * (gap + w * 2), x + sign * gap
+        painter.drawPolygon(QPolygonF([QPointF(tip, y), QPointF(base, y - h), QPointF(base, y + h)]))
 
 
 def _fit(image: QImage, area: QRectF) -> QRectF:
@@ -160,16 +243,9 @@ class SnapshotPage(QWidget):
         self.title = QLabel()
         self.title.setObjectName("title")
         self.view = BeforeAfterView()
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setRange(0, 100)
-        self.slider.setValue(50)
-        self.slider.setMinimumHeight(56)
-        self.slider.valueChanged.connect(lambda v: self.view.set_split(v / 100))
-        labels = QHBoxLayout()
-        self.before_label, self.after_label = QLabel(), QLabel()
-        self.after_label.setAlignment(Qt.AlignmentFlag.AlignRight)
-        labels.addWidget(self.before_label)
-        labels.addWidget(self.after_label)
+        self.hint = QLabel()  # how the picture works, under it
+        self.hint.setObjectName("muted")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.saved_label = QLabel()
         self.saved_label.setObjectName("muted")
         self.render_label = QLabel()
@@ -185,8 +261,7 @@ class SnapshotPage(QWidget):
         self.back_button.clicked.connect(self.back_requested)
         layout.addWidget(self.title)
         layout.addWidget(self.view, 1)
-        layout.addLayout(labels)
-        layout.addWidget(self.slider)
+        layout.addWidget(self.hint)
         rendering = QHBoxLayout()
         rendering.addWidget(self.render_label)
         rendering.addWidget(self.render_bar, 1)
@@ -206,9 +281,7 @@ class SnapshotPage(QWidget):
                   paint_span: tuple[float, float] | None = None) -> None:
         """Freeze a pair; `style_label` names the style in the title, `paint_span` places the first split."""
         self.view.set_images(before, after)
-        split = round(default_split(paint_span) * 100)
-        self.slider.setValue(split)
-        self.view.set_split(split / 100)  # also when the slider already stood there (no valueChanged)
+        self.view.set_split(default_split(paint_span))
         self.saved_label.setText("")
         self._set_rendering(False)
         title = self.tr("Before / after · %1").replace("%1", style_label) if style_label else self.tr("Before / after")
@@ -251,8 +324,8 @@ class SnapshotPage(QWidget):
         super().changeEvent(event)
 
     def _retranslate(self) -> None:
-        self.before_label.setText(self.tr("◀ Before"))
-        self.after_label.setText(self.tr("After ▶"))
+        self.view.set_labels(self.tr("Before"), self.tr("After"))
+        self.hint.setText(self.tr("Drag the line to compare"))
         self.back_button.setText(self.tr("Back to the mirror"))
         self.render_label.setText(self.tr("Perfecting your photo…"))
 

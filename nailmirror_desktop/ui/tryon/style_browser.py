@@ -272,9 +272,19 @@ class StyleBrowser(QWidget):
         layout.setContentsMargins(4, 8, 4, 4)
         layout.setSpacing(8)
         self.search = QLineEdit()
-        self.search.setClearButtonEnabled(True)
         self.search.setMinimumHeight(TOUCH_MIN + 8)
         self.search.textChanged.connect(self._on_search_change)
+        # Qt's own clear button (setClearButtonEnabled) is a ~12 px icon inside the field: too small for a finger.
+        self.search_clear = QPushButton("✕")
+        self.search_clear.setObjectName("chip")
+        self.search_clear.setFixedSize(TOUCH_MIN + 8, TOUCH_MIN + 8)
+        self.search_clear.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a tap keeps the keyboard on the field
+        self.search_clear.clicked.connect(self.search.clear)
+        self.search_clear.setVisible(False)
+        search_row = QHBoxLayout()
+        search_row.setSpacing(8)
+        search_row.addWidget(self.search, 1)
+        search_row.addWidget(self.search_clear)
         self.category_box = QWidget()
         self.category_row = FlowLayout(self.category_box, spacing=8)
         self.category_group = QButtonGroup(self)
@@ -320,14 +330,27 @@ class StyleBrowser(QWidget):
         self.empty_label.setObjectName("muted")
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(self.search)
+        layout.addLayout(search_row)
         layout.addWidget(self.category_box)
         layout.addWidget(self.tag_scroll)
         layout.addWidget(self.list_view, 1)
         layout.addWidget(self.empty_label)
-        layout.addLayout(self._build_current_row())
-        layout.addLayout(self._build_accent_row())
+        # The style worn and its accent fingers: folded away with the chips while the on-screen keyboard is up
+        # (set_keyboard_up); squeezed under it, the grid was one row of tiles, cut.
+        self.details = QWidget()
+        details = QVBoxLayout(self.details)
+        details.setContentsMargins(0, 0, 0, 0)
+        details.addLayout(self._build_current_row())
+        details.addLayout(self._build_accent_row())
+        layout.addWidget(self.details)
         self.set_accent_options(False, frozenset())
+
+    def set_keyboard_up(self, up: bool) -> None:
+        """The on-screen keyboard is up (the customer types a search) or went: the category and tag chips and the
+        worn style's rows fold away, so the grid keeps rows of whole tiles (two at 1280×800, three at
+        1920×1080) for what is typed, and come back as they were (the chosen category still applies)."""
+        for part in (self.category_box, self.tag_scroll, self.details):
+            part.setVisible(not up)
 
     def _build_current_row(self) -> QHBoxLayout:
         """The style on the nails: its name leads, its code follows small (staff still read it); beside it the
@@ -394,6 +417,7 @@ class StyleBrowser(QWidget):
                        self.favourite_button):
             widget.blockSignals(True)
         self.search.clear()
+        self.search_clear.setVisible(False)
         buttons = self.category_group.buttons()
         if buttons:
             buttons[0].setChecked(True)
@@ -424,6 +448,7 @@ class StyleBrowser(QWidget):
         self._search_timer.stop()  # this refresh reads the search text as it is
         self.model.refresh()
         self._update_empty_state()
+        self._select_current()  # a reset model forgets its selection
 
     def _fill_categories(self) -> None:
         chosen = self.model.category_code
@@ -468,6 +493,19 @@ class StyleBrowser(QWidget):
         self.current_code.setVisible(bool(code))
         self._retranslate_current()
         self._update_current_buttons()
+        self._select_current()
+
+    def _select_current(self) -> None:
+        """Frame the tile of the style on the nails, and no other: an AI design (not in the grid) or no style
+        leaves no tile framed, where the last tapped one stayed highlighted."""
+        row = next((r for r in range(self.model.rowCount()) if self.model.style_at(r).style_code == self._current),
+                   None)
+        selection = self.list_view.selectionModel()
+        if row is None or not self._current:
+            selection.clearSelection()
+            self.list_view.setCurrentIndex(QModelIndex())
+        else:
+            self.list_view.setCurrentIndex(self.model.index(row, 0))
 
     def _update_current_buttons(self) -> None:
         for button in (self.favourite_button, self.compare_button):
@@ -508,6 +546,7 @@ class StyleBrowser(QWidget):
 
     # --- view → model / signals -------------------------------------------------------------------------
     def _on_search_change(self, text: str) -> None:
+        self.search_clear.setVisible(bool(text))
         self.model.text = text
         self._search_timer.start()  # restarted by every keystroke: one query once typing pauses
 

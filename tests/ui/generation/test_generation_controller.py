@@ -285,3 +285,47 @@ def test_versions_are_asked_as_versions_shown_by_name_and_an_empty_prompt_clears
     assert panel.variation_buttons == [] and not panel.result_name.isVisibleTo(panel)
     assert not panel.yours.isVisibleTo(panel) and not panel.more_button.isVisibleTo(panel)
     assert controller.more_variations() == []  # nothing on show: nothing to vary
+
+
+def test_the_result_card_never_draws_its_name_over_its_picture_and_folds_for_the_keyboard(qtbot, engine, tmp_path):
+    """#22.1: squeezed (a 1280×800 screen, the keyboard up) the card laid its name over its preview."""
+    from PIL import Image
+    from PySide6.QtWidgets import QWidget
+
+    from nailmirror_desktop.ui.generation.generate_panel import StyleCard
+    from nailmirror_desktop.ui.shell import theme
+
+    preview = tmp_path / "preview.png"
+    Image.new("RGB", (768, 512), (120, 20, 40)).save(preview)
+    engine.register_handler(STYLE_GENERATION, lambda ctx: {"style_code": "AIS-TEST08"})
+    executor = SignalsOnly()
+    controller = GenerationController(engine, executor, "offline", lambda code, done: done(True),
+                                      describe=lambda code: StyleCard(code, "正红", "Classic red", preview))
+    panel = controller.panel
+    tab = QWidget()  # the AI tab: its height is the window's to give, not the panel's to ask for
+    qtbot.addWidget(tab)
+    tab.setStyleSheet(theme.STYLESHEET)  # the kiosk's sizes: 20 px text, 48-64 px buttons
+    tab.setFixedSize(480, 600)
+    panel.setParent(tab)
+    panel.setGeometry(0, 0, 480, 600)  # the AI tab of a 1280×800 window
+    tab.show()
+    task_no = controller.generate("红")
+    engine.run_due()
+    executor.task_changed.emit(task_no, "SUCCESS")
+    qtbot.wait(10)
+
+    def apart() -> None:
+        picture, name = panel.preview.geometry(), panel.result_name.geometry()
+        shown = panel.preview.pixmap().rect().translated(picture.topLeft())
+        assert shown.bottom() < name.top() and picture.bottom() < name.top(), (picture, shown, name)
+        assert panel.preview.pixmap().height() >= 72  # still a picture to choose by
+
+    apart()
+    panel.set_keyboard_up(True)  # the customer taps the prompt to write the next one
+    assert not panel.result_box.isVisible() and panel.generate_button.isVisible()
+    assert panel.prompt.isVisible() and panel.chips[0].isVisible()
+    panel.set_keyboard_up(False)
+    qtbot.wait(10)
+    assert panel.result_name.isVisible() and panel.result_name.text() == "Classic red"
+    apart()
+    assert controller.panel.offers_more()

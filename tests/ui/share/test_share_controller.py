@@ -232,3 +232,26 @@ def test_the_store_name_staff_save_is_on_the_next_card(qtbot, tmp_path):
         kiosk.share.take_home()
         assert kiosk.share.page.card.store.text() == "指尖魔镜 · 静安店"
         assert kiosk.share.page.card.store.isVisibleTo(kiosk.share.page.card)
+
+
+def test_the_share_server_does_not_keep_the_window_alive(qtbot, snapshot_file):
+    """The server is closed apart from the window and may outlive it. When it held the controller (and so the
+    window) strongly, the window was freed only by Python's cyclic collector, at an arbitrary allocation: running
+    inside a paint of that window, it deleted the window under the painter, and `pytest
+    tests/ui/tryon/test_tryon_controller.py tests/ui/share` segfaulted in BeforeAfterView.paintEvent."""
+    import gc
+    import weakref
+
+    server = ShareServer(port=0, bind="127.0.0.1", advertised_host=lambda: "127.0.0.1")
+    collecting = gc.isenabled()
+    gc.disable()  # the collector must not tidy up what reference counting alone should free
+    try:
+        window, _page, share = build(qtbot, server, snapshot_file)
+        window_ref, share_ref = weakref.ref(window), weakref.ref(share)
+        del window, _page, share
+        assert window_ref() is None and share_ref() is None
+        server.on_download("some token")  # a download finishing after the window went is dropped quietly
+    finally:
+        if collecting:
+            gc.enable()
+        server.close()

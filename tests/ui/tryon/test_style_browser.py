@@ -230,3 +230,72 @@ def test_in_english_tiles_categories_and_tags_read_in_english_and_back(qtbot, re
                                                                         browser.category_group.buttons()}
     finally:
         i18n.install_language("en")
+
+
+def test_the_framed_tile_follows_the_style_on_the_nails_and_none_for_an_ai_design(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    first, second = browser.model.codes()[:2]
+    browser.list_view.setCurrentIndex(browser.model.index(0, 0))  # the customer tapped the first tile
+    browser.show_current(first, "甲", "A")
+    assert [i.row() for i in browser.list_view.selectedIndexes()] == [0]
+    browser.show_current(second)  # put on another way (compare, default): its tile is framed instead
+    assert [i.row() for i in browser.list_view.selectedIndexes()] == [1]
+    browser.show_current("AI-2ED8VZ", "正红")  # an AI design: not a tile of the grid
+    assert browser.list_view.selectedIndexes() == []
+    browser.show_current(second)
+    browser.search.setText("no such style")
+    browser.apply_search_now()
+    browser.search.setText("")
+    browser.apply_search_now()  # the list was read again: the frame is back on the style worn
+    assert [i.row() for i in browser.list_view.selectedIndexes()] == [1]
+
+
+def test_the_search_clear_button_is_finger_sized_and_shows_only_with_text(qtbot, repo):
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    browser.show()
+    assert not browser.search.isClearButtonEnabled() and not browser.search_clear.isVisible()
+    browser.search.setText("红")
+    assert browser.search_clear.isVisible()
+    assert min(browser.search_clear.width(), browser.search_clear.height()) >= 48
+    browser.search_clear.click()
+    assert browser.search.text() == "" and not browser.search_clear.isVisible()
+    browser.search.setText("红")
+    browser.reset_filters()  # the idle reset
+    assert not browser.search_clear.isVisible()
+    qtbot.waitUntil(lambda: browser.model.thumbnails_pending() == 0)  # shown: its tiles' thumbnails decode
+
+
+def test_with_the_keyboard_up_the_grid_keeps_rows_of_whole_tiles(qtbot, repo, tmp_path):
+    """#22.1: under the on-screen keyboard (1280×800) the grid was one row of tiles, cut by the rows below it."""
+    from PySide6.QtWidgets import QWidget
+
+    from nailmirror_desktop.ui.shell import theme
+    from nailmirror_desktop.ui.tryon.style_browser import GRID_SIZE
+
+    add_published_styles(repo, 30, tmp_path / "bulk")
+    tab = QWidget()  # the styles tab: its height is the window's to give, less the keyboard's
+    qtbot.addWidget(tab)
+    tab.setStyleSheet(theme.STYLESHEET)
+    tab.setFixedSize(480, 400)
+    browser = StyleBrowser(repo, tab)
+    browser.setGeometry(0, 0, 480, 400)
+    browser.show_current(browser.model.codes()[0], "新年红金", "New year red gold")
+    browser.set_accent_options(True, frozenset())
+    tab.show()
+    qtbot.wait(50)
+    columns = browser.list_view.viewport().width() // GRID_SIZE.width()
+    assert browser.visible_tile_count() < 2 * columns  # the squeeze this was about
+    browser.set_keyboard_up(True)
+    qtbot.wait(50)
+    assert browser.visible_tile_count() >= 2 * columns and browser.search.isVisible()
+    assert not browser.tag_scroll.isVisible() and not browser.favourite_button.isVisible()
+    assert not browser.category_box.isVisible()
+    browser.set_keyboard_up(False)  # the keyboard went: all of it back as it was
+    qtbot.wait(50)
+    assert browser.tag_scroll.isVisible() and browser.favourite_button.isVisible()
+    assert browser.category_box.isVisible()
+    assert browser.current_name.isVisible() and browser.accent_buttons and all(
+        b.isVisible() for b in browser.accent_buttons.values())
+    qtbot.waitUntil(lambda: browser.model.thumbnails_pending() == 0)
