@@ -200,6 +200,11 @@ def configure_logging(verbose: bool) -> Path | None:
     return path
 
 
+# The terminal's handler of a CLI command: a command that says what went wrong on its own one line (`sync now`)
+# quiets it while it runs, and the file still gets every record.
+CLI_CONSOLE_HANDLER = "nailmirror-cli-console"
+
+
 @contextlib.contextmanager
 def command_logging(native: bool) -> Iterator[Path | None]:
     """For one CLI command (not the kiosk, which has configure_logging): records to data_dir()/logs/cli.log,
@@ -218,6 +223,7 @@ def command_logging(native: bool) -> Iterator[Path | None]:
         return
     file_handler.setFormatter(logging.Formatter(FORMAT))
     console = logging.StreamHandler(sys.stderr)
+    console.set_name(CLI_CONSOLE_HANDLER)
     console.setFormatter(OneLineFormatter("%(levelname)s: %(message)s"))
     console.setLevel(logging.WARNING)
     level = root.level

@@ -127,12 +127,20 @@ def _no_stray_logs() -> Iterator[None]:
     handler (which prints warnings, and the task engine's tracebacks, to stderr when nothing configured logging):
     what went wrong is recorded (the task, sync_state) and said here on one line. Configured handlers still get
     every record."""
+    from nailmirror_desktop.app.kiosk_logging import CLI_CONSOLE_HANDLER
+
     logger = logging.getLogger("nailmirror_desktop")
     quiet = logging.NullHandler()
     logger.addHandler(quiet)
+    consoles = [h for h in logging.getLogger().handlers if h.get_name() == CLI_CONSOLE_HANDLER]
+    levels = [h.level for h in consoles]
+    for console in consoles:  # the CLI's one-line warnings on the terminal: this command says it itself
+        console.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:
+        for console, level in zip(consoles, levels, strict=True):
+            console.setLevel(level)
         logger.removeHandler(quiet)
 
 
