@@ -258,6 +258,7 @@ class StyleBrowser(QWidget):
         self._catalog_state = READY
         self.favourites: set[str] = set()
         self._current = ""
+        self._keyboard_up = False
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_PAUSE_MS)
@@ -351,6 +352,15 @@ class StyleBrowser(QWidget):
         1920×1080) for what is typed, and come back as they were (the chosen category still applies)."""
         for part in (self.category_box, self.tag_scroll, self.details):
             part.setVisible(not up)
+        self._keyboard_up = up
+        self._fit_grid()
+
+    def _fit_grid(self) -> None:
+        """English names take two lines (a taller tile); with the keyboard up that cost a whole row, so there the
+        tiles keep Chinese's height and an English name is cut to one line with "…" (its code still shows)."""
+        tall = self._english() and not self._keyboard_up
+        self.list_view.setWordWrap(tall or not self._english())
+        self.list_view.setGridSize(GRID_SIZE_EN if tall else GRID_SIZE)
 
     def _build_current_row(self) -> QHBoxLayout:
         """The style on the nails: its name leads, its code follows small (staff still read it); beside it the
@@ -629,7 +639,7 @@ class StyleBrowser(QWidget):
         self._retranslate_tags()
         self._retranslate_current()
         self._retranslate_compare()
-        self.list_view.setGridSize(GRID_SIZE_EN if self._english() else GRID_SIZE)
+        self._fit_grid()
         self.model.retranslate()
 
     def _retranslate_empty(self) -> None:
