@@ -65,6 +65,9 @@ STILL_MASKS: StillMasks = "model"
 # nail_recall 0.735 vs 0.734 (ARCHITECTURE.md §12). segment_every=2 is the cheaper cadence for slower PCs
 # (1.8 ms per hand; the serial ratio was 1.30-1.33 on every frame vs 1.19-1.24 at 2, under load).
 SEGMENT_EVERY = 1
+# A frame at the rate the live path is built for (two hands at 30 FPS): the nail tracks match a finger within a
+# nail length per such frame elapsed, so a mirror that skipped frames still follows a moving finger.
+SOURCE_FRAME_MS = 1000.0 / 30.0
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,8 @@ class StageTimings:
 class TryOnResult:
     """frame: (H, W, 3) uint8 BGR, painted; coverage: (H, W) uint8 0/255 or None; hands and quads as used;
     masks: the nail masks, one per quad (None where a quad kept its own shape), or None when no masks were
-    made (still_masks="quads"). `coverage_mask(quads, shape, masks)` reproduces the coverage."""
+    made (still_masks="quads"). `coverage_mask(quads, shape, masks)` reproduces the coverage. held: painted
+    nails not seen in this frame (video: held through a drop-out where their motion was taking them)."""
 
     frame: NDArray[np.uint8]
     coverage: NDArray[np.uint8] | None
@@ -92,6 +96,7 @@ class TryOnResult:
     quads: list[NailQuad]
     timings: StageTimings = field(default_factory=StageTimings)
     masks: list[NailMask | None] | None = None
+    held: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +144,7 @@ class TryOnPipeline:
         self._video_tracker: HandTracker | None = video_tracker  # opened on first use; closed with the pipeline
         self._smoother: HandSmoother | None = None
         self._nails = NailTracks()
+        self._last_paint_ms: int | None = None  # the last painted frame's timestamp (nail_tracks' frames)
         self._video_frames = 0
         self.recover_every = recover_every
         self._recovery: HandRecovery | None = None
@@ -210,17 +216,21 @@ class TryOnPipeline:
         if self.smoothing:
             hands = self._smoothing().update(hands, timestamp_ms)
         smoothed = time.perf_counter()
-        nails = self._nails.update(nail_quads_for_hands(hands, mirrored=self.mirrored))
+        elapsed = 1.0 if self._last_paint_ms is None else (timestamp_ms - self._last_paint_ms) / SOURCE_FRAME_MS
+        self._last_paint_ms = timestamp_ms
+        nails = self._nails.update(nail_quads_for_hands(hands, mirrored=self.mirrored), elapsed)
         placed = time.perf_counter()
         fresh = self._video_frames % self.segment_every == 0
         self._video_frames += 1
         quads, masks = self._video_masks(frame, nails, fresh)
         segmented = time.perf_counter()
         # `total` is the two stages' own time (a two-stage loop may leave a gap between them)
+        held = sum(1 for nail, quad in zip(nails, quads, strict=True) if not nail.seen and quad.opacity > 0)
         return self._paint(frame, hands, quads, masks, want_coverage, in_place=in_place,
                            start=start - tracked.track_ms / 1000.0,
                            timings=StageTimings(track=tracked.track_ms, smooth=_ms(start, smoothed),
-                                                geometry=_ms(smoothed, placed), segment=_ms(placed, segmented)))
+                                                geometry=_ms(smoothed, placed), segment=_ms(placed, segmented)),
+                           held=held)
 
     def reset_tracking(self) -> None:
         """Forget smoothing and nail state (call when the video jumps, e.g. a looping demo restarts)."""
@@ -231,6 +241,7 @@ class TryOnPipeline:
     def _reset_paint_state(self) -> None:
         self._smoother = None
         self._nails.reset()
+        self._last_paint_ms = None
         self._video_frames = 0
 
     def segmenter(self) -> NailSegmenter:
@@ -272,13 +283,13 @@ class TryOnPipeline:
 
     def _paint(self, frame: NDArray[np.uint8], hands: list[HandObservation], quads: list[NailQuad],
                masks: list[NailMask | None] | None, want_coverage: bool, *, in_place: bool, start: float,
-               timings: StageTimings) -> TryOnResult:
+               timings: StageTimings, held: int = 0) -> TryOnResult:
         before = time.perf_counter()
         composite = self.compositor.composite(frame, quads, want_coverage=want_coverage, in_place=in_place,
                                               masks=masks)
         done = time.perf_counter()
         timings = replace(timings, composite=_ms(before, done), total=_ms(start, done))
-        return TryOnResult(composite.frame, composite.coverage, hands, quads, timings, masks)
+        return TryOnResult(composite.frame, composite.coverage, hands, quads, timings, masks, held)
 
     def _still(self) -> StillHandDetector:
         if self._still_detector is None:

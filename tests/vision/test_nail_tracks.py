@@ -163,3 +163,31 @@ def test_a_nail_that_drops_out_beside_its_hands_sideways_thumb_is_held():
     frame = tracks.update([_quad(83, 110, 0.2, Finger.THUMB)])
     assert sorted((nail.quad.finger.name, nail.seen, nail.quad.opacity > 0) for nail in frame) == [
         ("INDEX", False, True), ("THUMB", True, False)]
+
+
+def _fingers_painted(nails) -> list[tuple[str, float, bool]]:
+    return sorted((nail.quad.finger.name, round(float(nail.quad.corners[:, 0].mean())), nail.seen)
+                  for nail in nails if nail.quad.opacity > 0)
+
+
+def test_a_finger_that_moves_far_between_skipped_frames_takes_its_nail_along():
+    # a busy mirror paints every 3rd frame: a hand moving 2 nail lengths (48 px) between two painted frames.
+    # Matched within one length, its nails started new tracks and the old ones were held beside them, flying on
+    # off the fingers, and took the fingers back from the new ones frame after frame: two nails a finger
+    tracks = NailTracks()
+    for step in range(8):
+        x = 100 + 48 * step
+        nails = tracks.update([_quad(x, 100, 1.0 if step == 0 else 0.3), _quad(x + 30, 100, 1.0, Finger.MIDDLE),
+                               _quad(600, 100, 1.0, hand=1)], frames=3)  # the other hand holds still
+        # one nail a finger and hand, on its finger, and still painted at a fade below ON_AT (the hysteresis)
+        assert _fingers_painted(nails) == [("INDEX", x, True), ("INDEX", 600, True), ("MIDDLE", x + 30, True)]
+    assert len({nail.track_id for nail in nails}) == 3
+
+
+def test_a_lost_hands_nail_is_held_while_the_same_finger_of_the_other_hand_moves_far():
+    tracks = NailTracks()
+    for x in (100, 104):
+        tracks.update([_quad(x, 100, 1.0, hand=0), _quad(x + 300, 100, 1.0, hand=1)])
+    # hand 1 is lost; hand 0's index moved 60 px (2.5 nail lengths) over 3 frames: hand 0's nail moves, not 1's
+    nails = tracks.update([_quad(164, 100, 1.0, hand=0)], frames=3)
+    assert _fingers_painted(nails) == [("INDEX", 164, True), ("INDEX", 408, False)]

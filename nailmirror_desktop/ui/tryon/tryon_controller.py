@@ -305,8 +305,9 @@ class TryOnController(QObject):
         if render:
             self.snapshot_page.show_render_progress(0.0)
         self.snapshot_taken.emit()  # before the save: its answer may come back at once
+        # the render must match the nails the frame shows; a held nail is a guess (FramePair.seen_nails)
         self._run(lambda: _save(pair, code, render),
-                  lambda saved, error: self._on_snapshot_saved(number, saved, error, code, accent, pair.nails))
+                  lambda saved, error: self._on_snapshot_saved(number, saved, error, code, accent, pair.seen_nails))
         return True
 
     def _on_snapshot_saved(self, number: int, saved: tuple[Path, Path | None] | None, error: BaseException | None,

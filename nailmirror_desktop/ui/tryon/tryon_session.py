@@ -7,7 +7,9 @@ stage starts is painted with it ("applied within one frame"). Textures are decod
 
 The snapshot freezes the most painted pair of the last `FREEZE_WINDOW_MS`, not simply the newest: a nail
 fades while it turns away (geometry's facing fade), and a tap on "snapshot" moves the hand, so the newest
-frame often caught the paint half faded out.
+frame often caught the paint half faded out. Fewer held nails come first (`better_for_snapshot`): a held nail is
+painted where its motion was taking it, a guess, and it adds to the paint, so "most painted" alone preferred the
+frames with guesses in them.
 """
 
 from __future__ import annotations
@@ -70,6 +72,12 @@ class FramePair:
     timestamp_ms: int = 0
     nails: int = 0  # painted nails (opacity > 0): a still render of `before` must paint as many to replace it
     hands_box: tuple[int, int, int, int] | None = None
+    held: int = 0  # of those, nails not seen in this frame (the pipeline's TryOnResult.held)
+
+    @property
+    def seen_nails(self) -> int:
+        """Painted nails the frame shows (held ones left out): what a still render of `before` must match."""
+        return self.nails - self.held
 
 
 @dataclass(frozen=True, eq=False)
@@ -208,18 +216,24 @@ class TryOnSession:
         nails = sum(1 for q in result.quads if q.opacity > 0) if style_on else 0
         box = painted_hands_box(result.quads, result.hands, (frame.shape[1], frame.shape[0])) if style_on else None
         pair = FramePair(frame, result.frame, paint, span, tracked.timestamp_ms, nails,
-                         box.as_tuple() if box is not None else None)
+                         box.as_tuple() if box is not None else None, result.held if style_on else 0)
         with self._lock:
             self._latest = pair
             best = self._best_recent
-            if best is None or paint >= best.paint or pair.timestamp_ms - best.timestamp_ms > FREEZE_WINDOW_MS \
-                    or pair.timestamp_ms < best.timestamp_ms:  # a re-opened source restarts its clock
+            if best is None or better_for_snapshot(pair, best) or pair.timestamp_ms - best.timestamp_ms > \
+                    FREEZE_WINDOW_MS or pair.timestamp_ms < best.timestamp_ms:  # a re-opened source restarts its clock
                 self._best_recent = pair
         timings = {name: float(getattr(result.timings, name)) for name in TIMED_STAGES}
         start = time.perf_counter()
         shown = shown_frame_from(result.frame, len(result.hands), timings, staged.sequence, target_size, nails=nails)
         # "show": scaling to the view and the QImage copy, the last of the frame's work off the GUI thread
         return replace(shown, timings_ms={**timings, "show": (time.perf_counter() - start) * 1000.0})
+
+
+def better_for_snapshot(pair: FramePair, best: FramePair) -> bool:
+    """Whether a snapshot should rather freeze `pair` (newer) than `best`: fewer held nails, then at least as much
+    paint (the newer of two alike)."""
+    return (-pair.held, pair.paint) >= (-best.held, best.paint)
 
 
 def _paint_of(quads: list[Any], width: int) -> tuple[float, tuple[float, float] | None]:

@@ -21,8 +21,12 @@ and a nail whose hand the landmarker loses for a frame or two vanishes. So, per 
   was found, not by its quad's jitter (its landmarks err by about a nail's width; the nail itself moves
   smoothly). On the 52 eval clips: (see ARCHITECTURE.md §12).
 
-Nails are matched to tracks by finger and nearest centre (within MATCH_LENGTHS nail lengths), not by the
-landmarker's hand order, which may swap between frames.
+Nails are matched to tracks by finger and nearest centre (within MATCH_LENGTHS nail lengths per frame of the
+source's rate elapsed since the last painted frame), not by the landmarker's hand order, which may swap between
+frames. A busy mirror skips frames (it paints the newest one when a stage is free), and a finger moves further
+between two painted frames: matched within one nail length whatever the gap, it started a new track while its
+old one was held beside it, flying on at its last velocity off the finger, then took the finger back while the
+new one was held, so a finger carried a ghost nail beyond any hold (`benchmarks/stray_nails.py`).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from nailmirror_desktop.vision.types import Finger, NailQuad
 ON_AT = 0.5
 OFF_AT = 0.0
 HOLD_FRAMES = 6  # 200 ms at 30 FPS: the re-detected hands drop out for up to 5 frames (measured on the eval clips)
-MATCH_LENGTHS = 1.0
+MATCH_LENGTHS = 1.0  # per frame elapsed at the source's rate (update's `frames`)
 NEAR_LENGTHS = 2.0  # a held nail with a nail seen this close not facing the camera is not held: the hand turned
 VELOCITY_KEEP = 0.5  # a held nail's velocity: this share of the last estimate, the rest the latest step
 HELD_BESIDE_AT = ON_AT  # ... while beside nails that face the camera enough to be painted it is held
@@ -89,11 +93,12 @@ class NailTracks:
     def reset(self) -> None:
         self._tracks = []
 
-    def update(self, quads: list[NailQuad]) -> list[TrackedNail]:
+    def update(self, quads: list[NailQuad], frames: float = 1.0) -> list[TrackedNail]:
+        """frames: source frames elapsed since the last update (more than 1 where the mirror skipped some)."""
         for track in self._tracks:
             track.mask_age += 1
         seen = [q for q in quads if roi_to_frame(q) is not None]
-        matched = self._match(seen)
+        matched = self._match(seen, MATCH_LENGTHS * max(1.0, frames))
         out: list[TrackedNail] = []
         for quad in seen:
             corners = np.asarray(quad.corners, np.float64)
@@ -145,8 +150,9 @@ class NailTracks:
                 track.roi_mask, track.mask_age, track.last_mask = roi_mask, 0, mask
                 track.mask_moved = np.zeros(2)
 
-    def _match(self, quads: list[NailQuad]) -> dict[int, _Track]:
-        """id(quad) → its track: greedily the closest pairs of the same finger first."""
+    def _match(self, quads: list[NailQuad], lengths: float) -> dict[int, _Track]:
+        """id(quad) → its track: greedily the closest pairs of the same finger first, within `lengths` nail
+        lengths."""
         pairs = []
         for quad in quads:
             centre, length = _centre_and_length(np.asarray(quad.corners, np.float64))
@@ -154,7 +160,7 @@ class NailTracks:
                 if track.finger != quad.finger:
                     continue
                 distance = float(np.linalg.norm(_centre_and_length(track.corners)[0] - centre))
-                if distance <= MATCH_LENGTHS * length:
+                if distance <= lengths * length:
                     pairs.append((distance, id(quad), track))
         matched: dict[int, _Track] = {}
         taken: set[int] = set()

@@ -24,11 +24,12 @@ WIDTH, HEIGHT = 320, 240
 
 class ScriptedPipeline:
     """Paints the whole frame with the step's number, and reports five nails at the step's opacity between
-    x = 200 and x = 300 (the right of the frame)."""
+    x = 200 and x = 300 (the right of the frame), and `held` more painted nails not seen in the frame."""
 
     def __init__(self) -> None:
         self.compositor = None
         self.opacity = 1.0
+        self.held = 0
 
     def reset_tracking(self) -> None:
         pass
@@ -39,7 +40,8 @@ class ScriptedPipeline:
     def paint_video_frame(self, tracked: TrackedFrame) -> TryOnResult:
         corners = np.array([[200, 50], [300, 50], [300, 150], [200, 150]], np.float32)
         quads = [NailQuad(finger, corners, 0, self.opacity) for finger in Finger]
-        return TryOnResult(np.full_like(tracked.frame, int(self.opacity * 100)), None, [], quads)
+        quads += [NailQuad(finger, corners, 1, 1.0) for finger in list(Finger)[:self.held]]
+        return TryOnResult(np.full_like(tracked.frame, int(self.opacity * 100)), None, [], quads, held=self.held)
 
 
 def packet(sequence: int, timestamp_ms: int) -> FramePacket:
@@ -62,6 +64,19 @@ def test_a_fading_newest_frame_is_not_the_one_frozen():
     frozen = session.snapshot_pair()
     assert frozen.paint == 5.0 and int(frozen.after[0, 0, 0]) == 100
     assert frozen.paint_span == (200 / WIDTH, 300 / WIDTH)
+
+
+def test_held_nails_do_not_win_the_snapshot_over_a_frame_whose_nails_were_all_seen():
+    session, pipeline = styled_session()
+    session.process(packet(0, 0))
+    pipeline.held = 3  # three more painted where their motion was taking them: more paint, but guesses
+    session.process(packet(1, 33))
+    pipeline.held = 0
+    pipeline.opacity = 0.8
+    session.process(packet(2, 66))
+    frozen = session.snapshot_pair()
+    assert frozen.timestamp_ms == 0 and frozen.held == 0 and frozen.seen_nails == 5
+    assert session.latest_pair().held == 0 and session.latest_pair().paint == 0.8 * 5
 
 
 def test_a_painted_frame_older_than_the_window_gives_way_to_the_present():
