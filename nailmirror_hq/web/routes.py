@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
 
 from nailmirror_hq import catalog, db, drafts, feed, reviewers, stores
 from nailmirror_hq.errors import HQError
@@ -137,6 +138,13 @@ def login_page(request: Request) -> HTMLResponse:
     return response
 
 
+def _verify(hq: HQ, name: str, password: str) -> bool:
+    # In the thread pool: argon2 takes most of a second on a small server, and on the event loop it would hold
+    # up every other request (the kiosks' included) while it runs.
+    with db.read(hq.engine) as conn:
+        return reviewers.verify(conn, name, password)
+
+
 @router.post("/login")
 async def login(request: Request) -> Response:
     form = {k: str(v) for k, v in (await request.form()).items()}
@@ -153,8 +161,7 @@ async def login(request: Request) -> Response:
         throttled = render(request, "login.html", 429, csrf=cookie, failed=False, throttled=seconds)
         throttled.headers["Retry-After"] = str(seconds)
         return throttled
-    with db.read(hq.engine) as conn:
-        ok = reviewers.verify(conn, name, form.get("password", ""))
+    ok = await run_in_threadpool(_verify, hq, name, form.get("password", ""))
     if not ok:
         lock = doors.login_failed(name, address)
         if lock > 0:
