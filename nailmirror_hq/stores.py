@@ -1,8 +1,8 @@
 """Stores, their enrollment codes and their kiosks' tokens.
 
-A store gets a one-time enrollment code (valid 24 h, single use); a kiosk trades it for its own bearer token
-(POST /v1/enroll). HQ keeps only the sha256 of codes and tokens, so a copy of HQ's database enrolls nothing and
-authenticates nobody. Revoking a store revokes every kiosk token it has; a kiosk can be revoked alone.
+A store gets a one-time enrollment code (valid 24 h, single use, 80 random bits); a kiosk trades it for its own
+bearer token (POST /v1/enroll). HQ keeps only the sha256 of codes and tokens, so a copy of HQ's database enrolls
+nothing and authenticates nobody. Revoking a store revokes every kiosk token it has; a kiosk can be revoked alone.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ def test_chain_workflow_from_the_command_line(hq_env: dict[str, str], tmp_path: 
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     env = hq_env
     added = run_hq_json(env, "stores", "add", "SH-0012", "--channel", "cn-all")
-    assert added["store_id"] == "st_SH-0012" and len(added["enrollment_code"]) == 9
+    assert added["store_id"] == "st_SH-0012" and len(added["enrollment_code"]) == 19
     # --data and --json before or after the subcommand
     data = env.pop("NAILMIRROR_HQ_HOME")
     listed = json.loads(run(env, "--data", data, "--json", "stores", "list").stdout)

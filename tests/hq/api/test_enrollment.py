@@ -1,10 +1,11 @@
 """Enrollment as a guesser meets it (issue 25.3): one answer for unknown, used and expired codes; a throttle per
-address that answers before any look at the code (or at HQ's writer). Time is the test's own clock (create_app's
-`ticks`)."""
+address that answers before any look at the code (or at HQ's writer); codes of 80 bits, while codes of 8
+characters issued before keep enrolling until they expire. Time is the test's own clock (create_app's `ticks`)."""
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 
@@ -12,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from nailmirror_hq import codes, db, stores
+from nailmirror_hq import clock, codes, db, stores
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.schema import enroll_code
 from nailmirror_hq.service import HQ
@@ -95,3 +96,21 @@ def test_one_address_is_throttled_before_its_codes_are_looked_at(hq_sqlite: HQ,
     assert waits == [2, 4, 8, 16]  # the lock doubles with every further miss
     ticks.advance(waits[-1])
     assert _enroll(guesser, good)[0] == 201
+
+
+def test_new_codes_have_80_bits_and_forgive_how_staff_type_them(hq: HQ, client: TestClient) -> None:
+    _, code = add_store(hq)
+    assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}", code), code
+    typed = code.lower().replace("-", " ").replace("0", "o").replace("1", "l")
+    assert _enroll(client, typed)[0] == 201
+
+
+def test_a_code_of_8_characters_issued_before_the_upgrade_still_enrolls(hq: HQ, client: TestClient) -> None:
+    store_id, _ = add_store(hq)
+    with db.write(hq.engine) as conn:  # what HQ stored for the codes it issued before: sha256 of "XXXX-XXXX"
+        conn.execute(enroll_code.insert().values(code_sha256=stores.sha256_text("7Q4K-M2XD"), store_id=store_id,
+                                                 created_at=clock.now_text(),
+                                                 expires_at=clock.now_text(stores.ENROLL_CODE_TTL)))
+    status, body, _ = _enroll(client, "7q4k m2xd")
+    assert status == 201 and body["store_id"] == store_id
+    assert _enroll(client, "7Q4K-M2XD")[0] == 400  # still single use
