@@ -3,8 +3,8 @@
 Opening migrates the schema, gives a new HQ its epoch and default channel, and loads the kiosk's starter catalog
 (same ids, same codes) so a kiosk's first sync takes over its pre-installed rows instead of duplicating them, and
 unseals HQ's signing key (made on the first start, keys.py) with the config file's key. Before any of that, the data
-directory is checked against the backend it belongs to (data_dir.py). Every step is idempotent: several HQ processes
-may open the same database at once.
+directory is made private and checked against the backend it belongs to (data_dir.py). Every step is idempotent:
+several HQ processes may open the same database at once.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class HQ:
 def open_hq(settings: Settings, *, initialise: bool = True) -> HQ:
     """Raises data_dir.WrongBackend, before anything is opened, when the data directory belongs to an HQ on
     another backend."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.make_private_dir(settings.data_dir)
     stamped = data_dir.check_backend(settings)
     engine = db.make_engine(settings.database_url)
     blobs = open_for(settings.blobs_url)
@@ -52,6 +52,7 @@ def open_hq(settings: Settings, *, initialise: bool = True) -> HQ:
         kek = keys.load_or_create_kek(settings.config_path, may_create=not _has_sealed_key(engine))
         hq.kek = kek
         db.migrate(engine, kek)
+        data_dir.make_private_files(settings)  # after the first connection made the database and its WAL
         with db.write(engine) as conn:
             hq.signing_key = keys.ensure_key(conn, kek, clock.now_text())
             keys.sign_unsigned_grants(conn, hq.signing_key)  # grants restored from a backup older than 0008

@@ -1,13 +1,18 @@
-"""HQ's data directory (issue 25.4): bound to the backend it belongs to, so a start that forgot the scale-out
-variables is refused in one line instead of starting a second, empty HQ."""
+"""HQ's data directory (issue 25.4 and 25.5): owner-only at creation and after a start on an older, world-readable
+one (by chmod on the path: HQ never opens its SQLite file itself), and bound to the backend it belongs to, so a
+start that forgot the scale-out variables is refused in one line instead of starting a second, empty HQ."""
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
+import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +25,18 @@ from tests.support.hq_cli import run_hq
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The usual umask, under which HQ's files used to come out 0644 and its folders 0755."""
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
 def _env(data: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NAILMIRROR_HQ_")}
     return {**env, "NAILMIRROR_HQ_HOME": str(data), "NAILMIRROR_HQ_STARTER_CATALOG": "", **extra}
@@ -27,6 +44,51 @@ def _env(data: Path, **extra: str) -> dict[str, str]:
 
 def _sqlite_files(data: Path) -> list[Path]:
     return [p for p in data.iterdir() if p.name.startswith("hq.sqlite3")]
+
+
+def test_a_new_data_directory_is_owner_only(tmp_path: Path, umask_022: None) -> None:
+    hq = make_hq(tmp_path / "hq")
+    try:
+        with db.write(hq.engine) as conn:
+            stores.add_store(conn, "SH-0012", "all", "test")
+        data = tmp_path / "hq"
+        assert _mode(data) == 0o700 and _mode(data / "blobs") == 0o700
+        files = _sqlite_files(data)
+        assert data / "hq.sqlite3" in files and data / "hq.sqlite3-wal" in files
+        assert {p.name: _mode(p) for p in files} == {p.name: 0o600 for p in files}
+        assert _mode(data / data_dir.BACKEND_RECORD) == 0o600
+    finally:
+        hq.close()
+
+
+def test_a_start_on_an_older_world_readable_directory_makes_it_private_by_path(
+        tmp_path: Path, umask_022: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "hq"
+    make_hq(data).close()
+    (data / data_dir.BACKEND_RECORD).unlink()  # as an older build left it: no record, 0755 and 0644
+    for path in (data, data / "blobs"):
+        path.chmod(0o755)
+    for path in _sqlite_files(data):
+        path.chmod(0o644)
+    opened: list[str] = []
+    real_open, real_os_open = builtins.open, os.open
+
+    def spy_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    def spy_os_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        opened.append(str(path))
+        return real_os_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", spy_open)
+    monkeypatch.setattr(os, "open", spy_os_open)
+    done = run_hq(_env(data), "stores", "list")
+    monkeypatch.undo()
+    assert done.returncode == 0, done.stderr
+    assert _mode(data) == 0o700 and _mode(data / "blobs") == 0o700
+    assert all(_mode(p) == 0o600 for p in _sqlite_files(data)) and _sqlite_files(data)
+    assert not [p for p in opened if "hq.sqlite3" in p]  # SQLite opens it; HQ's own code never does
 
 
 def test_a_directory_from_before_the_record_is_stamped_at_its_first_start_which_says_so(tmp_path: Path) -> None:
@@ -47,6 +109,7 @@ def test_a_directory_from_before_the_record_is_stamped_at_its_first_start_which_
 def test_forgetting_the_scale_out_variables_is_refused_in_one_line(hq_s3: HQ) -> None:
     """The issue's case: an HQ on PostgreSQL + S3, then a command without its variables."""
     data = hq_s3.settings.data_dir
+    assert _mode(data) == 0o700 and _mode(data / data_dir.BACKEND_RECORD) == 0o600  # private on this backend too
     with db.write(hq_s3.engine) as conn:
         stores.add_store(conn, "SH-0012", "all", "test")
     scale_out = _env(data, NAILMIRROR_HQ_DATABASE_URL=hq_s3.settings.database_url,
