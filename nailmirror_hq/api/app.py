@@ -13,6 +13,7 @@ from nailmirror_hq import __version__, clock
 from nailmirror_hq.api import credits, errors, v1
 from nailmirror_hq.api.errors import error_response
 from nailmirror_hq.api.v1 import MIN_KIOSK_VERSION
+from nailmirror_hq.blob_access import BlobAccess
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ
 from nailmirror_hq.throttle import Doors
@@ -73,6 +74,7 @@ def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
     app = FastAPI(title="NailMirror HQ", version=__version__, docs_url=None, redoc_url=None)
     app.state.hq = hq
     app.state.doors = Doors(ticks)
+    app.state.blob_access = BlobAccess()
     errors.install(app)
     app.include_router(v1.router)
     app.include_router(credits.router)

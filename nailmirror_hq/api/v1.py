@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from nailmirror_hq import catalog, clock, db, drafts, feed, inbox, meta, stores
 from nailmirror_hq.api.errors import NO_STORE
+from nailmirror_hq.blob_access import BlobAccess
 from nailmirror_hq.blobs.base import HashMismatch, PutResult
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.images import MEDIA_TYPES, probe
@@ -235,12 +236,16 @@ def inbox_page(request: Request, kiosk: Kiosk, since: str | None = None,
 
 
 @router.get("/v1/blobs/{sha256}")
-def get_blob(request: Request, sha256: str, _kiosk: Kiosk) -> Response:
+def get_blob(request: Request, sha256: str, kiosk: Kiosk) -> Response:
     hq = _hq(request)
     if not is_sha256_hex(sha256):
         raise HQError(400, ErrorCode.BAD_REQUEST, "a blob is named by its lower-case sha256")
+    access: BlobAccess = request.app.state.blob_access
     with db.read(hq.engine) as conn:
         row = conn.execute(blob.select().where(blob.c.sha256 == sha256)).one_or_none()
+        # Another store's draft image is answered as if HQ had no such blob: no hint that it exists.
+        if row is not None and not access.may_fetch(conn, sha256, kiosk.store_id, row.created_at):
+            row = None
     if row is None:
         raise not_found(f"blob {sha256}")
     local = hq.blobs.local_path(sha256)
