@@ -28,13 +28,21 @@ def stable_style_code(prefix: str, key: str) -> str:
     return prefix + "-" + "".join(CROCKFORD_ALPHABET[(digest >> (5 * i)) & 31] for i in range(RANDOM_CHARS))
 
 
+ENROLL_CODE_GROUPS = 4  # of 4 characters: 80 random bits
+
+
 def new_enroll_code() -> str:
-    """"7Q4K-M2XD": 40 random bits, typed by staff, so Crockford base32 (no I, L, O, U to misread)."""
-    body = "".join(CROCKFORD_ALPHABET[secrets.randbelow(32)] for _ in range(8))
-    return f"{body[:4]}-{body[4:]}"
+    """"7Q4K-M2XD-9RTB-C3PF": 80 random bits, typed by staff, so Crockford base32 (no I, L, O, U to misread).
+    80 bits, not fewer, because HQ keeps only the code's sha256: a copy of HQ's database must not give the codes
+    back by trying every code within their 24 h (all 2^40 sha256s are minutes of one GPU). Codes of 8
+    characters (40 bits), issued before, still enroll until they expire; no new ones are made."""
+    body = "".join(CROCKFORD_ALPHABET[secrets.randbelow(32)] for _ in range(4 * ENROLL_CODE_GROUPS))
+    return "-".join(body[i:i + 4] for i in range(0, len(body), 4))
 
 
 def normalise_enroll_code(text: str) -> str:
     """What staff type → the canonical code: case, spaces and dashes do not matter; O→0, I/L→1 as Crockford."""
     cleaned = re.sub(r"[\s-]", "", text.upper()).translate(str.maketrans("OIL", "011"))
-    return f"{cleaned[:4]}-{cleaned[4:]}" if len(cleaned) == 8 else cleaned
+    if len(cleaned) in (8, 4 * ENROLL_CODE_GROUPS):
+        return "-".join(cleaned[i:i + 4] for i in range(0, len(cleaned), 4))
+    return cleaned

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -50,10 +51,16 @@ def disable(conn: Connection, name: str, actor: str) -> None:
     audit.record(conn, actor, "REVIEWER_DISABLE", "reviewer", name)
 
 
+@cache
+def _no_such_reviewer() -> str:
+    return _hasher.hash("no such reviewer")
+
+
 def verify(conn: Connection, name: str, password: str) -> bool:
-    """True for an enabled reviewer with this password (the same slow check whether or not the name exists)."""
+    """True for an enabled reviewer with this password (the same slow check whether or not the name exists: one
+    argon2 verify either way, against a hash made once for names that do not exist)."""
     row = conn.execute(select(reviewer).where(reviewer.c.name == name)).one_or_none()
-    stored = row.password_hash if row else _hasher.hash("no such reviewer")
+    stored = row.password_hash if row else _no_such_reviewer()
     ok: bool
     try:
         ok = _hasher.verify(stored, password)

@@ -1,9 +1,10 @@
 """One HQ: its settings, database engine and blob store, opened and initialised together.
 
-Opening migrates the schema, gives a new HQ its epoch and default channel, and loads the kiosk's starter
-catalog (same ids, same codes) so a kiosk's first sync takes over its pre-installed rows instead of
-duplicating them, and unseals HQ's signing key (made on the first start, keys.py) with the config file's key.
-Every step is idempotent: several HQ processes may open the same database at once.
+Opening migrates the schema, gives a new HQ its epoch and default channel, and loads the kiosk's starter catalog
+(same ids, same codes) so a kiosk's first sync takes over its pre-installed rows instead of duplicating them, and
+unseals HQ's signing key (made on the first start, keys.py) with the config file's key. Before any of that, the data
+directory is made private and checked against the backend it belongs to (data_dir.py). Every step is idempotent:
+several HQ processes may open the same database at once.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
-from nailmirror_hq import catalog, clock, db, keys, meta, stores
+from nailmirror_hq import catalog, clock, data_dir, db, keys, meta, stores
 from nailmirror_hq.blobs import BlobStore, open_for
 from nailmirror_hq.config import Settings
 
@@ -25,6 +26,7 @@ class HQ:
     blobs: BlobStore
     signing_key: keys.SigningKey | None = None  # None only when opened without initialising
     kek: bytes | None = field(default=None, repr=False)  # the config file's key that seals it (a restore checks)
+    stamped: str | None = None  # what this start recorded of the data directory's backend (data_dir.py), if it did
 
     def require_signing_key(self) -> keys.SigningKey:
         if self.signing_key is None:
@@ -36,17 +38,21 @@ class HQ:
 
 
 def open_hq(settings: Settings, *, initialise: bool = True) -> HQ:
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    """Raises data_dir.WrongBackend, before anything is opened, when the data directory belongs to an HQ on
+    another backend."""
+    data_dir.make_private_dir(settings.data_dir)
+    stamped = data_dir.check_backend(settings)
     engine = db.make_engine(settings.database_url)
     blobs = open_for(settings.blobs_url)
     ensure = getattr(blobs, "ensure_bucket", None)
     if initialise and ensure is not None:
         ensure()
-    hq = HQ(settings, engine, blobs)
+    hq = HQ(settings, engine, blobs, stamped=stamped)
     if initialise:
         kek = keys.load_or_create_kek(settings.config_path, may_create=not _has_sealed_key(engine))
         hq.kek = kek
         db.migrate(engine, kek)
+        data_dir.make_private_files(settings)  # after the first connection made the database and its WAL
         with db.write(engine) as conn:
             hq.signing_key = keys.ensure_key(conn, kek, clock.now_text())
             keys.sign_unsigned_grants(conn, hq.signing_key)  # grants restored from a backup older than 0008

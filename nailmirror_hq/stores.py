@@ -1,8 +1,8 @@
 """Stores, their enrollment codes and their kiosks' tokens.
 
-A store gets a one-time enrollment code (valid 24 h, single use); a kiosk trades it for its own bearer token
-(POST /v1/enroll). HQ keeps only the sha256 of codes and tokens, so a copy of HQ's database enrolls nothing and
-authenticates nobody. Revoking a store revokes every kiosk token it has; a kiosk can be revoked alone.
+A store gets a one-time enrollment code (valid 24 h, single use, 80 random bits); a kiosk trades it for its own
+bearer token (POST /v1/enroll). HQ keeps only the sha256 of codes and tokens, so a copy of HQ's database enrolls
+nothing and authenticates nobody. Revoking a store revokes every kiosk token it has; a kiosk can be revoked alone.
 """
 
 from __future__ import annotations
@@ -125,22 +125,48 @@ def new_enroll_code(conn: Connection, store_id: str, actor: str) -> str:
     return code
 
 
-def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tuple[Kiosk, str]:
-    """Trade a one-time code for a kiosk token (inside db.write). The token is returned once, never stored."""
+ENROLL_REFUSED = ("this enrollment code is unknown, used or expired; ask HQ for a new one "
+                  "(nailmirror-hq stores enroll-code STORE_ID)")
+
+
+@dataclass(frozen=True)
+class CodeCheck:
+    """What a presented enrollment code is: `problem` None (it may enroll now), "unknown", "used" or "expired".
+    Only HQ's log tells these apart; the kiosk gets the same answer for all three."""
+
+    key: str
+    store_id: str | None
+    problem: str | None
+
+    def refusal(self) -> HQError:
+        return HQError(400, ErrorCode.ENROLL_CODE_INVALID, ENROLL_REFUSED)
+
+
+def check_enroll_code(conn: Connection, code: str) -> CodeCheck:
+    """Read-only, so a wrong guess is turned away without HQ's writer (the API checks here before db.write)."""
     key = sha256_text(codes.normalise_enroll_code(code))
     row = conn.execute(select(enroll_code).where(enroll_code.c.code_sha256 == key)).one_or_none()
     if row is None:
-        raise HQError(400, ErrorCode.ENROLL_CODE_INVALID, "unknown enrollment code")
+        return CodeCheck(key, None, "unknown")
     if row.used_at is not None:
-        raise HQError(410, ErrorCode.ENROLL_CODE_USED, "this enrollment code was used already; ask HQ for a new one")
+        return CodeCheck(key, row.store_id, "used")
     if row.expires_at < clock.now_text():
-        raise HQError(410, ErrorCode.ENROLL_CODE_EXPIRED, "this enrollment code expired; ask HQ for a new one")
-    found = get_store(conn, row.store_id)
+        return CodeCheck(key, row.store_id, "expired")
+    return CodeCheck(key, row.store_id, None)
+
+
+def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tuple[Kiosk, str]:
+    """Trade a one-time code for a kiosk token (inside db.write). The token is returned once, never stored."""
+    check = check_enroll_code(conn, code)
+    if check.problem is not None:
+        raise check.refusal()
+    found = get_store(conn, check.store_id or "")
     assert found is not None
-    used = conn.execute(update(enroll_code).where(enroll_code.c.code_sha256 == key, enroll_code.c.used_at.is_(None))
+    used = conn.execute(update(enroll_code).where(enroll_code.c.code_sha256 == check.key,
+                                                  enroll_code.c.used_at.is_(None))
                         .values(used_at=clock.now_text()))
     if used.rowcount != 1:  # another request used it between our read and this write (PostgreSQL)
-        raise HQError(410, ErrorCode.ENROLL_CODE_USED, "this enrollment code was used already")
+        raise check.refusal()
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     kiosk_id = "k_" + secrets.token_hex(10)
     conn.execute(store_token.insert().values(

@@ -23,9 +23,11 @@ class ErrorCode(StrEnum):
     TOKEN_INVALID = "token_invalid"  # 401: unknown token (e.g. HQ restored without it)
     TOKEN_REVOKED = "token_revoked"  # 401: HQ revoked this kiosk or its store
     UPGRADE_REQUIRED = "upgrade_required"  # 426
-    ENROLL_CODE_INVALID = "enroll_code_invalid"  # 400
-    ENROLL_CODE_USED = "enroll_code_used"  # 410
-    ENROLL_CODE_EXPIRED = "enroll_code_expired"  # 410
+    # 400 for an unknown, used or expired code alike (one answer, so a guesser learns nothing of which codes were).
+    ENROLL_CODE_INVALID = "enroll_code_invalid"
+    ENROLL_CODE_USED = "enroll_code_used"  # 410 from HQs before the one answer; a kiosk treats it as invalid
+    ENROLL_CODE_EXPIRED = "enroll_code_expired"  # 410, likewise
+    TOO_MANY_ATTEMPTS = "too_many_attempts"  # 429 + Retry-After: refused unchecked until then (enrollment)
     NOT_FOUND = "not_found"  # 404 (e.g. a blob HQ does not have)
     HASH_MISMATCH = "hash_mismatch"  # 400 on blob upload; details.computed
     BLOB_TOO_LARGE = "blob_too_large"  # 413
@@ -54,7 +56,8 @@ class ResetReason(StrEnum):
 
 
 RESET_REASONS = frozenset(ResetReason)
-RETRYABLE = frozenset({ErrorCode.STORAGE_FULL, ErrorCode.UNAVAILABLE, ErrorCode.SUBMISSION_QUOTA_EXCEEDED})
+RETRYABLE = frozenset({ErrorCode.STORAGE_FULL, ErrorCode.UNAVAILABLE, ErrorCode.SUBMISSION_QUOTA_EXCEEDED,
+                       ErrorCode.TOO_MANY_ATTEMPTS})
 
 
 def error_body(code: ErrorCode, message: str, details: dict[str, Any] | None = None) -> ErrorBody:

@@ -9,12 +9,14 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from nailmirror_hq import __version__
+from nailmirror_hq import __version__, clock
 from nailmirror_hq.api import credits, errors, v1
 from nailmirror_hq.api.errors import error_response
 from nailmirror_hq.api.v1 import MIN_KIOSK_VERSION
+from nailmirror_hq.blob_access import BlobAccess
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ
+from nailmirror_hq.throttle import Doors
 from nailmirror_protocol import SUPPORTED_PROTOCOLS
 from nailmirror_protocol.errors import ErrorCode
 from nailmirror_protocol.paths import HEADER_PROTOCOL
@@ -67,9 +69,12 @@ class ProtocolGate:
             await self.gzip(scope, receive, send)
 
 
-def create_app(hq: HQ) -> FastAPI:
+def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
+    """The app over `hq`; `ticks` is the clock its throttles count in (a test's own, so it never sleeps)."""
     app = FastAPI(title="NailMirror HQ", version=__version__, docs_url=None, redoc_url=None)
     app.state.hq = hq
+    app.state.doors = Doors(ticks)
+    app.state.blob_access = BlobAccess()
     errors.install(app)
     app.include_router(v1.router)
     app.include_router(credits.router)

@@ -1,12 +1,14 @@
 """Protocol v1 routes (shared/reference/catalog_sync.md §4; shapes in nailmirror_protocol.shapes).
 
 Sync handlers (def, not async) run in the server's thread pool, each with its own short transaction.
-Reads never take the writer lock; only enroll, hello (last_seen_at), blob uploads and draft PUTs write.
+Reads never take the writer lock; only enroll (with a code that may enroll), hello (last_seen_at), blob uploads
+and draft PUTs write.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
 from pathlib import Path
@@ -18,11 +20,13 @@ from starlette.concurrency import run_in_threadpool
 
 from nailmirror_hq import catalog, clock, db, drafts, feed, inbox, meta, stores
 from nailmirror_hq.api.errors import NO_STORE
+from nailmirror_hq.blob_access import BlobAccess
 from nailmirror_hq.blobs.base import HashMismatch, PutResult
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.images import MEDIA_TYPES, probe
 from nailmirror_hq.schema import blob
 from nailmirror_hq.service import HQ
+from nailmirror_hq.throttle import Doors, client_address, retry_after_header
 from nailmirror_protocol import FEED_FORMAT, SUPPORTED_PROTOCOLS, paths, wire
 from nailmirror_protocol.canonical import is_sha256_hex
 from nailmirror_protocol.cursor import CursorError, parse_cursor
@@ -45,6 +49,7 @@ MIN_KIOSK_VERSION = "0.1.0"
 POLL_INTERVAL_S = 300
 BLOB_SPREAD_S = 1800
 BLOB_HEADERS = {"Cache-Control": "public, max-age=31536000, immutable", "Accept-Ranges": "bytes"}
+log = logging.getLogger(__name__)
 
 
 def _hq(request: Request) -> HQ:
@@ -104,10 +109,30 @@ def _since(text: str | None, epoch: str, head_seq: int, min_seq: int) -> int:
 
 @router.post(paths.ENROLL, status_code=201)
 def enroll(request: Request, body: dict[str, Any]) -> JSONResponse:
+    """The throttle first (a locked address is answered without a look at its code), then a read: only a code
+    that may enroll takes HQ's single writer, where it is checked again and used."""
+    doors: Doors = request.app.state.doors
+    address = client_address(request)
+    wait = doors.enroll_address.retry_after(address)
+    if wait > 0:
+        seconds = retry_after_header(wait)
+        log.warning("enrollment throttled: %s, %d s left", address, seconds)
+        raise HQError(429, ErrorCode.TOO_MANY_ATTEMPTS,
+                      f"too many wrong enrollment codes from this address; try again in {seconds} s",
+                      retry_after=seconds)
     code = body.get("code")
     if not isinstance(code, str) or not code.strip():
         raise HQError(400, ErrorCode.ENROLL_CODE_INVALID, "code is required")
-    with db.write(_hq(request).engine) as conn:
+    hq = _hq(request)
+    with db.read(hq.engine) as conn:
+        check = stores.check_enroll_code(conn, code)
+    if check.problem is not None:
+        lock = doors.enroll_address.failed(address)
+        log.log(logging.WARNING if lock > 0 else logging.INFO, "enrollment refused: %s code%s from %s%s",
+                check.problem, f" of store {check.store_id}" if check.store_id else "", address,
+                f"; locked for {retry_after_header(lock)} s" if lock > 0 else "")
+        raise check.refusal()
+    with db.write(hq.engine) as conn:
         kiosk, token = stores.enroll(conn, code, str(body.get("kiosk_name") or ""), str(body.get("app_version") or ""))
     answer: EnrollResponse = {"nm": 1, "store_id": kiosk.store_id, "kiosk_id": kiosk.kiosk_id, "token": token,
                               "channel": kiosk.channel, "hq_time": clock.now_text()}
@@ -211,12 +236,16 @@ def inbox_page(request: Request, kiosk: Kiosk, since: str | None = None,
 
 
 @router.get("/v1/blobs/{sha256}")
-def get_blob(request: Request, sha256: str, _kiosk: Kiosk) -> Response:
+def get_blob(request: Request, sha256: str, kiosk: Kiosk) -> Response:
     hq = _hq(request)
     if not is_sha256_hex(sha256):
         raise HQError(400, ErrorCode.BAD_REQUEST, "a blob is named by its lower-case sha256")
+    access: BlobAccess = request.app.state.blob_access
     with db.read(hq.engine) as conn:
         row = conn.execute(blob.select().where(blob.c.sha256 == sha256)).one_or_none()
+        # Another store's draft image is answered as if HQ had no such blob: no hint that it exists.
+        if row is not None and not access.may_fetch(conn, sha256, kiosk.store_id, row.created_at):
+            row = None
     if row is None:
         raise not_found(f"blob {sha256}")
     local = hq.blobs.local_path(sha256)

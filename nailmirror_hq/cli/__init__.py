@@ -16,8 +16,9 @@
 --data and --json may come before or after the subcommand. The schema is migrated only when it is behind this
 build (a command on a current database never loads the migration machinery). Exit status, as the kiosk's CLI:
 0 done; 1 HQ refused (a one-line reason on stderr); 2 bad command line; 4 the data directory or database is
-unusable (one line); 5 internal error: one line on stderr, the traceback in the error log it names
-(`nailmirror-hq-cli-errors.log` in the data directory, else the temp folder). No traceback reaches the terminal.
+unusable, or the directory belongs to an HQ on another backend (one line); 5 internal error: one line on
+stderr, the traceback in the error log it names (`nailmirror-hq-cli-errors.log` in the data directory, else the
+temp folder). No traceback reaches the terminal.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from nailmirror_hq.config import load_settings
+    from nailmirror_hq.data_dir import WrongBackend
     from nailmirror_hq.errors import HQError
     from nailmirror_hq.service import open_hq
     from nailmirror_hq.style_folder import StyleFolderError
@@ -66,12 +68,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNUSABLE
     try:
         hq = open_hq(settings)
+    except WrongBackend as exc:
+        print(f"nailmirror-hq: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
     except (OSError, ValueError) as exc:
         print(f"nailmirror-hq: data directory unusable: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except Exception as exc:  # a database that cannot be opened or migrated: one line, no traceback
         print(f"nailmirror-hq: database unusable: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
         return EXIT_UNUSABLE
+    if hq.stamped:
+        print(f"nailmirror-hq: {hq.stamped}", file=sys.stderr)
     try:
         result = args.handler(hq, args)
     except HQError as exc:

@@ -41,9 +41,20 @@ def _serve(hq: HQ, args: argparse.Namespace) -> None:
     scheduler = maintenance.Scheduler(hq.engine, hq.blobs).start()  # compaction and blob clean-up, daily
     try:
         uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
-                    server_header=False)
+                    server_header=False, log_config=_log_config())
     finally:
         scheduler.stop()
+
+
+def _log_config() -> dict[str, Any]:
+    """uvicorn's own logging, with HQ's loggers (throttled logins and enrollments, …) on its stderr handler."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["nailmirror_hq"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    return config
 
 
 def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:

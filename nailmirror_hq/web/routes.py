@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,18 +22,21 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
 
 from nailmirror_hq import catalog, db, drafts, feed, reviewers, stores
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
 from nailmirror_hq.schema import audit_log, blob
 from nailmirror_hq.service import HQ
+from nailmirror_hq.throttle import Doors, client_address, retry_after_header
 from nailmirror_hq.web import i18n, sessions
 
 HERE = Path(__file__).parent
 LOGIN_CSRF_COOKIE = "nm_hq_login_csrf"
 LANG_COOKIE = "nm_hq_lang"
 PREFIX = "/review"
+log = logging.getLogger(__name__)
 
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    extensions=["jinja2.ext.i18n"])
@@ -134,6 +138,13 @@ def login_page(request: Request) -> HTMLResponse:
     return response
 
 
+def _verify(hq: HQ, name: str, password: str) -> bool:
+    # In the thread pool: argon2 takes most of a second on a small server, and on the event loop it would hold
+    # up every other request (the kiosks' included) while it runs.
+    with db.read(hq.engine) as conn:
+        return reviewers.verify(conn, name, password)
+
+
 @router.post("/login")
 async def login(request: Request) -> Response:
     form = {k: str(v) for k, v in (await request.form()).items()}
@@ -141,10 +152,23 @@ async def login(request: Request) -> Response:
     if not cookie or not hmac.compare_digest(cookie, form.get("csrf", "")):
         return _forbidden(request)
     hq = _hq(request)
-    with db.read(hq.engine) as conn:
-        ok = reviewers.verify(conn, form.get("name", ""), form.get("password", ""))
+    doors: Doors = request.app.state.doors
+    name, address = form.get("name", ""), client_address(request)
+    wait = doors.login_wait(name, address)
+    if wait > 0:  # refused before the password is looked at: the right one too
+        seconds = retry_after_header(wait)
+        log.warning("review login throttled: account %r from %s, %d s left", name[:80], address, seconds)
+        throttled = render(request, "login.html", 429, csrf=cookie, failed=False, throttled=seconds)
+        throttled.headers["Retry-After"] = str(seconds)
+        return throttled
+    ok = await run_in_threadpool(_verify, hq, name, form.get("password", ""))
     if not ok:
+        lock = doors.login_failed(name, address)
+        if lock > 0:
+            log.warning("review login failed again: account %r from %s; locked for %d s", name[:80], address,
+                        retry_after_header(lock))
         return render(request, "login.html", 401, csrf=cookie, failed=True)
+    doors.login_succeeded(name)
     with db.write(hq.engine) as conn:
         session_id = sessions.start(conn, form["name"])
     response = RedirectResponse(f"{PREFIX}/", status_code=303)

@@ -3,12 +3,13 @@ PostgreSQL + S3, with an imported draft and with a generated one (HQ's side thro
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support.hq_fixtures import style_folder
+from tests.support.hq_fixtures import Ticks, style_folder
 from tests.support.sync_rig import HqRig, enroll, local_styles, nailmirror
 
 
@@ -60,8 +61,29 @@ def test_enroll_refuses_plain_http_to_another_host_and_a_bad_code(rig: HqRig) ->
     refused = nailmirror("sync", "enroll", "ABCD-EFGH", "--hq", "http://hq.example.com")
     assert refused.rc == 1 and "https_required" in refused.err
     bad = nailmirror("sync", "enroll", "NOPE-NOPE", "--hq", rig.url)
-    assert bad.rc == 1 and "cannot enroll" in bad.err and len(bad.err.strip().splitlines()) == 1
+    assert bad.rc == 1 and len(bad.err.strip().splitlines()) == 1
+    assert bad.err.startswith("error: cannot enroll: enroll_code_invalid: this enrollment code is unknown, used or "
+                              "expired; ask HQ for a new one")
     assert nailmirror("sync", "status", "--json").json()["state"] == "NOT_ENROLLED"
+
+
+def test_a_throttled_enroll_says_when_to_try_again_in_one_line(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    rig = HqRig(tmp_path / "hq", ticks=Ticks())  # HQ's throttle clock stands still: the lock cannot run out
+    hq_log = logging.getLogger("nailmirror_hq")  # HQ serves from this process: its log is not the kiosk's output
+    monkeypatch.setattr(hq_log, "propagate", False)
+    monkeypatch.setattr(hq_log, "handlers", [logging.NullHandler()])
+    try:
+        _, code = rig.add_store()
+        for _ in range(11):  # ten free misses from one address, the eleventh locks it for a second
+            assert "enroll_code_invalid" in nailmirror("sync", "enroll", "NOPE-NOPE", "--hq", rig.url).err
+        held = nailmirror("sync", "enroll", code, "--hq", rig.url)
+        assert held.rc == 1 and len(held.err.strip().splitlines()) == 1
+        assert held.err.startswith("error: cannot enroll: too_many_attempts: too many wrong enrollment codes from "
+                                   "this address; try again in 1 s")
+        assert nailmirror("sync", "status", "--json").json()["state"] == "NOT_ENROLLED"
+    finally:
+        rig.stop()
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def test_chain_workflow_from_the_command_line(hq_env: dict[str, str], tmp_path: 
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     env = hq_env
     added = run_hq_json(env, "stores", "add", "SH-0012", "--channel", "cn-all")
-    assert added["store_id"] == "st_SH-0012" and len(added["enrollment_code"]) == 9
+    assert added["store_id"] == "st_SH-0012" and len(added["enrollment_code"]) == 19
     # --data and --json before or after the subcommand
     data = env.pop("NAILMIRROR_HQ_HOME")
     listed = json.loads(run(env, "--data", data, "--json", "stores", "list").stdout)
@@ -153,6 +154,12 @@ def test_serve_answers_on_its_port_and_never_logs_the_token(tmp_path: Path) -> N
         assert wait_port(port, 60), (tmp_path / "serve.log").read_text()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as answer:
             assert json.loads(answer.read())["status"] == "ok"
+        wrong = urllib.request.Request(f"http://127.0.0.1:{port}/v1/enroll", method="POST",
+                                       data=json.dumps({"nm": 1, "code": "0000-0000"}).encode(),
+                                       headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused_code:
+            urllib.request.urlopen(wrong, timeout=10)
+        assert refused_code.value.code == 400
         request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/enroll", method="POST",
                                          data=json.dumps({"nm": 1, "code": code}).encode(),
                                          headers={"Content-Type": "application/json"})
@@ -168,6 +175,7 @@ def test_serve_answers_on_its_port_and_never_logs_the_token(tmp_path: Path) -> N
         log.close()
     text = (tmp_path / "serve.log").read_text()
     assert "GET /v1/hello" in text and token not in text and code not in text
+    assert "enrollment refused: unknown code from 127.0.0.1" in text  # HQ's own log lines reach serve's output
 
 
 @pytest.mark.slow  # real processes

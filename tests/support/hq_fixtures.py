@@ -97,3 +97,16 @@ def draft_body(client: TestClient, headers: dict[str, str], salt: int = 0, name:
 
 def new_draft_id() -> str:
     return str(uuid.uuid4())
+
+
+class Ticks:
+    """The clock HQ's throttles count in (create_app's `ticks`), moved only by the test: nothing sleeps."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds

@@ -25,7 +25,7 @@ from nailmirror_hq import catalog, db, drafts, stores
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.config import Settings
 from nailmirror_hq.service import HQ, open_hq
-from tests.support.hq_fixtures import style_folder
+from tests.support.hq_fixtures import Ticks, style_folder
 from tests.support.hq_servers import Uvicorn, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,12 +55,12 @@ class HqRig:
     operations a chain's staff do."""
 
     def __init__(self, root: Path, *, starter: Path | None = None, database_url: str | None = None,
-                 blobs_url: str | None = None) -> None:
+                 blobs_url: str | None = None, ticks: Ticks | None = None) -> None:
         self.root = root
         self.database_url, self.blobs_url = database_url, blobs_url
         self.hq: HQ = open_hq(Settings(root, database_url or f"sqlite:///{root / 'hq.sqlite3'}",
                                        blobs_url or (root / "blobs").as_uri(), starter))
-        self.server = Uvicorn(create_app(self.hq))
+        self.server = Uvicorn(create_app(self.hq, ticks) if ticks else create_app(self.hq))
         self.folders = 0
 
     @property

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from nailmirror_hq import db, reviewers
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.service import HQ
-from tests.support.hq_fixtures import draft_body, new_draft_id, new_kiosk
+from tests.support.hq_fixtures import Ticks, draft_body, new_draft_id, new_kiosk
 from tests.support.hq_servers import Uvicorn, unavailable
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -114,3 +114,31 @@ def test_review_round_trip_in_chromium(server: tuple[HQ, Uvicorn, list[str]]) ->
     assert states == {first_id: ("APPROVED", "hq:li.wang"), second_id: ("REJECTED", "hq:li.wang"),
                       third_id: ("PENDING_REVIEW", None)}
     assert all((ARTIFACTS / f).stat().st_size > 1000 for f in ("1_queue.png", "2_decided.png", "3_already_decided.png"))
+
+
+@pytest.mark.slow  # a real Chromium
+def test_a_throttled_sign_in_says_how_long_to_wait_in_chromium(hq_sqlite: HQ) -> None:
+    """Issue 25.2 as a reviewer meets it: after the sixth wrong password the right one is refused, with the
+    wait on the page (HQ's throttle clock stands still here, so the wait cannot run out under a slow browser)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with db.write(hq_sqlite.engine) as conn:
+        reviewers.add(conn, "li.wang", PASSWORD, "test")
+    running = Uvicorn(create_app(hq_sqlite, Ticks()))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver = _browser()
+    try:
+        for password, answer in [("wrong password!", "login-error")] * 6 + [(PASSWORD, "login-throttled")]:
+            driver.get(f"{running.url}/review/login?lang=zh_CN")
+            driver.find_element(By.ID, "name").send_keys("li.wang")
+            driver.find_element(By.ID, "password").send_keys(password)
+            driver.find_element(By.ID, "sign-in").click()
+            WebDriverWait(driver, 30).until(lambda d, answer=answer: d.find_elements(By.ID, answer))
+        message = driver.find_element(By.ID, "login-throttled").text
+        assert message == "登录失败次数过多，请 1 秒后再试。"
+        assert driver.find_elements(By.ID, "sign-in") and not driver.get_cookie("nm_hq_session")
+        driver.save_screenshot(str(ARTIFACTS / "4_login_throttled.png"))
+    finally:
+        driver.quit()
+        running.stop()
