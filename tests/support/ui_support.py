@@ -106,6 +106,25 @@ def run_now(fn, on_done):
         on_done(result, None)
 
 
+class HoldableRunner:
+    """The bridge's (fn, on_done) contract run inline, or, while `held`, kept until `release()`."""
+
+    def __init__(self) -> None:
+        self.held = False
+        self.jobs: list = []
+
+    def __call__(self, fn, on_done) -> None:
+        if self.held:
+            self.jobs.append((fn, on_done))
+        else:
+            run_now(fn, on_done)
+
+    def release(self) -> None:
+        self.held = False
+        while self.jobs:
+            run_now(*self.jobs.pop(0))
+
+
 class FlakyCamera(FrameSource):
     """A camera that delivers `frames_before_loss` frames, is then unplugged (reads and opens fail) until
     `replug()` is called; after that it keeps delivering. Frames are a flat colour with a counter in red."""

@@ -26,28 +26,10 @@ from nailmirror_desktop.ui.shell.main_window import COMPARE, CUSTOMER, SHARE, SN
 from nailmirror_desktop.ui.tryon.snapshot import snapshots_dir
 from nailmirror_desktop.vision.sources.supervisor import FramePacket
 from tests.support.style_fixtures import make_catalog
-from tests.support.ui_support import light_kiosk, run_now, set_staff_pin
+from tests.support.ui_support import HoldableRunner, light_kiosk, set_staff_pin
 
 pytestmark = pytest.mark.qt
 
-
-class Runner:
-    """The bridge's (fn, on_done) contract run inline, or, while `held`, kept until `release()`."""
-
-    def __init__(self) -> None:
-        self.held = False
-        self.jobs: list = []
-
-    def __call__(self, fn, on_done) -> None:
-        if self.held:
-            self.jobs.append((fn, on_done))
-        else:
-            run_now(fn, on_done)
-
-    def release(self) -> None:
-        self.held = False
-        while self.jobs:
-            run_now(*self.jobs.pop(0))
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +42,7 @@ def share_server():
 
 @pytest.fixture
 def kiosk(qtbot, tmp_path, share_server):
-    runner = Runner()
+    runner = HoldableRunner()
     with light_kiosk(qtbot, make_catalog(tmp_path / "catalog", count=3), runner, share_server) as controller:
         controller.runner = runner
         try:

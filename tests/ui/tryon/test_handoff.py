@@ -12,31 +12,15 @@ from nailmirror_desktop.ui.shell.main_window import CUSTOMER, SNAPSHOT
 from nailmirror_desktop.ui.staff.requests_page import RequestsPage
 from nailmirror_desktop.vision.sources.supervisor import FramePacket
 from tests.support.style_fixtures import make_catalog
-from tests.support.ui_support import light_kiosk, run_now
+from tests.support.ui_support import HoldableRunner, light_kiosk, run_now
 
 pytestmark = pytest.mark.qt
 
 
-class Runner:
-    def __init__(self) -> None:
-        self.held = False
-        self.jobs: list = []
-
-    def __call__(self, fn, on_done) -> None:
-        if self.held:
-            self.jobs.append((fn, on_done))
-        else:
-            run_now(fn, on_done)
-
-    def release(self) -> None:
-        self.held = False
-        while self.jobs:
-            run_now(*self.jobs.pop(0))
-
 
 @pytest.fixture
 def kiosk(qtbot, tmp_path):
-    runner = Runner()
+    runner = HoldableRunner()
     with light_kiosk(qtbot, make_catalog(tmp_path / "catalog", count=2), runner) as controller:
         controller.runner = runner
         yield controller
