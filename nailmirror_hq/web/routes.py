@@ -252,10 +252,11 @@ def _row_response(request: Request, session: sessions.Session, draft_id: str, st
                   **_queue_context(hq, {}))
 
 
+# permission: review_drafts
 @router.post("/drafts/bulk-approve")
 async def bulk_approve(request: Request, post: SignedForm) -> Response:
     """Approve every ticked draft as it was sent, each in its own transaction: one already decided by another
-    reviewer is reported, the others still go. # permission: review_drafts"""
+    reviewer is reported, the others still go."""
     ticked = [str(v) for v in (await request.form()).getlist("draft")]
     approved, refused = 0, []
     for item in ticked[:listing.PER_PAGE * 4]:
@@ -271,10 +272,10 @@ async def bulk_approve(request: Request, post: SignedForm) -> Response:
                   approved=approved, refused=len(refused), **_queue_context(_hq(request), {}))
 
 
+# permission: review_drafts (approve as sent, reject); edit_drafts too when the form carries edits
 @router.post("/drafts/{draft_id}/{action}")
 async def decide(request: Request, draft_id: str, action: str, post: SignedForm) -> Response:
-    """Approve (as sent, or edited first: # permission: edit_drafts) or reject with a reason picked from the list
-    or typed, or both (# permission: review_drafts)."""
+    """Approve (as sent, or edited first) or reject with a reason picked from the list or typed, or both."""
     session, form = post.session, post.form
     if action not in ("approve", "reject"):
         return render(request, "error.html", 404, message_key="not_found")
@@ -282,7 +283,7 @@ async def decide(request: Request, draft_id: str, action: str, post: SignedForm)
     if action == "reject" and not reason:
         return _row_response(request, session, draft_id, 400, Notice("reason_required"))
     rev = int(form["rev"]) if form.get("rev", "").isdigit() else None
-    try:
+    try:  # permission: edit_drafts (below: edits is not None)
         edits = draft_edits.parse(form) if action == "approve" and draft_edits.submitted(form) else None
     except draft_edits.EditError as exc:
         return _row_response(request, session, draft_id, 400, Notice(f"edit_{exc.code}", field=exc.field))
