@@ -6,6 +6,7 @@ style's images (stored with the draft, never published)."""
 from __future__ import annotations
 
 import json
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from nailmirror_hq import catalog, db, drafts, reviewers
 from nailmirror_hq.api.app import create_app
-from nailmirror_hq.schema import audit_log, catalog_change
+from nailmirror_hq.schema import audit_log, catalog_change, store_event
 from nailmirror_hq.service import HQ
 from tests.hq.web.test_routes import PASSWORD, _csrf, sign_in
 from tests.support.hq_fixtures import add_store, draft_body, new_draft_id, new_kiosk, png, sha, style_folder, upload
@@ -84,6 +85,22 @@ def test_bulk_approve_goes_on_past_a_draft_another_reviewer_decided(hq: HQ) -> N
     assert states == {ids[0]: "APPROVED", ids[1]: "REJECTED", ids[2]: "PENDING_REVIEW"}
     nothing = browser.post("/review/drafts/bulk-approve", data={"csrf": csrf})
     assert nothing.status_code == 200 and "Tick the drafts" in nothing.text
+
+
+def test_a_reject_reason_picked_from_the_list_reaches_the_stores_inbox(hq: HQ) -> None:
+    api = TestClient(create_app(hq))
+    (draft_id,), _ = _drafts(hq, api, 1)
+    browser = _reviewer(hq)
+    page = browser.get("/review/")
+    assert 'value="brand_colours"' in page.text
+    answer = browser.post(f"/review/drafts/{draft_id}/reject", headers={"HX-Request": "true"},
+                          data={"csrf": _csrf(page.text), "rev": "1", "reason_code": "brand_colours",
+                                "reason": "  偏荧光  "})
+    assert answer.status_code == 200 and 'data-status="REJECTED"' in answer.text
+    with db.read(hq.engine) as conn:
+        events = [json.loads(b) for b in conn.execute(store_event.select().with_only_columns(store_event.c.body)
+                                                      .where(store_event.c.type == "draft.decision")).scalars()]
+    assert [e["reason"] for e in events] == ["颜色与品牌色不符：偏荧光"]
 
 
 def test_take_down_and_revoke_ask_first_naming_their_reach(hq: HQ, tmp_path: Path) -> None:
@@ -170,10 +187,14 @@ def test_the_sample_render_is_kept_with_the_draft_shown_and_never_published(hq: 
     assert api.put(f"/v1/drafts/{new_draft_id()}/revisions/1", headers=headers, json=bad).status_code == 400
     browser = _reviewer(hq)
     page = browser.get("/review/")
-    assert f'class="thumb sample-render" href="#zoom-{draft_id}-sample"' not in page.text  # the order of attributes
+    assert f'href="#zoom-{draft_id}-sample" class="thumb sample-render"' in page.text
     assert f"/review/blobs/{sha(render)}" in page.text and "On the sample hand" in page.text
-    shown = browser.get(f"/review/blobs/{sha(render)}", follow_redirects=True)
-    assert shown.status_code == 200 and shown.content == render
+    shown = browser.get(f"/review/blobs/{sha(render)}", follow_redirects=False)
+    if shown.status_code == 307:  # S3: a presigned URL, fetched from the bucket as the reviewer's browser does
+        with urllib.request.urlopen(shown.headers["location"], timeout=30) as bucket:
+            assert bucket.read() == render
+    else:
+        assert shown.status_code == 200 and shown.content == render
     approved = browser.post(f"/review/drafts/{draft_id}/approve", data={"csrf": _csrf(page.text), "rev": "1"})
     assert approved.status_code == 200
     assert sha(render) not in json.dumps(_published(hq, draft_id))
