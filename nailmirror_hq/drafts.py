@@ -3,8 +3,12 @@
 A revision (draft id + rev) is immutable: an identical replay (same canonical-JSON sha256) answers 200, a
 different body 409 revision_conflict, so a kiosk retrying after a lost answer never makes a second revision.
 Approving publishes the draft as a catalog style *with the draft's id* (the origin kiosk's own row is then taken
-over by the feed: no duplicate, whichever of inbox and feed arrives first). A decision is a conditional update
-(WHERE state = 'PENDING_REVIEW'): of two reviewers deciding the same revision, the second gets already_decided.
+over by the feed: no duplicate, whichever of inbox and feed arrives first); the reviewer may edit the published
+fields first (`DraftEdits`). A revision may carry a `sample_render` (the style painted on the kiosk's sample hand
+photo, for the reviewer's eyes only): it is kept with the revision, never published, and left out of the digest, so a
+retry that renders otherwise (or not at all) still replays the revision the first attempt stored.
+A decision is a conditional update (WHERE state = 'PENDING_REVIEW'): of two reviewers deciding the same revision,
+the second gets already_decided.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select, update
 
 from nailmirror_hq import audit, catalog, clock, inbox
+from nailmirror_hq.draft_edits import DraftEdits
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.schema import blob, draft, draft_revision
 from nailmirror_protocol.canonical import body_sha256, is_sha256_hex
@@ -27,6 +32,7 @@ from nailmirror_protocol.shapes import Asset, StyleBody
 DRAFT_MAX_ASSETS = 12
 DRAFTS_PER_DAY = 20
 ASSET_TYPES = {"NAIL_TEXTURE", "COVER", "THUMBNAIL", "TRY_ON_EXAMPLE", "AI_DRAFT"}
+SAMPLE_RENDER = "sample_render"  # optional field of a revision (shapes.DraftRevision)
 # What the published style's kiosks must have before showing it; AI_DRAFT (the raw image) stays at HQ.
 REQUIRED_TYPES = {"NAIL_TEXTURE", "COVER"}
 
@@ -67,6 +73,21 @@ def validate(draft_id: str, rev: int, body: dict[str, Any]) -> None:
             raise _invalid("every asset needs a known type and a lower-case sha256")
     if not any(a["type"] == "NAIL_TEXTURE" for a in assets):
         raise _invalid("a draft needs at least one NAIL_TEXTURE")
+    render = body.get(SAMPLE_RENDER)
+    if render is not None and not (isinstance(render, dict) and is_sha256_hex(render.get("sha256"))):
+        raise _invalid("sample_render needs a lower-case sha256")
+
+
+def revision_digest(body: dict[str, Any]) -> str:
+    """What makes two submissions the same revision: everything but the sample render."""
+    return body_sha256({k: v for k, v in body.items() if k != SAMPLE_RENDER})
+
+
+def named_blobs(body: dict[str, Any]) -> list[str]:
+    """Every blob a revision names: its assets and its sample render."""
+    render = body.get(SAMPLE_RENDER)
+    extra = [render["sha256"]] if isinstance(render, dict) else []
+    return sorted({a["sha256"] for a in body["assets"]} | set(extra))
 
 
 def get_revision(conn: Connection, draft_id: str, rev: int) -> Revision | None:
@@ -87,17 +108,17 @@ def put_revision(conn: Connection, store_id: str, kiosk_id: str, draft_id: str, 
     owner = conn.execute(select(draft.c.store_id).where(draft.c.id == draft_id)).scalar_one_or_none()
     if owner is not None and owner != store_id:
         raise HQError(403, ErrorCode.NOT_YOUR_DRAFT, f"draft {draft_id} belongs to another store")
-    digest = body_sha256(body)
+    digest = revision_digest(body)
     existing = get_revision(conn, draft_id, rev)
     if existing is not None:
-        if body_sha256(existing.body) == digest:
+        if revision_digest(existing.body) == digest:
             return existing, False
         raise HQError(409, ErrorCode.REVISION_CONFLICT, f"draft {draft_id} rev {rev} exists with another body")
     decided = conn.execute(select(func.max(draft_revision.c.rev)).where(
         draft_revision.c.draft_id == draft_id, draft_revision.c.rev > rev)).scalar_one_or_none()
     if decided is not None:
         raise HQError(409, ErrorCode.ALREADY_DECIDED, f"draft {draft_id} has a newer revision {decided}")
-    wanted = sorted({a["sha256"] for a in body["assets"]})
+    wanted = named_blobs(body)
     have = set(conn.execute(select(blob.c.sha256).where(blob.c.sha256.in_(wanted))).scalars())
     missing = [sha for sha in wanted if sha not in have]
     if missing:
@@ -188,12 +209,18 @@ def published_body(revision: Revision) -> StyleBody:
 
 
 def approve(conn: Connection, draft_id: str, reviewer: str, rev: int | None = None,
-            channels: list[str] | None = None) -> Revision:
+            channels: list[str] | None = None, edits: DraftEdits | None = None) -> Revision:
     """Approve the latest (or the given) pending revision and publish it, one transaction: to `channels` when
-    given (catalog.set_status: [] every channel), else where the style already goes (every channel if new)."""
+    given (catalog.set_status: [] every channel), else where the style already goes (every channel if new).
+    `edits` (the reviewer's) replace the names, category, tags and price guidance the store sent, and their
+    channels, when chosen, win over `channels`."""
     revision = _latest_pending(conn, draft_id, rev)
     _decide(conn, revision, "APPROVED", reviewer, None)
     body = published_body(revision)
+    if edits is not None:
+        body = edits.apply(body)
+        if edits.channels is not None:
+            channels = list(edits.channels)
     for code in filter(None, [body.get("category")]):
         if catalog.reference(conn, "category", str(code)) is None:
             catalog.ensure_category(conn, str(code), str(code), str(code))
@@ -209,7 +236,8 @@ def approve(conn: Connection, draft_id: str, reviewer: str, rev: int | None = No
     catalog.set_status(conn, draft_id, "PUBLISHED", reviewer, channels=channels)
     inbox.append(conn, revision.store_id, "draft.decision", draft_id=draft_id, rev=revision.rev,
                  decision="APPROVED", published_style_id=draft_id, reviewer=reviewer, reason=None)
-    audit.record(conn, reviewer, "DRAFT_APPROVE", "draft", draft_id, rev=revision.rev, store_id=revision.store_id)
+    audit.record(conn, reviewer, "DRAFT_APPROVE", "draft", draft_id, rev=revision.rev, store_id=revision.store_id,
+                 **({"edited": edits.audit_detail()} if edits is not None else {}))
     found = get_revision(conn, draft_id, revision.rev)
     assert found is not None
     return found

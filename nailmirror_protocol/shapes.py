@@ -64,6 +64,8 @@ class StyleBody(TypedDict):
     origin: Origin
     published_at: str | None
     assets: list[Asset]
+    # HQ's suggested price in minor units (the chain's currency); a store still sets its own (never synced).
+    price_guidance_minor: NotRequired[int | None]
 
 
 class Category(TypedDict):
@@ -215,6 +217,9 @@ class DraftRevision(TypedDict):
     provider: NotRequired[str]
     origin_task_no: NotRequired[str]
     assets: list[Asset]
+    # The style painted on the kiosk's sample hand photo (its still path), for the reviewer only: never published,
+    # not part of the revision's identity (HQ leaves it out of the digest), absent from kiosks that predate it.
+    sample_render: NotRequired[Asset]
 
 
 class DraftRevisionReceipt(TypedDict):

@@ -167,6 +167,7 @@ def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
     partial blob downloads under data_dir()/sync/parts."""
     from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
     from nailmirror_desktop.adapters.sync.client import HttpHq
+    from nailmirror_desktop.app.sample_render import render_sample
     from nailmirror_desktop.core.catalog.assets import AssetStore
     from nailmirror_desktop.core.paths import data_dir, private_dir
 
@@ -178,6 +179,7 @@ def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
         clock=clock,
         periodic=periodic,
         credit_store_id=load_config().store_id,  # HQ's grants land in the account the credit hooks spend
+        sample_renderer=render_sample,  # a submitted draft shows HQ's reviewer the style on a hand
     )
 
 

@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -24,13 +25,13 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from nailmirror_hq import catalog, db, drafts, feed, reviewers, stores
+from nailmirror_hq import catalog, db, draft_edits, drafts, feed, listing, reach, reviewers, stores
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
 from nailmirror_hq.schema import audit_log, blob
 from nailmirror_hq.service import HQ
 from nailmirror_hq.throttle import Doors, client_address, retry_after_header
-from nailmirror_hq.web import i18n, sessions
+from nailmirror_hq.web import i18n, reject_reasons, sessions
 
 HERE = Path(__file__).parent
 LOGIN_CSRF_COOKIE = "nm_hq_login_csrf"
@@ -192,50 +193,108 @@ async def logout(request: Request) -> Response:
 
 # --- the queue -----------------------------------------------------------------------------------------------
 
-def _draft_rows(hq: HQ, status: str | None) -> list[dict[str, Any]]:
+QUEUE_FILTERS = ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN", "ALL")
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What the notice area says: a code the templates word (_notice.html), and HQ's own one-line message for
+    codes they do not know, so no refusal is ever swallowed."""
+
+    code: str
+    detail: str = ""
+    field: str = ""
+
+
+def _notice(exc: HQError) -> Notice:
+    return Notice(str(exc.code), exc.message)
+
+
+def _names(categories: list[dict[str, Any]], tags: list[dict[str, Any]]) -> dict[str, dict[str, tuple[str, str]]]:
+    """code → (Chinese, English) name of every category and tag, for the chips (a code HQ lacks shows as is)."""
+    return {kind: {r["code"]: (r["name_zh"], r["name_en"] or r["name_zh"]) for r in rows}
+            for kind, rows in (("category", categories), ("tag", tags))}
+
+
+def _queue_context(hq: HQ, params: Any) -> dict[str, Any]:
+    status = params.get("status") if params.get("status") in QUEUE_FILTERS else "PENDING_REVIEW"
+    q, store_id = str(params.get("q") or "")[:listing.MAX_QUERY], str(params.get("store") or "")
     with db.read(hq.engine) as conn:
-        rows = drafts.list_drafts(conn, status)
-        for row in rows:
-            revision = drafts.get_revision(conn, row["draft_id"], row["rev"])
-            assets = revision.body.get("assets", []) if revision else []
-            shown = ("AI_DRAFT", "COVER", "NAIL_TEXTURE")
-            row["previews"] = [a["sha256"] for a in assets if a.get("type") in shown][:3]
-    return rows
+        paging, rows = listing.queue_page(conn, None if status == "ALL" else status, q, store_id,
+                                          listing.page_number(params.get("page")))
+        store_ids = [s.id for s in stores.list_stores(conn)]
+        categories = catalog.list_references(conn, "category")
+        tags = catalog.list_references(conn, "tag")
+        channel_codes = feed.channels(conn)
+    return {"drafts": rows, "paging": paging, "status": status, "q": q, "store": store_id, "stores": store_ids,
+            "query": urlencode({"status": status, "store": store_id, "q": q}),
+            "categories": categories, "tags": tags, "channels": channel_codes, "reasons": reject_reasons.REASONS,
+            "price_text": draft_edits.price_text, "names": _names(categories, tags)}
 
 
 @router.get("/")
-def queue(request: Request, session: SignedIn, status: str = "PENDING_REVIEW") -> Response:
-    wanted = status if status in ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN") else None
-    return render(request, "queue.html", session=session, drafts=_draft_rows(_hq(request), wanted), status=wanted)
+def queue(request: Request, session: SignedIn) -> Response:
+    return render(request, "queue.html", session=session, **_queue_context(_hq(request), request.query_params))
 
 
 def _row_response(request: Request, session: sessions.Session, draft_id: str, status: int,
-                  notice: str | None) -> Response:
-    rows = [r for r in _draft_rows(_hq(request), None) if r["draft_id"] == draft_id]
+                  notice: Notice | None) -> Response:
+    hq = _hq(request)
     if request.headers.get("hx-request"):
-        return render(request, "_draft_row.html", status, session=session, d=rows[0] if rows else None,
-                      notice=notice)
-    return render(request, "queue.html", status, session=session, drafts=_draft_rows(_hq(request), "PENDING_REVIEW"),
-                  status="PENDING_REVIEW", notice=notice, notice_draft=draft_id)
+        with db.read(hq.engine) as conn:
+            row = listing.queue_row(conn, draft_id)
+            categories, tags = catalog.list_references(conn, "category"), catalog.list_references(conn, "tag")
+            references = {"categories": categories, "tags": tags, "channels": feed.channels(conn),
+                          "names": _names(categories, tags)}
+        return render(request, "_draft_row.html", status, session=session, d=row, notice=notice,
+                      reasons=reject_reasons.REASONS, price_text=draft_edits.price_text, **references)
+    return render(request, "queue.html", status, session=session, notice=notice, notice_draft=draft_id,
+                  **_queue_context(hq, {}))
 
 
+# permission: review_drafts
+@router.post("/drafts/bulk-approve")
+async def bulk_approve(request: Request, post: SignedForm) -> Response:
+    """Approve every ticked draft as it was sent, each in its own transaction: one already decided by another
+    reviewer is reported, the others still go."""
+    ticked = [str(v) for v in (await request.form()).getlist("draft")]
+    approved, refused = 0, []
+    for item in ticked[:listing.PER_PAGE * 4]:
+        draft_id, _, rev = item.partition(":")
+        try:
+            with db.write(_hq(request).engine) as conn:
+                drafts.approve(conn, draft_id, f"hq:{post.session.reviewer}", int(rev) if rev.isdigit() else None)
+            approved += 1
+        except HQError as exc:
+            refused.append(f"{draft_id[:8]}… {exc.message}")
+    notice = Notice("bulk_approved", "; ".join(refused)) if ticked else Notice("none_ticked")
+    return render(request, "queue.html", 409 if refused else 200, session=post.session, notice=notice,
+                  approved=approved, refused=len(refused), **_queue_context(_hq(request), {}))
+
+
+# permission: review_drafts (approve as sent, reject); edit_drafts too when the form carries edits
 @router.post("/drafts/{draft_id}/{action}")
 async def decide(request: Request, draft_id: str, action: str, post: SignedForm) -> Response:
+    """Approve (as sent, or edited first) or reject with a reason picked from the list or typed, or both."""
     session, form = post.session, post.form
     if action not in ("approve", "reject"):
         return render(request, "error.html", 404, message_key="not_found")
-    reason = form.get("reason", "").strip()
+    reason = reject_reasons.reason_text(form.get("reason_code", ""), form.get("reason", ""))
     if action == "reject" and not reason:
-        return _row_response(request, session, draft_id, 400, "reason_required")
+        return _row_response(request, session, draft_id, 400, Notice("reason_required"))
     rev = int(form["rev"]) if form.get("rev", "").isdigit() else None
+    try:  # permission: edit_drafts (below: edits is not None)
+        edits = draft_edits.parse(form) if action == "approve" and draft_edits.submitted(form) else None
+    except draft_edits.EditError as exc:
+        return _row_response(request, session, draft_id, 400, Notice(f"edit_{exc.code}", field=exc.field))
     try:
         with db.write(_hq(request).engine) as conn:
             if action == "approve":
-                drafts.approve(conn, draft_id, f"hq:{session.reviewer}", rev)
+                drafts.approve(conn, draft_id, f"hq:{session.reviewer}", rev, edits=edits)
             else:
                 drafts.reject(conn, draft_id, f"hq:{session.reviewer}", reason, rev)
     except HQError as exc:
-        return _row_response(request, session, draft_id, exc.status, str(exc.code))
+        return _row_response(request, session, draft_id, exc.status, _notice(exc))
     return _row_response(request, session, draft_id, 200, None)
 
 
@@ -258,17 +317,25 @@ def blob_view(request: Request, sha256: str) -> Response:
 
 # --- catalog, stores, audit --------------------------------------------------------------------------------------
 
-@router.get("/catalog")
-def catalog_page(request: Request, session: SignedIn) -> Response:
-    with db.read(_hq(request).engine) as conn:
-        rows = catalog.list_styles(conn)
-        chosen = {row.id: catalog.chosen_channels(conn, row.id) for row in rows}
+def _catalog_context(hq: HQ, params: Any) -> dict[str, Any]:
+    status = params.get("status") if params.get("status") in listing.STYLE_STATES else ""
+    q, category = str(params.get("q") or "")[:listing.MAX_QUERY], str(params.get("category") or "")
+    with db.read(hq.engine) as conn:
+        paging, rows = listing.catalog_page(conn, status or None, q, category,
+                                            listing.page_number(params.get("page")))
         channel_codes = feed.channels(conn)
         categories = catalog.list_references(conn, "category")
         tags = catalog.list_references(conn, "tag")
-    return render(request, "catalog.html", session=session, styles=rows, chosen=chosen, channels=channel_codes,
-                  categories=categories, tags=tags,
-                  refused=request.query_params.get("refused"))
+    return {"styles": rows, "paging": paging, "status": status, "q": q, "category": category,
+            "query": urlencode({"status": status, "category": category, "q": q}),
+            "channels": channel_codes, "categories": categories, "tags": tags, "price_text": draft_edits.price_text,
+            "names": _names(categories, tags)}
+
+
+@router.get("/catalog")
+def catalog_page(request: Request, session: SignedIn) -> Response:
+    return render(request, "catalog.html", session=session, refused=request.query_params.get("refused"),
+                  **_catalog_context(_hq(request), request.query_params))
 
 
 @router.post("/catalog/{kind}")
@@ -293,46 +360,67 @@ async def reference_action(request: Request, kind: str, post: SignedForm) -> Res
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
 
 
+# Actions that take a style away from stores: each needs a confirming second post naming its reach.
+CONFIRMED_STYLE_ACTIONS = ("off-shelf", "take-down")
+
+
 @router.post("/styles/{style_id}/{action}")
 async def style_action(request: Request, style_id: str, action: str, post: SignedForm) -> Response:
     session, form = post.session, post.form
     status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF", "take-down": "WITHDRAWN"}.get(action)
     if status is None:
         return render(request, "error.html", 404, message_key="not_found")
+    hq = _hq(request)
     # "north, south" publishes to those channels only, "*" to every channel, nothing: where it was.
     wanted = form.get("channels", "").strip() if action == "publish" else ""
     channels = None if not wanted else [] if wanted == "*" else [c.strip() for c in wanted.split(",") if c.strip()]
     try:
-        with db.write(_hq(request).engine) as conn:
+        if action in CONFIRMED_STYLE_ACTIONS and form.get("confirm") != "yes":
+            with db.read(hq.engine) as conn:
+                found = reach.style_reach(conn, style_id)
+            return render(request, "confirm.html", session=session, action=action, style_reach=found,
+                          target=f"{PREFIX}/styles/{style_id}/{action}", back=f"{PREFIX}/catalog")
+        with db.write(hq.engine) as conn:
             catalog.set_status(conn, style_id, status, f"hq:{session.reviewer}", channels=channels)
-    except HQError:
-        pass  # the catalog page shows the style's actual state
+    except HQError as exc:
+        return render(request, "catalog.html", exc.status, session=session, notice=_notice(exc),
+                      **_catalog_context(hq, {}))
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
+
+
+def _stores_rows(hq: HQ) -> list[dict[str, Any]]:
+    with db.read(hq.engine) as conn:
+        return [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
 
 
 @router.get("/stores")
 def stores_page(request: Request, session: SignedIn) -> Response:
-    with db.read(_hq(request).engine) as conn:
-        rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
-    return render(request, "stores.html", session=session, stores=rows, new_code=None, new_code_store=None)
+    return render(request, "stores.html", session=session, stores=_stores_rows(_hq(request)), new_code=None,
+                  new_code_store=None)
 
 
 @router.post("/stores/{store_id}/{action}")
 async def store_action(request: Request, store_id: str, action: str, post: SignedForm) -> Response:
     session, form = post.session, post.form
-    new_code = None
+    new_code, notice, status = None, None, 200
+    hq = _hq(request)
     try:
-        with db.write(_hq(request).engine) as conn:
+        if action == "revoke" and form.get("confirm") != "yes":
+            with db.read(hq.engine) as conn:
+                found = reach.store_reach(conn, store_id, form.get("kiosk") or None)
+            return render(request, "confirm.html", session=session, action=action, store_reach=found,
+                          kiosk=form.get("kiosk") or "", target=f"{PREFIX}/stores/{store_id}/revoke",
+                          back=f"{PREFIX}/stores")
+        with db.write(hq.engine) as conn:
             if action == "enroll-code":
                 new_code = stores.new_enroll_code(conn, store_id, f"hq:{session.reviewer}")
             elif action == "revoke":
                 stores.revoke(conn, store_id, f"hq:{session.reviewer}", form.get("kiosk") or None)
-    except HQError:
-        pass
-    with db.read(_hq(request).engine) as conn:
-        rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
+    except HQError as exc:
+        notice, status = _notice(exc), exc.status
     # The code is shown once, on this answer only (never in a URL, so never in a proxy's log).
-    return render(request, "stores.html", session=session, stores=rows, new_code=new_code, new_code_store=store_id)
+    return render(request, "stores.html", status, session=session, stores=_stores_rows(hq), new_code=new_code,
+                  new_code_store=store_id, notice=notice)
 
 
 @router.get("/audit")

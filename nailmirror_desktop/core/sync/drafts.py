@@ -7,8 +7,11 @@ push retried after a lost answer replays the same body (HQ answers 200) instead 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import cast
 
 from nailmirror_desktop.core.catalog.records import StyleRecord
@@ -19,6 +22,20 @@ from nailmirror_desktop.core.sync import ledger, state
 from nailmirror_protocol.shapes import Asset, DraftRevision, InboxPage
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+
+@dataclass(frozen=True)
+class SampleRender:
+    """The style painted on the kiosk's sample hand photo, encoded: what HQ's reviewer sees beside its images."""
+
+    data: bytes
+    format: str  # "JPEG" | "PNG"
+    width: int
+    height: int
+
+
+# The port app/ implements with the still try-on path (core has no vision): a style id → its render, or None.
+SampleRenderer = Callable[[StyleRepository, int], SampleRender | None]
 _PUSHED_TYPES = (AssetType.NAIL_TEXTURE, AssetType.COVER, AssetType.AI_DRAFT)
 
 
@@ -61,6 +78,19 @@ def revision_body(repo: StyleRepository, style_id: int) -> tuple[DraftRevision, 
     if style.origin_task_no:
         body["origin_task_no"] = style.origin_task_no
     return body, blobs
+
+
+def attach_sample_render(body: DraftRevision, blobs: dict[str, bytes], render: SampleRender | None) -> None:
+    """Add the sample render to a revision about to be pushed (its blob goes up with the others). Optional both
+    ways: an older HQ ignores the field, and HQ leaves it out of the revision's digest, so an attempt that renders
+    otherwise, or not at all, replays the same revision."""
+    if render is None:
+        return
+    sha256 = hashlib.sha256(render.data).hexdigest()
+    body["sample_render"] = cast(Asset, {"type": "TRY_ON_EXAMPLE", "slot": "", "sha256": sha256,
+                                         "size": len(render.data), "format": render.format,
+                                         "width": render.width, "height": render.height})
+    blobs[sha256] = render.data
 
 
 def mark_upload(conn: sqlite3.Connection, draft_id: str, rev: int, upload_state: str,

@@ -85,6 +85,8 @@ class SyncServices:
     periodic: bool = False  # the running kiosk: every cycle schedules the next poll
     poll_interval_s: int = 300  # until HQ's hello says otherwise
     credit_store_id: str = DEFAULT_STORE_ID  # the kiosk's credit account (KioskConfig.store_id)
+    # Paints a draft on the sample hand photo for HQ's reviewer (app/sample_render.py); None: drafts go without.
+    sample_renderer: drafts.SampleRenderer | None = None
 
 
 def task_error(error: SyncError) -> TaskError:
@@ -208,6 +210,7 @@ def push_draft(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
         return {"draft_id": draft_id, "rev": rev, "pushed": False}
     port = services.port_for(state.require(repo.conn))
     body, blobs = drafts.revision_body(repo, int(upload["style_id"]))
+    drafts.attach_sample_render(body, blobs, _sample_render(services, repo, int(upload["style_id"]), draft_id))
     try:
         receipt = push_revision(port, draft_id, rev, body, blobs)
     except SyncError as exc:
@@ -222,6 +225,19 @@ def push_draft(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
     drafts.mark_upload(repo.conn, draft_id, rev, "SENT")
     return {"draft_id": draft_id, "rev": rev, "pushed": True, "state": receipt["state"]}
 
+
+
+def _sample_render(services: SyncServices, repo: StyleRepository, style_id: int,
+                   draft_id: str) -> drafts.SampleRender | None:
+    """The render for HQ's reviewer, or None: whatever goes wrong painting it (no hand found, a model missing, a
+    texture unreadable) must never hold the submission up, so every failure is logged and the draft goes without."""
+    if services.sample_renderer is None:
+        return None
+    try:
+        return services.sample_renderer(repo, style_id)
+    except Exception:  # noqa: BLE001  (see the docstring: the render is optional, the submission is not)
+        log.warning("draft %s goes without its sample render: painting it failed", draft_id, exc_info=True)
+        return None
 
 
 def push_revision(port: HqPort, draft_id: str, rev: int, body: Any, blobs: dict[str, bytes]) -> Any:

@@ -79,7 +79,7 @@ def test_review_round_trip_in_chromium(server: tuple[HQ, Uvicorn, list[str]]) ->
             driver.find_element(By.ID, "password").send_keys(PASSWORD)
             driver.find_element(By.ID, "sign-in").click()
             WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "queue"))
-        rows = a.find_elements(By.CSS_SELECTOR, "tr.draft")
+        rows = a.find_elements(By.CSS_SELECTOR, "article.draft")
         assert len(rows) == 3 and {r.find_element(By.CLASS_NAME, "store").text for r in rows} == {
             "st_SH-0012", "st_BJ-0001", "st_GZ-0100"}
         a.save_screenshot(str(ARTIFACTS / "1_queue.png"))
