@@ -160,6 +160,7 @@ def hello(request: Request, kiosk: Kiosk) -> JSONResponse:
         "hq_time": clock.now_text(), "epoch": epoch, "protocols": list(SUPPORTED_PROTOCOLS),
         "min_kiosk_version": MIN_KIOSK_VERSION, "poll_interval_s": POLL_INTERVAL_S, "backoff_s": 0,
         "blob_spread_s": BLOB_SPREAD_S,
+        "store_time_zone": kiosk.time_zone,
         "limits": {"page_max": paths.PAGE_MAX, "blob_max_bytes": BLOB_MAX_BYTES,
                    "draft_max_assets": drafts.DRAFT_MAX_ASSETS, "drafts_per_day": drafts.DRAFTS_PER_DAY},
         "capabilities": {
