@@ -24,7 +24,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from nailmirror_hq import catalog, db, drafts, feed, reviewers, stores
+from nailmirror_hq import catalog, db, drafts, feed, metrics, reviewers, stores
+from nailmirror_hq.api import observe
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
 from nailmirror_hq.schema import audit_log, blob
@@ -158,11 +159,13 @@ async def login(request: Request) -> Response:
     if wait > 0:  # refused before the password is looked at: the right one too
         seconds = retry_after_header(wait)
         log.warning("review login throttled: account %r from %s, %d s left", name[:80], address, seconds)
+        observe.of(request).inc(metrics.THROTTLED, door="review")
         throttled = render(request, "login.html", 429, csrf=cookie, failed=False, throttled=seconds)
         throttled.headers["Retry-After"] = str(seconds)
         return throttled
     ok = await run_in_threadpool(_verify, hq, name, form.get("password", ""))
     if not ok:
+        observe.of(request).inc(metrics.FAILED_LOGINS, door="review")
         lock = doors.login_failed(name, address)
         if lock > 0:
             log.warning("review login failed again: account %r from %s; locked for %d s", name[:80], address,
@@ -230,12 +233,15 @@ async def decide(request: Request, draft_id: str, action: str, post: SignedForm)
     rev = int(form["rev"]) if form.get("rev", "").isdigit() else None
     try:
         with db.write(_hq(request).engine) as conn:
+            before = feed.appended_total(conn)
             if action == "approve":
                 drafts.approve(conn, draft_id, f"hq:{session.reviewer}", rev)
             else:
                 drafts.reject(conn, draft_id, f"hq:{session.reviewer}", reason, rev)
+            fanout = feed.appended_total(conn) - before
     except HQError as exc:
         return _row_response(request, session, draft_id, exc.status, str(exc.code))
+    _count_decision(request, action, fanout)
     return _row_response(request, session, draft_id, 200, None)
 
 
@@ -304,10 +310,22 @@ async def style_action(request: Request, style_id: str, action: str, post: Signe
     channels = None if not wanted else [] if wanted == "*" else [c.strip() for c in wanted.split(",") if c.strip()]
     try:
         with db.write(_hq(request).engine) as conn:
+            before = feed.appended_total(conn)
             catalog.set_status(conn, style_id, status, f"hq:{session.reviewer}", channels=channels)
+            fanout = feed.appended_total(conn) - before
     except HQError:
         pass  # the catalog page shows the style's actual state
+    else:
+        _count_decision(request, action, fanout)
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
+
+
+def _count_decision(request: Request, action: str, fanout: int) -> None:
+    """A decision that reached kiosks' feeds: /metrics counts it by action and its fan-out (changes appended).
+    A rejection appends nothing and is not a catalog decision kiosks see."""
+    if fanout > 0 or action != "reject":
+        observe.of(request).inc(metrics.PUBLISHES, action=action.replace("-", "_"))
+        observe.of(request).observe(metrics.FANOUT, fanout)
 
 
 @router.get("/stores")
