@@ -24,7 +24,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from nailmirror_hq import catalog, db, drafts, feed, metrics, reviewers, stores
+from nailmirror_hq import catalog, db, drafts, feed, logs, metrics, reviewers, stores
 from nailmirror_hq.api import observe
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
@@ -167,9 +167,9 @@ async def login(request: Request) -> Response:
     if not ok:
         observe.of(request).inc(metrics.FAILED_LOGINS, door="review")
         lock = doors.login_failed(name, address)
-        if lock > 0:
-            log.warning("review login failed again: account %r from %s; locked for %d s", name[:80], address,
-                        retry_after_header(lock))
+        # The account name as typed (cut short), never the password.
+        logs.event(log, logging.WARNING if lock > 0 else logging.INFO, "review login failed", account=name[:80],
+                   address=address, locked_s=retry_after_header(lock) if lock > 0 else 0)
         return render(request, "login.html", 401, csrf=cookie, failed=True)
     doors.login_succeeded(name)
     with db.write(hq.engine) as conn:
@@ -242,6 +242,8 @@ async def decide(request: Request, draft_id: str, action: str, post: SignedForm)
     except HQError as exc:
         return _row_response(request, session, draft_id, exc.status, str(exc.code))
     _count_decision(request, action, fanout)
+    logs.event(log, logging.INFO, "draft decided", action=action, draft_id=draft_id, rev=rev,
+               reviewer=session.reviewer, fanout=fanout)
     return _row_response(request, session, draft_id, 200, None)
 
 
@@ -317,6 +319,8 @@ async def style_action(request: Request, style_id: str, action: str, post: Signe
         pass  # the catalog page shows the style's actual state
     else:
         _count_decision(request, action, fanout)
+        logs.event(log, logging.INFO, "style status set", action=action, style_id=style_id, status=status,
+                   channels=wanted or "as before", reviewer=session.reviewer, fanout=fanout)
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
 
 
