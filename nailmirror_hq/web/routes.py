@@ -13,7 +13,9 @@ import hmac
 import json
 import logging
 import secrets
+import zoneinfo
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -332,11 +334,23 @@ def _count_decision(request: Request, action: str, fanout: int) -> None:
         observe.of(request).observe(metrics.FANOUT, fanout)
 
 
-@router.get("/stores")
-def stores_page(request: Request, session: SignedIn) -> Response:
+@cache
+def _time_zones() -> list[str]:
+    """What the stores page offers to type from (any IANA name zoneinfo knows is taken)."""
+    return sorted(name for name in zoneinfo.available_timezones() if "/" in name and not name.startswith(
+        ("posix/", "right/", "SystemV/", "US/", "Etc/"))) + ["UTC"]
+
+
+def _stores_page(request: Request, session: sessions.Session, status: int = 200, **notices: Any) -> Response:
     with db.read(_hq(request).engine) as conn:
         rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
-    return render(request, "stores.html", session=session, stores=rows, new_code=None, new_code_store=None)
+    context = {"new_code": None, "new_code_store": None, "bad_zone": None, **notices}
+    return render(request, "stores.html", status, session=session, stores=rows, time_zones=_time_zones(), **context)
+
+
+@router.get("/stores")
+def stores_page(request: Request, session: SignedIn) -> Response:
+    return _stores_page(request, session)
 
 
 @router.post("/stores/{store_id}/{action}")
@@ -349,12 +363,13 @@ async def store_action(request: Request, store_id: str, action: str, post: Signe
                 new_code = stores.new_enroll_code(conn, store_id, f"hq:{session.reviewer}")
             elif action == "revoke":
                 stores.revoke(conn, store_id, f"hq:{session.reviewer}", form.get("kiosk") or None)
+            elif action == "time-zone":
+                stores.set_time_zone(conn, store_id, form.get("time_zone", ""), f"hq:{session.reviewer}")
     except HQError:
-        pass
-    with db.read(_hq(request).engine) as conn:
-        rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
+        if action == "time-zone":  # the one form here whose input can be wrong: say so, keep the old zone
+            return _stores_page(request, session, 400, bad_zone=form.get("time_zone", "")[:64])
     # The code is shown once, on this answer only (never in a URL, so never in a proxy's log).
-    return render(request, "stores.html", session=session, stores=rows, new_code=new_code, new_code_store=store_id)
+    return _stores_page(request, session, new_code=new_code, new_code_store=store_id)
 
 
 @router.get("/audit")
