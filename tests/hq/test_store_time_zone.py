@@ -85,3 +85,25 @@ def test_stores_set_time_zone_from_the_command_line(tmp_path: Path) -> None:
     refused = run_hq(env, "stores", "set-time-zone", store_id, "Asia/Atlantis")
     assert refused.returncode == 1 and "not a time zone" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1 and "Traceback" not in refused.stderr
+
+
+def test_a_backup_from_before_0011_restores_with_the_chain_s_zone(hq_sqlite: HQ, tmp_path: Path) -> None:
+    """Backups carry the zone like any column; one written before the column existed restores with the default."""
+    import json
+
+    from nailmirror_hq import backup
+
+    with db.write(hq_sqlite.engine) as conn:
+        store, _ = stores.add_store(conn, "SH-0012", "all", "test")
+        stores.set_time_zone(conn, store.id, "Asia/Urumqi", "test")
+    backup.backup(hq_sqlite.engine, hq_sqlite.blobs, tmp_path / "new")
+    backup.restore(hq_sqlite.engine, hq_sqlite.blobs, tmp_path / "new", "test", kek=hq_sqlite.kek)
+    with db.read(hq_sqlite.engine) as conn:
+        assert stores.store_time_zone(conn, store.id) == "Asia/Urumqi"
+    backup.backup(hq_sqlite.engine, hq_sqlite.blobs, tmp_path / "old")
+    rows = tmp_path / "old" / "tables" / "store.jsonl"
+    old = [{k: v for k, v in json.loads(line).items() if k != "time_zone"} for line in rows.read_text().splitlines()]
+    rows.write_text("".join(json.dumps(row) + "\n" for row in old))
+    backup.restore(hq_sqlite.engine, hq_sqlite.blobs, tmp_path / "old", "test", kek=hq_sqlite.kek)
+    with db.read(hq_sqlite.engine) as conn:
+        assert stores.store_time_zone(conn, store.id) == "Asia/Shanghai"
