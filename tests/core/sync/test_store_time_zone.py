@@ -82,6 +82,30 @@ def test_an_hq_older_than_the_field_leaves_the_kiosk_s_zone_to_staff(rig: HqRig,
     assert wire.read_hello(real)["store_time_zone"] == "Asia/Shanghai"
 
 
+def test_a_kiosk_older_than_the_field_reads_the_new_hello_and_skips_it() -> None:
+    """New HQ ↔ old kiosk: the reader of the release before the field (git's main branch at the time, kept here
+    as tests/core/sync/data/wire_before_time_zone.py) takes a hello carrying store_time_zone and names it skipped."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    old_path = Path(__file__).parent / "data" / "wire_before_time_zone.py"
+    spec = importlib.util.spec_from_file_location("wire_before_time_zone", old_path)
+    assert spec is not None and spec.loader is not None
+    old_wire = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = old_wire  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(old_wire)
+    finally:
+        del sys.modules[spec.name]
+    hello = {"nm": 1, "epoch": "e" * 16, "store_id": "st_A", "kiosk_id": "k_1", "channel": "all",
+             "poll_interval_s": 300, "store_time_zone": "Asia/Urumqi"}
+    reading = old_wire.Reading()
+    read = old_wire.read_hello(hello, reading)
+    assert read["epoch"] == "e" * 16 and "store_time_zone" not in read
+    assert any("store_time_zone" in name for name in reading.skipped)
+
+
 def test_a_zone_name_that_could_be_a_path_refuses_the_hello() -> None:
     hello = {"nm": 1, "epoch": "e" * 16, "store_time_zone": "../../etc/passwd"}
     with pytest.raises(wire.WireError, match="store_time_zone"):
