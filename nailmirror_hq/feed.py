@@ -33,6 +33,12 @@ def head(conn: Connection, channel_code: str) -> ChannelHead | None:
     return ChannelHead(row.code, row.head_seq, row.min_seq) if row else None
 
 
+def appended_total(conn: Connection) -> int:
+    """Every change ever appended, all channels together (inside a write: the difference across a decision is
+    its fan-out, what /metrics reports)."""
+    return int(conn.execute(select(func.coalesce(func.sum(channel.c.head_seq), 0))).scalar_one())
+
+
 def channels(conn: Connection) -> list[str]:
     return list(conn.execute(select(channel.c.code).order_by(channel.c.code)).scalars())
 

@@ -45,6 +45,8 @@ store = Table(
     Column("status", String(16), nullable=False),  # ACTIVE | REVOKED
     Column("inbox_seq", BigInteger, nullable=False, server_default="0"),
     Column("created_at", String(24), nullable=False),
+    # An IANA name (0011): the store's calendar day on its kiosks; sent in hello (stores.store_time_zone).
+    Column("time_zone", String(64), nullable=False, server_default="Asia/Shanghai"),
 )
 
 enroll_code = Table(

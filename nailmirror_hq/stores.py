@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 import secrets
+import zoneinfo
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -29,6 +30,7 @@ ROTATION_GRACE = timedelta(hours=24)
 TOKEN_PREFIX = "nmst_"
 DEFAULT_CHANNEL = "all"
 CHANNEL_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+DEFAULT_TIME_ZONE = "Asia/Shanghai"  # the chain's home zone: a new store's until HQ sets another
 
 
 def sha256_text(text: str) -> str:
@@ -42,6 +44,7 @@ class Store:
     channel: str
     status: str
     created_at: str
+    time_zone: str = DEFAULT_TIME_ZONE  # IANA name: the store's calendar day (hello's store_time_zone)
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class Kiosk:
     # The channel and feed format of this kiosk's cursor (its last snapshot, or its enrollment).
     feed_channel: str | None = None
     feed_format: int | None = None
+    time_zone: str = DEFAULT_TIME_ZONE  # the store's, read with the token: hello sends it without another query
 
 
 def store_id_for(name: str) -> str:
@@ -78,14 +82,53 @@ def add_store(conn: Connection, name: str, channel_code: str, actor: str) -> tup
     return Store(store_id, name.strip(), channel_code, "ACTIVE", now), new_enroll_code(conn, store_id, actor)
 
 
+def _store(row: Any) -> Store:
+    return Store(row.id, row.name, row.channel, row.status, row.created_at, row.time_zone)
+
+
 def get_store(conn: Connection, store_id: str) -> Store | None:
     row = conn.execute(select(store).where(store.c.id == store_id)).one_or_none()
-    return Store(row.id, row.name, row.channel, row.status, row.created_at) if row else None
+    return _store(row) if row else None
 
 
 def list_stores(conn: Connection) -> list[Store]:
-    return [Store(r.id, r.name, r.channel, r.status, r.created_at)
-            for r in conn.execute(select(store).order_by(store.c.id))]
+    return [_store(r) for r in conn.execute(select(store).order_by(store.c.id))]
+
+
+def is_time_zone(name: str) -> bool:
+    """An IANA zone this HQ's tz database knows ("Asia/Shanghai", "UTC"); never a path or a fixed offset."""
+    if not name or len(name) > 64 or name.startswith("/") or ".." in name or "\\" in name:
+        return False
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        return False
+    return True
+
+
+def store_time_zone(conn: Connection, store_id: str) -> str:
+    """The store's IANA time zone (its calendar day: hello sends it to the store's kiosks; pages that show a
+    store's local times use it). 404 for an unknown store."""
+    found = get_store(conn, store_id)
+    if found is None:
+        raise not_found(f"store {store_id}")
+    return found.time_zone
+
+
+def set_time_zone(conn: Connection, store_id: str, name: str, actor: str) -> Store:
+    """Set the store's time zone (inside db.write); its kiosks adopt it at their next sync (hello)."""
+    found = get_store(conn, store_id)
+    if found is None:
+        raise not_found(f"store {store_id}")
+    name = name.strip()
+    if not is_time_zone(name):
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"not a time zone: {name[:64]!r} (an IANA name such as "
+                                                  f"{DEFAULT_TIME_ZONE})")
+    if found.time_zone == name:
+        return found
+    conn.execute(update(store).where(store.c.id == store_id).values(time_zone=name))
+    audit.record(conn, actor, "STORE_TIME_ZONE", "store", store_id, time_zone=name, was=found.time_zone)
+    return Store(found.id, found.name, found.channel, found.status, found.created_at, name)
 
 
 def kiosks(conn: Connection, store_id: str) -> list[dict[str, Any]]:
@@ -174,7 +217,7 @@ def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tu
         app_version=app_version[:40], created_at=clock.now_text(), feed_channel=found.channel,
         feed_format=FEED_FORMAT))
     audit.record(conn, f"kiosk:{kiosk_id}", "ENROLL", "store", found.id, kiosk_name=kiosk_name[:200])
-    return Kiosk(found.id, kiosk_id, found.channel, found.channel, FEED_FORMAT), token
+    return Kiosk(found.id, kiosk_id, found.channel, found.channel, FEED_FORMAT, found.time_zone), token
 
 
 def authenticate(conn: Connection, token: str | None) -> Kiosk:
@@ -189,12 +232,12 @@ def authenticate(conn: Connection, token: str | None) -> Kiosk:
         raise HQError(401, ErrorCode.TOKEN_INVALID, "unknown token; enroll this kiosk again")
     if row.revoked_at is not None:
         raise HQError(401, ErrorCode.TOKEN_REVOKED, "HQ revoked this kiosk; enroll it again")
-    return Kiosk(row.store_id, row.kiosk_id, row.channel, row.feed_channel, row.feed_format)
+    return Kiosk(row.store_id, row.kiosk_id, row.channel, row.feed_channel, row.feed_format, row.time_zone)
 
 
 def _columns() -> tuple[Any, ...]:
     return (store_token.c.store_id, store_token.c.kiosk_id, store_token.c.revoked_at, store_token.c.feed_channel,
-            store_token.c.feed_format, store.c.channel, store.c.status)
+            store_token.c.feed_format, store.c.channel, store.c.status, store.c.time_zone)
 
 
 def _retired(conn: Connection, token: str) -> Any:
@@ -245,7 +288,7 @@ def move_store(conn: Connection, store_id: str, channel_code: str, actor: str) -
     catalog.ensure_channel(conn, channel_code)
     conn.execute(update(store).where(store.c.id == store_id).values(channel=channel_code))
     audit.record(conn, actor, "STORE_MOVE", "store", store_id, channel=channel_code, was=found.channel)
-    return Store(found.id, found.name, channel_code, found.status, found.created_at)
+    return Store(found.id, found.name, channel_code, found.status, found.created_at, found.time_zone)
 
 
 def touch(conn: Connection, kiosk_id: str) -> None:

@@ -153,6 +153,9 @@ class Hello(TypedDict):
     blob_spread_s: int
     limits: Limits
     capabilities: Capabilities
+    # The store's time zone, an IANA name HQ sets per store (added after v1's first release: an older HQ sends
+    # none, an older kiosk skips it). The kiosk counts its store's calendar day in it while enrolled.
+    store_time_zone: NotRequired[str]
 
 
 class EnrollRequest(TypedDict):

@@ -44,6 +44,8 @@ PROMPT_MAX = 8000
 DESIGN_MAX_KEYS = 200
 # Ids and codes name rows and, for styles, become the kiosk's client_uid: printable, no separators or dots first.
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
+# An IANA zone name ("Asia/Shanghai", "America/Port-au-Prince", "Etc/GMT+8"): letters first, no dots, so never a path.
+TIME_ZONE_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}$")
 
 CHANGE_TYPES = ("style", "category", "tag")
 CHANGE_OPS = ("upsert", "delete")
@@ -317,6 +319,9 @@ def read_hello(document: object, reading: Reading | None = None) -> Hello:
         "poll_interval_s": top.integer("poll_interval_s", 1, 7 * 86400, optional=True) or 300,
         "backoff_s": top.integer("backoff_s", 0, 7 * 86400, optional=True) or 0,
         "blob_spread_s": top.integer("blob_spread_s", 0, 86400, optional=True) or 0}
+    zone = top.text("store_time_zone", 64, optional=True, pattern=TIME_ZONE_PATTERN)
+    if zone is not None:  # an older HQ sends none: the kiosk keeps what it had
+        hello["store_time_zone"] = zone
     for key in ("limits", "capabilities"):
         sub = top.child(key, optional=True)
         if sub is not None:

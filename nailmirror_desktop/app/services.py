@@ -15,7 +15,7 @@ from nailmirror_desktop.adapters.providers import create_provider
 from nailmirror_desktop.core.catalog.assets import AssetCollection
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock, to_ms
-from nailmirror_desktop.core.config import KioskConfig, load_config
+from nailmirror_desktop.core.config import KioskConfig, load_config, save_config
 from nailmirror_desktop.core.credits import CreditHooks, CreditPolicy
 from nailmirror_desktop.core.credits.policy import policy_from_config
 from nailmirror_desktop.core.db import open_database
@@ -180,7 +180,16 @@ def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
         periodic=periodic,
         credit_store_id=load_config().store_id,  # HQ's grants land in the account the credit hooks spend
         sample_renderer=render_sample,  # a submitted draft shows HQ's reviewer the style on a hand
+        adopt_time_zone=adopt_store_time_zone,
     )
+
+
+def adopt_store_time_zone(zone: str) -> None:
+    """The store's time zone HQ sent becomes the kiosk's (config.json), written only when it changed; staff
+    settings show it read-only while the kiosk is enrolled (ui/staff/credit_settings.py)."""
+    config = load_config()
+    if config.store_time_zone != zone:
+        save_config(config.with_changes(store_time_zone=zone))
 
 
 def register_sync(engine: TaskEngine, services: SyncServices | None = None, *, periodic: bool = False) -> None:

@@ -10,11 +10,12 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nailmirror_hq import __version__, clock
-from nailmirror_hq.api import credits, errors, v1
+from nailmirror_hq.api import credits, errors, observe, v1
 from nailmirror_hq.api.errors import error_response
 from nailmirror_hq.api.v1 import MIN_KIOSK_VERSION
 from nailmirror_hq.blob_access import BlobAccess
 from nailmirror_hq.errors import HQError
+from nailmirror_hq.metrics import Metrics
 from nailmirror_hq.service import HQ
 from nailmirror_hq.throttle import Doors
 from nailmirror_protocol import SUPPORTED_PROTOCOLS
@@ -70,13 +71,16 @@ class ProtocolGate:
 
 
 def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
-    """The app over `hq`; `ticks` is the clock its throttles count in (a test's own, so it never sleeps)."""
+    """The app over `hq`; `ticks` is the clock its throttles count in (a test's own, so it never sleeps).
+    Its counters (GET /metrics) are its own: they start at zero with the app."""
     app = FastAPI(title="NailMirror HQ", version=__version__, docs_url=None, redoc_url=None)
     app.state.hq = hq
+    app.state.metrics = Metrics()
     app.state.doors = Doors(ticks)
     app.state.blob_access = BlobAccess()
     errors.install(app)
     app.include_router(v1.router)
+    app.include_router(observe.router)
     app.include_router(credits.router)
     from nailmirror_hq.web import routes as review  # Jinja2 and the templates load only with the app
 
@@ -87,4 +91,5 @@ def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
 
     app.include_router(credits_page.router)
     app.add_middleware(ProtocolGate)
+    app.add_middleware(observe.CountRequests, registry=app.state.metrics)  # last added: outermost, sees all
     return app

@@ -18,7 +18,8 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from nailmirror_hq import catalog, clock, db, drafts, feed, inbox, meta, stores
+from nailmirror_hq import catalog, clock, db, drafts, feed, inbox, meta, metrics, stores
+from nailmirror_hq.api import observe
 from nailmirror_hq.api.errors import NO_STORE
 from nailmirror_hq.blob_access import BlobAccess
 from nailmirror_hq.blobs.base import HashMismatch, PutResult
@@ -117,6 +118,7 @@ def enroll(request: Request, body: dict[str, Any]) -> JSONResponse:
     if wait > 0:
         seconds = retry_after_header(wait)
         log.warning("enrollment throttled: %s, %d s left", address, seconds)
+        observe.of(request).inc(metrics.THROTTLED, door="enroll")
         raise HQError(429, ErrorCode.TOO_MANY_ATTEMPTS,
                       f"too many wrong enrollment codes from this address; try again in {seconds} s",
                       retry_after=seconds)
@@ -128,6 +130,7 @@ def enroll(request: Request, body: dict[str, Any]) -> JSONResponse:
         check = stores.check_enroll_code(conn, code)
     if check.problem is not None:
         lock = doors.enroll_address.failed(address)
+        observe.of(request).inc(metrics.FAILED_LOGINS, door="enroll")
         log.log(logging.WARNING if lock > 0 else logging.INFO, "enrollment refused: %s code%s from %s%s",
                 check.problem, f" of store {check.store_id}" if check.store_id else "", address,
                 f"; locked for {retry_after_header(lock)} s" if lock > 0 else "")
@@ -160,6 +163,7 @@ def hello(request: Request, kiosk: Kiosk) -> JSONResponse:
         "hq_time": clock.now_text(), "epoch": epoch, "protocols": list(SUPPORTED_PROTOCOLS),
         "min_kiosk_version": MIN_KIOSK_VERSION, "poll_interval_s": POLL_INTERVAL_S, "backoff_s": 0,
         "blob_spread_s": BLOB_SPREAD_S,
+        "store_time_zone": kiosk.time_zone,
         "limits": {"page_max": paths.PAGE_MAX, "blob_max_bytes": BLOB_MAX_BYTES,
                    "draft_max_assets": drafts.DRAFT_MAX_ASSETS, "drafts_per_day": drafts.DRAFTS_PER_DAY},
         "capabilities": {
@@ -182,6 +186,7 @@ def changes(request: Request, kiosk: Kiosk, since: str | None = None,
         _feed_of(kiosk)  # first: the cursor's seq means nothing on another feed (not even "ahead")
         start = _since(since, epoch, head.head_seq, head.min_seq)
         items, has_more = feed.page(conn, kiosk.channel, start, limit)
+        observe.of(request).observe(metrics.FEED_PAGE, len(items))
         last = items[-1]["seq"] if items else start
         answer: ChangesPage = {"nm": 1, "epoch": epoch, "has_more": has_more, "next": f"{epoch}.{last}",
                                "changes": items}
@@ -213,6 +218,7 @@ def snapshot(request: Request, kiosk: Kiosk,
                        for i, v, b in feed.live(conn, kiosk.channel, "style")],
             "state": feed.state(conn, epoch, kiosk.channel, head.head_seq),
         }
+        observe.of(request).observe(metrics.SNAPSHOT_STYLES, len(answer["styles"]))
     # After the read: the kiosk's next cursor is for this channel's feed. Only a kiosk that moved or upgraded
     # takes the writer lock; the steady-state snapshot stays a pure read.
     if not same_feed:

@@ -2,7 +2,7 @@
 
     nailmirror-hq [--data DIR] [--json] serve [--host 127.0.0.1] [--port 8780]
     nailmirror-hq stores add NAME [--channel C] | list | revoke STORE_ID [--kiosk K] | enroll-code STORE_ID
-    nailmirror-hq stores move STORE_ID --channel C
+    nailmirror-hq stores move STORE_ID --channel C | set-time-zone STORE_ID TZ
     nailmirror-hq styles import FOLDER [--publish] | list | publish|off-shelf|take-down STYLE
     nailmirror-hq styles publish STYLE [--channel C ...] [--every-channel]
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import logging
+import logging.config
 from pathlib import Path
 from typing import Any
 
@@ -33,28 +34,23 @@ def register(sub: Any, command: Command) -> None:
 def _serve(hq: HQ, args: argparse.Namespace) -> None:
     import uvicorn
 
+    from nailmirror_hq import logs
     from nailmirror_hq.api.app import create_app
 
+    try:
+        log_config = logs.uvicorn_config(logs.load(hq.settings.config_path))
+    except (logs.LogConfigError, OSError) as exc:
+        raise HQError(400, "bad_request", f"logging: {exc}") from None
+    logging.config.dictConfig(log_config)  # now, so the line below is in the configured format too
     # One worker on SQLite (one writer anyway); run several processes behind a load balancer on PostgreSQL.
-    print(f"nailmirror-hq: serving {hq.settings.database_url.split('@')[-1]} on http://{args.host}:{args.port}",
-          file=sys.stderr)
+    logs.event(logging.getLogger("nailmirror_hq.serve"), logging.INFO, "serving",
+               database=hq.settings.database_url.split("@")[-1], url=f"http://{args.host}:{args.port}")
     scheduler = maintenance.Scheduler(hq.engine, hq.blobs).start()  # compaction and blob clean-up, daily
     try:
         uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
-                    server_header=False, log_config=_log_config())
+                    server_header=False, log_config=log_config)
     finally:
         scheduler.stop()
-
-
-def _log_config() -> dict[str, Any]:
-    """uvicorn's own logging, with HQ's loggers (throttled logins and enrollments, …) on its stderr handler."""
-    import copy
-
-    from uvicorn.config import LOGGING_CONFIG
-
-    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
-    config["loggers"]["nailmirror_hq"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
-    return config
 
 
 def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:

@@ -25,7 +25,10 @@ def register(sub: Any, command: Command) -> None:
     move = command(group, "move", _stores_move, "put a store on another channel (its kiosks resync)")
     move.add_argument("store_id")
     move.add_argument("--channel", required=True)
-
+    zone = command(group, "set-time-zone", _stores_set_time_zone,
+                   "set a store's time zone (IANA, e.g. Asia/Shanghai); its kiosks adopt it at their next sync")
+    zone.add_argument("store_id")
+    zone.add_argument("time_zone")
 
 
 def _stores_add(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
@@ -37,7 +40,8 @@ def _stores_add(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 def _stores_list(hq: HQ, _args: argparse.Namespace) -> list[dict[str, Any]]:
     with db.read(hq.engine) as conn:
         return [{"store_id": s.id, "name": s.name, "channel": s.channel, "status": s.status,
-                 "created_at": s.created_at, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
+                 "time_zone": s.time_zone, "created_at": s.created_at, "kiosks": stores.kiosks(conn, s.id)}
+                for s in stores.list_stores(conn)]
 
 
 def _stores_revoke(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
@@ -56,3 +60,9 @@ def _stores_move(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     with db.write(hq.engine) as conn:
         found = stores.move_store(conn, args.store_id, args.channel, cli_actor())
     return {"store_id": found.id, "channel": found.channel}
+
+
+def _stores_set_time_zone(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    with db.write(hq.engine) as conn:
+        found = stores.set_time_zone(conn, args.store_id, args.time_zone, cli_actor())
+    return {"store_id": found.id, "time_zone": found.time_zone}

@@ -13,7 +13,9 @@ import hmac
 import json
 import logging
 import secrets
+import zoneinfo
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -25,7 +27,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from nailmirror_hq import catalog, db, draft_edits, drafts, feed, listing, reach, reviewers, stores
+from nailmirror_hq import catalog, db, draft_edits, drafts, feed, listing, logs, metrics, reach, reviewers, stores
+from nailmirror_hq.api import observe
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
 from nailmirror_hq.schema import audit_log, blob
@@ -159,15 +162,17 @@ async def login(request: Request) -> Response:
     if wait > 0:  # refused before the password is looked at: the right one too
         seconds = retry_after_header(wait)
         log.warning("review login throttled: account %r from %s, %d s left", name[:80], address, seconds)
+        observe.of(request).inc(metrics.THROTTLED, door="review")
         throttled = render(request, "login.html", 429, csrf=cookie, failed=False, throttled=seconds)
         throttled.headers["Retry-After"] = str(seconds)
         return throttled
     ok = await run_in_threadpool(_verify, hq, name, form.get("password", ""))
     if not ok:
+        observe.of(request).inc(metrics.FAILED_LOGINS, door="review")
         lock = doors.login_failed(name, address)
-        if lock > 0:
-            log.warning("review login failed again: account %r from %s; locked for %d s", name[:80], address,
-                        retry_after_header(lock))
+        # The account name as typed (cut short), never the password.
+        logs.event(log, logging.WARNING if lock > 0 else logging.INFO, "review login failed", account=name[:80],
+                   address=address, locked_s=retry_after_header(lock) if lock > 0 else 0)
         return render(request, "login.html", 401, csrf=cookie, failed=True)
     doors.login_succeeded(name)
     with db.write(hq.engine) as conn:
@@ -289,12 +294,17 @@ async def decide(request: Request, draft_id: str, action: str, post: SignedForm)
         return _row_response(request, session, draft_id, 400, Notice(f"edit_{exc.code}", field=exc.field))
     try:
         with db.write(_hq(request).engine) as conn:
+            before = feed.appended_total(conn)
             if action == "approve":
                 drafts.approve(conn, draft_id, f"hq:{session.reviewer}", rev, edits=edits)
             else:
                 drafts.reject(conn, draft_id, f"hq:{session.reviewer}", reason, rev)
+            fanout = feed.appended_total(conn) - before
     except HQError as exc:
         return _row_response(request, session, draft_id, exc.status, _notice(exc))
+    _count_decision(request, action, fanout)
+    logs.event(log, logging.INFO, "draft decided", action=action, draft_id=draft_id, rev=rev,
+               reviewer=session.reviewer, fanout=fanout)
     return _row_response(request, session, draft_id, 200, None)
 
 
@@ -381,22 +391,43 @@ async def style_action(request: Request, style_id: str, action: str, post: Signe
             return render(request, "confirm.html", session=session, action=action, style_reach=found,
                           target=f"{PREFIX}/styles/{style_id}/{action}", back=f"{PREFIX}/catalog")
         with db.write(hq.engine) as conn:
+            before = feed.appended_total(conn)
             catalog.set_status(conn, style_id, status, f"hq:{session.reviewer}", channels=channels)
+            fanout = feed.appended_total(conn) - before
     except HQError as exc:
         return render(request, "catalog.html", exc.status, session=session, notice=_notice(exc),
                       **_catalog_context(hq, {}))
+    _count_decision(request, action, fanout)
+    logs.event(log, logging.INFO, "style status set", action=action, style_id=style_id, status=status,
+               channels=wanted or "as before", reviewer=session.reviewer, fanout=fanout)
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
 
 
-def _stores_rows(hq: HQ) -> list[dict[str, Any]]:
-    with db.read(hq.engine) as conn:
-        return [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
+def _count_decision(request: Request, action: str, fanout: int) -> None:
+    """A decision that reached kiosks' feeds: /metrics counts it by action and its fan-out (changes appended).
+    A rejection appends nothing and is not a catalog decision kiosks see."""
+    if fanout > 0 or action != "reject":
+        observe.of(request).inc(metrics.PUBLISHES, action=action.replace("-", "_"))
+        observe.of(request).observe(metrics.FANOUT, fanout)
+
+
+@cache
+def _time_zones() -> list[str]:
+    """What the stores page offers to type from (any IANA name zoneinfo knows is taken)."""
+    return sorted(name for name in zoneinfo.available_timezones() if "/" in name and not name.startswith(
+        ("posix/", "right/", "SystemV/", "US/", "Etc/"))) + ["UTC"]
+
+
+def _stores_page(request: Request, session: sessions.Session, status: int = 200, **notices: Any) -> Response:
+    with db.read(_hq(request).engine) as conn:
+        rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
+    context = {"new_code": None, "new_code_store": None, "bad_zone": None, "notice": None, **notices}
+    return render(request, "stores.html", status, session=session, stores=rows, time_zones=_time_zones(), **context)
 
 
 @router.get("/stores")
 def stores_page(request: Request, session: SignedIn) -> Response:
-    return render(request, "stores.html", session=session, stores=_stores_rows(_hq(request)), new_code=None,
-                  new_code_store=None)
+    return _stores_page(request, session)
 
 
 @router.post("/stores/{store_id}/{action}")
@@ -416,11 +447,14 @@ async def store_action(request: Request, store_id: str, action: str, post: Signe
                 new_code = stores.new_enroll_code(conn, store_id, f"hq:{session.reviewer}")
             elif action == "revoke":
                 stores.revoke(conn, store_id, f"hq:{session.reviewer}", form.get("kiosk") or None)
+            elif action == "time-zone":
+                stores.set_time_zone(conn, store_id, form.get("time_zone", ""), f"hq:{session.reviewer}")
     except HQError as exc:
+        if action == "time-zone":  # the one form here whose input can be wrong: say so, keep the old zone
+            return _stores_page(request, session, 400, bad_zone=form.get("time_zone", "")[:64])
         notice, status = _notice(exc), exc.status
     # The code is shown once, on this answer only (never in a URL, so never in a proxy's log).
-    return render(request, "stores.html", status, session=session, stores=_stores_rows(hq), new_code=new_code,
-                  new_code_store=store_id, notice=notice)
+    return _stores_page(request, session, status, new_code=new_code, new_code_store=store_id, notice=notice)
 
 
 @router.get("/audit")

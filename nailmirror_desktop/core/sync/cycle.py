@@ -19,6 +19,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from nailmirror_desktop.core.catalog.repository import StyleRepository
+from nailmirror_desktop.core.config import known_time_zone
 from nailmirror_desktop.core.credits import upload
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
@@ -49,6 +50,7 @@ class CycleReport:
     ledger_uploaded: int = 0
     ledger_parked: int = 0
     warning: str | None = None  # what the cycle found odd without failing on it (one line)
+    store_time_zone: str | None = None  # the store's zone as HQ set it (hello), once recorded here; None: none sent
 
 
 def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: int = paths.PAGE_MAX,
@@ -66,6 +68,7 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
         wait = current.not_before - now_s
         raise SyncError(Fault.RETRY_LATER, "retry_later", f"HQ asked to wait {wait:.0f} s more", retry_after_s=wait)
     hello = port.hello()
+    zone = _adopt_time_zone(conn, hello.get("store_time_zone"))
     if state.token_age_s(current, now_s) >= ROTATE_AFTER_S:
         _rotate(conn, port)
     pages = changes = 0
@@ -110,7 +113,22 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
     backoff = float(hello.get("backoff_s") or 0)
     state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None, warning=warning)
     return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
-                       int(hello["blob_spread_s"]), uploads.uploaded, uploads.parked, warning)
+                       int(hello["blob_spread_s"]), uploads.uploaded, uploads.parked, warning, zone)
+
+
+def _adopt_time_zone(conn: sqlite3.Connection, zone: str | None) -> str | None:
+    """Record the store's time zone HQ sent (hello), so staff settings show it read-only and the store's day is
+    HQ's. An HQ that sends none (older than the field) leaves what the kiosk had; a name this PC's tz database
+    does not know is logged and ignored, never a reason to fail the sync."""
+    if zone is None:
+        return None
+    if not known_time_zone(zone):
+        log.info("HQ's store time zone %r is unknown to this PC's tz database; kept %r", zone,
+                 state.store_time_zone(conn))
+        return None
+    if state.store_time_zone(conn) != zone:
+        state.save_store_time_zone(conn, zone)
+    return zone
 
 
 def _repair_drift(repo: StyleRepository, port: HqPort, now_s: float, claimed: CatalogState) -> tuple[int, str | None]:

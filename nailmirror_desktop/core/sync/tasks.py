@@ -87,6 +87,9 @@ class SyncServices:
     credit_store_id: str = DEFAULT_STORE_ID  # the kiosk's credit account (KioskConfig.store_id)
     # Paints a draft on the sample hand photo for HQ's reviewer (app/sample_render.py); None: drafts go without.
     sample_renderer: drafts.SampleRenderer | None = None
+    # Takes the store's time zone HQ sent into the kiosk's settings (app/services.py: config.json), so the daily
+    # cap, hand-off numbers and times count the store's day as HQ set it.
+    adopt_time_zone: Callable[[str], None] | None = None
 
 
 def task_error(error: SyncError) -> TaskError:
@@ -149,6 +152,8 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
                 schedule_timer_cycle(engine, now_s + wait, services.poll_interval_s)
                 return {"error": exc.one_line()}
             raise error from None  # sync now reports it; REVOKED / UPGRADE_REQUIRED stop the timer too
+        if report.store_time_zone is not None and services.adopt_time_zone is not None:
+            services.adopt_time_zone(report.store_time_zone)
         spread = bool(payload.get("spread", True)) and not report.snapshot
         apply.revive_failed_blobs(repo.conn, now_s, all_due=bool(payload.get("retry_failed")))
         queued = queue_work(engine, repo.conn, services, spread_s=report.blob_spread_s if spread else 0)

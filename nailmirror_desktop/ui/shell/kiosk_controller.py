@@ -123,6 +123,7 @@ class KioskController(QObject):
             ("first style", self.tryon.put_on_a_first_style),
             ("expired snapshots", lambda: self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)),
             ("done hand-off requests", self.handoff.purge),
+            ("store time zone", self.staff.adopt_store_time_zone),  # HQ's, if a sync changed it meanwhile
             ("start screen", self.window.show_start),  # last: nothing after it changes pages
         ])
         if failed:

@@ -49,6 +49,7 @@ QLineEdit, QPlainTextEdit, QComboBox, QSpinBox {{
     background: #2d2733; border: 2px solid #3f3547; border-radius: 12px; padding: 8px 12px; min-height: 48px;
 }}
 QComboBox::drop-down {{ width: 48px; border: none; }}
+QComboBox:disabled {{ color: #6d6575; background: transparent; }}
 QComboBox QAbstractItemView {{ background: #2d2733; border: 2px solid #3f3547; outline: none; }}
 QComboBox QAbstractItemView::item {{ min-height: {LIST_ROW_PX}px; padding: 0 16px; }}
 QComboBox QAbstractItemView::item:selected {{ background: #4a3a50; }}

@@ -97,7 +97,6 @@ class CreditSettingsBox(QWidget):
         self.hq_note = QLabel()  # shown when HQ set the zone: why it cannot be changed here
         self.hq_note.setObjectName("muted")
         self.hq_note.setWordWrap(True)
-        self.hq_note.setVisible(hq_zone is not None)
         form.addRow(QLabel(), self.hq_note)
         self.price_boxes: dict[str, TouchSpinBox] = {}
         self.price_labels: list[tuple[QLabel, str]] = []
@@ -114,9 +113,23 @@ class CreditSettingsBox(QWidget):
         form.addRow(self.offline_label, self.offline_price)
         layout.addLayout(form)
         self.set_zone(hq_zone or config.store_time_zone)
-        for widget in (self.region, self.zone, self.use_system):
-            widget.setEnabled(hq_zone is None and (widget is not self.use_system or bool(system_zone())))
+        self._lock_for_hq()
         self._retranslate()
+
+    def set_hq_zone(self, hq_zone: str | None) -> None:
+        """HQ's zone for the store while the kiosk is enrolled (shown, not editable), or None: staff choose (not
+        enrolled, or an HQ that sends none). Called each time staff open the pages: a sync may have changed it."""
+        if hq_zone == self._hq_zone:
+            return
+        self._hq_zone = hq_zone
+        if hq_zone is not None:
+            self.set_zone(hq_zone)
+        self._lock_for_hq()
+
+    def _lock_for_hq(self) -> None:
+        for widget in (self.region, self.zone, self.use_system):
+            widget.setEnabled(self._hq_zone is None and (widget is not self.use_system or bool(system_zone())))
+        self.hq_note.setVisible(self._hq_zone is not None)
 
     # --- the time zone --------------------------------------------------------------------------------------
 

@@ -224,6 +224,10 @@ class SettingsPage(QWidget):
     def _on_camera_change(self, _index: int) -> None:
         self._restart_preview()
 
+    def set_hq_time_zone(self, zone: str | None) -> None:
+        """The store's zone as HQ set it for this enrolled kiosk (read-only here), or None (staff choose)."""
+        self.credit_settings.set_hq_zone(zone)
+
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         self._restart_preview()

@@ -9,11 +9,14 @@ door's signals; the shell connects them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from nailmirror_desktop.core.config import KioskConfig
+from nailmirror_desktop.core.credits import CreditHooks
+from nailmirror_desktop.core.generation.flow import STYLE_GENERATION
 from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.core.sync import state as sync_state
 from nailmirror_desktop.ui.services import KioskServices
@@ -87,6 +90,8 @@ class StaffDoor(QObject):
         if self.staff_page is None:
             self.staff_page = self._build_staff_page()
             self._window.set_page_widget(STAFF, self.staff_page)
+        else:  # a sync since the pages were built may have set or changed the store's zone
+            self.adopt_store_time_zone()
         if self.review_page is not None:
             self.review_page.reload()
         if self.task_monitor is not None:
@@ -194,6 +199,27 @@ class StaffDoor(QObject):
         page.leave_requested.connect(self.leave)
         page.quit_requested.connect(self.quit_was_requested)
         return page
+
+    def adopt_store_time_zone(self) -> None:
+        """The store's zone HQ set, as the last sync recorded it (and wrote into config.json), becomes the running
+        kiosk's: the hand-off day, the pages' local times, the daily cap's day. The controller calls this between
+        customers (the idle reset), and staff opening the pages does; settings show it read-only while enrolled."""
+        zone = self._hq_time_zone()
+        if self.settings_page is not None:
+            self.settings_page.set_hq_time_zone(zone)
+        config = self._config()
+        if zone is None or zone == config.store_time_zone:
+            return
+        adopted = config.with_changes(store_time_zone=zone)
+        if self.credits_page is not None:
+            self.credits_page.apply_config(adopted)
+        elif self._services.engine is not None:  # the pages not built yet: the running hooks all the same
+            hooks = self._services.engine.hooks_for(STYLE_GENERATION)
+            if isinstance(hooks, CreditHooks):
+                hooks.policy = replace(hooks.policy, time_zone=zone)
+        if self.review_page is not None:
+            self.review_page.set_time_zone(zone)
+        self.config_did_save.emit(adopted)
 
     def _hq_time_zone(self) -> str | None:
         """The store's zone as HQ recorded it for an enrolled kiosk (read-only in settings), else None."""
