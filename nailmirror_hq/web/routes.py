@@ -1,7 +1,8 @@
-"""The review page's routes, under /review. Every page depends on `signed_in` (no session → the login page)
-and every POST on `posted` (the session, then the form's CSRF token: 403 without it), so a new route cannot
-forget either; the login form uses a double-submit cookie instead. htmx requests (HX-Request) get the changed
-row, plain form posts a redirect or the page.
+"""The review page's routes, under /review. Every page and every POST depends on `Allowed(Permission.X)` or
+`AllowedForm(Permission.X)` (no session → the login page; a POST's form without the session's CSRF token → 403;
+a role without X (roles.py) → the 403 page), so a new route cannot forget sign-in, CSRF or its permission
+(tests/hq/web/test_roles.py walks the route table). The login form uses a double-submit cookie instead. htmx
+requests (HX-Request) get the changed row, plain form posts a redirect or the page.
 
 Decisions go through the same domain functions as the CLI (drafts.approve / reject, catalog.set_status,
 stores.revoke), so a reviewer deciding a draft another reviewer just decided gets 409 and "already decided".
@@ -27,6 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from nailmirror_hq import catalog, db, drafts, feed, reviewers, stores
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
+from nailmirror_hq.roles import Permission
 from nailmirror_hq.schema import audit_log, blob
 from nailmirror_hq.service import HQ
 from nailmirror_hq.throttle import Doors, client_address, retry_after_header
@@ -54,11 +56,27 @@ def _lang(request: Request) -> str:
                      request.headers.get("accept-language"))
 
 
+# The header's tabs, each shown only to a role that may open it. A page added on another branch adds its row here
+# (its route then depends on the same permission).
+NAV: list[tuple[str, str, Permission]] = [
+    ("/", "Review queue", Permission.REVIEW_DRAFTS),
+    ("/catalog", "Catalog", Permission.READ_CATALOG),
+    ("/stores", "Stores", Permission.MANAGE_STORES),
+    ("/credits", "Credits", Permission.MANAGE_CREDITS),
+    ("/audit", "Audit log", Permission.READ_AUDIT),
+]
+
+
+def _nav(session: sessions.Session | None) -> list[tuple[str, str]]:
+    return [(path, label) for path, label, permission in NAV if session is not None and session.can(permission)]
+
+
 def render(request: Request, template: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     lang = _lang(request)
     translations = i18n.translations(lang)
     _env.install_gettext_translations(translations, newstyle=True)  # type: ignore[attr-defined]
-    html = _env.get_template(template).render(lang=lang, prefix=PREFIX, request=request, **context)
+    context.setdefault("nav", _nav(context.get("session")))
+    html = _env.get_template(template).render(lang=lang, prefix=PREFIX, request=request, P=Permission, **context)
     response = HTMLResponse(html, status_code=http_status, headers={"Cache-Control": "no-store",
                                                                 "X-Frame-Options": "DENY",
                                                                 "Content-Security-Policy": "default-src 'self'"})
@@ -107,25 +125,59 @@ class Posted:
 
 
 def signed_in(request: Request) -> sessions.Session:
-    """Dependency of every page: the reviewer's session, or the login redirect."""
+    """The reviewer's session, or the login redirect."""
     session = _session(request)
     if session is None:
         raise Refused(_to_login())
     return session
 
 
-async def posted(request: Request) -> Posted:
-    """Dependency of every POST route but login/logout: the session and its CSRF-checked form, in that order
-    (no session → login redirect, whatever the form says; a form without the session's token → 403)."""
-    session = signed_in(request)
-    form = await _form(request, session)
-    if form is None:
-        raise Refused(_forbidden(request))
-    return Posted(session, form)
+def _not_allowed(request: Request, session: sessions.Session) -> HTMLResponse:
+    return render(request, "error.html", 403, message_key="not_allowed", session=session, role=session.role)
 
 
-SignedIn = Annotated[sessions.Session, Depends(signed_in)]
-SignedForm = Annotated[Posted, Depends(posted)]
+class _Allowed:
+    """The dependency behind `Allowed`: kept as an object so a test can read which permission a route needs."""
+
+    def __init__(self, permission: Permission, signed_out: int | None = None) -> None:
+        self.permission = permission
+        self.signed_out = signed_out
+
+    def __call__(self, request: Request) -> sessions.Session:
+        session = _session(request)
+        if session is None:
+            raise Refused(Response(status_code=self.signed_out) if self.signed_out else _to_login())
+        if not session.can(self.permission):
+            raise Refused(_not_allowed(request, session))
+        return session
+
+
+class _AllowedForm:
+    """The dependency behind `AllowedForm`: the session, then its CSRF-checked form, then the role, in that order
+    (no session → login redirect, whatever the form says; a form without the session's token → 403, before the
+    role is looked at; a role without the permission → the 403 page). Nothing is written before all three pass."""
+
+    def __init__(self, permission: Permission) -> None:
+        self.permission = permission
+
+    async def __call__(self, request: Request) -> Posted:
+        session = signed_in(request)
+        form = await _form(request, session)
+        if form is None:
+            raise Refused(_forbidden(request))
+        if not session.can(self.permission):
+            raise Refused(_not_allowed(request, session))
+        return Posted(session, form)
+
+
+def Allowed(permission: Permission, signed_out: int | None = None) -> Any:  # noqa: N802 (reads as a type)
+    """A page's session, if its role allows `permission` (roles.allows, the one check)."""
+    return Depends(_Allowed(permission, signed_out))
+
+
+def AllowedForm(permission: Permission) -> Any:  # noqa: N802
+    """A POST's session and CSRF-checked form, if its role allows `permission`."""
+    return Depends(_AllowedForm(permission))
 
 
 # --- sign-in -----------------------------------------------------------------------------------------------------
@@ -171,7 +223,10 @@ async def login(request: Request) -> Response:
     doors.login_succeeded(name)
     with db.write(hq.engine) as conn:
         session_id = sessions.start(conn, form["name"])
-    response = RedirectResponse(f"{PREFIX}/", status_code=303)
+        account = reviewers.get(conn, form["name"])
+    # The first tab this role may open (a labeller has no review queue).
+    home = _nav(sessions.Session(name, "", account.role if account else ""))
+    response = RedirectResponse(f"{PREFIX}{home[0][0] if home else '/'}", status_code=303)
     response.set_cookie(sessions.COOKIE, session_id, httponly=True, samesite="strict", path=PREFIX,
                         secure=request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https",
                         max_age=int(sessions.LIFETIME.total_seconds()))
@@ -204,7 +259,8 @@ def _draft_rows(hq: HQ, status: str | None) -> list[dict[str, Any]]:
 
 
 @router.get("/")
-def queue(request: Request, session: SignedIn, status: str = "PENDING_REVIEW") -> Response:
+def queue(request: Request, session: Annotated[sessions.Session, Allowed(Permission.REVIEW_DRAFTS)],
+          status: str = "PENDING_REVIEW") -> Response:
     wanted = status if status in ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN") else None
     return render(request, "queue.html", session=session, drafts=_draft_rows(_hq(request), wanted), status=wanted)
 
@@ -220,7 +276,8 @@ def _row_response(request: Request, session: sessions.Session, draft_id: str, st
 
 
 @router.post("/drafts/{draft_id}/{action}")
-async def decide(request: Request, draft_id: str, action: str, post: SignedForm) -> Response:
+async def decide(request: Request, draft_id: str, action: str,
+                 post: Annotated[Posted, AllowedForm(Permission.REVIEW_DRAFTS)]) -> Response:
     session, form = post.session, post.form
     if action not in ("approve", "reject"):
         return render(request, "error.html", 404, message_key="not_found")
@@ -240,10 +297,10 @@ async def decide(request: Request, draft_id: str, action: str, post: SignedForm)
 
 
 @router.get("/blobs/{sha256}")
-def blob_view(request: Request, sha256: str) -> Response:
-    """Draft previews for signed-in reviewers only: AI drafts are not public."""
-    if _session(request) is None:
-        return Response(status_code=401)
+def blob_view(request: Request, sha256: str,
+              _session_: Annotated[sessions.Session, Allowed(Permission.REVIEW_DRAFTS, signed_out=401)]) -> Response:
+    """Draft previews for the people who review drafts only: AI drafts are not public (an image, so a plain 401
+    without a session rather than the login page)."""
     hq = _hq(request)
     with db.read(hq.engine) as conn:
         row = conn.execute(select(blob).where(blob.c.sha256 == sha256)).one_or_none()
@@ -259,7 +316,7 @@ def blob_view(request: Request, sha256: str) -> Response:
 # --- catalog, stores, audit --------------------------------------------------------------------------------------
 
 @router.get("/catalog")
-def catalog_page(request: Request, session: SignedIn) -> Response:
+def catalog_page(request: Request, session: Annotated[sessions.Session, Allowed(Permission.READ_CATALOG)]) -> Response:
     with db.read(_hq(request).engine) as conn:
         rows = catalog.list_styles(conn)
         chosen = {row.id: catalog.chosen_channels(conn, row.id) for row in rows}
@@ -272,7 +329,8 @@ def catalog_page(request: Request, session: SignedIn) -> Response:
 
 
 @router.post("/catalog/{kind}")
-async def reference_action(request: Request, kind: str, post: SignedForm) -> Response:
+async def reference_action(request: Request, kind: str,
+                           post: Annotated[Posted, AllowedForm(Permission.EDIT_CATALOG)]) -> Response:
     """Add a category or tag, or rename one (the same form: an existing code is renamed)."""
     session, form = post.session, post.form
     entity = {"categories": "category", "tags": "tag"}.get(kind)
@@ -293,32 +351,46 @@ async def reference_action(request: Request, kind: str, post: SignedForm) -> Res
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
 
 
-@router.post("/styles/{style_id}/{action}")
-async def style_action(request: Request, style_id: str, action: str, post: SignedForm) -> Response:
-    session, form = post.session, post.form
-    status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF", "take-down": "WITHDRAWN"}.get(action)
-    if status is None:
-        return render(request, "error.html", 404, message_key="not_found")
-    # "north, south" publishes to those channels only, "*" to every channel, nothing: where it was.
-    wanted = form.get("channels", "").strip() if action == "publish" else ""
-    channels = None if not wanted else [] if wanted == "*" else [c.strip() for c in wanted.split(",") if c.strip()]
+def _set_status(request: Request, style_id: str, status: str, actor: str, channels: list[str] | None) -> Response:
     try:
         with db.write(_hq(request).engine) as conn:
-            catalog.set_status(conn, style_id, status, f"hq:{session.reviewer}", channels=channels)
+            catalog.set_status(conn, style_id, status, actor, channels=channels)
     except HQError:
         pass  # the catalog page shows the style's actual state
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
 
 
+# Declared before /styles/{style_id}/{action}, so "take-down" is never that route's action: a take-down deletes
+# the style on every kiosk, which only a role with TAKE_DOWN_STYLES may do.
+@router.post("/styles/{style_id}/take-down")
+async def take_down(request: Request, style_id: str,
+                    post: Annotated[Posted, AllowedForm(Permission.TAKE_DOWN_STYLES)]) -> Response:
+    return _set_status(request, style_id, "WITHDRAWN", f"hq:{post.session.reviewer}", None)
+
+
+@router.post("/styles/{style_id}/{action}")
+async def style_action(request: Request, style_id: str, action: str,
+                       post: Annotated[Posted, AllowedForm(Permission.EDIT_CATALOG)]) -> Response:
+    session, form = post.session, post.form
+    status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF"}.get(action)
+    if status is None:
+        return render(request, "error.html", 404, message_key="not_found", session=session)
+    # "north, south" publishes to those channels only, "*" to every channel, nothing: where it was.
+    wanted = form.get("channels", "").strip() if action == "publish" else ""
+    channels = None if not wanted else [] if wanted == "*" else [c.strip() for c in wanted.split(",") if c.strip()]
+    return _set_status(request, style_id, status, f"hq:{session.reviewer}", channels)
+
+
 @router.get("/stores")
-def stores_page(request: Request, session: SignedIn) -> Response:
+def stores_page(request: Request, session: Annotated[sessions.Session, Allowed(Permission.MANAGE_STORES)]) -> Response:
     with db.read(_hq(request).engine) as conn:
         rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
     return render(request, "stores.html", session=session, stores=rows, new_code=None, new_code_store=None)
 
 
 @router.post("/stores/{store_id}/{action}")
-async def store_action(request: Request, store_id: str, action: str, post: SignedForm) -> Response:
+async def store_action(request: Request, store_id: str, action: str,
+                       post: Annotated[Posted, AllowedForm(Permission.MANAGE_STORES)]) -> Response:
     session, form = post.session, post.form
     new_code = None
     try:
@@ -336,7 +408,7 @@ async def store_action(request: Request, store_id: str, action: str, post: Signe
 
 
 @router.get("/audit")
-def audit_page(request: Request, session: SignedIn) -> Response:
+def audit_page(request: Request, session: Annotated[sessions.Session, Allowed(Permission.READ_AUDIT)]) -> Response:
     with db.read(_hq(request).engine) as conn:
         rows = [dict(r._mapping) for r in conn.execute(select(audit_log).order_by(audit_log.c.id.desc()).limit(500))]
     for row in rows:

@@ -17,7 +17,7 @@ PASSWORD = "correct horse battery"
 
 def _signed_in(hq: HQ) -> TestClient:
     with db.write(hq.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
     browser = TestClient(create_app(hq))
     page = browser.get("/review/login")
     csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)

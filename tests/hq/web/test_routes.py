@@ -31,7 +31,7 @@ def sign_in(app_client: TestClient, name: str, password: str = PASSWORD) -> int:
 
 def _setup(hq: HQ) -> tuple[TestClient, str]:
     with db.write(hq.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
         reviewers.add(conn, "zhang.min", PASSWORD, "test")
     api = TestClient(create_app(hq))
     _, headers = new_kiosk(hq, api)
