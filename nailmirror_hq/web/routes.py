@@ -11,7 +11,6 @@ stores.revoke), so a reviewer deciding a draft another reviewer just decided get
 from __future__ import annotations
 
 import hmac
-import json
 import logging
 import secrets
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from nailmirror_hq import catalog, db, drafts, feed, reviewers, stores
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
 from nailmirror_hq.roles import Permission
-from nailmirror_hq.schema import audit_log, blob
+from nailmirror_hq.schema import blob
 from nailmirror_hq.service import HQ
 from nailmirror_hq.throttle import Doors, client_address, retry_after_header
 from nailmirror_hq.web import i18n, sessions
@@ -313,7 +312,7 @@ def blob_view(request: Request, sha256: str,
     return RedirectResponse(url, status_code=307) if url else Response(status_code=404)
 
 
-# --- catalog, stores, audit --------------------------------------------------------------------------------------
+# --- catalog, stores ------------------------------------------------------------------------------------------
 
 @router.get("/catalog")
 def catalog_page(request: Request, session: Annotated[sessions.Session, Allowed(Permission.READ_CATALOG)]) -> Response:
@@ -405,12 +404,3 @@ async def store_action(request: Request, store_id: str, action: str,
         rows = [{"store": s, "kiosks": stores.kiosks(conn, s.id)} for s in stores.list_stores(conn)]
     # The code is shown once, on this answer only (never in a URL, so never in a proxy's log).
     return render(request, "stores.html", session=session, stores=rows, new_code=new_code, new_code_store=store_id)
-
-
-@router.get("/audit")
-def audit_page(request: Request, session: Annotated[sessions.Session, Allowed(Permission.READ_AUDIT)]) -> Response:
-    with db.read(_hq(request).engine) as conn:
-        rows = [dict(r._mapping) for r in conn.execute(select(audit_log).order_by(audit_log.c.id.desc()).limit(500))]
-    for row in rows:
-        row["detail"] = json.loads(row["detail"])
-    return render(request, "audit.html", session=session, entries=rows)
