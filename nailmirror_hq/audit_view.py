@@ -104,13 +104,13 @@ def _row(r: Any) -> AuditRow:
                     detail if isinstance(detail, dict) else {"value": detail})
 
 
-def detail_text(detail: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
-    """"reason: 颜色与品牌色不符 · rev: 2": Chinese as Chinese (never \\u escapes), empty values left out."""
-    parts = []
+def detail_items(detail: dict[str, Any], skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """[("reason", "颜色与品牌色不符"), ("rev", "2")]: values as text, Chinese as Chinese (never \\u escapes), empty
+    ones left out; the page puts its words for the keys it knows."""
+    items = []
     for key in sorted(detail):
         value = detail[key]
         if key in skip or value is None or value == "":
             continue
-        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        parts.append(f"{key}: {shown}")
-    return " · ".join(parts)
+        items.append((key, value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)))
+    return items

@@ -60,32 +60,45 @@ ENTITY_LABELS: dict[str, str] = {"style": "Style", "draft": "Draft", "store": "S
                                  "tag": "Tag", "reviewer": "Person", "hq": "HQ"}
 
 
+# detail key → the English word for it (a key without one shows as it is)
+DETAIL_LABELS: dict[str, str] = {"reason": "Reason", "rev": "Revision", "version": "Version", "channel": "Channel",
+                                 "channels": "Channels", "was": "Was", "kiosk_name": "Kiosk name",
+                                 "kiosk_id": "Kiosk", "amount": "Amount", "role": "Role",
+                                 "display_name": "Display name", "name_zh": "Chinese name",
+                                 "name_en": "English name", "tokens": "Tokens"}
+
+# an actor's kind → the English word the Who column puts before its name ("hq:" people show by name alone)
+ACTOR_KINDS: dict[str, str] = {"cli": "HQ shell", "kiosk": "Kiosk"}
+
+
 def _actor_label(row: audit_view.AuditRow) -> tuple[str, str]:
     """(kind, name) for the Who column: kind is an English word the template translates."""
     kind, _, name = row.actor.partition(":")
     if kind == "hq":
         return "", row.actor_name or name
-    if kind == "cli":
-        return "HQ shell", name
-    if kind == "kiosk":
-        return "Kiosk", name
+    if kind in ACTOR_KINDS and name:
+        return ACTOR_KINDS[kind], name
     return "", row.actor
 
 
 @router.get("/audit")
 def audit_page(request: Request, session: Annotated[Session, Allowed(Permission.READ_AUDIT)],
                store: str = "", person: str = "", style: str = "", before: str = "") -> Response:
-    wanted = audit_view.AuditFilter(store_id=store.strip() or None,
-                                    actor=audit_view.actor_for(person) if person.strip() else None,
-                                    style=style.strip() or None,
-                                    before=int(before) if before.isdigit() else None)
     with db.read(_hq(request).engine) as conn:
+        people = reviewers.accounts(conn)
+        # a person is found by account name or by the display name the page shows ("王丽" → li.wang)
+        account = next((p.name for p in people if person.strip() and person.strip() == p.display_name), person)
+        wanted = audit_view.AuditFilter(store_id=store.strip() or None,
+                                        actor=audit_view.actor_for(account) if account.strip() else None,
+                                        style=style.strip() or None,
+                                        before=int(before) if before.isdigit() else None)
         found = audit_view.page(conn, wanted)
         store_rows = stores.list_stores(conn)
-        people = reviewers.accounts(conn)
     entries = [{"row": r, "action": ACTION_LABELS.get(r.action), "entity": ENTITY_LABELS.get(r.entity_type),
                 "who": _actor_label(r),
-                "detail": audit_view.detail_text(r.detail, skip=("style_code", "store_id"))} for r in found.rows]
+                "detail": [(DETAIL_LABELS.get(key), key, value)
+                           for key, value in audit_view.detail_items(r.detail, skip=("style_code", "store_id"))]}
+               for r in found.rows]
     filters = {"store": store.strip(), "person": person.strip(), "style": style.strip()}
     return render(request, "audit.html", session=session, entries=entries, older=found.older, filters=filters,
                   stores=store_rows, people=people, first_page=wanted.before is None)

@@ -65,7 +65,7 @@ def test_the_audit_page_reads_as_words_in_the_stores_time(hq: HQ) -> None:
     made = decided_drafts(hq)
     browser = signed_in(hq, "li.wang")
     page = browser.get("/review/audit?lang=zh_CN").text
-    assert "颜色与品牌色不符" in page and "\\u" not in page  # Chinese as Chinese, never \u989c escapes
+    assert "原因: 颜色与品牌色不符" in page and "\\u" not in page  # Chinese as Chinese, never \u989c escapes
     approved = re.search(r'data-action="DRAFT_APPROVE">(.*?)</tr>', page, re.S)
     assert approved, page
     row = approved.group(1)
@@ -86,6 +86,8 @@ def test_the_audit_page_filters_by_store_person_and_style(hq: HQ) -> None:
     by_store = _rows(browser.get("/review/audit?store=st_BJ-0001").text)
     assert "DRAFT_REJECT" in by_store and "DRAFT_APPROVE" not in by_store and "STORE_ADD" in by_store
     assert _rows(browser.get("/review/audit?person=zhang.min").text) == ["DRAFT_REJECT"]
+    by_display_name = _rows(browser.get("/review/audit?person=王丽").text)  # as the page names li.wang
+    assert "DRAFT_APPROVE" in by_display_name and "DRAFT_REJECT" not in by_display_name
     by_style = _rows(browser.get(f"/review/audit?style={made['code']}").text)
     assert "DRAFT_APPROVE" in by_style and "STYLE_PUBLISHED" in by_style and "DRAFT_REJECT" not in by_style
     assert set(_rows(browser.get(f"/review/audit?style={made['rejected']}").text)) == {"DRAFT_REJECT"}
