@@ -105,7 +105,8 @@ def _forbidden(request: Request) -> HTMLResponse:
 
 class Refused(Exception):
     """Raised by the dependencies below with the answer to send instead of running the route: the login
-    redirect, or 403 for a form without this session's CSRF token. create_app installs `refused` for it."""
+    redirect (a plain 401 for an image), 403 for a form without this session's CSRF token, or the 403 page for a
+    role without the route's permission. create_app installs `refused` for it."""
 
     def __init__(self, response: Response) -> None:
         super().__init__(response.status_code)

@@ -60,7 +60,7 @@ def test_credits_tab_shows_each_stores_balance_and_usage(hq_sqlite: HQ) -> None:
     assert kiosk is not None
     row = re.search(rf'<tr class="kiosk" id="credits-{re.escape(store_id)}-{re.escape(kiosk)}">(.*?)</tr>', page.text,
                     re.S)
-    assert row and "自助机" in row.group(1) and '<td class="balance">8</td>' in row.group(1)
+    assert row and "终端" in row.group(1) and '<td class="balance">8</td>' in row.group(1)
     assert f'id="grant-{given.grant_id}"' in page.text and "开业赠送" in page.text
     english = browser.get("/review/credits?lang=en").text
     assert "Credits per store" in english and "Granted by HQ" in english and 'href="/review/credits"' in english
