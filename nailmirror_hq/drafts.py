@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select, update
 
-from nailmirror_hq import audit, catalog, clock, inbox
+from nailmirror_hq import audit, catalog, clock, inbox, reviewers
 from nailmirror_hq.draft_edits import DraftEdits
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.schema import blob, draft, draft_revision
@@ -235,7 +235,8 @@ def approve(conn: Connection, draft_id: str, reviewer: str, rev: int | None = No
         catalog.replace_body(conn, draft_id, body, reviewer)
     catalog.set_status(conn, draft_id, "PUBLISHED", reviewer, channels=channels)
     inbox.append(conn, revision.store_id, "draft.decision", draft_id=draft_id, rev=revision.rev,
-                 decision="APPROVED", published_style_id=draft_id, reviewer=reviewer, reason=None)
+                 decision="APPROVED", published_style_id=draft_id, reviewer=reviewer, reason=None,
+                 reviewer_name=reviewers.shown_name(conn, reviewer))
     audit.record(conn, reviewer, "DRAFT_APPROVE", "draft", draft_id, rev=revision.rev, store_id=revision.store_id,
                  **({"edited": edits.audit_detail()} if edits is not None else {}))
     found = get_revision(conn, draft_id, revision.rev)
@@ -249,7 +250,8 @@ def reject(conn: Connection, draft_id: str, reviewer: str, reason: str, rev: int
     revision = _latest_pending(conn, draft_id, rev)
     _decide(conn, revision, "REJECTED", reviewer, reason.strip())
     inbox.append(conn, revision.store_id, "draft.decision", draft_id=draft_id, rev=revision.rev,
-                 decision="REJECTED", published_style_id=None, reviewer=reviewer, reason=reason.strip())
+                 decision="REJECTED", published_style_id=None, reviewer=reviewer, reason=reason.strip(),
+                 reviewer_name=reviewers.shown_name(conn, reviewer))
     audit.record(conn, reviewer, "DRAFT_REJECT", "draft", draft_id, rev=revision.rev, reason=reason.strip())
     found = get_revision(conn, draft_id, revision.rev)
     assert found is not None

@@ -196,6 +196,9 @@ reviewer = Table(
     Column("password_hash", Text, nullable=False),  # argon2id
     Column("created_at", String(24), nullable=False),
     Column("disabled_at", String(24)),
+    # What the person may do (roles.py, migration 0009): accounts older than roles became ops_admin.
+    Column("role", String(32), nullable=False),
+    Column("display_name", Text),  # how kiosks and the audit log name them ("王丽"); the login name if unset
 )
 
 audit_log = Table(
@@ -208,6 +211,9 @@ audit_log = Table(
     Column("entity_id", String(64), nullable=False),
     Column("detail", Text, nullable=False),
 )
+# The audit page's filters (web/audit_page.py): by the thing acted on (a style, a draft, a store) and by person.
+Index("audit_log_by_entity", audit_log.c.entity_type, audit_log.c.entity_id, audit_log.c.id)
+Index("audit_log_by_actor", audit_log.c.actor, audit_log.c.id)
 
 # A reviewer's signed-in browser session (the review page). The cookie holds a random id; HQ keeps its sha256
 # and the session's CSRF token, so a copy of the database signs nobody in, and disabling a reviewer ends theirs.

@@ -241,7 +241,8 @@ class InboxEvent(TypedDict):
     rev: NotRequired[int]
     decision: NotRequired[Decision]
     published_style_id: NotRequired[str | None]
-    reviewer: NotRequired[str]
+    reviewer: NotRequired[str]  # HQ's actor: "hq:li.wang" (the web page), "cli:root" (HQ's shell)
+    reviewer_name: NotRequired[str]  # how that person is named to a store ("王丽"); absent from HQs before #25
     reason: NotRequired[str | None]
     grant_id: NotRequired[str]  # credits.grant
     amount: NotRequired[int]  # credits.grant

@@ -338,6 +338,7 @@ def _event(obj: _Object) -> dict[str, Any] | None:
                       "decision": obj.text("decision", choices=DECISIONS),
                       "published_style_id": obj.text("published_style_id", 128, optional=True, nullable=True),
                       "reviewer": obj.text("reviewer", 200, optional=True),
+                      "reviewer_name": obj.text("reviewer_name", 200, optional=True),
                       "reason": obj.text("reason", 2000, optional=True, nullable=True)})
     elif kind == "draft.received":
         event.update({"draft_id": obj.text("draft_id", 128, pattern=ID_PATTERN), "rev": obj.integer("rev", 1)})

@@ -7,7 +7,9 @@
     nailmirror-hq styles publish STYLE [--channel C ...] [--every-channel]
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
-    nailmirror-hq reviewers add NAME --password-stdin | passwd NAME --password-stdin | disable NAME | list
+    nailmirror-hq reviewers add NAME --password-stdin [--role ROLE] [--display-name TEXT] | list
+    nailmirror-hq reviewers set-role NAME ROLE | set-display-name NAME TEXT | disable NAME
+    nailmirror-hq reviewers passwd NAME --password-stdin
     nailmirror-hq credits grant STORE_ID N --reason R [--kiosk KIOSK_ID] | show [STORE_ID]
     nailmirror-hq credits parked [STORE_ID] [--all] | accept|reject STORE_ID ENTRY_ID --reason R
     nailmirror-hq backup DIR | restore DIR | signing-key

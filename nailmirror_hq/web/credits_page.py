@@ -5,21 +5,22 @@ numbers are credits.books, the same as `credits show`."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from nailmirror_hq import credits, db
-from nailmirror_hq.web.routes import PREFIX, _hq, _session, _to_login, render
+from nailmirror_hq.roles import Permission
+from nailmirror_hq.web.routes import PREFIX, Allowed, _hq, render
+from nailmirror_hq.web.sessions import Session
 
 RECENT_GRANTS = 50
 router = APIRouter(prefix=PREFIX)
 
 
 @router.get("/credits")
-def credits_page(request: Request) -> Response:
-    session = _session(request)
-    if session is None:
-        return _to_login()
+def credits_page(request: Request, session: Annotated[Session, Allowed(Permission.MANAGE_CREDITS)]) -> Response:
     with db.read(_hq(request).engine) as conn:
         books = credits.books(conn)
         recent = list(reversed(credits.grants(conn)))[:RECENT_GRANTS]

@@ -2,6 +2,11 @@
 Babel at start, so there is no build step. English is the source text; zh_CN is the chain's primary language.
 
 The language: ?lang= (remembered in a cookie), else the cookie, else Accept-Language, else zh_CN.
+
+Status codes are msgids too: a page shows `_(code)` (`pgettext("style", code)` for a style's, since a style's
+WITHDRAWN is "taken down" and a draft's "withdrawn"), and STATUSES lists every one a page may show, so
+tests/hq/web/test_wording.py fails when one has no real English or Chinese words. In Chinese a kiosk is 终端,
+everywhere (the kiosk's own .ts says the same).
 """
 
 from __future__ import annotations
@@ -17,6 +22,16 @@ from babel.support import NullTranslations, Translations
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES = ("zh_CN", "en")
 DEFAULT = "zh_CN"
+KIOSK_TERM_ZH = "终端"  # the one Chinese word for a kiosk (issue #25 point 14), not 自助机, 门店机 or 设备
+
+# msgctxt → the status codes shown under it ("" none): drafts' review states, stores', the credit ledger's kinds,
+# states and parked grants', and the roles (shown on the 403 page).
+STATUSES: dict[str, tuple[str, ...]] = {
+    "": ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN", "ACTIVE", "REVOKED", "GRANT", "CHARGE",
+         "CONFIRMED", "REFUNDED", "PARKED", "ACCEPTED", "content_reviewer", "content_editor", "ops_admin",
+         "labeller", "trainer"),
+    "style": ("UNPUBLISHED", "PUBLISHED", "OFF_SHELF", "WITHDRAWN"),
+}
 
 
 @cache

@@ -1,7 +1,8 @@
-"""The review page's routes, under /review. Every page depends on `signed_in` (no session → the login page)
-and every POST on `posted` (the session, then the form's CSRF token: 403 without it), so a new route cannot
-forget either; the login form uses a double-submit cookie instead. htmx requests (HX-Request) get the changed
-row, plain form posts a redirect or the page.
+"""The review page's routes, under /review. Every page and every POST depends on `Allowed(Permission.X)` or
+`AllowedForm(Permission.X)` (no session → the login page; a POST's form without the session's CSRF token → 403;
+a role without X (roles.py) → the 403 page), so a new route cannot forget sign-in, CSRF or its permission
+(tests/hq/web/test_roles.py walks the route table). The login form uses a double-submit cookie instead. htmx
+requests (HX-Request) get the changed row, plain form posts a redirect or the page.
 
 Decisions go through the same domain functions as the CLI (drafts.approve / reject, catalog.set_status,
 stores.revoke), so a reviewer deciding a draft another reviewer just decided gets 409 and "already decided".
@@ -10,7 +11,6 @@ stores.revoke), so a reviewer deciding a draft another reviewer just decided get
 from __future__ import annotations
 
 import hmac
-import json
 import logging
 import secrets
 import zoneinfo
@@ -31,7 +31,8 @@ from nailmirror_hq import catalog, db, draft_edits, drafts, feed, listing, logs,
 from nailmirror_hq.api import observe
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.images import MEDIA_TYPES
-from nailmirror_hq.schema import audit_log, blob
+from nailmirror_hq.roles import Permission
+from nailmirror_hq.schema import blob
 from nailmirror_hq.service import HQ
 from nailmirror_hq.throttle import Doors, client_address, retry_after_header
 from nailmirror_hq.web import i18n, reject_reasons, sessions
@@ -58,11 +59,27 @@ def _lang(request: Request) -> str:
                      request.headers.get("accept-language"))
 
 
+# The header's tabs, each shown only to a role that may open it. A page added on another branch adds its row here
+# (its route then depends on the same permission).
+NAV: list[tuple[str, str, Permission]] = [
+    ("/", "Review queue", Permission.REVIEW_DRAFTS),
+    ("/catalog", "Catalog", Permission.READ_CATALOG),
+    ("/stores", "Stores", Permission.MANAGE_STORES),
+    ("/credits", "Credits", Permission.MANAGE_CREDITS),
+    ("/audit", "Audit log", Permission.READ_AUDIT),
+]
+
+
+def _nav(session: sessions.Session | None) -> list[tuple[str, str]]:
+    return [(path, label) for path, label, permission in NAV if session is not None and session.can(permission)]
+
+
 def render(request: Request, template: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     lang = _lang(request)
     translations = i18n.translations(lang)
     _env.install_gettext_translations(translations, newstyle=True)  # type: ignore[attr-defined]
-    html = _env.get_template(template).render(lang=lang, prefix=PREFIX, request=request, **context)
+    context.setdefault("nav", _nav(context.get("session")))
+    html = _env.get_template(template).render(lang=lang, prefix=PREFIX, request=request, P=Permission, **context)
     response = HTMLResponse(html, status_code=http_status, headers={"Cache-Control": "no-store",
                                                                 "X-Frame-Options": "DENY",
                                                                 "Content-Security-Policy": "default-src 'self'"})
@@ -92,7 +109,8 @@ def _forbidden(request: Request) -> HTMLResponse:
 
 class Refused(Exception):
     """Raised by the dependencies below with the answer to send instead of running the route: the login
-    redirect, or 403 for a form without this session's CSRF token. create_app installs `refused` for it."""
+    redirect (a plain 401 for an image), 403 for a form without this session's CSRF token, or the 403 page for a
+    role without the route's permission. create_app installs `refused` for it."""
 
     def __init__(self, response: Response) -> None:
         super().__init__(response.status_code)
@@ -111,25 +129,59 @@ class Posted:
 
 
 def signed_in(request: Request) -> sessions.Session:
-    """Dependency of every page: the reviewer's session, or the login redirect."""
+    """The reviewer's session, or the login redirect."""
     session = _session(request)
     if session is None:
         raise Refused(_to_login())
     return session
 
 
-async def posted(request: Request) -> Posted:
-    """Dependency of every POST route but login/logout: the session and its CSRF-checked form, in that order
-    (no session → login redirect, whatever the form says; a form without the session's token → 403)."""
-    session = signed_in(request)
-    form = await _form(request, session)
-    if form is None:
-        raise Refused(_forbidden(request))
-    return Posted(session, form)
+def _not_allowed(request: Request, session: sessions.Session) -> HTMLResponse:
+    return render(request, "error.html", 403, message_key="not_allowed", session=session, role=session.role)
 
 
-SignedIn = Annotated[sessions.Session, Depends(signed_in)]
-SignedForm = Annotated[Posted, Depends(posted)]
+class _Allowed:
+    """The dependency behind `Allowed`: kept as an object so a test can read which permission a route needs."""
+
+    def __init__(self, permission: Permission, signed_out: int | None = None) -> None:
+        self.permission = permission
+        self.signed_out = signed_out
+
+    def __call__(self, request: Request) -> sessions.Session:
+        session = _session(request)
+        if session is None:
+            raise Refused(Response(status_code=self.signed_out) if self.signed_out else _to_login())
+        if not session.can(self.permission):
+            raise Refused(_not_allowed(request, session))
+        return session
+
+
+class _AllowedForm:
+    """The dependency behind `AllowedForm`: the session, then its CSRF-checked form, then the role, in that order
+    (no session → login redirect, whatever the form says; a form without the session's token → 403, before the
+    role is looked at; a role without the permission → the 403 page). Nothing is written before all three pass."""
+
+    def __init__(self, permission: Permission) -> None:
+        self.permission = permission
+
+    async def __call__(self, request: Request) -> Posted:
+        session = signed_in(request)
+        form = await _form(request, session)
+        if form is None:
+            raise Refused(_forbidden(request))
+        if not session.can(self.permission):
+            raise Refused(_not_allowed(request, session))
+        return Posted(session, form)
+
+
+def Allowed(permission: Permission, signed_out: int | None = None) -> Any:  # noqa: N802 (reads as a type)
+    """A page's session, if its role allows `permission` (roles.allows, the one check)."""
+    return Depends(_Allowed(permission, signed_out))
+
+
+def AllowedForm(permission: Permission) -> Any:  # noqa: N802
+    """A POST's session and CSRF-checked form, if its role allows `permission`."""
+    return Depends(_AllowedForm(permission))
 
 
 # --- sign-in -----------------------------------------------------------------------------------------------------
@@ -177,7 +229,10 @@ async def login(request: Request) -> Response:
     doors.login_succeeded(name)
     with db.write(hq.engine) as conn:
         session_id = sessions.start(conn, form["name"])
-    response = RedirectResponse(f"{PREFIX}/", status_code=303)
+        account = reviewers.get(conn, form["name"])
+    # The first tab this role may open (a labeller has no review queue).
+    home = _nav(sessions.Session(name, "", account.role if account else ""))
+    response = RedirectResponse(f"{PREFIX}{home[0][0] if home else '/'}", status_code=303)
     response.set_cookie(sessions.COOKIE, session_id, httponly=True, samesite="strict", path=PREFIX,
                         secure=request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https",
                         max_age=int(sessions.LIFETIME.total_seconds()))
@@ -238,7 +293,7 @@ def _queue_context(hq: HQ, params: Any) -> dict[str, Any]:
 
 
 @router.get("/")
-def queue(request: Request, session: SignedIn) -> Response:
+def queue(request: Request, session: Annotated[sessions.Session, Allowed(Permission.REVIEW_DRAFTS)]) -> Response:
     return render(request, "queue.html", session=session, **_queue_context(_hq(request), request.query_params))
 
 
@@ -257,9 +312,8 @@ def _row_response(request: Request, session: sessions.Session, draft_id: str, st
                   **_queue_context(hq, {}))
 
 
-# permission: review_drafts
 @router.post("/drafts/bulk-approve")
-async def bulk_approve(request: Request, post: SignedForm) -> Response:
+async def bulk_approve(request: Request, post: Annotated[Posted, AllowedForm(Permission.REVIEW_DRAFTS)]) -> Response:
     """Approve every ticked draft as it was sent, each in its own transaction: one already decided by another
     reviewer is reported, the others still go."""
     ticked = [str(v) for v in (await request.form()).getlist("draft")]
@@ -277,9 +331,9 @@ async def bulk_approve(request: Request, post: SignedForm) -> Response:
                   approved=approved, refused=len(refused), **_queue_context(_hq(request), {}))
 
 
-# permission: review_drafts (approve as sent, reject); edit_drafts too when the form carries edits
 @router.post("/drafts/{draft_id}/{action}")
-async def decide(request: Request, draft_id: str, action: str, post: SignedForm) -> Response:
+async def decide(request: Request, draft_id: str, action: str,
+                 post: Annotated[Posted, AllowedForm(Permission.REVIEW_DRAFTS)]) -> Response:
     """Approve (as sent, or edited first) or reject with a reason picked from the list or typed, or both."""
     session, form = post.session, post.form
     if action not in ("approve", "reject"):
@@ -288,10 +342,12 @@ async def decide(request: Request, draft_id: str, action: str, post: SignedForm)
     if action == "reject" and not reason:
         return _row_response(request, session, draft_id, 400, Notice("reason_required"))
     rev = int(form["rev"]) if form.get("rev", "").isdigit() else None
-    try:  # permission: edit_drafts (below: edits is not None)
+    try:
         edits = draft_edits.parse(form) if action == "approve" and draft_edits.submitted(form) else None
     except draft_edits.EditError as exc:
         return _row_response(request, session, draft_id, 400, Notice(f"edit_{exc.code}", field=exc.field))
+    if edits is not None and not session.can(Permission.EDIT_DRAFTS):  # approving as sent needs less
+        return _not_allowed(request, session)
     try:
         with db.write(_hq(request).engine) as conn:
             before = feed.appended_total(conn)
@@ -309,10 +365,10 @@ async def decide(request: Request, draft_id: str, action: str, post: SignedForm)
 
 
 @router.get("/blobs/{sha256}")
-def blob_view(request: Request, sha256: str) -> Response:
-    """Draft previews for signed-in reviewers only: AI drafts are not public."""
-    if _session(request) is None:
-        return Response(status_code=401)
+def blob_view(request: Request, sha256: str,
+              _session_: Annotated[sessions.Session, Allowed(Permission.REVIEW_DRAFTS, signed_out=401)]) -> Response:
+    """Draft previews for the people who review drafts only: AI drafts are not public (an image, so a plain 401
+    without a session rather than the login page)."""
     hq = _hq(request)
     with db.read(hq.engine) as conn:
         row = conn.execute(select(blob).where(blob.c.sha256 == sha256)).one_or_none()
@@ -325,7 +381,7 @@ def blob_view(request: Request, sha256: str) -> Response:
     return RedirectResponse(url, status_code=307) if url else Response(status_code=404)
 
 
-# --- catalog, stores, audit --------------------------------------------------------------------------------------
+# --- catalog, stores ------------------------------------------------------------------------------------------
 
 def _catalog_context(hq: HQ, params: Any) -> dict[str, Any]:
     status = params.get("status") if params.get("status") in listing.STYLE_STATES else ""
@@ -343,13 +399,14 @@ def _catalog_context(hq: HQ, params: Any) -> dict[str, Any]:
 
 
 @router.get("/catalog")
-def catalog_page(request: Request, session: SignedIn) -> Response:
+def catalog_page(request: Request, session: Annotated[sessions.Session, Allowed(Permission.READ_CATALOG)]) -> Response:
     return render(request, "catalog.html", session=session, refused=request.query_params.get("refused"),
                   **_catalog_context(_hq(request), request.query_params))
 
 
 @router.post("/catalog/{kind}")
-async def reference_action(request: Request, kind: str, post: SignedForm) -> Response:
+async def reference_action(request: Request, kind: str,
+                           post: Annotated[Posted, AllowedForm(Permission.EDIT_CATALOG)]) -> Response:
     """Add a category or tag, or rename one (the same form: an existing code is renamed)."""
     session, form = post.session, post.form
     entity = {"categories": "category", "tags": "tag"}.get(kind)
@@ -374,12 +431,8 @@ async def reference_action(request: Request, kind: str, post: SignedForm) -> Res
 CONFIRMED_STYLE_ACTIONS = ("off-shelf", "take-down")
 
 
-@router.post("/styles/{style_id}/{action}")
-async def style_action(request: Request, style_id: str, action: str, post: SignedForm) -> Response:
-    session, form = post.session, post.form
-    status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF", "take-down": "WITHDRAWN"}.get(action)
-    if status is None:
-        return render(request, "error.html", 404, message_key="not_found")
+def _set_status(request: Request, session: sessions.Session, style_id: str, action: str, status: str,
+                form: dict[str, str]) -> Response:
     hq = _hq(request)
     # "north, south" publishes to those channels only, "*" to every channel, nothing: where it was.
     wanted = form.get("channels", "").strip() if action == "publish" else ""
@@ -401,6 +454,23 @@ async def style_action(request: Request, style_id: str, action: str, post: Signe
     logs.event(log, logging.INFO, "style status set", action=action, style_id=style_id, status=status,
                channels=wanted or "as before", reviewer=session.reviewer, fanout=fanout)
     return RedirectResponse(f"{PREFIX}/catalog", status_code=303)
+
+
+# Declared before /styles/{style_id}/{action}, so "take-down" is never that route's action: a take-down deletes
+# the style on every kiosk, which only a role with TAKE_DOWN_STYLES may do.
+@router.post("/styles/{style_id}/take-down")
+async def take_down(request: Request, style_id: str,
+                    post: Annotated[Posted, AllowedForm(Permission.TAKE_DOWN_STYLES)]) -> Response:
+    return _set_status(request, post.session, style_id, "take-down", "WITHDRAWN", post.form)
+
+
+@router.post("/styles/{style_id}/{action}")
+async def style_action(request: Request, style_id: str, action: str,
+                       post: Annotated[Posted, AllowedForm(Permission.EDIT_CATALOG)]) -> Response:
+    status = {"publish": "PUBLISHED", "off-shelf": "OFF_SHELF"}.get(action)
+    if status is None:
+        return render(request, "error.html", 404, message_key="not_found", session=post.session)
+    return _set_status(request, post.session, style_id, action, status, post.form)
 
 
 def _count_decision(request: Request, action: str, fanout: int) -> None:
@@ -426,12 +496,13 @@ def _stores_page(request: Request, session: sessions.Session, status: int = 200,
 
 
 @router.get("/stores")
-def stores_page(request: Request, session: SignedIn) -> Response:
+def stores_page(request: Request, session: Annotated[sessions.Session, Allowed(Permission.MANAGE_STORES)]) -> Response:
     return _stores_page(request, session)
 
 
 @router.post("/stores/{store_id}/{action}")
-async def store_action(request: Request, store_id: str, action: str, post: SignedForm) -> Response:
+async def store_action(request: Request, store_id: str, action: str,
+                       post: Annotated[Posted, AllowedForm(Permission.MANAGE_STORES)]) -> Response:
     session, form = post.session, post.form
     new_code, notice, status = None, None, 200
     hq = _hq(request)
@@ -455,12 +526,3 @@ async def store_action(request: Request, store_id: str, action: str, post: Signe
         notice, status = _notice(exc), exc.status
     # The code is shown once, on this answer only (never in a URL, so never in a proxy's log).
     return _stores_page(request, session, status, new_code=new_code, new_code_store=store_id, notice=notice)
-
-
-@router.get("/audit")
-def audit_page(request: Request, session: SignedIn) -> Response:
-    with db.read(_hq(request).engine) as conn:
-        rows = [dict(r._mapping) for r in conn.execute(select(audit_log).order_by(audit_log.c.id.desc()).limit(500))]
-    for row in rows:
-        row["detail"] = json.loads(row["detail"])
-    return render(request, "audit.html", session=session, entries=rows)

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from sqlalchemy import Connection, delete, select
 
-from nailmirror_hq import clock
+from nailmirror_hq import clock, roles
 from nailmirror_hq.schema import reviewer, web_session
 
 COOKIE = "nm_hq_session"
@@ -22,6 +22,11 @@ LIFETIME = timedelta(hours=12)
 class Session:
     reviewer: str
     csrf: str
+    role: str = roles.DEFAULT_ROLE.value  # read from the account on every request: a new role applies at once
+
+    def can(self, permission: roles.Permission | str) -> bool:
+        """What pages ask to show a button; routes ask the same through web/routes.py `Allowed`."""
+        return roles.allows(self.role, roles.Permission(permission))
 
 
 def _key(session_id: str) -> str:
@@ -40,12 +45,12 @@ def find(conn: Connection, session_id: str | None) -> Session | None:
     if not session_id:
         return None
     row = conn.execute(select(web_session.c.reviewer, web_session.c.csrf, web_session.c.expires_at,
-                              reviewer.c.disabled_at)
+                              reviewer.c.disabled_at, reviewer.c.role)
                        .join(reviewer, reviewer.c.name == web_session.c.reviewer)
                        .where(web_session.c.id_sha256 == _key(session_id))).one_or_none()
     if row is None or row.disabled_at is not None or row.expires_at < clock.now_text():
         return None
-    return Session(row.reviewer, row.csrf)
+    return Session(row.reviewer, row.csrf, row.role)
 
 
 def end(conn: Connection, session_id: str | None) -> None:

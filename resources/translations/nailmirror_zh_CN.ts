@@ -239,7 +239,7 @@
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Free (rendered on this kiosk)</source>
-        <translation>免费（在本机生成）</translation>
+        <translation>免费（在本终端生成）</translation>
     </message>
 </context>
 <context>
@@ -370,17 +370,17 @@
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
         <source>Offline since %1; the kiosk keeps its catalog and retries</source>
-        <translation>自 %1 起离线；本机保留现有款式并会自动重试</translation>
+        <translation>自 %1 起离线；本终端保留现有款式并会自动重试</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
         <source>HQ revoked this kiosk: enroll it again</source>
-        <translation>总部已吊销本机授权：请重新注册</translation>
+        <translation>总部已吊销本终端的授权：请重新注册</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
         <source>HQ needs a newer kiosk version</source>
-        <translation>总部要求更新本机软件版本</translation>
+        <translation>总部要求更新本终端的软件版本</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="84"/>
@@ -438,7 +438,7 @@
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="178"/>
         <source>not a style folder the kiosk can read</source>
-        <translation>不是本机可读取的款式文件夹</translation>
+        <translation>不是本终端可读取的款式文件夹</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/folder_chooser.py" line="179"/>
@@ -919,7 +919,7 @@
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="81"/>
         <source>No staff PIN is set on this kiosk.</source>
-        <translation>这台设备还没有设置员工 PIN。</translation>
+        <translation>本终端还没有设置员工 PIN。</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/pin_dialog.py" line="84"/>
@@ -1127,7 +1127,7 @@
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
-        <translation>已保存。重启本机后，新的摄像头、画面或分享设置才会生效。</translation>
+        <translation>已保存。重启本终端后，新的摄像头、画面或分享设置才会生效。</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="331"/>
@@ -1309,12 +1309,12 @@
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="394"/>
         <source>Restart the kiosk now</source>
-        <translation>立即重启本机</translation>
+        <translation>立即重启本终端</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="395"/>
         <source>Off keeps every photo on this kiosk</source>
-        <translation>关闭时所有照片都只留在本机</translation>
+        <translation>关闭时所有照片都只留在本终端</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="396"/>
@@ -1424,7 +1424,7 @@
         <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="348"/>
         <source>%n photo(s) kept on this kiosk</source>
         <translation>
-            <numerusform>本机保存了 %n 张照片</numerusform>
+            <numerusform>本终端保存了 %n 张照片</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -1467,7 +1467,7 @@
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="376"/>
         <source>No photos are kept on this kiosk.</source>
-        <translation>本机没有保存的照片。</translation>
+        <translation>本终端没有保存的照片。</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/snapshot_gallery.py" line="377"/>
@@ -1553,7 +1553,7 @@
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="79"/>
         <source>Close the kiosk? The counter shows nothing until it is started again.</source>
-        <translation>确定关闭本机？重新启动之前，柜台屏幕将不显示任何内容。</translation>
+        <translation>确定关闭本终端？重新启动之前，柜台屏幕将不显示任何内容。</translation>
     </message>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="80"/>

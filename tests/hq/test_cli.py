@@ -102,16 +102,28 @@ def test_chain_workflow_from_the_command_line(hq_env: dict[str, str], tmp_path: 
 def test_reviewers_and_bad_input_get_one_line_errors(hq_env: dict[str, str], tmp_path: Path) -> None:
     env = hq_env
     assert run_hq_json(env, "reviewers", "add", "li.wang", "--password-stdin", stdin="correct horse battery\n") == {
-        "name": "li.wang"}
+        "name": "li.wang", "role": "content_reviewer"}  # no --role: the least that still reviews (issue 25.6)
+    assert run_hq_json(env, "reviewers", "add", "wang.ops", "--password-stdin", "--role", "ops_admin",
+                       "--display-name", "王丽", stdin="correct horse battery\n")["role"] == "ops_admin"
+    assert run_hq_json(env, "reviewers", "set-role", "li.wang", "content_editor") == {
+        "name": "li.wang", "role": "content_editor"}
     short = run(env, "reviewers", "add", "zhang", "--password-stdin", stdin="short\n", ok=False)
     dup = run(env, "reviewers", "add", "li.wang", "--password-stdin", stdin="another long one\n", ok=False)
     missing = run(env, "styles", "import", str(tmp_path / "nope"), ok=False)
     unknown = run(env, "drafts", "approve", new_draft_id(), ok=False)
-    for done in (short, dup, missing, unknown):
+    bad_role = run(env, "reviewers", "add", "zhang", "--password-stdin", "--role", "boss", stdin="long enough pw\n",
+                   ok=False)
+    nobody = run(env, "reviewers", "set-role", "nobody", "ops_admin", ok=False)
+    for done in (short, dup, missing, unknown, bad_role, nobody):
         assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr
         assert "Traceback" not in done.stderr
+    assert "content_reviewer, content_editor, ops_admin" in bad_role.stderr
     run(env, "reviewers", "disable", "li.wang")
-    assert run_hq_json(env, "reviewers", "list")[0]["disabled_at"]
+    listed = run_hq_json(env, "reviewers", "list")
+    assert [(r["name"], r["role"], r["display_name"]) for r in listed] == [
+        ("li.wang", "content_editor", None), ("wang.ops", "ops_admin", "王丽")]
+    assert listed[0]["disabled_at"]
+    assert "role=ops_admin" in run(env, "reviewers", "list").stdout
     assert run(env, "stores", "add", ok=False).returncode == 2  # argparse: bad command line
 
 

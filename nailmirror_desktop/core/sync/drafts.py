@@ -19,7 +19,7 @@ from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepositor
 from nailmirror_desktop.core.catalog.status import StyleStatus, transit
 from nailmirror_desktop.core.db import write_transaction
 from nailmirror_desktop.core.sync import ledger, state
-from nailmirror_protocol.shapes import Asset, DraftRevision, InboxPage
+from nailmirror_protocol.shapes import Asset, DraftRevision, InboxEvent, InboxPage
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -113,6 +113,17 @@ def requeue_undecided(conn: sqlite3.Connection) -> int:
                         " WHERE state = 'SENT'").rowcount
 
 
+def decided_by(event: InboxEvent) -> str:
+    """The kiosk audit's actor for HQ's decision: "hq:<who>", who being the name HQ gives the person
+    (`reviewer_name`, e.g. "王丽"), else the account in HQ's own actor ("hq:li.wang" → li.wang; an HQ before
+    #25 sends only that), else "reviewer". The staff pages say "HQ reviewer 王丽" (ui/staff/audit_text.py)."""
+    name = str(event.get("reviewer_name") or "").strip()
+    if not name:
+        kind, _, account = str(event.get("reviewer") or "").partition(":")
+        name = account if kind in ("hq", "cli") and account else kind
+    return f"hq:{name or 'reviewer'}"
+
+
 def apply_inbox_page(repo: StyleRepository, page: InboxPage, *, credit_store_id: str | None = None) -> int:
     """Review decisions on this store's drafts and (with `credit_store_id`, the kiosk's credit account) HQ's
     credit grants (ledger.py), with the inbox cursor, in one transaction. Returns the events that changed
@@ -135,13 +146,16 @@ def apply_inbox_page(repo: StyleRepository, page: InboxPage, *, credit_store_id:
                                (draft_id,)).fetchone()
             if row is None or row["status"] != StyleStatus.PENDING_REVIEW.value:
                 continue  # the feed got here first (the row is HQ's now), or staff withdrew it
-            actor = f"hq:{event.get('reviewer') or 'reviewer'}"
+            actor = decided_by(event)
+            detail: dict[str, object] = {"draft_id": draft_id, "rev": rev}
+            if event.get("reviewer"):
+                detail["hq_reviewer"] = str(event["reviewer"])
             if decision == "APPROVED":
                 transit(conn, row["id"], StyleStatus.PUBLISHED, actor=actor, expect_from=StyleStatus.PENDING_REVIEW,
-                        detail={"draft_id": draft_id, "rev": rev})
+                        detail=detail)
             elif decision == "REJECTED":
                 transit(conn, row["id"], StyleStatus.REJECTED, actor=actor, reason=reason or "rejected at HQ",
-                        expect_from=StyleStatus.PENDING_REVIEW, detail={"draft_id": draft_id, "rev": rev})
+                        expect_from=StyleStatus.PENDING_REVIEW, detail=detail)
             applied += 1
         if credit_store_id is not None:
             applied += ledger.apply_grant_events(conn, page["events"], store_id=credit_store_id)

@@ -264,3 +264,65 @@ def test_the_stores_price_of_an_hq_style_survives_a_new_version_a_status_change_
     drain(repo)
     final = rows_for(repo, style_id)[0]
     assert final["status"] == "PUBLISHED" and final["deleted"] == 0 and final["price_minor"] == 16800
+
+
+def _submitted(rig: HqRig, repo: StyleRepository, tmp_path: Path) -> tuple[HttpHq, int, str]:
+    port = enrolled_port(rig, repo, tmp_path)
+    cycle.run_cycle(repo, port, time.time())
+    local = repo.create_style_with_content("我的款", "MANUAL",
+                                           read_style_folder(style_folder(tmp_path / "mine", salt=6)).content,
+                                           actor="staff")
+    style, draft_id, rev = drafts.queue_submission(repo, local.style_code, actor="staff")
+    body, blobs = drafts.revision_body(repo, style.id)
+    tasks.push_revision(port, draft_id, rev, body, blobs)
+    return port, local.id, draft_id
+
+
+def test_the_kiosks_audit_names_the_hq_person_who_approved_its_draft(
+        rig: HqRig, repo: StyleRepository, tmp_path: Path) -> None:
+    """Issue #25 point 13: HQ's inbox carries the approver's display name (reviewer_name); the kiosk's audit row
+    for the decision is "hq:王丽", so staff read "HQ reviewer 王丽", with HQ's own actor kept in the detail."""
+    from nailmirror_hq import drafts as hq_drafts
+    from nailmirror_hq import reviewers
+
+    port, style_id, draft_id = _submitted(rig, repo, tmp_path)
+    with db.write(rig.hq.engine) as conn:
+        reviewers.add(conn, "li.wang", "correct horse battery", "test", display_name="王丽")
+        hq_drafts.approve(conn, draft_id, "hq:li.wang")
+    page = port.inbox(None)
+    decision = next(e for e in page["events"] if e["type"] == "draft.decision")
+    assert decision.get("reviewer_name") == "王丽" and decision.get("reviewer") == "hq:li.wang"
+    drafts.apply_inbox_page(repo, page)
+    row = repo.audit_trail(style_id)[-1]
+    assert (row.action, row.actor) == ("APPROVE", "hq:王丽") and '"hq_reviewer": "hq:li.wang"' in row.detail_json
+
+
+@pytest.mark.parametrize(("event", "actor"), [
+    ({"reviewer": "hq:li.wang"}, "hq:li.wang"),  # an HQ before #25: no reviewer_name, its actor without "hq:"
+    ({"reviewer": "cli:root"}, "hq:root"),
+    ({"reviewer": "reviewer-a"}, "hq:reviewer-a"),
+    ({}, "hq:reviewer"),
+    ({"reviewer": "hq:li.wang", "reviewer_name": "王丽"}, "hq:王丽"),
+])
+def test_an_old_hqs_decision_still_names_the_account(event: dict[str, str], actor: str) -> None:
+    assert drafts.decided_by({"seq": 1, "type": "draft.decision", "at": "", **event}) == actor  # type: ignore[typeddict-item]
+
+
+def test_a_kiosk_reading_an_inbox_skips_fields_it_does_not_know() -> None:
+    """What lets a kiosk from before #25 read a new HQ's reviewer_name: an unknown field of a known event is
+    skipped (and noted), the event kept; and today's reader keeps reviewer_name and refuses a wrong one."""
+    from nailmirror_protocol import wire
+    from nailmirror_protocol.cursor import format_cursor
+
+    base = {"nm": 1, "epoch": "e" * 16, "has_more": False, "next": format_cursor("e" * 16, 1),
+            "events": [{"seq": 1, "type": "draft.decision", "at": "2026-12-04T13:03:00.000Z",
+                        "draft_id": "0f3c5d1e-2b4a-4c6d-8e9f-0a1b2c3d4e5f", "rev": 1, "decision": "APPROVED",
+                        "published_style_id": None, "reviewer": "hq:li.wang", "reviewer_name": "王丽",
+                        "reviewer_title": "店长"}]}
+    reading = wire.Reading()
+    event = wire.read_inbox_page(base, reading)["events"][0]
+    assert event.get("reviewer_name") == "王丽" and "reviewer_title" not in event
+    assert any("reviewer_title" in note for note in reading.skipped)
+    base["events"][0]["reviewer_name"] = 42  # type: ignore[index]
+    with pytest.raises(wire.WireError):
+        wire.read_inbox_page(base)

@@ -267,6 +267,7 @@ def test_approve_publishes_under_the_draft_id_and_tells_the_store(hq: HQ, client
         ("draft.received", None), ("draft.decision", "APPROVED")]
     decision = events["events"][1]
     assert decision["published_style_id"] == draft_id and decision["reviewer"] == "hq:li.wang"
+    assert decision["reviewer_name"] == "li.wang"  # no account of that name: the name in the actor (issue 25.13)
     assert client.get("/v1/stores/me/inbox", headers=other).json()["events"] == []
     later = client.get("/v1/stores/me/inbox", params={"since": events["next"]}, headers=headers).json()
     assert later["events"] == [] and later["next"] == events["next"]

@@ -17,7 +17,7 @@ PASSWORD = "correct horse battery"
 
 def _signed_in(hq: HQ) -> TestClient:
     with db.write(hq.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
     browser = TestClient(create_app(hq))
     page = browser.get("/review/login")
     csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
@@ -60,7 +60,7 @@ def test_credits_tab_shows_each_stores_balance_and_usage(hq_sqlite: HQ) -> None:
     assert kiosk is not None
     row = re.search(rf'<tr class="kiosk" id="credits-{re.escape(store_id)}-{re.escape(kiosk)}">(.*?)</tr>', page.text,
                     re.S)
-    assert row and "自助机" in row.group(1) and '<td class="balance">8</td>' in row.group(1)
+    assert row and "终端" in row.group(1) and '<td class="balance">8</td>' in row.group(1)
     assert f'id="grant-{given.grant_id}"' in page.text and "开业赠送" in page.text
     english = browser.get("/review/credits?lang=en").text
     assert "Credits per store" in english and "Granted by HQ" in english and 'href="/review/credits"' in english

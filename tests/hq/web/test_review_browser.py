@@ -142,3 +142,78 @@ def test_a_throttled_sign_in_says_how_long_to_wait_in_chromium(hq_sqlite: HQ) ->
     finally:
         driver.quit()
         running.stop()
+
+
+@pytest.mark.slow  # a real Chromium
+def test_the_audit_page_in_chromium_reads_in_chinese_and_english_and_filters(hq_sqlite: HQ, tmp_path: Path) -> None:
+    """Issue #25 points 6, 13, 14 as people meet them: the audit log with localised actions, store times, style
+    codes, the approver's display name and a Chinese reason as Chinese; filtered by store, then in English; and
+    a content reviewer's catalog without the take-down button, their Stores tab absent."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from nailmirror_hq import catalog, drafts
+
+    hq = hq_sqlite
+    with db.write(hq.engine) as conn:
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin", display_name="王丽")
+        reviewers.add(conn, "zhang.min", PASSWORD, "test")
+    api = TestClient(create_app(hq))
+    ids = {}
+    for n, store in enumerate(("SH-0012", "BJ-0001")):
+        _, headers = new_kiosk(hq, api, store)
+        ids[store] = new_draft_id()
+        body = draft_body(api, headers, salt=n, name=f"奶白贝壳猫眼 {n + 1}")
+        assert api.put(f"/v1/drafts/{ids[store]}/revisions/1", headers=headers, json=body).status_code == 201
+    with db.write(hq.engine) as conn:
+        drafts.approve(conn, ids["SH-0012"], "hq:li.wang")
+        drafts.reject(conn, ids["BJ-0001"], "hq:li.wang", "颜色与品牌色不符，请换成酒红")
+        code = catalog.get_style(conn, ids["SH-0012"]).style_code  # type: ignore[union-attr]
+    running = Uvicorn(create_app(hq))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver = _browser()
+
+    def sign_in(name: str) -> None:
+        driver.delete_all_cookies()
+        driver.get(f"{running.url}/review/login?lang=zh_CN")
+        driver.find_element(By.ID, "name").send_keys(name)
+        driver.find_element(By.ID, "password").send_keys(PASSWORD)
+        driver.find_element(By.ID, "sign-in").click()
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "queue"))
+
+    try:
+        sign_in("li.wang")
+        driver.get(f"{running.url}/review/audit?lang=zh_CN")
+        table = driver.find_element(By.ID, "audit")
+        approve = driver.find_element(By.CSS_SELECTOR, 'tr[data-action="DRAFT_APPROVE"]')
+        assert "通过草稿" in approve.text and "王丽" in approve.text and code in approve.text
+        assert ids["SH-0012"] not in approve.text  # the style's code, not its UUID
+        assert "颜色与品牌色不符，请换成酒红" in table.text and "\\u" not in table.text
+        driver.save_screenshot(str(ARTIFACTS / "5_audit_zh.png"))
+        Select(driver.find_element(By.ID, "filter-store")).select_by_value("st_BJ-0001")
+        driver.find_element(By.ID, "filter-apply").click()
+        WebDriverWait(driver, 20).until(lambda d: "store=st_BJ-0001" in d.current_url)
+        actions = {r.get_attribute("data-action") for r in driver.find_elements(By.CSS_SELECTOR, "tr.entry")}
+        assert "DRAFT_REJECT" in actions and "DRAFT_APPROVE" not in actions
+        driver.save_screenshot(str(ARTIFACTS / "6_audit_zh_filtered_by_store.png"))
+        driver.get(f"{running.url}/review/audit?lang=en&person=li.wang")
+        english = driver.find_element(By.ID, "audit").text
+        assert "Approved a draft" in english and "Rejected a draft" in english and "DRAFT_" not in english
+        assert "颜色与品牌色不符" in english  # the reason stays as written
+        driver.save_screenshot(str(ARTIFACTS / "7_audit_en_filtered_by_person.png"))
+
+        sign_in("zhang.min")  # a content reviewer
+        driver.get(f"{running.url}/review/catalog?lang=zh_CN")
+        assert not driver.find_elements(By.CSS_SELECTOR, "button.take-down")
+        assert not driver.find_elements(By.CSS_SELECTOR, "nav a[href$='/stores']")
+        driver.save_screenshot(str(ARTIFACTS / "8_catalog_content_reviewer.png"))
+        driver.get(f"{running.url}/review/stores?lang=zh_CN")
+        assert "您的角色（内容审核员）无权执行此操作" in driver.find_element(By.ID, "error").text
+        driver.save_screenshot(str(ARTIFACTS / "9_stores_refused_content_reviewer.png"))
+    finally:
+        driver.quit()
+        running.stop()
+    shots = ("5_audit_zh.png", "6_audit_zh_filtered_by_store.png", "7_audit_en_filtered_by_person.png",
+             "8_catalog_content_reviewer.png", "9_stores_refused_content_reviewer.png")
+    assert all((ARTIFACTS / f).stat().st_size > 1000 for f in shots)
