@@ -37,6 +37,7 @@ ACTION_LABELS: dict[str, str] = {
     "TAG_RENAME": "Renamed a tag",
     "STORE_ADD": "Added a store",
     "STORE_MOVE": "Moved a store to another channel",
+    "STORE_TIME_ZONE": "Set a store's time zone",
     "ENROLL_CODE": "Made an enrollment code",
     "ENROLL": "A kiosk enrolled",
     "TOKEN_ROTATE": "A kiosk renewed its token",
@@ -65,7 +66,8 @@ DETAIL_LABELS: dict[str, str] = {"reason": "Reason", "rev": "Revision", "version
                                  "channels": "Channels", "was": "Was", "kiosk_name": "Kiosk name",
                                  "kiosk_id": "Kiosk", "amount": "Amount", "role": "Role",
                                  "display_name": "Display name", "name_zh": "Chinese name",
-                                 "name_en": "English name", "tokens": "Tokens"}
+                                 "name_en": "English name", "tokens": "Tokens",
+                                 "time_zone": "Time zone", "edited": "Edited before approving"}
 
 # an actor's kind → the English word the Who column puts before its name ("hq:" people show by name alone)
 ACTOR_KINDS: dict[str, str] = {"cli": "HQ shell", "kiosk": "Kiosk"}

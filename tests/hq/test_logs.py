@@ -52,7 +52,7 @@ def test_serve_writes_json_lines_with_no_secret_in_them(tmp_path: Path) -> None:
     log_file = tmp_path / "logs" / "hq.jsonl"
     env = {"NAILMIRROR_HQ_HOME": str(data), "NAILMIRROR_HQ_STARTER_CATALOG": ""}
     code = run_hq_json(env, "stores", "add", "SH-0012")["enrollment_code"]  # makes hq.toml (its [signing] key)
-    run_hq_json(env, "reviewers", "add", "li.wang", "--password-stdin", stdin=PASSWORD + "\n")
+    run_hq_json(env, "reviewers", "add", "li.wang", "--role", "ops_admin", "--password-stdin", stdin=PASSWORD + "\n")
     style = run_hq_json(env, "styles", "import", str(style_folder(tmp_path / "folders")))
     config = data / "hq.toml"
     config.write_text(config.read_text() + f'\n[logging]\nformat = "json"\nfile = "{log_file}"\n', encoding="utf-8")

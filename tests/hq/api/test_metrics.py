@@ -112,7 +112,7 @@ def fast_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_counters_move_with_polls_downloads_logins_and_publishes_and_name_no_store(
         hq: HQ, tmp_path: Path, fast_passwords: None) -> None:
     with db.write(hq.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
     style = catalog.import_folder(hq.engine, hq.blobs, style_folder(tmp_path / "folders"), actor="test")
     client = TestClient(create_app(hq))
     before = scrape(client)

@@ -71,7 +71,7 @@ def test_a_page_costs_the_same_statements_with_5_rows_or_520(hq_sqlite: HQ) -> N
     hq = hq_sqlite
     store_id, _ = add_store(hq, "SH-0012")
     with db.write(hq.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
     browser = TestClient(create_app(hq))
     assert sign_in(browser, "li.wang") == 303
     pages = ("/review/", "/review/?status=ALL&q=leaf&page=2", "/review/catalog",

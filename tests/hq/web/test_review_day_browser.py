@@ -53,7 +53,7 @@ def _asset(kind: str, data: bytes, width: int, height: int, fmt: str = "PNG", sl
 def day(tmp_path: Any) -> Iterator[tuple[HQ, Uvicorn, list[str]]]:
     hq = make_hq(tmp_path / "hq", starter=resources_dir() / "starter_catalog")
     with db.write(hq.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
     api = TestClient(create_app(hq))
     render = _sample_render()
     textures = [(resources_dir() / "starter_catalog" / code / "nail.png").read_bytes()

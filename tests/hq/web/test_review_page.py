@@ -22,7 +22,7 @@ from tests.support.hq_fixtures import add_store, draft_body, new_draft_id, new_k
 
 def _reviewer(hq: HQ) -> TestClient:
     with db.write(hq.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
     browser = TestClient(create_app(hq))
     assert sign_in(browser, "li.wang") == 303
     browser.cookies.set("nm_hq_lang", "en", path="/review")

@@ -94,7 +94,7 @@ def test_each_role_gets_403_exactly_where_its_permissions_end(hq_sqlite: HQ, tmp
             if method == "GET":
                 answer = browser.get(url, follow_redirects=False)
             else:
-                answer = browser.post(url, data={"csrf": csrf, "code": "nope!", "name_zh": ""},
+                answer = browser.post(url, data={"csrf": csrf, "code": "nope!", "name_zh": "", "confirm": "yes"},
                                       follow_redirects=False)
             refused = answer.status_code == 403
             assert refused == (not roles.allows(role, permission)), (role, method, url, answer.status_code)
@@ -123,7 +123,8 @@ def test_a_content_reviewer_cannot_take_down_or_revoke_and_sees_no_such_button(h
     editor, editor_csrf = signed_in(hq, "content.editor")
     page = editor.get("/review/catalog").text
     assert 'class="off-shelf"' in page and "take-down" not in page and 'id="add-tags"' in page
-    assert editor.post(f"/review/styles/{style.id}/off-shelf", data={"csrf": editor_csrf}).status_code == 200
+    confirmed = {"csrf": editor_csrf, "confirm": "yes"}
+    assert editor.post(f"/review/styles/{style.id}/off-shelf", data=confirmed).status_code == 200
     assert editor.post(f"/review/styles/{style.id}/take-down", data={"csrf": editor_csrf}).status_code == 403
     assert editor.post("/review/stores/st_SH-0012/revoke", data={"csrf": editor_csrf}).status_code == 403
     with db.read(hq.engine) as conn:
@@ -132,8 +133,9 @@ def test_a_content_reviewer_cannot_take_down_or_revoke_and_sees_no_such_button(h
 
     admin, admin_csrf = signed_in(hq, "ops.admin")
     assert "take-down" in admin.get("/review/catalog").text and 'class="revoke"' in admin.get("/review/stores").text
-    assert admin.post(f"/review/styles/{style.id}/take-down", data={"csrf": admin_csrf}).status_code == 200
-    assert admin.post("/review/stores/st_SH-0012/revoke", data={"csrf": admin_csrf}).status_code == 200
+    confirmed = {"csrf": admin_csrf, "confirm": "yes"}
+    assert admin.post(f"/review/styles/{style.id}/take-down", data=confirmed).status_code == 200
+    assert admin.post("/review/stores/st_SH-0012/revoke", data=confirmed).status_code == 200
     with db.read(hq.engine) as conn:
         assert catalog.get_style(conn, style.id).status == "WITHDRAWN"  # type: ignore[union-attr]
         assert stores.get_store(conn, "st_SH-0012").status == "REVOKED"  # type: ignore[union-attr]

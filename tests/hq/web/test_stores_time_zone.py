@@ -27,7 +27,7 @@ def test_the_form_sets_a_zone_and_refuses_a_wrong_one(hq_sqlite: HQ, monkeypatch
 
     monkeypatch.setattr(reviewers, "_hasher", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
     with db.write(hq_sqlite.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
     store_id, _ = add_store(hq_sqlite, "SH-0012")
     client = TestClient(create_app(hq_sqlite))
     page = client.get("/review/login")
@@ -55,7 +55,7 @@ def test_setting_a_store_s_zone_in_chromium(hq_sqlite: HQ) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     with db.write(hq_sqlite.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test")
+        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
     shanghai, _ = add_store(hq_sqlite, "SH-0012")
     add_store(hq_sqlite, "PAR-0001")
     running = Uvicorn(create_app(hq_sqlite))
