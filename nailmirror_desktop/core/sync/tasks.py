@@ -30,7 +30,7 @@ from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
-from nailmirror_desktop.core.sync import apply, cycle, drafts, state
+from nailmirror_desktop.core.sync import apply, cycle, drafts, fleet, state
 from nailmirror_desktop.core.sync.errors import STORAGE_ERRNOS, Fault, SyncError, disk_full
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncState
@@ -85,6 +85,7 @@ class SyncServices:
     periodic: bool = False  # the running kiosk: every cycle schedules the next poll
     poll_interval_s: int = 300  # until HQ's hello says otherwise
     credit_store_id: str = DEFAULT_STORE_ID  # the kiosk's credit account (KioskConfig.store_id)
+    facts: fleet.KioskFacts = field(default_factory=fleet.KioskFacts)  # versions for the report to HQ
 
 
 def task_error(error: SyncError) -> TaskError:
@@ -129,6 +130,9 @@ def schedule_timer_cycle(engine: Submitter, at_s: float, interval_s: float) -> T
 
 
 def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callable[[TaskContext], dict[str, Any]]]:
+    # The real engine also replays dead letters when HQ's operator asks (fleet.py); a bare submitter cannot.
+    desk = engine if isinstance(engine, fleet.DeadLetterDesk) else None
+
     def run_sync_cycle(ctx: TaskContext) -> dict[str, Any]:
         repo = services.repository_for(ctx.connection)
         payload = ctx.task.payload or {}
@@ -137,7 +141,7 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
         now_s = services.clock.now()
         try:
             report = cycle.run_cycle(repo, services.port_for(current), now_s,
-                                     credit_store_id=services.credit_store_id)
+                                     credit_store_id=services.credit_store_id, desk=desk, facts=services.facts)
         except SyncError as exc:
             state.record_failure(repo.conn, exc)
             error = task_error(exc)
