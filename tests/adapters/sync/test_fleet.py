@@ -123,3 +123,17 @@ def test_a_running_kiosk_retries_its_failed_downloads_when_hq_asks_not_after_its
     (answer,) = [r for r in kiosk.requests if r.id == request]
     assert (answer.outcome, answer.detail) == ("DONE", "1 failed download(s) queued again")
     assert "failed_downloads" not in kiosk.problems
+
+
+@pytest.mark.slow
+def test_one_revoked_kiosk_stops_and_says_so_while_its_store_goes_on(rig: HqRig) -> None:
+    store_id, code = rig.add_store("SH-0097")
+    assert nailmirror("sync", "enroll", code, "--hq", rig.url, "--name", "Stolen PC").rc == 0
+    assert nailmirror("sync", "now").rc == 0
+    with db.write(rig.hq.engine) as conn:
+        other = fleet.stores.new_enroll_code(conn, store_id, "test")
+        fleet.revoke(conn, "Stolen PC", "hq:li.wang")
+    failed = nailmirror("sync", "now")
+    assert failed.rc == 1 and "revoked" in failed.err.lower() and status()["state"] == "REVOKED"
+    assert nailmirror("sync", "enroll", other, "--hq", rig.url, "--name", "New PC").rc == 0  # the store goes on
+    assert nailmirror("sync", "now").rc == 0 and status()["state"] == "OK"
