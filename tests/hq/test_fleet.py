@@ -5,8 +5,10 @@ On SQLite and PostgreSQL (+ S3): every test here writes HQ's tables."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -138,3 +140,28 @@ def test_one_kiosk_revoked_and_a_pc_replaced_in_one_step(hq: HQ, client: TestCli
             assert exc.status == 409
         else:
             raise AssertionError("a revoked kiosk took a request")
+
+
+@pytest.mark.slow  # alembic's full chain: about 2 s
+def test_migration_0010_leaves_earlier_kiosks_unnamed_until_their_next_hello(tmp_path: Path) -> None:
+    """A kiosk enrolled before 0010 keeps its row as it was (its token works); its next hello names it."""
+    from alembic import command
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'hq.sqlite3'}")
+    config = db.alembic_config(engine)
+    command.upgrade(config, "0008_signed_grants")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO channel (code, created_at) VALUES ('all', 'x')"))
+        conn.execute(text("INSERT INTO store (id, name, channel, status, inbox_seq, created_at) VALUES "
+                          "('st_A', 'A', 'all', 'ACTIVE', 0, '2026-01-01T00:00:00.000Z')"))
+        conn.execute(text("INSERT INTO store_token (token_sha256, store_id, kiosk_id, kiosk_name, app_version, "
+                          "created_at) VALUES ('t', 'st_A', 'k_old', 'DESKTOP-7F3A', '0.1', 'x')"))
+    command.upgrade(config, "head")
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT named_at FROM store_token")).scalar_one() is None
+        assert fleet.name_for_hello(conn, "k_old") == "A-1"
+        assert fleet.name_for_hello(conn, "k_old") == "A-1"  # named once
+        assert conn.execute(text("SELECT kiosk_name FROM store_token")).scalar_one() == "A-1"
+    command.downgrade(config, "0008_signed_grants")  # the revision undoes itself
+    engine.dispose()
