@@ -56,6 +56,7 @@ enroll_code = Table(
     Column("created_at", String(24), nullable=False),
     Column("expires_at", String(24), nullable=False),
     Column("used_at", String(24)),
+    Column("replaces_kiosk_id", String(64)),  # a replacement PC's code: its use revokes this kiosk (fleet.py)
 )
 
 store_token = Table(
@@ -75,6 +76,9 @@ store_token = Table(
     # The last sync report this kiosk sent (nailmirror_protocol.shapes.SyncReport, as JSON) and when.
     Column("sync_report", Text),
     Column("sync_report_at", String(24)),
+    # When kiosk_name was given (enrollment, a rename); NULL for a kiosk enrolled before names were kept: its
+    # next hello names it <store>-<n> (fleet.py).
+    Column("named_at", String(24)),
 )
 
 # A kiosk's token before its last rotation: still accepted until valid_until, so a kiosk that rotated but
@@ -283,4 +287,21 @@ hq_signing_key = Table(
     Column("public_key", String(64), nullable=False),
     Column("private_sealed", Text, nullable=False),
     Column("created_at", String(24), nullable=False),
+)
+
+
+# An operator's request to one kiosk (issue #25 §8, fleet.py): the kiosk gets the pending ones in hello, does
+# each once and answers in its sync report (outcome DONE or FAILED, with a one-line detail).
+fleet_request = Table(
+    "fleet_request", metadata,
+    Column("id", String(40), primary_key=True),  # fr_<hex>
+    Column("kiosk_id", String(64), ForeignKey("store_token.kiosk_id"), nullable=False),
+    Column("kind", String(40), nullable=False),  # nailmirror_protocol.shapes.FLEET_REQUEST_KINDS
+    Column("asked_by", Text, nullable=False),
+    Column("asked_at", String(24), nullable=False),
+    Column("sent_at", String(24)),  # the first hello that carried it
+    Column("outcome", String(16)),
+    Column("detail", Text),
+    Column("done_at", String(24)),
+    Index("fleet_request_by_kiosk", "kiosk_id", "asked_at"),
 )

@@ -153,6 +153,16 @@ def save_sync_report(conn: Connection, kiosk_id: str, report: SyncReport) -> str
     return now
 
 
+def default_name(conn: Connection, store_id: str) -> str:
+    """`<store>-<n>`: the store's code (its id without "st_") and the lowest number no kiosk of it is named."""
+    base = store_id.removeprefix("st_")
+    names = set(conn.execute(select(store_token.c.kiosk_name).where(store_token.c.store_id == store_id)).scalars())
+    n = 1
+    while f"{base}-{n}" in names:
+        n += 1
+    return f"{base}-{n}"
+
+
 def new_enroll_code(conn: Connection, store_id: str, actor: str) -> str:
     """Another one-time code: a replacement or second PC. A revoked store becomes active again with it."""
     found = get_store(conn, store_id)
@@ -212,11 +222,18 @@ def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tu
         raise check.refusal()
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     kiosk_id = "k_" + secrets.token_hex(10)
+    name = " ".join(kiosk_name.split())[:60] or default_name(conn, found.id)
     conn.execute(store_token.insert().values(
-        token_sha256=sha256_text(token), store_id=found.id, kiosk_id=kiosk_id, kiosk_name=kiosk_name[:200],
+        token_sha256=sha256_text(token), store_id=found.id, kiosk_id=kiosk_id, kiosk_name=name,
         app_version=app_version[:40], created_at=clock.now_text(), feed_channel=found.channel,
-        feed_format=FEED_FORMAT))
-    audit.record(conn, f"kiosk:{kiosk_id}", "ENROLL", "store", found.id, kiosk_name=kiosk_name[:200])
+        feed_format=FEED_FORMAT, named_at=clock.now_text()))
+    audit.record(conn, f"kiosk:{kiosk_id}", "ENROLL", "store", found.id, kiosk_name=name)
+    replaces = conn.execute(select(enroll_code.c.replaces_kiosk_id)
+                            .where(enroll_code.c.code_sha256 == check.key)).scalar_one()
+    if replaces:
+        # A replacement PC's code (fleet.replacement_code): the old PC is revoked in this same transaction, so
+        # there is never a moment with both in, nor one with neither.
+        revoke(conn, found.id, f"kiosk:{kiosk_id}", replaces)
     return Kiosk(found.id, kiosk_id, found.channel, found.channel, FEED_FORMAT, found.time_zone), token
 
 

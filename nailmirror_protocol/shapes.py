@@ -156,6 +156,8 @@ class Hello(TypedDict):
     # The store's time zone, an IANA name HQ sets per store (added after v1's first release: an older HQ sends
     # none, an older kiosk skips it). The kiosk counts its store's calendar day in it while enrolled.
     store_time_zone: NotRequired[str]
+    kiosk_name: NotRequired[str]  # the name HQ shows this kiosk under (issue #25 §8)
+    fleet_requests: NotRequired[list[FleetRequest]]  # what an operator asked this kiosk to do
 
 
 class EnrollRequest(TypedDict):
@@ -335,6 +337,34 @@ class FailedDownload(TypedDict):
     last_error: str
 
 
+# Fleet health and remote fixes (issue #25 §7, §8). An operator at HQ asks one kiosk to do one of these; the
+# kiosk learns of it from hello (`fleet_requests`), does it at that sync and says how it went in its report.
+FLEET_REQUEST_KINDS = ("retry_downloads", "resync", "replay_dead_letters")
+FLEET_OUTCOMES = ("DONE", "FAILED")
+REPORT_RESULTS_MAX = 20  # fleet request results one report carries (the latest)
+DEAD_LETTER_TYPES_MAX = 50
+
+
+class FleetRequest(TypedDict):
+    """One operator request in hello: `id` is HQ's (the kiosk does each id once), `kind` one of
+    FLEET_REQUEST_KINDS; an older kiosk leaves the field out unread, a newer kind is skipped."""
+
+    id: str
+    kind: str
+
+
+class FleetResult(TypedDict):
+    """How a fleet request went on the kiosk: DONE (with what it did, one line) or FAILED (why). Dead letters of
+    generation tasks, and any that ended OUTCOME_UNKNOWN, are never replayed from HQ: the detail counts them as
+    left for staff."""
+
+    id: str
+    kind: str
+    outcome: str  # FLEET_OUTCOMES
+    detail: str
+    done_at: str
+
+
 class SyncReport(TypedDict):
     """PUT /v1/kiosks/me/sync-report: how sync stands on this kiosk, sent when it changed. Every field but "nm"
     is optional on both sides (a kiosk sends what it knows, HQ keeps what it knows and ignores the rest); other
@@ -343,6 +373,17 @@ class SyncReport(TypedDict):
 
     nm: int
     failed_downloads: NotRequired[list[FailedDownload]]
+    # Fleet health (issue #25 §7): HQ's fleet page reads these; each may be absent (an older kiosk).
+    app_version: NotRequired[str]
+    model_version: NotRequired[str]  # the nail segmenter's: the first 12 hex digits of its file's sha256
+    sync_state: NotRequired[str]  # the kiosk's sync state when it sent this (SyncStatus)
+    cursor: NotRequired[str]  # its feed cursor: HQ works out the lag against its channel's head
+    dead_letters: NotRequired[dict[str, int]]  # open dead letters by task type
+    disk_free_bytes: NotRequired[int]  # free space where the data directory is
+    camera_state: NotRequired[str]  # what the running kiosk last recorded (kiosk_health), e.g. LIVE, DEMO, LOST
+    fps: NotRequired[float]  # the mirror's frame rate then
+    health_at: NotRequired[str]  # when the running kiosk recorded camera_state and fps (UTC text)
+    fleet_results: NotRequired[list[FleetResult]]
 
 
 class SyncReportReceipt(TypedDict):

@@ -23,7 +23,11 @@ from nailmirror_protocol import PROTOCOL_VERSION
 from nailmirror_protocol.canonical import is_sha256_hex
 from nailmirror_protocol.cursor import EPOCH_PATTERN, MAX_SEQ, CursorError, parse_cursor
 from nailmirror_protocol.shapes import (
+    DEAD_LETTER_TYPES_MAX,
+    FLEET_OUTCOMES,
+    FLEET_REQUEST_KINDS,
     REPORT_FAILED_MAX,
+    REPORT_RESULTS_MAX,
     ChangesPage,
     EnrollResponse,
     Hello,
@@ -326,6 +330,11 @@ def read_hello(document: object, reading: Reading | None = None) -> Hello:
         sub = top.child(key, optional=True)
         if sub is not None:
             hello[key] = sub.value
+    name = top.text("kiosk_name", 200, optional=True)
+    if name is not None:
+        hello["kiosk_name"] = name
+    if "fleet_requests" in top.value:
+        hello["fleet_requests"] = _known_items(top, "fleet_requests", _fleet_request, reading)
     top.done("hello")
     return cast(Hello, hello)
 
@@ -378,8 +387,57 @@ def read_sync_report(document: object, reading: Reading | None = None) -> SyncRe
                            "last_error": obj.text("last_error", 300, optional=True) or ""})
             obj.done("a failed download")
         report["failed_downloads"] = failed
+    _fleet_health(top, report)
+    if "fleet_results" in top.value:
+        results = []
+        for i, item in enumerate(top.items("fleet_results", REPORT_RESULTS_MAX)):
+            obj = _Object(item, f"fleet_results[{i}]", reading)
+            results.append({"id": obj.text("id", 128, pattern=ID_PATTERN), "kind": obj.text("kind", 60),
+                            "outcome": obj.text("outcome", choices=FLEET_OUTCOMES),
+                            "detail": obj.text("detail", 300, optional=True) or "",
+                            "done_at": obj.text("done_at", 40)})
+            obj.done("a fleet result")
+        report["fleet_results"] = results
     top.done("a sync report")
     return cast(SyncReport, report)
+
+
+def _fleet_health(top: _Object, report: dict[str, Any]) -> None:
+    """The report's fleet health fields (issue #25 §7), each optional: what is there is checked and kept."""
+    for key, limit in (("app_version", 40), ("model_version", 64), ("sync_state", 40), ("camera_state", 40),
+                       ("health_at", 40)):
+        value = top.text(key, limit, optional=True)
+        if value is not None:
+            report[key] = value
+    if "cursor" in top.value:
+        report["cursor"] = _cursor(top, "cursor")
+    free = top.integer("disk_free_bytes", 0, 2**62, optional=True)
+    if free is not None:
+        report["disk_free_bytes"] = free
+    fps = top._get("fps", True)
+    if fps is not None:
+        if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 <= fps <= 1000:
+            raise WireError(f"fps is not a number in 0..1000: {_show(fps)}")
+        report["fps"] = float(fps)
+    dead = top.child("dead_letters", optional=True)
+    if dead is not None:
+        if len(dead.value) > DEAD_LETTER_TYPES_MAX:
+            raise WireError(f"dead_letters has more than {DEAD_LETTER_TYPES_MAX} task types")
+        report["dead_letters"] = {}
+        for task_type in list(dead.value):
+            if not isinstance(task_type, str) or not ID_PATTERN.match(task_type):
+                raise WireError(f"dead_letters has a key that is not a task type: {_show(task_type)}")
+            report["dead_letters"][task_type] = dead.integer(task_type, 0, 10**9)
+
+
+def _fleet_request(obj: _Object) -> dict[str, Any] | None:
+    kind = obj.text("kind", 60)
+    if kind not in FLEET_REQUEST_KINDS:
+        obj.reading.skipped.add(f"fleet request kind {kind!r}")
+        return None
+    request = {"id": obj.text("id", 128, pattern=ID_PATTERN), "kind": kind}
+    obj.done("a fleet request")
+    return request
 
 
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_.~+/=-]{16,200}$")  # a bearer token: it goes into a header as it is

@@ -23,6 +23,7 @@ from nailmirror_desktop.core.generation.flow import STYLE_GENERATION, Generation
 from nailmirror_desktop.core.generation.provider_config import ProviderConfig, load_provider_config
 from nailmirror_desktop.core.generation.provider_port import ImageProvider
 from nailmirror_desktop.core.paths import database_path
+from nailmirror_desktop.core.sync import fleet
 from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, BLOB_FETCH_PARALLEL, SyncServices
 from nailmirror_desktop.core.sync.tasks import make_handlers as make_sync_handlers
 from nailmirror_desktop.core.tasks import EngineConfig, TaskEngine
@@ -174,6 +175,7 @@ def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
     store = AssetStore(PillowImageProbe())
     parts = private_dir(private_dir(data_dir() / "sync") / "parts")
     return SyncServices(
+        facts=kiosk_facts(),
         repository_for=lambda conn: StyleRepository(conn, store),
         port_for=lambda current: HttpHq(current.hq_url, current.token, parts_dir=parts, kiosk_id=current.kiosk_id),
         clock=clock,
@@ -190,6 +192,12 @@ def adopt_store_time_zone(zone: str) -> None:
     config = load_config()
     if config.store_time_zone != zone:
         save_config(config.with_changes(store_time_zone=zone))
+def kiosk_facts() -> fleet.KioskFacts:
+    """This build's versions for the sync report and `sync status --json` (issue #25 §7)."""
+    from nailmirror_desktop import __version__
+    from nailmirror_desktop.core.paths import models_dir
+
+    return fleet.kiosk_facts(__version__, models_dir())
 
 
 def register_sync(engine: TaskEngine, services: SyncServices | None = None, *, periodic: bool = False) -> None:

@@ -14,7 +14,8 @@
                                               last_success_at, offline_since, cursor, pending_uploads,
                                               pending_downloads, pending_ledger_uploads (settled credit
                                               entries not at HQ yet), parked_ledger_uploads and
-                                              ledger_upload_error (entries HQ refused), last_error
+                                              ledger_upload_error (entries HQ refused), last_error,
+                                              app_version, model_version (the nail model's sha256, 12 hex)
     sync hide CODE | sync unhide CODE         hide an HQ style in this store only (HQ's status is untouched)
 
 Exit status: 0 done (ledger entries HQ refused and parked are a one-line warning on stderr, not a failure: the
@@ -309,6 +310,7 @@ def _pending_line(conn: Any) -> str:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from nailmirror_desktop.app.services import kiosk_facts
     from nailmirror_desktop.core.db import open_database
     from nailmirror_desktop.core.paths import database_path
     from nailmirror_desktop.core.sync import state
@@ -318,6 +320,8 @@ def _status(args: argparse.Namespace) -> int:
         report = state.status_report(conn)
     finally:
         conn.close()
+    facts = kiosk_facts()  # what the sync report tells HQ's fleet page (issue #25 §7)
+    report.update(app_version=facts.app_version, model_version=facts.model_version)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return 0
@@ -325,7 +329,8 @@ def _status(args: argparse.Namespace) -> int:
     for item in report["failed_downloads"]:
         print(f"failed download: {item['style_code'] or '-'} {item['sha256'][:12]}… after {item['attempts']}"
               f" attempt(s): {item['last_error']}")
-    for key in ("last_success_at", "offline_since", "cursor", "pending_uploads", "pending_downloads",
+    for key in ("app_version", "model_version", "last_success_at", "offline_since", "cursor", "pending_uploads",
+                "pending_downloads",
                 "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error",
                 "last_warning"):
         print(f"{key}: {report[key] if report[key] is not None else '-'}")

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from nailmirror_hq import catalog, clock, db, drafts, feed, inbox, meta, metrics, stores
+from nailmirror_hq import catalog, clock, db, drafts, feed, fleet, inbox, meta, metrics, stores
 from nailmirror_hq.api import observe
 from nailmirror_hq.api.errors import NO_STORE
 from nailmirror_hq.blob_access import BlobAccess
@@ -158,6 +158,8 @@ def hello(request: Request, kiosk: Kiosk) -> JSONResponse:
     with db.write(hq.engine) as conn:
         stores.touch(conn, kiosk.kiosk_id)
         epoch = meta.epoch(conn)
+        name = fleet.name_for_hello(conn, kiosk.kiosk_id)
+        requests = fleet.for_hello(conn, kiosk.kiosk_id)
     answer: Hello = {
         "nm": 1, "store_id": kiosk.store_id, "kiosk_id": kiosk.kiosk_id, "channel": kiosk.channel,
         "hq_time": clock.now_text(), "epoch": epoch, "protocols": list(SUPPORTED_PROTOCOLS),
@@ -171,6 +173,7 @@ def hello(request: Request, kiosk: Kiosk) -> JSONResponse:
             "ledger_upload": {"path": paths.LEDGER_ENTRIES + "/{entry_id}", "method": "PUT", "status": "available"},
             "reserved": [],
         },
+        "kiosk_name": name, "fleet_requests": requests,
     }
     return _json(answer)
 
@@ -341,14 +344,16 @@ def put_draft_revision(request: Request, draft_id: str, rev: int, body: dict[str
 
 @router.put(paths.SYNC_REPORT)
 def put_sync_report(request: Request, body: dict[str, Any], kiosk: Kiosk) -> JSONResponse:
-    """The kiosk's latest sync report (failed downloads, …): every field optional, unknown ones left out, a known
-    one of the wrong shape refused (400). The last one per kiosk is kept (`nailmirror-hq stores list`)."""
+    """The kiosk's latest sync report (failed downloads, fleet health, answers to fleet requests): every field
+    optional, unknown ones left out, a known one of the wrong shape refused (400). The last one per kiosk is kept
+    (`nailmirror-hq kiosks list`, the fleet page); each answer closes its request (fleet.record_results)."""
     try:
         report = wire.read_sync_report(body)
     except wire.WireError as exc:
         raise HQError(400, ErrorCode.BAD_REQUEST, f"sync report: {exc}") from None
     with db.write(_hq(request).engine) as conn:
         received = stores.save_sync_report(conn, kiosk.kiosk_id, report)
+        fleet.record_results(conn, kiosk.kiosk_id, report.get("fleet_results", []))
     answer: SyncReportReceipt = {"nm": 1, "kiosk_id": kiosk.kiosk_id, "received_at": received}
     return _json(answer)
 

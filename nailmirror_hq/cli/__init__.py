@@ -3,6 +3,8 @@
     nailmirror-hq [--data DIR] [--json] serve [--host 127.0.0.1] [--port 8780]
     nailmirror-hq stores add NAME [--channel C] | list | revoke STORE_ID [--kiosk K] | enroll-code STORE_ID
     nailmirror-hq stores move STORE_ID --channel C | set-time-zone STORE_ID TZ
+    nailmirror-hq kiosks list [--filter F] | rename KIOSK NAME | revoke KIOSK | replace KIOSK --code
+    nailmirror-hq kiosks ask KIOSK retry_downloads|resync|replay_dead_letters
     nailmirror-hq styles import FOLDER [--publish] | list | publish|off-shelf|take-down STYLE
     nailmirror-hq styles publish STYLE [--channel C ...] [--every-channel]
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list
@@ -41,7 +43,7 @@ from nailmirror_hq.cli.common import add_common, cli_actor, command
 
 __all__ = ["build_parser", "cli_actor", "main"]
 
-COMMAND_MODULES = ("admin", "stores", "styles", "reference", "drafts", "reviewers", "credits")
+COMMAND_MODULES = ("admin", "stores", "kiosks", "styles", "reference", "drafts", "reviewers", "credits")
 ERROR_LOG_NAME = "nailmirror-hq-cli-errors.log"
 EXIT_REFUSED, EXIT_UNUSABLE, EXIT_INTERNAL_ERROR = 1, 4, 5
 

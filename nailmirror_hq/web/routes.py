@@ -65,6 +65,7 @@ NAV: list[tuple[str, str, Permission]] = [
     ("/", "Review queue", Permission.REVIEW_DRAFTS),
     ("/catalog", "Catalog", Permission.READ_CATALOG),
     ("/stores", "Stores", Permission.MANAGE_STORES),
+    ("/fleet", "Fleet", Permission.MANAGE_FLEET),
     ("/credits", "Credits", Permission.MANAGE_CREDITS),
     ("/audit", "Audit log", Permission.READ_AUDIT),
 ]

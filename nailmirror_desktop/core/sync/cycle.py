@@ -23,14 +23,14 @@ from nailmirror_desktop.core.config import known_time_zone
 from nailmirror_desktop.core.credits import upload
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
-from nailmirror_desktop.core.sync import apply, drafts, ledger, state
+from nailmirror_desktop.core.sync import apply, drafts, fleet, ledger, state
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncStatus
 from nailmirror_protocol import paths
 from nailmirror_protocol.canonical import body_sha256
 from nailmirror_protocol.errors import ResetReason
-from nailmirror_protocol.shapes import CatalogState, SyncReport
+from nailmirror_protocol.shapes import CatalogState, FleetRequest, SyncReport
 
 # 410 reasons that mean HQ went back in time (restored from a backup): undecided drafts we sent go up again.
 BACK_IN_TIME = (ResetReason.EPOCH_CHANGED.value, ResetReason.AHEAD_OF_SERVER.value)
@@ -54,10 +54,12 @@ class CycleReport:
 
 
 def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: int = paths.PAGE_MAX,
-              credit_store_id: str = DEFAULT_STORE_ID) -> CycleReport:
+              credit_store_id: str = DEFAULT_STORE_ID, desk: fleet.DeadLetterDesk | None = None,
+              facts: fleet.KioskFacts | None = None) -> CycleReport:
     """Raises SyncError; the caller records it (state.record_failure) and decides about retries.
     `credit_store_id` is the kiosk's own credit account (KioskConfig.store_id): grants land there and its
-    entries go up (HQ files them under the store of the token that sends them)."""
+    entries go up (HQ files them under the store of the token that sends them). `desk` (the task engine) replays
+    dead letters when HQ asks (fleet.py); `facts` go into the report."""
     conn = repo.conn
     current = state.require(conn)
     if current.state in (SyncStatus.REVOKED, SyncStatus.UPGRADE_REQUIRED):
@@ -74,14 +76,11 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
     pages = changes = 0
     took_snapshot = False
     warning = None
+    asked = fleet.take_requests(conn, hello.get("fleet_requests", []))
     cursor = current.channel_cursor
-    if cursor is None or cursor.split(".")[0] != hello["epoch"]:
-        # No cursor yet, or HQ's history changed (restored): a snapshot replace, not a 410 round trip.
-        if cursor is not None:
-            with write_transaction(conn):
-                state.note_reset(conn, now_s)
-                drafts.requeue_undecided(conn)  # a restored HQ may have lost what we sent it
-        changes += _snapshot(repo, port)
+    resync = next((r for r in asked if r["kind"] == "resync"), None)
+    if resync is not None or cursor is None or cursor.split(".")[0] != hello["epoch"]:
+        changes += _replace_catalog(repo, port, now_s, cursor, resync)
         took_snapshot = True
     else:
         while pages < MAX_PAGES:
@@ -109,7 +108,8 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
                 break
     events = _pull_inbox(repo, port, hello["epoch"], credit_store_id)
     uploads = ledger.upload_entries(conn, port, store_id=credit_store_id)
-    _send_report(conn, port)
+    fleet.do_requests(conn, asked, now_s, desk)
+    _send_report(conn, port, facts or fleet.KioskFacts())
     backoff = float(hello.get("backoff_s") or 0)
     state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None, warning=warning)
     return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
@@ -129,6 +129,30 @@ def _adopt_time_zone(conn: sqlite3.Connection, zone: str | None) -> str | None:
     if state.store_time_zone(conn) != zone:
         state.save_store_time_zone(conn, zone)
     return zone
+
+
+def _replace_catalog(repo: StyleRepository, port: HqPort, now_s: float, cursor: str | None,
+                     resync: FleetRequest | None) -> int:
+    """The snapshot instead of the feed: an operator asked for it (`resync`), there is no cursor yet, or HQ's
+    history changed (restored): a snapshot replace, not a 410 round trip."""
+    if resync is not None:
+        return _resync(repo, port, resync["id"])
+    if cursor is not None:
+        with write_transaction(repo.conn):
+            state.note_reset(repo.conn, now_s)
+            drafts.requeue_undecided(repo.conn)  # a restored HQ may have lost what we sent it
+    return _snapshot(repo, port)
+
+
+def _resync(repo: StyleRepository, port: HqPort, request_id: str) -> int:
+    """An operator asked for it (a catalog gone wrong here): HQ's snapshot replaces the catalog, as after a 410."""
+    try:
+        replaced = _snapshot(repo, port, force=True)
+    except SyncError as exc:
+        fleet.finish(repo.conn, request_id, "FAILED", exc.one_line())
+        raise
+    fleet.finish(repo.conn, request_id, "DONE", f"catalog replaced from HQ's snapshot ({replaced} change(s))")
+    return replaced
 
 
 def _repair_drift(repo: StyleRepository, port: HqPort, now_s: float, claimed: CatalogState) -> tuple[int, str | None]:
@@ -151,12 +175,25 @@ def _differs(conn: sqlite3.Connection, claimed: CatalogState) -> bool:
     return (claimed["count"], claimed["digest"]) != apply.local_state(conn)
 
 
-def _send_report(conn: sqlite3.Connection, port: HqPort) -> None:
-    """How sync stands here (the downloads that failed), to HQ, when it changed since HQ last took it. An HQ from
-    before sync reports answers 404 (or 405): taken as "not wanted" for this report, and sync carries on; any
-    other fault but a revoked token or a needed upgrade waits for the next cycle, never failing this one."""
-    report: SyncReport = {"nm": 1, "failed_downloads": state.failed_downloads(conn)}
-    digest = body_sha256(report)
+def _send_report(conn: sqlite3.Connection, port: HqPort, facts: fleet.KioskFacts) -> None:
+    """How sync stands here (the downloads that failed, the fleet health, answers to HQ's requests), to HQ, when
+    it changed since HQ last took it. An HQ from before sync reports answers 404 (or 405): taken as "not wanted"
+    for this report, and sync carries on; any other fault but a revoked token or a needed upgrade waits for the
+    next cycle, never failing this one. The state said is OK: the report goes at the end of a cycle that
+    reached HQ (a kiosk that cannot reach HQ tells it nothing; HQ sees it as not seen)."""
+    current = state.require(conn)
+    report: SyncReport = {"nm": 1, "failed_downloads": state.failed_downloads(conn), "sync_state": "OK",
+                          **fleet.health_fields(conn)}  # type: ignore[typeddict-item]
+    if facts.app_version:
+        report["app_version"] = facts.app_version
+    if facts.model_version:
+        report["model_version"] = facts.model_version
+    if current.channel_cursor:
+        report["cursor"] = current.channel_cursor
+    results = fleet.results(conn)
+    if results:
+        report["fleet_results"] = results
+    digest = body_sha256(fleet.lasting_part(report))
     if digest == state.report_sent(conn):
         return
     try:

@@ -30,7 +30,7 @@ from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
-from nailmirror_desktop.core.sync import apply, cycle, drafts, state
+from nailmirror_desktop.core.sync import apply, cycle, drafts, fleet, state
 from nailmirror_desktop.core.sync.errors import STORAGE_ERRNOS, Fault, SyncError, disk_full
 from nailmirror_desktop.core.sync.port import HqPort
 from nailmirror_desktop.core.sync.state import SyncState
@@ -90,6 +90,7 @@ class SyncServices:
     # Takes the store's time zone HQ sent into the kiosk's settings (app/services.py: config.json), so the daily
     # cap, hand-off numbers and times count the store's day as HQ set it.
     adopt_time_zone: Callable[[str], None] | None = None
+    facts: fleet.KioskFacts = field(default_factory=fleet.KioskFacts)  # versions for the report to HQ
 
 
 def task_error(error: SyncError) -> TaskError:
@@ -134,6 +135,9 @@ def schedule_timer_cycle(engine: Submitter, at_s: float, interval_s: float) -> T
 
 
 def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callable[[TaskContext], dict[str, Any]]]:
+    # The real engine also replays dead letters when HQ's operator asks (fleet.py); a bare submitter cannot.
+    desk = engine if isinstance(engine, fleet.DeadLetterDesk) else None
+
     def run_sync_cycle(ctx: TaskContext) -> dict[str, Any]:
         repo = services.repository_for(ctx.connection)
         payload = ctx.task.payload or {}
@@ -142,7 +146,7 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
         now_s = services.clock.now()
         try:
             report = cycle.run_cycle(repo, services.port_for(current), now_s,
-                                     credit_store_id=services.credit_store_id)
+                                     credit_store_id=services.credit_store_id, desk=desk, facts=services.facts)
         except SyncError as exc:
             state.record_failure(repo.conn, exc)
             error = task_error(exc)

@@ -31,6 +31,7 @@ from nailmirror_desktop.ui.shell.forget import forget_each
 from nailmirror_desktop.ui.shell.main_window import MainWindow, placeholder
 from nailmirror_desktop.ui.staff.staff_door import StaffDoor
 from nailmirror_desktop.ui.tryon.handoff import HandoffController
+from nailmirror_desktop.ui.tryon.health_recorder import HealthRecorder
 from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher
 from nailmirror_desktop.ui.tryon.style_browser import display_name
 from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
@@ -70,6 +71,7 @@ class KioskController(QObject):
         self.staff.config_did_save.connect(self._on_config_saved)
         self.staff.quit_was_requested.connect(self._on_quit_request)
         self.window.language_toggle_requested.connect(self.toggle_language)
+        self.health = _health_recorder(services, self.tryon, self)
         self.idle = IdleWatcher(self.config.idle_timeout_s * 1000, self)
         self.idle.idle.connect(self.reset_session)
         self._shut_down = False
@@ -79,6 +81,8 @@ class KioskController(QObject):
         self.idle.start(_app())
         self.generation.start()
         self.tryon.start()
+        if self.health is not None:
+            self.health.start()
         if self.services.load_catalog is not None:
             self.tryon.load_catalog(self.services.load_catalog)
         self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)
@@ -104,6 +108,8 @@ class KioskController(QObject):
             sys.setswitchinterval(self._switch_interval_before)
         self.idle.stop(_app())
         self.tryon.stop()
+        if self.health is not None:
+            self.health.stop()
         self.staff.stop()
         self.window.allow_close = True
         self.services.close()
@@ -184,3 +190,15 @@ def _app() -> QCoreApplication:
     if app is None:
         raise RuntimeError("the kiosk needs its QApplication")
     return app
+
+
+def _health_recorder(services: KioskServices, tryon: TryOnController, parent: QObject) -> HealthRecorder | None:
+    """The camera's state and the mirror's FPS into the database for the sync report (none without an engine)."""
+    engine = services.engine
+    if engine is None:
+        return None
+    from nailmirror_desktop.core.sync.fleet import record_health
+
+    return HealthRecorder(lambda: services.supervisor.state, tryon.mirror_loop.fps,
+                          lambda state, fps: record_health(engine.connection(), state, fps),
+                          services.run_in_background, parent)

@@ -3,14 +3,14 @@ stores page) and sends in hello, so each kiosk counts its daily cap and hand-off
 Existing stores get the chain's home zone.
 
 Revision ID: 0011_store_time_zone
-Revises: 0009_reviewer_roles
+Revises: 0010_fleet
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0011_store_time_zone"
-down_revision = "0009_reviewer_roles"
+down_revision = "0010_fleet"
 branch_labels = None
 depends_on = None
 

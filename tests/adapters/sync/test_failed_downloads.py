@@ -69,7 +69,7 @@ def test_a_failed_download_is_listed_reported_and_comes_back_once_hq_mends_it(
     assert isinstance(listed, list) and len(listed) == 1
     assert listed[0]["style_code"] == style_code(rig, style_id) and listed[0]["sha256"] == sha256
     assert listed[0]["attempts"] == 2 and listed[0]["last_error"].startswith("hash_mismatch")
-    assert hq_report(rig, store_id) == {"nm": 1, "failed_downloads": []}  # sent before the blob failed
+    assert hq_report(rig, store_id)["failed_downloads"] == []  # sent before the blob failed
 
     again = nailmirror("sync", "now")  # still rotten: tried again (staff asked), fails again, said again
     assert again.rc == 1 and status()["failed_downloads"][0]["attempts"] == 4
