@@ -75,7 +75,7 @@ def test_watch_the_fleet_and_fix_a_failed_kiosk_in_chromium(
             WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "fleet"))
             driver.save_screenshot(str(ARTIFACTS / f"1_fleet_{lang}.png"))
             if lang == "zh_CN":
-                assert driver.find_element(By.TAG_NAME, "h1").text == "设备"
+                assert driver.find_element(By.TAG_NAME, "h1").text == "终端状态"
                 assert "超过 24 小时未同步" in driver.find_element(By.ID, "alerts").text
         alerts = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#alerts li")]
         assert alerts == ["st_GZ-0100 · Back room: Not synced for 24 h", "st_BJ-0001 · Window seat: Failed downloads",

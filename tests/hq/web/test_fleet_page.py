@@ -41,7 +41,7 @@ def test_fleet_page_shows_problems_filters_alerts_and_confirms_each_action(hq_sq
     assert "Window seat" in browser.get("/review/fleet?filter=failed_downloads").text
     assert 'id="no-kiosks"' in browser.get("/review/fleet?filter=not_seen").text
     zh = browser.get("/review/fleet?lang=zh_CN").text
-    assert ">设备</a>" in zh and "警报" in zh and "下载失败" in zh and "重试失败的下载" in zh  # the chain's language
+    assert ">终端状态</a>" in zh and "警报" in zh and "下载失败" in zh and "重试失败的下载" in zh
 
     kiosk_id = fleet_row(hq).kiosk_id
     confirm = browser.get(f"/review/fleet/{kiosk_id}/revoke?lang=en")
