@@ -334,6 +334,8 @@ class SyncReport(TypedDict):
 
     nm: int
     failed_downloads: NotRequired[list[FailedDownload]]
+    # The kiosk's feed cursor after its last cycle: HQ's rollout report counts a kiosk past a change as having it.
+    cursor: NotRequired[str]
 
 
 class SyncReportReceipt(TypedDict):

@@ -372,6 +372,8 @@ def read_sync_report(document: object, reading: Reading | None = None) -> SyncRe
                            "last_error": obj.text("last_error", 300, optional=True) or ""})
             obj.done("a failed download")
         report["failed_downloads"] = failed
+    if top.value.get("cursor") is not None:
+        report["cursor"] = _cursor(top, "cursor")
     top.done("a sync report")
     return cast(SyncReport, report)
 

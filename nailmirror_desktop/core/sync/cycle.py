@@ -134,10 +134,14 @@ def _differs(conn: sqlite3.Connection, claimed: CatalogState) -> bool:
 
 
 def _send_report(conn: sqlite3.Connection, port: HqPort) -> None:
-    """How sync stands here (the downloads that failed), to HQ, when it changed since HQ last took it. An HQ from
-    before sync reports answers 404 (or 405): taken as "not wanted" for this report, and sync carries on; any
-    other fault but a revoked token or a needed upgrade waits for the next cycle, never failing this one."""
+    """How sync stands here (the downloads that failed, the feed cursor), to HQ, when it changed since HQ last
+    took it. An HQ from before sync reports answers 404 (or 405): taken as "not wanted" for this report, and sync
+    carries on; any other fault but a revoked token or a needed upgrade waits for the next cycle, never failing
+    this one."""
     report: SyncReport = {"nm": 1, "failed_downloads": state.failed_downloads(conn)}
+    cursor = state.require(conn).channel_cursor
+    if cursor is not None:  # HQ's rollout report: which changes this kiosk has applied
+        report["cursor"] = cursor
     digest = body_sha256(report)
     if digest == state.report_sent(conn):
         return
