@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, select, update
 
 from nailmirror_hq import audit, catalog, clock, codes, feed
 from nailmirror_hq.errors import HQError, not_found
@@ -186,10 +186,7 @@ def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tu
 def authenticate(conn: Connection, token: str | None) -> Kiosk:
     if not token:
         raise HQError(401, ErrorCode.TOKEN_MISSING, "no bearer token")
-    row = conn.execute(select(*_columns())
-                       .join(store, store.c.id == store_token.c.store_id)
-                       .outerjoin(channel_canary, _canary_join())
-                       .where(store_token.c.token_sha256 == sha256_text(token))).one_or_none()
+    row = conn.execute(_BY_TOKEN, {"token": sha256_text(token)}).one_or_none()
     if row is None:
         row = _retired(conn, token)
     if row is None:
@@ -204,16 +201,17 @@ def _columns() -> tuple[Any, ...]:
             store_token.c.feed_format, store.c.channel, store.c.status, channel_canary.c.store_id.label("canary"))
 
 
-def _canary_join() -> Any:
-    """The store's row in its own channel's canary set, if any: still the one lookup a poll authenticates with."""
-    return and_(channel_canary.c.channel == store.c.channel, channel_canary.c.store_id == store.c.id)
+# Every request authenticates: the statement is built once (building it per call cost more than running it).
+# The outer join is the store's row in its own channel's canary set, if any (an index search on its key).
+_KIOSK = (select(*_columns()).join(store, store.c.id == store_token.c.store_id)
+          .outerjoin(channel_canary, and_(channel_canary.c.channel == store.c.channel,
+                                          channel_canary.c.store_id == store.c.id)))
+_BY_TOKEN = _KIOSK.where(store_token.c.token_sha256 == bindparam("token"))
 
 
 def _retired(conn: Connection, token: str) -> Any:
     """The kiosk of a token replaced by a rotation less than ROTATION_GRACE ago (revocation still applies)."""
-    return conn.execute(select(*_columns())
-                        .join(store, store.c.id == store_token.c.store_id)
-                        .outerjoin(channel_canary, _canary_join())
+    return conn.execute(_KIOSK
                         .join(retired_token, retired_token.c.kiosk_id == store_token.c.kiosk_id)
                         .where(retired_token.c.token_sha256 == sha256_text(token),
                                retired_token.c.valid_until > clock.now_text())).one_or_none()
