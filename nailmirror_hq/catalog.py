@@ -305,9 +305,13 @@ def set_status(conn: Connection, style_id: str, status: str, actor: str, reason:
     for channel_code in feed.channels(conn):
         if status in LIVE_STATUSES and channel_code in targets:
             _send_style(conn, feed.canary_feed(channel_code) if channel_code in held else channel_code, saved)
-        elif feed.live_version(conn, channel_code, "style", style_id) is not None:
+        else:
             leave = reason or (status if status not in LIVE_STATUSES else "channel")
-            feed.append(conn, channel_code, "style", "delete", style_id, saved.version, reason=leave)
+            # A style held in canary is in the canary feed alone: its delete goes there.
+            for code in (channel_code, feed.canary_feed(channel_code)):
+                if feed.live_version(conn, code, "style", style_id) is not None:
+                    feed.append(conn, code, "style", "delete", style_id, saved.version, reason=leave)
+                    break  # the channel's own delete is copied to its canary feed
     if staged:
         rollouts.record(conn, "style", style_id, saved.version, dict(saved.body), None, held, actor)
     else:
