@@ -173,7 +173,10 @@ def ensure_channel(conn: Connection, code: str) -> None:
             _send_reference(conn, code, kind, ref_code)
     for row in list_styles(conn):
         if row.status in LIVE_STATUSES and not chosen_channels(conn, row.id):
-            _send_style(conn, code, row)
+            shown = _shown_before(conn, row)  # a version held in canary elsewhere is not this channel's yet
+            if shown is not None:
+                _send_style(conn, code, StyleRow(row.id, row.style_code, shown[0], row.status,
+                                                 cast(StyleBody, shown[1])))
 
 
 def chosen_channels(conn: Connection, style_id: str) -> list[str]:

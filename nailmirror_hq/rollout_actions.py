@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Connection, Engine, select
 
-from nailmirror_hq import audit, catalog, clock, db, rollout_report, rollouts
+from nailmirror_hq import audit, catalog, clock, db, feed, rollout_report, rollouts
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.schema import rollout
 from nailmirror_protocol.errors import ErrorCode
@@ -18,8 +18,9 @@ DEFAULT_CANARY_PERIOD = timedelta(hours=24)
 
 # permission: publish_rollouts
 def widen(conn: Connection, rollout_id: int, actor: str) -> rollouts.Rollout:
-    """Send a rollout in canary to every store of its channels (inside db.write): the version goes to each held
-    channel's own feed; its canary feed already has it, so canary kiosks see no change."""
+    """Send a rollout in canary to every store of its channels (inside db.write): the version goes to the own
+    feed of each channel that lacks it (the held ones, and any channel made since); a canary feed already has it,
+    so canary kiosks see no change."""
     r = rollouts.get(conn, rollout_id)
     if r.stage != rollouts.CANARY:
         raise HQError(409, ErrorCode.BAD_REQUEST, f"rollout {rollout_id} is {r.stage}: only one in canary widens")
@@ -28,9 +29,8 @@ def widen(conn: Connection, rollout_id: int, actor: str) -> rollouts.Rollout:
     row = catalog.get_style(conn, r.subject_id)
     if row is None or row.version != r.version:  # record() and set_status end a replaced rollout; never here
         raise HQError(409, ErrorCode.BAD_REQUEST, f"rollout {rollout_id}'s version is no longer the style's")
-    targets = set(catalog.target_channels(conn, row.id))
-    for channel_code in r.held:
-        if channel_code in targets:
+    for channel_code in catalog.target_channels(conn, row.id):
+        if feed.live_version(conn, channel_code, "style", row.id) != row.version:
             catalog.send_style(conn, channel_code, row)
     rollouts.mark_widened(conn, rollout_id, actor)
     audit.record(conn, actor, "ROLLOUT_WIDEN", r.kind, r.subject_id, rollout=rollout_id, version=r.version)

@@ -122,6 +122,23 @@ def test_a_held_version_replaced_in_canary_keeps_the_channels_version_as_previou
     assert undone.id == newest.id and row.body["name"]["zh"] == "一版"
 
 
+def test_a_channel_made_during_a_canary_gets_the_channels_version_then_the_widened_one(
+        hq: HQ, client: TestClient, tmp_path: Path) -> None:
+    canary_store, _ = new_kiosk(hq, client, "SH-0012")
+    style = catalog.import_folder(hq.engine, hq.blobs, make_folder(tmp_path / "v1", name="一版", salt=1),
+                                  actor="t", publish=True)
+    with db.write(hq.engine) as conn:
+        rollouts.add_canary(conn, "all", canary_store, "t")
+    new_version(hq, style.id, tmp_path / "v2", "二版", salt=2)
+    _, north_headers = new_kiosk(hq, client, "N-1", channel="north")  # a new channel, while v3 is in canary
+    north = Kiosk(client, north_headers)
+    north.snapshot()
+    assert north.styles == {style.id: (2, "一版")}
+    with db.write(hq.engine) as conn:
+        rollout_actions.widen(conn, rollouts.list_rollouts(conn, subject_id=style.id)[0].id, "t")
+    assert [(c["op"], c["version"]) for c in north.poll()] == [("upsert", 3)]
+
+
 def test_taking_down_a_style_held_in_canary_takes_it_off_the_canary_kiosks(
         hq: HQ, client: TestClient, tmp_path: Path) -> None:
     canary_store, canary_headers = new_kiosk(hq, client, "SH-0012")
