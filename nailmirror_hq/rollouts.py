@@ -153,6 +153,7 @@ def holding(conn: Connection, channel_codes: list[str]) -> list[str]:
     return [code for code in channel_codes if canary_stores(conn, code)]
 
 
+# permission: publish_rollouts
 def add_canary(conn: Connection, channel_code: str, store_id: str, actor: str) -> list[str]:
     """Put a store of the channel in its canary set (inside db.write); the set after."""
     _check_member(conn, channel_code, store_id)
@@ -165,6 +166,7 @@ def add_canary(conn: Connection, channel_code: str, store_id: str, actor: str) -
     return canary_stores(conn, channel_code)
 
 
+# permission: publish_rollouts
 def remove_canary(conn: Connection, channel_code: str, store_id: str, actor: str) -> list[str]:
     """Take a store out of the canary set (inside db.write): its kiosks go back to the channel's own feed by a
     snapshot, so they show what the rest of the channel shows. The set after."""
