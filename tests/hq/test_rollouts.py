@@ -203,3 +203,38 @@ def test_the_canary_period_comes_from_the_config_file(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="canary_hours must be a positive number"):
         canary_period(settings)
 
+
+
+def test_the_maintenance_scheduler_widens_what_is_due(hq_sqlite: HQ, tmp_path: Path) -> None:
+    """`serve`'s scheduler runs the auto-widen on its first tick (a canary period of zero: due at once)."""
+    import threading
+    import time
+    from datetime import timedelta
+
+    from nailmirror_hq import maintenance
+
+    hq = hq_sqlite
+    client = TestClient(create_app(hq))
+    canary_store, _ = new_kiosk(hq, client, "SH-0012")
+    style = catalog.import_folder(hq.engine, hq.blobs, make_folder(tmp_path / "v1", name="一版", salt=1),
+                                  actor="t", publish=True)
+    with db.write(hq.engine) as conn:
+        rollouts.add_canary(conn, "all", canary_store, "t")
+    new_version(hq, style.id, tmp_path / "v2", "二版", salt=2)
+    scheduler = maintenance.Scheduler(hq.engine, hq.blobs, tick=timedelta(hours=1),
+                                      canary_period=timedelta(0)).start()
+    waited = threading.Event()
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with db.read(hq.engine) as conn:
+                if rollouts.list_rollouts(conn, subject_id=style.id)[0].stage == rollouts.WIDENED:
+                    break
+            waited.wait(0.05)
+    finally:
+        scheduler.stop()
+    with db.read(hq.engine) as conn:
+        widened = rollouts.list_rollouts(conn, subject_id=style.id)[0]
+        assert widened.stage == rollouts.WIDENED and widened.widened_by == rollout_actions.AUTO_ACTOR
+        assert feed.live_version(conn, "all", "style", style.id) == 3
+    assert scheduler.last_error is None
