@@ -68,7 +68,7 @@ def backup(engine: Engine, blobs: BlobStore, target: Path) -> dict[str, Any]:
 # where empty means every channel, as all publishing was then; rotated tokens). Any other missing table is a
 # damaged backup and is refused.
 ADDED_AFTER_V1 = frozenset({"style_channel", "retired_token", "credit_grant", "credit_ledger_entry",
-                            "hq_signing_key"})
+                            "hq_signing_key", "channel_canary", "rollout"})
 
 
 def _read_rows(source: Path, manifest: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -128,8 +128,9 @@ def restore(engine: Engine, blobs: BlobStore, source: Path, actor: str, kek: byt
         meta.put(conn, "epoch", epoch)
         if kek is not None:
             keys.sign_unsigned_grants(conn, keys.ensure_key(conn, kek, clock.now_text()))
-        if engine.dialect.name == "postgresql":  # the audit id sequence must move past the restored ids
-            conn.exec_driver_sql("SELECT setval(pg_get_serial_sequence('audit_log', 'id'), "
-                                 "COALESCE((SELECT MAX(id) FROM audit_log), 1))")
+        if engine.dialect.name == "postgresql":  # id sequences must move past the restored ids
+            for name in ("audit_log", "rollout"):
+                conn.exec_driver_sql(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                                     f"COALESCE((SELECT MAX(id) FROM {name}), 1))")
         audit.record(conn, actor, "RESTORE", "hq", epoch, source=str(source), from_epoch=manifest.get("epoch"))
     return {"epoch": epoch, "from_epoch": manifest.get("epoch"), "tables": manifest["tables"]}

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, delete, select, update
 
-from nailmirror_hq import audit, clock, codes, db, feed, style_folder
+from nailmirror_hq import audit, clock, codes, db, feed, rollouts, style_folder
 from nailmirror_hq.blobs import BlobStore
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.schema import blob, category, channel, channel_entity, style, style_channel, tag
@@ -173,7 +173,10 @@ def ensure_channel(conn: Connection, code: str) -> None:
             _send_reference(conn, code, kind, ref_code)
     for row in list_styles(conn):
         if row.status in LIVE_STATUSES and not chosen_channels(conn, row.id):
-            _send_style(conn, code, row)
+            shown = _shown_before(conn, row)  # a version held in canary elsewhere is not this channel's yet
+            if shown is not None:
+                _send_style(conn, code, StyleRow(row.id, row.style_code, shown[0], row.status,
+                                                 cast(StyleBody, shown[1])))
 
 
 def chosen_channels(conn: Connection, style_id: str) -> list[str]:
@@ -196,6 +199,16 @@ def _choose_channels(conn: Connection, style_id: str, channels: list[str]) -> No
     conn.execute(delete(style_channel).where(style_channel.c.style_id == style_id))
     for code in dict.fromkeys(channels):
         conn.execute(style_channel.insert().values(style_id=style_id, channel=code))
+
+
+def send_style(conn: Connection, channel_code: str, row: StyleRow) -> None:
+    """The style's version to one feed (a channel's, or its canary feed), its category and tags first."""
+    _send_style(conn, channel_code, row)
+
+
+def save_version(conn: Connection, row: StyleRow, body: StyleBody) -> StyleRow:
+    """A new version of the style with this body, its status unchanged (a roll-back; inside db.write)."""
+    return _save(conn, row, row.status, body)
 
 
 def _send_style(conn: Connection, channel_code: str, row: StyleRow) -> None:
@@ -288,13 +301,24 @@ def set_status(conn: Connection, style_id: str, status: str, actor: str, reason:
         if status == "PUBLISHED" and not body.get("published_at"):
             body["published_at"] = clock.now_text()
     saved = _save(conn, row, status, body)
-    targets = set(target_channels(conn, style_id))
+    # A publish of content no store shows yet is staged (rollouts.py); any other change goes to every store.
+    staged = status == "PUBLISHED" and row.status not in LIVE_STATUSES
+    targets = target_channels(conn, style_id)
+    held = rollouts.holding(conn, targets) if staged else []
     for channel_code in feed.channels(conn):
         if status in LIVE_STATUSES and channel_code in targets:
-            _send_style(conn, channel_code, saved)
-        elif feed.live_version(conn, channel_code, "style", style_id) is not None:
+            _send_style(conn, feed.canary_feed(channel_code) if channel_code in held else channel_code, saved)
+        else:
             leave = reason or (status if status not in LIVE_STATUSES else "channel")
-            feed.append(conn, channel_code, "style", "delete", style_id, saved.version, reason=leave)
+            # A style held in canary is in the canary feed alone: its delete goes there.
+            for code in (channel_code, feed.canary_feed(channel_code)):
+                if feed.live_version(conn, code, "style", style_id) is not None:
+                    feed.append(conn, code, "style", "delete", style_id, saved.version, reason=leave)
+                    break  # the channel's own delete is copied to its canary feed
+    if staged:
+        rollouts.record(conn, "style", style_id, saved.version, dict(saved.body), None, held, actor)
+    else:
+        rollouts.end(conn, "style", style_id, rollouts.SUPERSEDED, actor)
     audit.record(conn, actor, f"STYLE_{status}", "style", style_id, version=saved.version, reason=reason)
     return saved
 
@@ -306,11 +330,30 @@ def replace_body(conn: Connection, style_id: str, body: StyleBody, actor: str) -
         raise not_found(f"style {style_id}")
     body = {**body, "style_code": row.style_code, "status": row.body.get("status", "PUBLISHED")}
     saved = _save(conn, row, row.status, body)
-    if saved.status in LIVE_STATUSES:
+    if saved.status == "PUBLISHED":  # a new version of a published style: staged (rollouts.py)
+        previous = _shown_before(conn, row)
+        targets = target_channels(conn, style_id)
+        held = rollouts.holding(conn, targets)
+        for channel_code in targets:
+            _send_style(conn, feed.canary_feed(channel_code) if channel_code in held else channel_code, saved)
+        rollouts.record(conn, "style", style_id, saved.version, dict(saved.body), previous, held, actor)
+    elif saved.status in LIVE_STATUSES:
         for channel_code in target_channels(conn, style_id):
             _send_style(conn, channel_code, saved)
+        rollouts.end(conn, "style", style_id, rollouts.SUPERSEDED, actor)
     audit.record(conn, actor, "STYLE_EDIT", "style", style_id, version=saved.version)
     return saved
+
+
+def _shown_before(conn: Connection, row: StyleRow) -> tuple[int, dict[str, Any]] | None:
+    """What the rest of the style's channels show before its new version: the version before a rollout still in
+    canary (those stores never saw the canary one), else the current one."""
+    before = rollouts.active(conn, "style", row.id)
+    if before is None:
+        return row.version, dict(row.body)
+    if before.previous_version is None or before.previous_body is None:
+        return None
+    return before.previous_version, before.previous_body
 
 
 def folder_body(folder: style_folder.StyleFolder, *, name_zh: str, name_en: str, category_code: str | None,

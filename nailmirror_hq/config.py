@@ -5,13 +5,17 @@ DIR = --data, else NAILMIRROR_HQ_HOME, else the user data dir. At scale:
 NAILMIRROR_HQ_DATABASE_URL=postgresql+psycopg://… and NAILMIRROR_HQ_BLOBS=s3://bucket?endpoint=…&region=…
 (credentials from the usual AWS_* variables), so several stateless HQ processes share one database and store.
 HQ's config file (DIR/hq.toml, or NAILMIRROR_HQ_CONFIG: every HQ process of one database needs the same file)
-holds the key that seals HQ's signing key (keys.py); it is made 0600 on the first start.
+holds the key that seals HQ's signing key (keys.py); it is made 0600 on the first start. Its optional
+[rollouts] section sets `canary_hours`: how long a rollout stays with its canary stores before it widens on its
+own when none of them reported a failed download (rollouts.py; default 24).
 """
 
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import platformdirs
@@ -68,3 +72,21 @@ def load_settings(data_dir: Path | str | None = None) -> Settings:
     config_file = os.environ.get(ENV_CONFIG)
     return Settings(data, database_url, blobs_url, default_starter_catalog(),
                     Path(config_file).expanduser().resolve() if config_file else None)
+
+
+DEFAULT_CANARY_HOURS = 24.0
+
+
+def canary_period(settings: Settings) -> timedelta:
+    """[rollouts] canary_hours of the config file; the default when the file or the key is absent. A value that
+    is not a positive number is refused on one line (ValueError: the CLI says so and exits 4)."""
+    try:
+        document = tomllib.loads(settings.config_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return timedelta(hours=DEFAULT_CANARY_HOURS)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{settings.config_path}: {exc}") from None
+    hours = document.get("rollouts", {}).get("canary_hours", DEFAULT_CANARY_HOURS)
+    if isinstance(hours, bool) or not isinstance(hours, (int, float)) or hours <= 0:
+        raise ValueError(f"{settings.config_path}: [rollouts] canary_hours must be a positive number of hours")
+    return timedelta(hours=float(hours))

@@ -3,6 +3,11 @@
 Writers call `append` inside db.write (the single-writer transaction); it takes the next seq from
 channel.head_seq, writes the change and updates channel_entity (the live set a snapshot lists) in the same
 transaction, so the log and the snapshot always agree. Readers page with `page` (seq > since, in seq order).
+
+A channel's canary feed ("~" + its code, rollouts.py) is a feed of its own that its canary stores page: it
+follows every change of its channel (`append` copies a change there unless the canary feed already has that
+version), and also carries the versions a rollout holds back from the rest of the channel. So a poll stays the
+same one range scan on whichever feed the kiosk reads, and each feed's live set and digest stay its own.
 """
 
 from __future__ import annotations
@@ -37,9 +42,21 @@ def appended_total(conn: Connection) -> int:
     """Every change ever appended, all channels together (inside a write: the difference across a decision is
     its fan-out, what /metrics reports)."""
     return int(conn.execute(select(func.coalesce(func.sum(channel.c.head_seq), 0))).scalar_one())
+CANARY_PREFIX = "~"  # not a character a channel code may have (stores.CHANNEL_PATTERN)
+
+
+def canary_feed(channel_code: str) -> str:
+    return CANARY_PREFIX + channel_code
 
 
 def channels(conn: Connection) -> list[str]:
+    """The channels stores are on (not their canary feeds)."""
+    return list(conn.execute(select(channel.c.code).where(~channel.c.code.startswith(CANARY_PREFIX))
+                             .order_by(channel.c.code)).scalars())
+
+
+def all_feeds(conn: Connection) -> list[str]:
+    """Every feed: the channels and their canary feeds (compaction covers both)."""
     return list(conn.execute(select(channel.c.code).order_by(channel.c.code)).scalars())
 
 
@@ -51,7 +68,21 @@ def live_version(conn: Connection, channel_code: str, entity_type: str, entity_i
 
 def append(conn: Connection, channel_code: str, entity_type: str, op: str, entity_id: str, version: int,
            payload: dict[str, Any] | None = None, reason: str | None = None) -> int:
-    """Append one change (inside db.write); returns its seq. `payload` is the full body of an upsert."""
+    """Append one change (inside db.write); returns its seq. `payload` is the full body of an upsert. A change of
+    a channel with a canary feed goes there too, unless that feed already shows this version (a widened rollout:
+    its canary stores had it first)."""
+    seq = _append_one(conn, channel_code, entity_type, op, entity_id, version, payload, reason)
+    if not channel_code.startswith(CANARY_PREFIX):
+        canary = canary_feed(channel_code)
+        if head(conn, canary) is not None:
+            have = live_version(conn, canary, entity_type, entity_id)
+            if (have != version) if op == "upsert" else (have is not None):
+                _append_one(conn, canary, entity_type, op, entity_id, version, payload, reason)
+    return seq
+
+
+def _append_one(conn: Connection, channel_code: str, entity_type: str, op: str, entity_id: str, version: int,
+                payload: dict[str, Any] | None, reason: str | None) -> int:
     seq = conn.execute(update(channel).where(channel.c.code == channel_code)
                        .values(head_seq=channel.c.head_seq + 1).returning(channel.c.head_seq)).scalar_one()
     change: dict[str, Any] = {"type": entity_type, "op": op, "id": entity_id, "version": version}

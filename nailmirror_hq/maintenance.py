@@ -25,9 +25,9 @@ from datetime import timedelta
 
 from sqlalchemy import Connection, Engine, delete, func, select
 
-from nailmirror_hq import clock, db, feed, meta
+from nailmirror_hq import clock, db, feed, meta, rollout_actions
 from nailmirror_hq.blobs import BlobStore
-from nailmirror_hq.schema import blob, catalog_change, channel_entity, draft_revision, style
+from nailmirror_hq.schema import blob, catalog_change, channel_entity, draft_revision, rollout, style
 
 RETENTION = timedelta(days=180)
 BLOB_GRACE = timedelta(days=7)
@@ -47,7 +47,7 @@ def compact_channels(conn: Connection, retention: timedelta = RETENTION) -> dict
     """Compact every channel below its retention horizon (inside db.write); rows dropped per channel."""
     cutoff = clock.now_text(-retention)
     dropped: dict[str, int] = {}
-    for code in feed.channels(conn):
+    for code in feed.all_feeds(conn):
         head = feed.head(conn, code)
         assert head is not None
         # The horizon: the oldest change still young enough to keep, or the head when every change is older.
@@ -58,16 +58,19 @@ def compact_channels(conn: Connection, retention: timedelta = RETENTION) -> dict
     return dropped
 
 
-def _hashes(bodies: Iterable[str]) -> set[str]:
+def _hashes(bodies: Iterable[str | None]) -> set[str]:
     found: set[str] = set()
     for body in bodies:
-        found.update(_SHA256_IN_JSON.findall(body))
+        if body:  # a rollout's previous_body is NULL for a first publish
+            found.update(_SHA256_IN_JSON.findall(body))
     return found
 
 
 def referenced_blobs(conn: Connection) -> set[str]:
     referenced: set[str] = set()
-    for column in (style.c.body, draft_revision.c.body, catalog_change.c.body, channel_entity.c.body):
+    # A rollout's bodies too: a roll-back brings its previous version's images back.
+    for column in (style.c.body, draft_revision.c.body, catalog_change.c.body, channel_entity.c.body,
+                   rollout.c.body, rollout.c.previous_body):
         referenced |= _hashes(conn.execute(select(column)).scalars())
     return referenced
 
@@ -99,11 +102,13 @@ def run(engine: Engine, blobs: BlobStore, *, retention: timedelta = RETENTION, g
 
 
 class Scheduler:
-    """A daemon thread that runs `run(..., interval=INTERVAL)` every `tick`; a failed pass is retried at the next
-    tick (the database may be restarting), never fatal to serving."""
+    """A daemon thread that, every `tick`, widens the rollouts whose canary period passed without failures
+    (rollout_actions.auto_widen) and runs `run(..., interval=INTERVAL)`; a failed pass is retried at the next tick
+    (the database may be restarting), never fatal to serving."""
 
-    def __init__(self, engine: Engine, blobs: BlobStore, tick: timedelta = timedelta(hours=1)) -> None:
-        self.engine, self.blobs, self.tick = engine, blobs, tick
+    def __init__(self, engine: Engine, blobs: BlobStore, tick: timedelta = timedelta(hours=1),
+                 canary_period: timedelta = rollout_actions.DEFAULT_CANARY_PERIOD) -> None:
+        self.engine, self.blobs, self.tick, self.canary_period = engine, blobs, tick, canary_period
         self.stopped = threading.Event()
         self.last_error: str | None = None
         self.thread = threading.Thread(target=self._loop, name="nm-hq-maintenance", daemon=True)
@@ -119,6 +124,7 @@ class Scheduler:
     def _loop(self) -> None:
         while not self.stopped.is_set():
             try:
+                rollout_actions.auto_widen(self.engine, self.canary_period)
                 run(self.engine, self.blobs, interval=INTERVAL)
                 self.last_error = None
             except Exception as exc:  # logged by the caller's status; the next tick tries again

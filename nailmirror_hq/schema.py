@@ -29,9 +29,10 @@ hq_meta = Table(
     Column("value", Text, nullable=False),
 )
 
+# A channel's code; a channel's canary feed (rollouts.py) is "~" + its code, so feed columns hold 41 characters.
 channel = Table(
     "channel", metadata,
-    Column("code", String(40), primary_key=True),
+    Column("code", String(48), primary_key=True),
     Column("head_seq", BigInteger, nullable=False, server_default="0"),
     Column("min_seq", BigInteger, nullable=False, server_default="0"),  # cursors below it get 410 compacted
     Column("created_at", String(24), nullable=False),
@@ -71,7 +72,7 @@ store_token = Table(
     Column("revoked_at", String(24)),
     # The feed this kiosk's cursor belongs to (set at enrollment and by each snapshot): a cursor read on
     # another channel, or in an older feed format, answers 410 channel_changed / protocol_upgraded.
-    Column("feed_channel", String(40)),
+    Column("feed_channel", String(48)),
     Column("feed_format", Integer),
     # The last sync report this kiosk sent (nailmirror_protocol.shapes.SyncReport, as JSON) and when.
     Column("sync_report", Text),
@@ -139,7 +140,7 @@ blob = Table(
 
 catalog_change = Table(
     "catalog_change", metadata,
-    Column("channel", String(40), ForeignKey("channel.code"), nullable=False),
+    Column("channel", String(48), ForeignKey("channel.code"), nullable=False),
     Column("seq", BigInteger, nullable=False),
     Column("type", String(16), nullable=False),
     Column("op", String(8), nullable=False),
@@ -152,7 +153,7 @@ catalog_change = Table(
 
 channel_entity = Table(
     "channel_entity", metadata,
-    Column("channel", String(40), ForeignKey("channel.code"), nullable=False),
+    Column("channel", String(48), ForeignKey("channel.code"), nullable=False),
     Column("type", String(16), nullable=False),
     Column("entity_id", String(64), nullable=False),
     Column("version", Integer, nullable=False),
@@ -305,3 +306,36 @@ fleet_request = Table(
     Column("done_at", String(24)),
     Index("fleet_request_by_kiosk", "kiosk_id", "asked_at"),
 )
+# Staged publishing (rollouts.py, migration 0012). A channel's canary stores see a publish first, through the
+# channel's canary feed ("~" + code); the rest of the channel sees it when the rollout widens.
+channel_canary = Table(
+    "channel_canary", metadata,
+    Column("channel", String(40), ForeignKey("channel.code"), nullable=False),
+    Column("store_id", String(64), ForeignKey("store.id"), nullable=False),
+    Column("added_at", String(24), nullable=False),
+    PrimaryKeyConstraint("channel", "store_id"),
+)
+
+# One publish of a subject (kind "style": a style's version; kind "model": a model release, a later issue) and
+# how far it has gone. stage: CANARY (canary feeds only) | WIDENED (every store) | ROLLED_BACK (its previous
+# version is current again) | SUPERSEDED (a later change of the subject went to every store).
+rollout = Table(
+    "rollout", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),
+    Column("subject_id", String(64), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("body", Text, nullable=False),  # what was published (a StyleBody JSON)
+    Column("previous_version", Integer),  # the version every store saw before; NULL for a first publish
+    Column("previous_body", Text),
+    Column("held", Text, nullable=False),  # JSON list of the channels whose canary feed alone carries it
+    Column("stage", String(16), nullable=False),
+    Column("created_at", String(24), nullable=False),
+    Column("created_by", Text, nullable=False),
+    Column("widened_at", String(24)),
+    Column("widened_by", Text),
+    Column("ended_at", String(24)),
+    Column("ended_by", Text),
+)
+Index("rollout_by_subject", rollout.c.kind, rollout.c.subject_id, rollout.c.id)
+Index("rollout_by_stage", rollout.c.stage, rollout.c.created_at)

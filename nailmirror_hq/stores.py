@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, delete, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, select, update
 
-from nailmirror_hq import audit, catalog, clock, codes
+from nailmirror_hq import audit, catalog, clock, codes, feed
 from nailmirror_hq.errors import HQError, not_found
-from nailmirror_hq.schema import enroll_code, retired_token, store, store_token
+from nailmirror_hq.schema import channel_canary, enroll_code, retired_token, store, store_token
 from nailmirror_protocol import FEED_FORMAT
 from nailmirror_protocol.errors import ErrorCode
 from nailmirror_protocol.shapes import SyncReport
@@ -56,6 +56,12 @@ class Kiosk:
     feed_channel: str | None = None
     feed_format: int | None = None
     time_zone: str = DEFAULT_TIME_ZONE  # the store's, read with the token: hello sends it without another query
+    canary: bool = False  # the store is in its channel's canary set (rollouts.py)
+
+    @property
+    def feed(self) -> str:
+        """The feed this kiosk pages and snapshots: its channel's, or the channel's canary feed."""
+        return feed.canary_feed(self.channel) if self.canary else self.channel
 
 
 def store_id_for(name: str) -> str:
@@ -240,27 +246,34 @@ def enroll(conn: Connection, code: str, kiosk_name: str, app_version: str) -> tu
 def authenticate(conn: Connection, token: str | None) -> Kiosk:
     if not token:
         raise HQError(401, ErrorCode.TOKEN_MISSING, "no bearer token")
-    row = conn.execute(select(*_columns())
-                       .join(store, store.c.id == store_token.c.store_id)
-                       .where(store_token.c.token_sha256 == sha256_text(token))).one_or_none()
+    row = conn.execute(_BY_TOKEN, {"token": sha256_text(token)}).one_or_none()
     if row is None:
         row = _retired(conn, token)
     if row is None:
         raise HQError(401, ErrorCode.TOKEN_INVALID, "unknown token; enroll this kiosk again")
     if row.revoked_at is not None:
         raise HQError(401, ErrorCode.TOKEN_REVOKED, "HQ revoked this kiosk; enroll it again")
-    return Kiosk(row.store_id, row.kiosk_id, row.channel, row.feed_channel, row.feed_format, row.time_zone)
+    return Kiosk(row.store_id, row.kiosk_id, row.channel, row.feed_channel, row.feed_format, row.time_zone,
+                 row.canary is not None)
 
 
 def _columns() -> tuple[Any, ...]:
     return (store_token.c.store_id, store_token.c.kiosk_id, store_token.c.revoked_at, store_token.c.feed_channel,
-            store_token.c.feed_format, store.c.channel, store.c.status, store.c.time_zone)
+            store_token.c.feed_format, store.c.channel, store.c.status, store.c.time_zone,
+            channel_canary.c.store_id.label("canary"))
+
+
+# Every request authenticates: the statement is built once (building it per call cost more than running it).
+# The outer join is the store's row in its own channel's canary set, if any (an index search on its key).
+_KIOSK = (select(*_columns()).join(store, store.c.id == store_token.c.store_id)
+          .outerjoin(channel_canary, and_(channel_canary.c.channel == store.c.channel,
+                                          channel_canary.c.store_id == store.c.id)))
+_BY_TOKEN = _KIOSK.where(store_token.c.token_sha256 == bindparam("token"))
 
 
 def _retired(conn: Connection, token: str) -> Any:
     """The kiosk of a token replaced by a rotation less than ROTATION_GRACE ago (revocation still applies)."""
-    return conn.execute(select(*_columns())
-                        .join(store, store.c.id == store_token.c.store_id)
+    return conn.execute(_KIOSK
                         .join(retired_token, retired_token.c.kiosk_id == store_token.c.kiosk_id)
                         .where(retired_token.c.token_sha256 == sha256_text(token),
                                retired_token.c.valid_until > clock.now_text())).one_or_none()
@@ -285,11 +298,11 @@ def rotate(conn: Connection, kiosk: Kiosk, presented: str) -> tuple[str, str]:
 
 
 def record_snapshot(conn: Connection, kiosk: Kiosk) -> None:
-    """The kiosk took a snapshot of its store's channel: its next cursor belongs to that feed (inside db.write).
-    Written only when it changed, so the steady state writes nothing."""
-    if (kiosk.feed_channel, kiosk.feed_format) != (kiosk.channel, FEED_FORMAT):
+    """The kiosk took a snapshot of its feed (its store's channel, or the channel's canary feed): its next cursor
+    belongs to that feed (inside db.write). Written only when it changed, so the steady state writes nothing."""
+    if (kiosk.feed_channel, kiosk.feed_format) != (kiosk.feed, FEED_FORMAT):
         conn.execute(update(store_token).where(store_token.c.kiosk_id == kiosk.kiosk_id)
-                     .values(feed_channel=kiosk.channel, feed_format=FEED_FORMAT))
+                     .values(feed_channel=kiosk.feed, feed_format=FEED_FORMAT))
 
 
 def move_store(conn: Connection, store_id: str, channel_code: str, actor: str) -> Store:

@@ -87,11 +87,12 @@ def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
     app.mount(f"{review.PREFIX}/static", review.static, name="review-static")
     app.include_router(review.router)
     app.add_exception_handler(review.Refused, review.refused)  # the login redirect or 403 its dependencies chose
-    from nailmirror_hq.web import audit_page, credits_page, fleet_page
+    from nailmirror_hq.web import audit_page, credits_page, fleet_page, rollouts_page
 
     app.include_router(credits_page.router)
     app.include_router(audit_page.router)
     app.include_router(fleet_page.router)
+    app.include_router(rollouts_page.router)
     app.add_middleware(ProtocolGate)
     app.add_middleware(observe.CountRequests, registry=app.state.metrics)  # last added: outermost, sees all
     return app

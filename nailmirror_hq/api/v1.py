@@ -82,7 +82,10 @@ def _reset(reason: ResetReason, message: str) -> HQError:
 def _feed_of(kiosk: stores.Kiosk) -> None:
     """410 when the kiosk's cursor belongs to another feed than the one it would now page: its store moved to
     another channel, or HQ's feed carries change types the kiosk has not had from a snapshot (R8)."""
-    if kiosk.feed_channel is not None and kiosk.feed_channel != kiosk.channel:
+    if kiosk.feed_channel is not None and kiosk.feed_channel != kiosk.feed:
+        if kiosk.feed_channel.lstrip(feed.CANARY_PREFIX) == kiosk.channel:  # a canary feed and its channel's
+            raise _reset(ResetReason.CHANNEL_CHANGED, f"this store {'joined' if kiosk.canary else 'left'} the "
+                                                      f"canary set of channel {kiosk.channel}")
         raise _reset(ResetReason.CHANNEL_CHANGED,
                      f"this store moved from channel {kiosk.feed_channel} to {kiosk.channel}")
     if kiosk.feed_format is not None and kiosk.feed_format < FEED_FORMAT:
@@ -183,18 +186,18 @@ def changes(request: Request, kiosk: Kiosk, since: str | None = None,
             limit: Annotated[int, Query(ge=1, le=paths.PAGE_MAX)] = paths.PAGE_MAX) -> JSONResponse:
     with db.read(_hq(request).engine) as conn:
         epoch = meta.epoch(conn)
-        head = feed.head(conn, kiosk.channel)
+        head = feed.head(conn, kiosk.feed)
         if head is None:
             raise not_found(f"channel {kiosk.channel}")
         _feed_of(kiosk)  # first: the cursor's seq means nothing on another feed (not even "ahead")
         start = _since(since, epoch, head.head_seq, head.min_seq)
-        items, has_more = feed.page(conn, kiosk.channel, start, limit)
+        items, has_more = feed.page(conn, kiosk.feed, start, limit)
         observe.of(request).observe(metrics.FEED_PAGE, len(items))
         last = items[-1]["seq"] if items else start
         answer: ChangesPage = {"nm": 1, "epoch": epoch, "has_more": has_more, "next": f"{epoch}.{last}",
                                "changes": items}
         if not has_more:
-            answer["state"] = feed.state(conn, epoch, kiosk.channel, head.head_seq)
+            answer["state"] = feed.state(conn, epoch, kiosk.feed, head.head_seq)
     return _json(answer)
 
 
@@ -203,23 +206,23 @@ def snapshot(request: Request, kiosk: Kiosk,
              if_none_match: Annotated[str | None, Header()] = None) -> Response:
     with db.read(_hq(request).engine) as conn:  # one read transaction: the live set and the cursor agree
         epoch = meta.epoch(conn)
-        head = feed.head(conn, kiosk.channel)
+        head = feed.head(conn, kiosk.feed)
         if head is None:
             raise not_found(f"channel {kiosk.channel}")
         cursor = f"{epoch}.{head.head_seq}"
         etag = f'"{cursor}"'
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        same_feed = (kiosk.feed_channel, kiosk.feed_format) == (kiosk.channel, FEED_FORMAT)
+        same_feed = (kiosk.feed_channel, kiosk.feed_format) == (kiosk.feed, FEED_FORMAT)
         # The ETag names a cursor, not a channel: a kiosk that moved gets the full body even if seqs coincide.
         if same_feed and if_none_match and etag in [t.strip() for t in if_none_match.split(",")]:
             return Response(status_code=304, headers=headers)
         answer: Snapshot = {
             "nm": 1, "epoch": epoch, "cursor": cursor, "generated_at": clock.now_text(),
-            "categories": [body for _, _, body in feed.live(conn, kiosk.channel, "category")],  # type: ignore[misc]
-            "tags": [body for _, _, body in feed.live(conn, kiosk.channel, "tag")],  # type: ignore[misc]
+            "categories": [body for _, _, body in feed.live(conn, kiosk.feed, "category")],  # type: ignore[misc]
+            "tags": [body for _, _, body in feed.live(conn, kiosk.feed, "tag")],  # type: ignore[misc]
             "styles": [{"id": i, "version": v, "style": b}  # type: ignore[typeddict-item]
-                       for i, v, b in feed.live(conn, kiosk.channel, "style")],
-            "state": feed.state(conn, epoch, kiosk.channel, head.head_seq),
+                       for i, v, b in feed.live(conn, kiosk.feed, "style")],
+            "state": feed.state(conn, epoch, kiosk.feed, head.head_seq),
         }
         observe.of(request).observe(metrics.SNAPSHOT_STYLES, len(answer["styles"]))
     # After the read: the kiosk's next cursor is for this channel's feed. Only a kiosk that moved or upgraded

@@ -6,7 +6,9 @@
     nailmirror-hq kiosks list [--filter F] | rename KIOSK NAME | revoke KIOSK | replace KIOSK --code
     nailmirror-hq kiosks ask KIOSK retry_downloads|resync|replay_dead_letters
     nailmirror-hq styles import FOLDER [--publish] | list | publish|off-shelf|take-down STYLE
-    nailmirror-hq styles publish STYLE [--channel C ...] [--every-channel]
+    nailmirror-hq styles publish STYLE [--channel C ...] [--every-channel] | rollback STYLE
+    nailmirror-hq channels canary CHANNEL [--add STORE_ID | --remove STORE_ID | --list]
+    nailmirror-hq rollouts list [--stage S] | show ID | widen ID
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
     nailmirror-hq reviewers add NAME --password-stdin [--role ROLE] [--display-name TEXT] | list
@@ -43,7 +45,7 @@ from nailmirror_hq.cli.common import add_common, cli_actor, command
 
 __all__ = ["build_parser", "cli_actor", "main"]
 
-COMMAND_MODULES = ("admin", "stores", "kiosks", "styles", "reference", "drafts", "reviewers", "credits")
+COMMAND_MODULES = ("admin", "stores", "kiosks", "styles", "reference", "drafts", "reviewers", "credits", "rollouts")
 ERROR_LOG_NAME = "nailmirror-hq-cli-errors.log"
 EXIT_REFUSED, EXIT_UNUSABLE, EXIT_INTERNAL_ERROR = 1, 4, 5
 

@@ -45,7 +45,10 @@ def _serve(hq: HQ, args: argparse.Namespace) -> None:
     # One worker on SQLite (one writer anyway); run several processes behind a load balancer on PostgreSQL.
     logs.event(logging.getLogger("nailmirror_hq.serve"), logging.INFO, "serving",
                database=hq.settings.database_url.split("@")[-1], url=f"http://{args.host}:{args.port}")
-    scheduler = maintenance.Scheduler(hq.engine, hq.blobs).start()  # compaction and blob clean-up, daily
+    from nailmirror_hq.config import canary_period
+
+    # Compaction and blob clean-up daily; rollouts whose canary period passed widen within a tick (an hour).
+    scheduler = maintenance.Scheduler(hq.engine, hq.blobs, canary_period=canary_period(hq.settings)).start()
     try:
         uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
                     server_header=False, log_config=log_config)
@@ -58,9 +61,14 @@ def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 
     if args.retention_days < 1 or args.blob_grace_days < 0:
         raise HQError(400, "bad_request", "--retention-days must be >= 1 and --blob-grace-days >= 0")
+    from nailmirror_hq import rollout_actions
+    from nailmirror_hq.config import canary_period
+
+    widened = rollout_actions.auto_widen(hq.engine, canary_period(hq.settings))
     result = maintenance.run(hq.engine, hq.blobs, retention=timedelta(days=args.retention_days),
                              grace=timedelta(days=args.blob_grace_days))
-    return {"changes_dropped": result.changes_dropped, "blobs_deleted": len(result.blobs_deleted)}
+    return {"changes_dropped": result.changes_dropped, "blobs_deleted": len(result.blobs_deleted),
+            "rollouts": {str(k): v for k, v in widened.items()}}
 
 
 def _backup(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from nailmirror_hq import catalog, db
+from nailmirror_hq import catalog, db, rollout_actions
 from nailmirror_hq.cli.common import Command, cli_actor
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ
@@ -36,6 +36,8 @@ def register(sub: Any, command: Command) -> None:
                              help="publish only to this channel (repeatable); other channels drop it")
             cmd.add_argument("--every-channel", action="store_true",
                              help="publish to every channel again, also channels added later")
+    command(group, "rollback", _styles_rollback, "make the previous published version current again for every "
+                                                 "store").add_argument("style", help="style id or style code")
 
 
 
@@ -77,3 +79,10 @@ def _styles_status(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
                                  channels)
         chosen = catalog.chosen_channels(conn, row.id)
     return {**_style_json(row), "channels": chosen, "every_channel": not chosen}
+
+
+# permission: publish_rollouts
+def _styles_rollback(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    with db.write(hq.engine) as conn:
+        row, undone = rollout_actions.rollback(conn, _resolve_style(conn, args.style), cli_actor())
+    return {**_style_json(row), "rolled_back_rollout": undone.id, "restored_version": undone.previous_version}

@@ -56,6 +56,11 @@ ACTION_LABELS: dict[str, str] = {
     "REVIEWER_DISABLE": "Disabled a person",
     "REVIEWER_ROLE": "Changed a person's role",
     "REVIEWER_NAME": "Changed a person's display name",
+    "CANARY_ADD": "Added a store to a canary set",
+    "CANARY_REMOVE": "Took a store out of a canary set",
+    "ROLLOUT_START": "Started a rollout",
+    "ROLLOUT_WIDEN": "Widened a rollout to every store",
+    "STYLE_ROLLBACK": "Rolled a style back",
     "RESTORE": "Restored HQ from a backup",
 }
 

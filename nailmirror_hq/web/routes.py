@@ -67,6 +67,7 @@ NAV: list[tuple[str, str, Permission]] = [
     ("/stores", "Stores", Permission.MANAGE_STORES),
     ("/fleet", "Fleet", Permission.MANAGE_FLEET),
     ("/credits", "Credits", Permission.MANAGE_CREDITS),
+    ("/rollouts", "Rollouts", Permission.PUBLISH_ROLLOUTS),
     ("/audit", "Audit log", Permission.READ_AUDIT),
 ]
 

@@ -69,7 +69,8 @@ def test_a_failed_download_is_listed_reported_and_comes_back_once_hq_mends_it(
     assert isinstance(listed, list) and len(listed) == 1
     assert listed[0]["style_code"] == style_code(rig, style_id) and listed[0]["sha256"] == sha256
     assert listed[0]["attempts"] == 2 and listed[0]["last_error"].startswith("hash_mismatch")
-    assert hq_report(rig, store_id)["failed_downloads"] == []  # sent before the blob failed
+    sent = hq_report(rig, store_id)
+    assert sent["failed_downloads"] == [] and sent["cursor"] == status()["cursor"]  # sent before the blob failed
 
     again = nailmirror("sync", "now")  # still rotten: tried again (staff asked), fails again, said again
     assert again.rc == 1 and status()["failed_downloads"][0]["attempts"] == 4
@@ -180,4 +181,10 @@ def test_new_hq_takes_a_report_with_fields_missing_or_unknown_and_refuses_a_wron
         assert exc.code == "bad_request" and "sha256" in exc.message
     else:
         raise AssertionError("HQ took a report with a malformed hash")
+    try:
+        client.put_sync_report({"nm": 1, "cursor": "../x"})
+    except SyncError as exc:
+        assert exc.code == "bad_request" and "cursor" in exc.message
+    else:
+        raise AssertionError("HQ took a report with a malformed cursor")
     assert json.dumps(hq_report(rig, store_id)).count("../") == 0
