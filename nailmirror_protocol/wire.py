@@ -24,6 +24,8 @@ from nailmirror_protocol.canonical import is_sha256_hex
 from nailmirror_protocol.cursor import EPOCH_PATTERN, MAX_SEQ, CursorError, parse_cursor
 from nailmirror_protocol.shapes import (
     REPORT_FAILED_MAX,
+    CaptureReceipt,
+    CaptureWithdrawReceipt,
     ChangesPage,
     EnrollResponse,
     Hello,
@@ -372,6 +374,8 @@ def read_sync_report(document: object, reading: Reading | None = None) -> SyncRe
                            "last_error": obj.text("last_error", 300, optional=True) or ""})
             obj.done("a failed download")
         report["failed_downloads"] = failed
+    if "model_version" in top.value:
+        report["model_version"] = top.text("model_version", 80)
     top.done("a sync report")
     return cast(SyncReport, report)
 
@@ -404,3 +408,17 @@ def read_blobs_missing(document: object, reading: Reading | None = None) -> list
     missing = [check_sha256(s, f"missing[{i}]") for i, s in enumerate(top.items("missing", 1000))]
     top.done("a missing-blobs answer")
     return missing
+
+
+def read_capture_receipt(document: object, reading: Reading | None = None) -> CaptureReceipt:
+    top = _top(document, reading if reading is not None else Reading())
+    answer = {"nm": PROTOCOL_VERSION, "code": top.text("code", 16), "held": top.flag("held")}
+    top.done("a capture receipt")
+    return cast(CaptureReceipt, answer)
+
+
+def read_capture_withdraw_receipt(document: object, reading: Reading | None = None) -> CaptureWithdrawReceipt:
+    top = _top(document, reading if reading is not None else Reading())
+    answer = {"nm": PROTOCOL_VERSION, "code": top.text("code", 16), "withdrawn": top.flag("withdrawn")}
+    top.done("a withdrawal receipt")
+    return cast(CaptureWithdrawReceipt, answer)

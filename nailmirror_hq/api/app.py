@@ -10,7 +10,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nailmirror_hq import __version__, clock
-from nailmirror_hq.api import credits, errors, v1
+from nailmirror_hq.api import captures, credits, errors, v1
 from nailmirror_hq.api.errors import error_response
 from nailmirror_hq.api.v1 import MIN_KIOSK_VERSION
 from nailmirror_hq.blob_access import BlobAccess
@@ -78,6 +78,7 @@ def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
     errors.install(app)
     app.include_router(v1.router)
     app.include_router(credits.router)
+    app.include_router(captures.router)
     from nailmirror_hq.web import routes as review  # Jinja2 and the templates load only with the app
 
     app.mount(f"{review.PREFIX}/static", review.static, name="review-static")

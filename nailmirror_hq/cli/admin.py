@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,9 @@ def _serve(hq: HQ, args: argparse.Namespace) -> None:
     # One worker on SQLite (one writer anyway); run several processes behind a load balancer on PostgreSQL.
     print(f"nailmirror-hq: serving {hq.settings.database_url.split('@')[-1]} on http://{args.host}:{args.port}",
           file=sys.stderr)
-    scheduler = maintenance.Scheduler(hq.engine, hq.blobs).start()  # compaction and blob clean-up, daily
+    scheduler = maintenance.Scheduler(  # compaction, blob clean-up and capture retention, daily
+        hq.engine, hq.blobs, capture_store=hq.require_captures(),
+        capture_retention=timedelta(days=hq.settings.capture_retention_days)).start()
     try:
         uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
                     server_header=False, log_config=_log_config())
@@ -58,13 +61,13 @@ def _log_config() -> dict[str, Any]:
 
 
 def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
-    from datetime import timedelta
-
     if args.retention_days < 1 or args.blob_grace_days < 0:
         raise HQError(400, "bad_request", "--retention-days must be >= 1 and --blob-grace-days >= 0")
     result = maintenance.run(hq.engine, hq.blobs, retention=timedelta(days=args.retention_days),
-                             grace=timedelta(days=args.blob_grace_days))
-    return {"changes_dropped": result.changes_dropped, "blobs_deleted": len(result.blobs_deleted)}
+                             grace=timedelta(days=args.blob_grace_days), capture_store=hq.require_captures(),
+                             capture_retention=timedelta(days=hq.settings.capture_retention_days))
+    return {"changes_dropped": result.changes_dropped, "blobs_deleted": len(result.blobs_deleted),
+            "captures_expired": len(result.captures_expired)}
 
 
 def _backup(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
