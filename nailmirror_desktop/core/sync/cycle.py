@@ -18,6 +18,7 @@ import logging
 import sqlite3
 from dataclasses import dataclass
 
+from nailmirror_desktop.core.captures import upload as capture_upload
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.credits import upload
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
@@ -52,10 +53,11 @@ class CycleReport:
 
 
 def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: int = paths.PAGE_MAX,
-              credit_store_id: str = DEFAULT_STORE_ID) -> CycleReport:
+              credit_store_id: str = DEFAULT_STORE_ID, model_version: str | None = None) -> CycleReport:
     """Raises SyncError; the caller records it (state.record_failure) and decides about retries.
     `credit_store_id` is the kiosk's own credit account (KioskConfig.store_id): grants land there and its
-    entries go up (HQ files them under the store of the token that sends them)."""
+    entries go up (HQ files them under the store of the token that sends them). `model_version`: the nail model
+    this kiosk runs, for the sync report (core/model_version.py)."""
     conn = repo.conn
     current = state.require(conn)
     if current.state in (SyncStatus.REVOKED, SyncStatus.UPGRADE_REQUIRED):
@@ -106,7 +108,8 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
                 break
     events = _pull_inbox(repo, port, hello["epoch"], credit_store_id)
     uploads = ledger.upload_entries(conn, port, store_id=credit_store_id)
-    _send_report(conn, port)
+    capture_upload.send_withdrawals(conn, port, now_s)  # a customer's withdrawal goes up with every cycle
+    _send_report(conn, port, model_version)
     backoff = float(hello.get("backoff_s") or 0)
     state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None, warning=warning)
     return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
@@ -133,11 +136,13 @@ def _differs(conn: sqlite3.Connection, claimed: CatalogState) -> bool:
     return (claimed["count"], claimed["digest"]) != apply.local_state(conn)
 
 
-def _send_report(conn: sqlite3.Connection, port: HqPort) -> None:
+def _send_report(conn: sqlite3.Connection, port: HqPort, model_version: str | None = None) -> None:
     """How sync stands here (the downloads that failed), to HQ, when it changed since HQ last took it. An HQ from
     before sync reports answers 404 (or 405): taken as "not wanted" for this report, and sync carries on; any
     other fault but a revoked token or a needed upgrade waits for the next cycle, never failing this one."""
     report: SyncReport = {"nm": 1, "failed_downloads": state.failed_downloads(conn)}
+    if model_version:
+        report["model_version"] = model_version
     digest = body_sha256(report)
     if digest == state.report_sent(conn):
         return
