@@ -59,6 +59,16 @@ class Capture:
     last_error: str | None
 
 
+@dataclass(frozen=True)
+class CaptureOutcome:
+    """code: the capture's code (None when nothing was kept); refused: why nothing was kept (no_consent,
+    no_hands, face_remains); faces_blurred: faces found and blurred in the kept image."""
+
+    code: str | None
+    refused: str | None = None
+    faces_blurred: int = 0
+
+
 def captures_dir() -> Path:
     return private_dir(data_dir() / "captures")
 
@@ -148,7 +158,7 @@ def collect_orphans(conn: sqlite3.Connection, now_s: float) -> int:
     or between a row's delete and its file's); how many."""
     named = {str(r[0]) for r in conn.execute("SELECT image FROM capture")}
     removed = 0
-    for path in captures_dir().iterdir():
+    for path in [*captures_dir().glob("*.png"), *captures_dir().glob("*.part")]:
         if path.name in named:
             continue
         try:
