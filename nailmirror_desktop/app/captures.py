@@ -97,10 +97,11 @@ def capture_snapshot(maker: CaptureMaker, before: Path, consent: store.Consent |
     return maker.capture(read_image(before), consent, camera={"source": "snapshot", "mirrored": maker.mirrored})
 
 
-def staff_consent_in_own_connection() -> store.Consent | None:
+def staff_consent_in_own_connection(record: bool = False) -> store.Consent | None:
+    """Staff's consent to captures of their own hands (None: not given); `record` gives it now (once is enough)."""
     conn = open_database(database_path())
     try:
-        return store.staff_consent(conn)
+        return store.record_staff_consent(conn, time.time()) if record else store.staff_consent(conn)
     finally:
         conn.close()
 

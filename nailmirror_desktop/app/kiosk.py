@@ -22,7 +22,6 @@ from nailmirror_desktop.app import captures
 from nailmirror_desktop.app import services as shared
 from nailmirror_desktop.app.effect_preview import register_effect_preview
 from nailmirror_desktop.app.open_files import raise_open_file_limit
-from nailmirror_desktop.core.captures.store import CaptureOutcome
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig, config_path, load_config, save_config
 from nailmirror_desktop.core.generation.provider_config import load_provider_config
@@ -154,7 +153,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
         repository = _open_repository(conn)
         engine, executor, provider = _open_task_engine(resources, config)
     share = _open_share_server(config, resources)
-    take_capture = _capture_maker(config, engine, resources) if with_db_engine(conn, engine) else None
+    maker = _capture_maker(config, engine, resources) if with_db_engine(conn, engine) else None
     resources.callback(runner.close)  # first to close: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
     return KioskServices(
@@ -162,7 +161,11 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
         provider=provider, share=share, handoffs=HandoffRequests(conn) if conn is not None else None,
         load_catalog=shared.prepare_catalog_in_own_connection if with_db else None,
         import_style_folder=shared.import_style_folder_in_own_connection if with_db else None,
-        take_capture=take_capture,
+        take_capture=(lambda before: captures.capture_snapshot(maker, before, captures.customer_consent()))
+        if maker is not None else None,
+        take_staff_capture=(lambda before: captures.capture_snapshot(
+            maker, before, captures.staff_consent_in_own_connection())) if maker is not None else None,
+        staff_consent=captures.staff_consent_in_own_connection if with_db else None,
         drop_capture=captures.delete_capture_in_own_connection if with_db else None,
         withdraw_capture=captures.withdraw_in_own_connection if with_db else None,
         resources=resources,
@@ -174,7 +177,7 @@ def with_db_engine(conn: sqlite3.Connection | None, engine: TaskEngine | None) -
 
 
 def _capture_maker(config: KioskConfig, engine: TaskEngine | None, resources: ExitStack,
-                   ) -> Callable[[Path], CaptureOutcome]:
+                   ) -> captures.CaptureMaker:
     """The consent tap's work (app/captures.py): its own still pipeline and face finder, loaded on the first
     capture; an enrolled kiosk queues the upload at once."""
     from nailmirror_desktop.core.sync.tasks import submit_capture_upload
@@ -183,7 +186,7 @@ def _capture_maker(config: KioskConfig, engine: TaskEngine | None, resources: Ex
                                   submit_upload=(lambda code: submit_capture_upload(engine, code))
                                   if engine is not None else None)
     resources.callback(maker.close)
-    return lambda before: captures.capture_snapshot(maker, before, captures.customer_consent())
+    return maker
 
 
 def _open_share_server(config: KioskConfig, resources: ExitStack) -> ShareServer | None:

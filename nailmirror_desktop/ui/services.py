@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nailmirror_desktop.adapters.share.server import ShareServer
-from nailmirror_desktop.core.captures.store import CaptureOutcome
+from nailmirror_desktop.core.captures.store import CaptureOutcome, Consent
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.tasks import TaskEngine
@@ -51,6 +51,10 @@ class KioskServices:
     take_capture: Callable[[Path], CaptureOutcome] | None = None
     drop_capture: Callable[[str], object] | None = None
     withdraw_capture: Callable[[str], tuple[str, bool]] | None = None
+    # Staff's own hands: the snapshot's "before" file → a capture under staff's consent record; that record
+    # (given once: staff_consent(True) records it, staff_consent(False) reads it; None until given).
+    take_staff_capture: Callable[[Path], CaptureOutcome] | None = None
+    staff_consent: Callable[[bool], Consent | None] | None = None
     resources: ExitStack = field(default_factory=ExitStack)  # what close() closes, last opened first
 
     def close(self) -> None:

@@ -67,7 +67,8 @@ class KioskController(QObject):
         # "Help us improve the mirror": a consented copy of her hands, its code on her screen (issue #26)
         self.capture = CaptureConsentController(self.tryon, services.take_capture, services.drop_capture,
                                                 services.run_in_background, parent=self)
-        self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self)
+        self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self,
+                               last_snapshot=lambda: self.tryon.last_snapshot)
         self.staff.snapshots_deleted.connect(self.share.forget_snapshots)
         self.handoff.request_did_create.connect(lambda _number: self.staff.reload_requests())
         self.staff.catalog_did_change.connect(self.tryon.reload_catalog)
