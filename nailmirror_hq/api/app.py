@@ -87,5 +87,8 @@ def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
     from nailmirror_hq.web import credits_page
 
     app.include_router(credits_page.router)
+    from nailmirror_hq.web import captures_page
+
+    app.include_router(captures_page.router)
     app.add_middleware(ProtocolGate)
     return app
