@@ -86,8 +86,10 @@ def test_the_captures_tab_in_chromium(hq_sqlite: HQ) -> None:
         driver.find_element(By.ID, "name").send_keys("li.wang")
         driver.find_element(By.ID, "password").send_keys(PASSWORD)
         driver.find_element(By.ID, "sign-in").click()
-        driver.get(f"{running.url}/review/captures?lang=zh_CN")
         from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "who"))  # signed in before moving on
+        driver.get(f"{running.url}/review/captures?lang=zh_CN")
 
         thumbs = driver.find_elements(By.CSS_SELECTOR, "#thumbnails img")
         assert len(thumbs) == 2
@@ -98,6 +100,7 @@ def test_the_captures_tab_in_chromium(hq_sqlite: HQ) -> None:
         driver.save_screenshot(str(ARTIFACTS / "captures_zh_CN.png"))
         driver.find_element(By.NAME, "code").send_keys("2345-6789")
         driver.find_element(By.CSS_SELECTOR, "#withdraw button").click()
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "notice"))
         assert len(driver.find_elements(By.CSS_SELECTOR, "#thumbnails img")) == 1
         driver.save_screenshot(str(ARTIFACTS / "captures_withdrawn_zh_CN.png"))
     finally:
