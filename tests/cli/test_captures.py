@@ -140,3 +140,34 @@ def _get(url: str, token: str) -> int:
             return int(answer.status)
     except urllib.error.HTTPError as exc:
         return int(exc.code)
+
+
+@pytest.mark.slow
+def test_an_hq_without_the_capture_route_keeps_the_capture_and_sync_now_does_not_wait(rig: HqRig) -> None:
+    """An older HQ answers 404 on /v1/captures: the catalog still syncs, `sync now` returns at once, the capture
+    waits here (asked again a day later, no dead letter each cycle) and `sync status` counts it."""
+    from nailmirror_desktop.core.captures import store
+    from nailmirror_desktop.core.db import open_database
+    from nailmirror_desktop.core.paths import database_path
+    from tests.support.sync_rig import Rule, answer
+
+    proxy = FaultProxy(rig.server.port)
+    try:
+        enroll(rig, proxy.url)
+        conn = open_database(database_path())
+        kept = store.save(conn, b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, store.Consent("customer", "t"), {}, "m",
+                          1.8e9, 10_000_000)
+        conn.close()
+        proxy.rules.append(Rule(paths.CAPTURES, times=10, answer=answer(
+            404, "Not Found", {"Content-Type": "application/json"},
+            b'{"nm": 1, "error": "not_found", "message": "Not Found", "retryable": false}')))
+        synced = nailmirror("sync", "now", "--json", "--timeout", "60")
+        assert synced.rc == 0, synced.err
+        assert synced.json()["pending_captures"] == 1
+        again = nailmirror("sync", "now", "--json", "--timeout", "60")
+        assert again.rc == 0 and sum(p.startswith(paths.CAPTURES) for p in proxy.paths()) == 1  # not re-sent
+        listed = nailmirror("captures", "list", "--json").json()["captures"]
+        assert [c["code"] for c in listed] == [paths.show_capture_code(kept.code)]
+        assert "not_found" in (listed[0]["last_error"] or "")
+    finally:
+        proxy.stop()

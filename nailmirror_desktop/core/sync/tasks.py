@@ -59,6 +59,7 @@ DISK_FULL_MARK = "disk_full:"  # how sync_blob.last_error starts for a blob held
 HASH_FAILURES_ALLOWED = 1  # a wrong hash is fetched again once, then the blob is FAILED (its task a dead letter)
 # A FAILED blob is tried again by a later cycle after this wait, doubling with each failed round up to a day; a
 # new version of its style (HQ re-publishing) or `sync now` tries it at once.
+CAPTURE_NO_ROUTE_S = 86400.0  # an HQ without the capture route is asked again a day later
 FAILED_RETRY_BASE_S = 900.0
 FAILED_RETRY_MAX_S = 86400.0
 # Faults that are no failure of the download itself: not counted in a blob's attempts.
@@ -184,6 +185,10 @@ def push_capture(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
     except SyncError as exc:
         if exc.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
             state.record_failure(conn, exc)
+        if exc.fault is Fault.NOT_FOUND:
+            # An HQ from before captures: the capture waits (a day, no attempt burnt) instead of a dead letter
+            # every cycle; the quota still bounds what waits.
+            raise TaskError(exc.code, exc.message, ErrorClass.RATE_LIMITED, retry_after_s=CAPTURE_NO_ROUTE_S) from None
         raise task_error(exc) from None
 
 
