@@ -141,6 +141,102 @@
     </message>
 </context>
 <context>
+    <name>CaptureCodeLabel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="190"/>
+        <source>Thank you. Your photo code: %1 (give it to our staff to delete the copy)</source>
+        <translation>Thank you. Your photo code: %1 (give it to our staff to delete the copy)</translation>
+    </message>
+</context>
+<context>
+    <name>CapturesPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="93"/>
+        <source>That is not a photo code (8 letters and digits, like K7QH-3MPX)</source>
+        <translation>That is not a photo code (8 letters and digits, like K7QH-3MPX)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="94"/>
+        <source>Not withdrawn: %1</source>
+        <translation>Not withdrawn: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="99"/>
+        <source>Photo %1 withdrawn and deleted from this kiosk; HQ deletes it at the next sync.</source>
+        <translation>Photo %1 withdrawn and deleted from this kiosk; HQ deletes it at the next sync.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="100"/>
+        <source>Photo %1 withdrawn; HQ and every kiosk delete it at the next sync.</source>
+        <translation>Photo %1 withdrawn; HQ and every kiosk delete it at the next sync.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="116"/>
+        <source>Take a snapshot of your hands on the mirror first.</source>
+        <translation>Take a snapshot of your hands on the mirror first.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="120"/>
+        <source>Keeping a copy…</source>
+        <translation>Keeping a copy…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="126"/>
+        <source>Nothing kept: no hands found in the last snapshot.</source>
+        <translation>Nothing kept: no hands found in the last snapshot.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="128"/>
+        <source>Nothing kept.</source>
+        <translation>Nothing kept.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="130"/>
+        <source>Kept as %1; it goes to HQ with the next sync.</source>
+        <translation>Kept as %1; it goes to HQ with the next sync.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="146"/>
+        <source>Withdraw a customer&apos;s photo</source>
+        <translation>Withdraw a customer's photo</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="147"/>
+        <source>Her photo code, e.g. K7QH-3MPX</source>
+        <translation>Her photo code, e.g. K7QH-3MPX</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="148"/>
+        <source>Withdraw</source>
+        <translation>Withdraw</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="149"/>
+        <source>Your own hands</source>
+        <translation>Your own hands</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="152"/>
+        <source>You consented on %1 to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model.</source>
+        <translation>You consented on %1 to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="154"/>
+        <source>Consent once to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model; a code withdraws any of them.</source>
+        <translation>Consent once to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model; a code withdraws any of them.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="156"/>
+        <source>I consent</source>
+        <translation>I consent</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="157"/>
+        <source>Capture my hands from the last snapshot</source>
+        <translation>Capture my hands from the last snapshot</translation>
+    </message>
+</context>
+<context>
     <name>ComparePage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
@@ -156,6 +252,37 @@
         <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="110"/>
         <source>Try this one</source>
         <translation>Try this one</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="142"/>
+        <source>Keeping a copy…</source>
+        <translation>Keeping a copy…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="143"/>
+        <source>Not kept. Tap to try again</source>
+        <translation>Not kept. Tap to try again</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="144"/>
+        <source>No hands found in this photo: nothing kept</source>
+        <translation>No hands found in this photo: nothing kept</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="145"/>
+        <source>Help us improve the mirror</source>
+        <translation>Help us improve the mirror</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentSentence</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="164"/>
+        <source>If you tap, we keep a copy of this photo cropped to your hands (faces blurred) for up to 180 days to improve our nail model; give the code we show you to any of our staff to have it deleted.</source>
+        <translation>If you tap, we keep a copy of this photo cropped to your hands (faces blurred) for up to 180 days to improve our nail model; give the code we show you to any of our staff to have it deleted.</translation>
     </message>
 </context>
 <context>
@@ -1606,86 +1733,91 @@
         <source>Diagnostics</source>
         <translation>Diagnostics</translation>
     </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
+        <source>Photo copies</source>
+        <translation>Photo copies</translation>
+    </message>
 </context>
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="618"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="628"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="643"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="653"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="620"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="630"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="621"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="631"/>
         <source>Save to my favourites</source>
         <translation>Save to my favourites</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="637"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>Setting up the style catalog for the first time… one moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="639"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>The style catalog could not be loaded. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="641"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="651"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>No favourites yet: tap ♡ beside a style you like.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="657"/>
         <source>Tap a style…</source>
         <translation>Tap a style…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
         <source>Compare</source>
         <translation>Compare</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="656"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="666"/>
         <source>All</source>
         <translation>All</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="668"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ Favourites (%1)</translation>
     </message>

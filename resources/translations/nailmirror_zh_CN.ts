@@ -141,6 +141,102 @@
     </message>
 </context>
 <context>
+    <name>CaptureCodeLabel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="190"/>
+        <source>Thank you. Your photo code: %1 (give it to our staff to delete the copy)</source>
+        <translation>谢谢！您的照片代码：%1（凭此代码可请店员删除副本）</translation>
+    </message>
+</context>
+<context>
+    <name>CapturesPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="93"/>
+        <source>That is not a photo code (8 letters and digits, like K7QH-3MPX)</source>
+        <translation>这不是照片代码（8 位字母和数字，例如 K7QH-3MPX）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="94"/>
+        <source>Not withdrawn: %1</source>
+        <translation>未能撤回：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="99"/>
+        <source>Photo %1 withdrawn and deleted from this kiosk; HQ deletes it at the next sync.</source>
+        <translation>照片 %1 已撤回并已从本机删除；总部将在下次同步时删除。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="100"/>
+        <source>Photo %1 withdrawn; HQ and every kiosk delete it at the next sync.</source>
+        <translation>照片 %1 已撤回；总部和各台魔镜将在下次同步时删除。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="116"/>
+        <source>Take a snapshot of your hands on the mirror first.</source>
+        <translation>请先在魔镜上为您的双手拍一张照片。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="120"/>
+        <source>Keeping a copy…</source>
+        <translation>正在保存副本…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="126"/>
+        <source>Nothing kept: no hands found in the last snapshot.</source>
+        <translation>未保存：上一张照片中没有找到手。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="128"/>
+        <source>Nothing kept.</source>
+        <translation>未保存。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="130"/>
+        <source>Kept as %1; it goes to HQ with the next sync.</source>
+        <translation>已保存为 %1，将在下次同步时发送到总部。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="146"/>
+        <source>Withdraw a customer&apos;s photo</source>
+        <translation>撤回顾客的照片</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="147"/>
+        <source>Her photo code, e.g. K7QH-3MPX</source>
+        <translation>顾客的照片代码，例如 K7QH-3MPX</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="148"/>
+        <source>Withdraw</source>
+        <translation>撤回</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="149"/>
+        <source>Your own hands</source>
+        <translation>您自己的双手</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="152"/>
+        <source>You consented on %1 to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model.</source>
+        <translation>您已于 %1 同意保存自己双手的照片副本（仅裁剪双手、面部模糊、最长保存 180 天），用于改进美甲模型。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="154"/>
+        <source>Consent once to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model; a code withdraws any of them.</source>
+        <translation>只需同意一次：保存您自己双手的照片副本（仅裁剪双手、面部模糊、最长保存 180 天）用于改进美甲模型；凭代码可随时撤回任意一张。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="156"/>
+        <source>I consent</source>
+        <translation>我同意</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="157"/>
+        <source>Capture my hands from the last snapshot</source>
+        <translation>用上一张照片保存我的双手</translation>
+    </message>
+</context>
+<context>
     <name>ComparePage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
@@ -156,6 +252,37 @@
         <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="110"/>
         <source>Try this one</source>
         <translation>试戴这款</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="142"/>
+        <source>Keeping a copy…</source>
+        <translation>正在保存副本…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="143"/>
+        <source>Not kept. Tap to try again</source>
+        <translation>未保存，点击重试</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="144"/>
+        <source>No hands found in this photo: nothing kept</source>
+        <translation>照片中没有找到手，未保存</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="145"/>
+        <source>Help us improve the mirror</source>
+        <translation>帮助我们改进魔镜</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentSentence</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="164"/>
+        <source>If you tap, we keep a copy of this photo cropped to your hands (faces blurred) for up to 180 days to improve our nail model; give the code we show you to any of our staff to have it deleted.</source>
+        <translation>点击即表示同意：我们将保存这张照片中您双手部分的副本（面部会被模糊），最长 180 天，用于改进美甲模型；把我们显示的代码交给任一店员即可删除。</translation>
     </message>
 </context>
 <context>
@@ -1600,86 +1727,91 @@
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
+        <source>Photo copies</source>
+        <translation>照片副本</translation>
+    </message>
 </context>
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="618"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="628"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="643"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="653"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="620"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="630"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="621"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="631"/>
         <source>Save to my favourites</source>
         <translation>加入我的收藏</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="637"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>正在首次准备款式库……请稍候。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="639"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>款式库加载失败，请联系店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="641"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="651"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="657"/>
         <source>Tap a style…</source>
         <translation>点选另一款…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="656"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="666"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="668"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ 收藏（%1）</translation>
     </message>

@@ -64,6 +64,8 @@ def test_the_captures_tab_lists_counts_and_audited_thumbnails_and_withdraws(hq_s
         assert list(conn.execute(select(capture.c.code)).scalars()) == [codes[1]]
     bad = browser.post("/review/captures/withdraw", data={"csrf": csrf.group(1), "code": "nope"})
     assert "not a capture code" in bad.text
+    zh = browser.get("/review/captures?lang=zh_CN")
+    assert "美甲采集" in zh.text and "撤回" in zh.text and "按门店和日期" in zh.text
 
 
 @pytest.mark.slow  # a real Chromium
