@@ -68,7 +68,8 @@ def backup(engine: Engine, blobs: BlobStore, target: Path) -> dict[str, Any]:
 # where empty means every channel, as all publishing was then; rotated tokens). Any other missing table is a
 # damaged backup and is refused.
 ADDED_AFTER_V1 = frozenset({"style_channel", "retired_token", "credit_grant", "credit_ledger_entry",
-                            "hq_signing_key", "channel_canary", "rollout"})
+                            "hq_signing_key", "channel_canary", "rollout", "capture", "capture_withdrawal",
+                            "capture_dataset"})
 
 
 def _read_rows(source: Path, manifest: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:

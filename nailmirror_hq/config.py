@@ -25,6 +25,8 @@ ENV_DATABASE_URL = "NAILMIRROR_HQ_DATABASE_URL"
 ENV_BLOBS = "NAILMIRROR_HQ_BLOBS"
 ENV_STARTER = "NAILMIRROR_HQ_STARTER_CATALOG"
 ENV_CONFIG = "NAILMIRROR_HQ_CONFIG"
+ENV_CAPTURE_RETENTION_DAYS = "NAILMIRROR_HQ_CAPTURE_RETENTION_DAYS"
+CAPTURE_RETENTION_DAYS = 180  # consented captures are deleted at this age, used by a training or not
 DB_FILE = "hq.sqlite3"
 CONFIG_FILE = "hq.toml"
 
@@ -36,6 +38,7 @@ class Settings:
     blobs_url: str  # "file:///abs/dir" or "s3://bucket?endpoint=…"
     starter_catalog: Path | None  # loaded into a new HQ; None = do not load one
     config_file: Path | None = None  # None: DIR/hq.toml
+    capture_retention_days: int = CAPTURE_RETENTION_DAYS  # the chain's retention age of consented captures
 
     @property
     def config_path(self) -> Path:
@@ -71,7 +74,18 @@ def load_settings(data_dir: Path | str | None = None) -> Settings:
     blobs_url = os.environ.get(ENV_BLOBS) or (data / "blobs").as_uri()
     config_file = os.environ.get(ENV_CONFIG)
     return Settings(data, database_url, blobs_url, default_starter_catalog(),
-                    Path(config_file).expanduser().resolve() if config_file else None)
+                    Path(config_file).expanduser().resolve() if config_file else None,
+                    capture_retention_days())
+
+
+def capture_retention_days() -> int:
+    """NAILMIRROR_HQ_CAPTURE_RETENTION_DAYS (1..3650), else 180; a bad value is refused on one line."""
+    text = os.environ.get(ENV_CAPTURE_RETENTION_DAYS, "").strip()
+    if not text:
+        return CAPTURE_RETENTION_DAYS
+    if not text.isdigit() or not 1 <= int(text) <= 3650:
+        raise ValueError(f"{ENV_CAPTURE_RETENTION_DAYS} must be a number of days in 1..3650, not {text[:20]!r}")
+    return int(text)
 
 
 DEFAULT_CANARY_HOURS = 24.0

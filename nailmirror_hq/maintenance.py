@@ -1,4 +1,5 @@
-"""HQ's scheduled housekeeping: feed compaction and the clean-up of blobs nothing references.
+"""HQ's scheduled housekeeping: feed compaction, the clean-up of blobs nothing references, and the deletion of
+consented captures past the chain's retention age (captures.expire).
 
 Both are hygiene, not performance (catalog_sync.md §6): a feed page is an index range scan whatever the log's
 size. `run_due` is what `serve` calls on a timer and `nailmirror-hq maintain` runs once (cron, a systemd
@@ -20,16 +21,18 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from sqlalchemy import Connection, Engine, delete, func, select
 
-from nailmirror_hq import clock, db, feed, meta, rollout_actions
+from nailmirror_hq import captures, clock, db, feed, meta, rollout_actions
 from nailmirror_hq.blobs import BlobStore
+from nailmirror_hq.config import CAPTURE_RETENTION_DAYS
 from nailmirror_hq.schema import blob, catalog_change, channel_entity, draft_revision, rollout, style
 
 RETENTION = timedelta(days=180)
+CAPTURE_RETENTION = timedelta(days=CAPTURE_RETENTION_DAYS)
 BLOB_GRACE = timedelta(days=7)
 INTERVAL = timedelta(hours=24)
 LAST_RUN_KEY = "maintenance_last_run"
@@ -41,6 +44,7 @@ class MaintenanceResult:
     ran: bool
     changes_dropped: dict[str, int]
     blobs_deleted: list[str]
+    captures_expired: list[str] = field(default_factory=list)
 
 
 def compact_channels(conn: Connection, retention: timedelta = RETENTION) -> dict[str, int]:
@@ -87,8 +91,10 @@ def unreferenced_rows(conn: Connection, grace: timedelta = BLOB_GRACE) -> list[s
 
 
 def run(engine: Engine, blobs: BlobStore, *, retention: timedelta = RETENTION, grace: timedelta = BLOB_GRACE,
-        interval: timedelta | None = None) -> MaintenanceResult:
-    """One maintenance pass; with `interval`, only when no process ran one within it."""
+        interval: timedelta | None = None, capture_store: BlobStore | None = None,
+        capture_retention: timedelta = CAPTURE_RETENTION) -> MaintenanceResult:
+    """One maintenance pass; with `interval`, only when no process ran one within it. With `capture_store`,
+    consented captures older than `capture_retention` (the chain's age, HQ config) are deleted too."""
     with db.write(engine) as conn:
         last = meta.get(conn, LAST_RUN_KEY)
         if interval is not None and last is not None and last > clock.now_text(-interval):
@@ -98,7 +104,8 @@ def run(engine: Engine, blobs: BlobStore, *, retention: timedelta = RETENTION, g
         doomed = unreferenced_rows(conn, grace)
     for sha256 in doomed:  # after the commit: a file without a row is only garbage, a row without a file a 404
         blobs.delete(sha256)
-    return MaintenanceResult(True, dropped, doomed)
+    expired = captures.expire(engine, capture_store, capture_retention) if capture_store is not None else []
+    return MaintenanceResult(True, dropped, doomed, expired)
 
 
 class Scheduler:
@@ -106,9 +113,11 @@ class Scheduler:
     (rollout_actions.auto_widen) and runs `run(..., interval=INTERVAL)`; a failed pass is retried at the next tick
     (the database may be restarting), never fatal to serving."""
 
-    def __init__(self, engine: Engine, blobs: BlobStore, tick: timedelta = timedelta(hours=1),
-                 canary_period: timedelta = rollout_actions.DEFAULT_CANARY_PERIOD) -> None:
+    def __init__(self, engine: Engine, blobs: BlobStore, tick: timedelta = timedelta(hours=1), *,
+                 canary_period: timedelta = rollout_actions.DEFAULT_CANARY_PERIOD,
+                 capture_store: BlobStore | None = None, capture_retention: timedelta = CAPTURE_RETENTION) -> None:
         self.engine, self.blobs, self.tick, self.canary_period = engine, blobs, tick, canary_period
+        self.capture_store, self.capture_retention = capture_store, capture_retention
         self.stopped = threading.Event()
         self.last_error: str | None = None
         self.thread = threading.Thread(target=self._loop, name="nm-hq-maintenance", daemon=True)
@@ -125,7 +134,8 @@ class Scheduler:
         while not self.stopped.is_set():
             try:
                 rollout_actions.auto_widen(self.engine, self.canary_period)
-                run(self.engine, self.blobs, interval=INTERVAL)
+                run(self.engine, self.blobs, interval=INTERVAL, capture_store=self.capture_store,
+                    capture_retention=self.capture_retention)
                 self.last_error = None
             except Exception as exc:  # logged by the caller's status; the next tick tries again
                 self.last_error = f"{type(exc).__name__}: {exc}"

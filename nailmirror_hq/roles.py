@@ -39,6 +39,7 @@ class Permission(StrEnum):
     MANAGE_REVIEWERS = "manage_reviewers"  # people's accounts and roles
     READ_AUDIT = "read_audit"  # the audit log
     READ_CAPTURES = "read_captures"  # consented nail captures (the data loop)
+    WITHDRAW_CAPTURES = "withdraw_captures"  # delete a customer's capture everywhere, on her word (her code)
     LABEL_CAPTURES = "label_captures"  # draw and correct the nail masks on captures
     TRAIN_MODELS = "train_models"  # export labelled captures for training, register a trained model
 

@@ -339,3 +339,43 @@ rollout = Table(
 )
 Index("rollout_by_subject", rollout.c.kind, rollout.c.subject_id, rollout.c.id)
 Index("rollout_by_stage", rollout.c.stage, rollout.c.created_at)
+# Consented nail captures (issue #26, nailmirror_hq/captures.py): kept apart from the catalog's blobs (their own
+# store, captures/ under the data directory or the bucket), read only through captures.can_read_captures, every
+# read audited. A withdrawal deletes the capture and its dataset rows and is kept (without the image) so a kiosk
+# that still holds a copy is told to delete it; retention deletes captures older than the chain's age.
+capture = Table(
+    "capture", metadata,
+    Column("code", String(16), primary_key=True),  # shown to the customer (XXXX-XXXX), her key to withdraw
+    Column("store_id", String(64), ForeignKey("store.id"), nullable=False),
+    Column("kiosk_id", String(64), nullable=False),
+    Column("image_sha256", String(64), nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("width", Integer, nullable=False),
+    Column("height", Integer, nullable=False),
+    Column("taken_at", String(24), nullable=False),  # the kiosk's time of the consent tap
+    Column("received_at", String(24), nullable=False),
+    Column("consent_by", String(16), nullable=False),  # customer | staff
+    Column("consent_at", String(24), nullable=False),
+    Column("consent_text_version", String(40), nullable=False),
+    Column("model_version", String(80), nullable=False),
+    Column("facts", Text, nullable=False),  # landmarks, nail quads, camera and light facts (JSON)
+)
+Index("capture_by_received", capture.c.received_at)
+
+capture_withdrawal = Table(
+    "capture_withdrawal", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("withdrawn_at", String(24), nullable=False),
+    Column("actor", Text, nullable=False),  # a kiosk id or an HQ operator
+    Column("held", Integer, nullable=False),  # 1: HQ held the capture and deleted it
+    Column("datasets", Text, nullable=False),  # JSON list of the datasets that listed it (their rows deleted)
+)
+
+# The datasets a capture is listed in (a training's inputs, issue #26 part 2); a withdrawal deletes the rows.
+capture_dataset = Table(
+    "capture_dataset", metadata,
+    Column("dataset", String(80), nullable=False),
+    Column("code", String(16), ForeignKey("capture.code"), nullable=False),
+    Column("added_at", String(24), nullable=False),
+    PrimaryKeyConstraint("dataset", "code"),
+)

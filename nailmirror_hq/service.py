@@ -15,7 +15,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from nailmirror_hq import catalog, clock, data_dir, db, keys, meta, stores
-from nailmirror_hq.blobs import BlobStore, open_for
+from nailmirror_hq.blobs import BlobStore, open_captures_for, open_for
 from nailmirror_hq.config import Settings
 
 
@@ -27,6 +27,12 @@ class HQ:
     signing_key: keys.SigningKey | None = None  # None only when opened without initialising
     kek: bytes | None = field(default=None, repr=False)  # the config file's key that seals it (a restore checks)
     stamped: str | None = None  # what this start recorded of the data directory's backend (data_dir.py), if it did
+    captures: BlobStore | None = None  # consented captures' images, apart from `blobs` (captures.py)
+
+    def require_captures(self) -> BlobStore:
+        if self.captures is None:
+            self.captures = open_captures_for(self.settings.blobs_url, self.settings.data_dir)
+        return self.captures
 
     def require_signing_key(self) -> keys.SigningKey:
         if self.signing_key is None:
@@ -47,7 +53,8 @@ def open_hq(settings: Settings, *, initialise: bool = True) -> HQ:
     ensure = getattr(blobs, "ensure_bucket", None)
     if initialise and ensure is not None:
         ensure()
-    hq = HQ(settings, engine, blobs, stamped=stamped)
+    hq = HQ(settings, engine, blobs, stamped=stamped,
+            captures=open_captures_for(settings.blobs_url, settings.data_dir))
     if initialise:
         kek = keys.load_or_create_kek(settings.config_path, may_create=not _has_sealed_key(engine))
         hq.kek = kek

@@ -41,6 +41,9 @@ class ErrorCode(StrEnum):
     SUBMISSION_QUOTA_EXCEEDED = "submission_quota_exceeded"  # 429 + Retry-After
     INVALID_LEDGER_ENTRY = "invalid_ledger_entry"  # 400
     LEDGER_ENTRY_CONFLICT = "ledger_entry_conflict"  # 409: same entry id, different body; never retry
+    CAPTURE_CONFLICT = "capture_conflict"  # 409: a capture code HQ holds under another image; never retry
+    CAPTURE_WITHDRAWN = "capture_withdrawn"  # 410: the customer withdrew it; the kiosk deletes its copy
+    INVALID_CAPTURE = "invalid_capture"  # 400
     NOT_IMPLEMENTED = "not_implemented"  # 501: a capability hello declares as reserved
     UNAVAILABLE = "unavailable"  # 503 + Retry-After
 

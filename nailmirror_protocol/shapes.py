@@ -390,3 +390,45 @@ class SyncReportReceipt(TypedDict):
     nm: int
     kiosk_id: str
     received_at: str
+
+
+# --- consented nail captures (issue #26) ---------------------------------------------------------------------
+
+CAPTURE_IMAGE_MAX_BYTES = 6 * 1024 * 1024  # a hands crop as PNG; the base64 body is a third larger
+ConsentBy = Literal["customer", "staff"]
+
+
+class CaptureConsent(TypedDict):
+    """Who consented (a customer at the snapshot screen, or staff for their own hands), when, and the version of
+    the sentence shown: no capture is kept or sent without one."""
+
+    by: ConsentBy
+    at: str
+    text_version: str
+
+
+class CaptureUpload(TypedDict):
+    """PUT /v1/captures/{code}: one consented capture, image inline (base64 PNG of the hands crop, faces blurred,
+    no EXIF). A replay of the same image answers 200; a code HQ holds under another image 409; a withdrawn code
+    410 (the kiosk then deletes its copy)."""
+
+    nm: int
+    code: str
+    image_png_b64: str
+    image_sha256: str
+    taken_at: str
+    consent: CaptureConsent
+    model_version: str
+    facts: dict[str, Any]  # landmarks, proposed nail quads, camera and light facts, faces blurred (bounded JSON)
+
+
+class CaptureReceipt(TypedDict):
+    nm: int
+    code: str
+    held: bool  # HQ holds the image: the kiosk deletes its copy
+
+
+class CaptureWithdrawReceipt(TypedDict):
+    nm: int
+    code: str
+    withdrawn: bool  # the withdrawal is recorded (whether or not HQ ever held the capture)

@@ -28,6 +28,8 @@ from nailmirror_protocol.shapes import (
     FLEET_REQUEST_KINDS,
     REPORT_FAILED_MAX,
     REPORT_RESULTS_MAX,
+    CaptureReceipt,
+    CaptureWithdrawReceipt,
     ChangesPage,
     EnrollResponse,
     Hello,
@@ -468,3 +470,17 @@ def read_blobs_missing(document: object, reading: Reading | None = None) -> list
     missing = [check_sha256(s, f"missing[{i}]") for i, s in enumerate(top.items("missing", 1000))]
     top.done("a missing-blobs answer")
     return missing
+
+
+def read_capture_receipt(document: object, reading: Reading | None = None) -> CaptureReceipt:
+    top = _top(document, reading if reading is not None else Reading())
+    answer = {"nm": PROTOCOL_VERSION, "code": top.text("code", 16), "held": top.flag("held")}
+    top.done("a capture receipt")
+    return cast(CaptureReceipt, answer)
+
+
+def read_capture_withdraw_receipt(document: object, reading: Reading | None = None) -> CaptureWithdrawReceipt:
+    top = _top(document, reading if reading is not None else Reading())
+    answer = {"nm": PROTOCOL_VERSION, "code": top.text("code", 16), "withdrawn": top.flag("withdrawn")}
+    top.done("a withdrawal receipt")
+    return cast(CaptureWithdrawReceipt, answer)

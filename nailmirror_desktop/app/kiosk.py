@@ -18,6 +18,7 @@ from pathlib import Path
 
 from nailmirror_desktop.adapters.share.network import lan_address
 from nailmirror_desktop.adapters.share.server import ShareServer
+from nailmirror_desktop.app import captures
 from nailmirror_desktop.app import services as shared
 from nailmirror_desktop.app.effect_preview import register_effect_preview
 from nailmirror_desktop.app.open_files import raise_open_file_limit
@@ -152,6 +153,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
         repository = _open_repository(conn)
         engine, executor, provider = _open_task_engine(resources, config)
     share = _open_share_server(config, resources)
+    maker = _capture_maker(config, engine, resources) if with_db_engine(conn, engine) else None
     resources.callback(runner.close)  # first to close: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
     return KioskServices(
@@ -159,8 +161,32 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
         provider=provider, share=share, handoffs=HandoffRequests(conn) if conn is not None else None,
         load_catalog=shared.prepare_catalog_in_own_connection if with_db else None,
         import_style_folder=shared.import_style_folder_in_own_connection if with_db else None,
+        take_capture=(lambda before: captures.capture_snapshot(maker, before, captures.customer_consent()))
+        if maker is not None else None,
+        take_staff_capture=(lambda before: captures.capture_snapshot(
+            maker, before, captures.staff_consent_in_own_connection())) if maker is not None else None,
+        staff_consent=captures.staff_consent_in_own_connection if with_db else None,
+        drop_capture=captures.delete_capture_in_own_connection if with_db else None,
+        withdraw_capture=captures.withdraw_in_own_connection if with_db else None,
         resources=resources,
     )
+
+
+def with_db_engine(conn: sqlite3.Connection | None, engine: TaskEngine | None) -> bool:
+    return conn is not None and engine is not None
+
+
+def _capture_maker(config: KioskConfig, engine: TaskEngine | None, resources: ExitStack,
+                   ) -> captures.CaptureMaker:
+    """The consent tap's work (app/captures.py): its own still pipeline and face finder, loaded on the first
+    capture; an enrolled kiosk queues the upload at once."""
+    from nailmirror_desktop.core.sync.tasks import submit_capture_upload
+
+    maker = captures.CaptureMaker(mirrored=config.mirror, max_hands=config.hands_tracked,
+                                  submit_upload=(lambda code: submit_capture_upload(engine, code))
+                                  if engine is not None else None)
+    resources.callback(maker.close)
+    return maker
 
 
 def _open_share_server(config: KioskConfig, resources: ExitStack) -> ShareServer | None:

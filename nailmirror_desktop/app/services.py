@@ -195,9 +195,8 @@ def adopt_store_time_zone(zone: str) -> None:
 def kiosk_facts() -> fleet.KioskFacts:
     """This build's versions for the sync report and `sync status --json` (issue #25 §7)."""
     from nailmirror_desktop import __version__
-    from nailmirror_desktop.core.paths import models_dir
 
-    return fleet.kiosk_facts(__version__, models_dir())
+    return fleet.kiosk_facts(__version__)
 
 
 def register_sync(engine: TaskEngine, services: SyncServices | None = None, *, periodic: bool = False) -> None:

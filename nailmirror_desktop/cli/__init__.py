@@ -28,11 +28,12 @@ import traceback
 from pathlib import Path
 
 SUBCOMMAND_MODULES = ("kiosk", "tryon", "evaluate", "tasks", "styles", "generate", "staff", "credits", "sync",
-                      "export")
+                      "export", "captures")
 EXIT_DATA_DIR_UNUSABLE = 4
 EXIT_INTERNAL_ERROR = 5
 ERROR_LOG_NAME = "nailmirror-cli-errors.log"  # only when the rotating log could not be opened
-NATIVE_COMMANDS = {"tryon", "eval"}  # they load MediaPipe, whose C++ lines go to the log file, not the terminal
+# they load MediaPipe, whose C++ lines go to the log file, not the terminal
+NATIVE_COMMANDS = {"tryon", "eval", "captures"}
 _STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
 

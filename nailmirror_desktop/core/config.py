@@ -74,6 +74,9 @@ class KioskConfig:
     # The clip the mirror loops when no camera is connected (a path to a video file); empty: the bundled demo
     # (resources/demo). A salon may loop its own clip; the journeys loop one that starts without hands.
     demo_video: str = ""
+    # Consented nail captures waiting for HQ (core/captures/) take at most this much disk; past it the oldest
+    # are dropped (a log line each), so a kiosk offline for weeks never fills its disk with them.
+    capture_quota_mb: int = 200
 
     def with_changes(self, **changes: object) -> KioskConfig:
         return validated(replace(self, **changes))  # type: ignore[arg-type]
@@ -111,6 +114,7 @@ def validated(config: KioskConfig) -> KioskConfig:
         currency=str(config.currency).strip().upper() if str(config.currency).strip().upper() in CURRENCIES
         else DEFAULT_CURRENCY,
         demo_video=_short_text(config.demo_video, 1024),
+        capture_quota_mb=max(1, min(int(config.capture_quota_mb), 100_000)),
     )
 
 

@@ -10,8 +10,10 @@ import logging
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from nailmirror_desktop.adapters.share.server import ShareServer
+from nailmirror_desktop.core.captures.store import CaptureOutcome, Consent
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig
 from nailmirror_desktop.core.tasks import TaskEngine
@@ -44,6 +46,15 @@ class KioskServices:
     import_style_folder: Callable[[str], str] | None = None  # staff import, run off the GUI thread
     share: ShareServer | None = None  # "send to my phone": only when staff turned it on (KioskConfig.share_to_phone)
     handoffs: HandoffRequests | None = None  # "I want this one" requests for staff (over the GUI thread's connection)
+    # Consented captures (issue #26): the snapshot's "before" file → the capture kept (on a worker); delete one
+    # by code (a capture whose customer left before seeing it); staff's withdrawal of a code (→ code, held here).
+    take_capture: Callable[[Path], CaptureOutcome] | None = None
+    drop_capture: Callable[[str], object] | None = None
+    withdraw_capture: Callable[[str], tuple[str, bool]] | None = None
+    # Staff's own hands: the snapshot's "before" file → a capture under staff's consent record; that record
+    # (given once: staff_consent(True) records it, staff_consent(False) reads it; None until given).
+    take_staff_capture: Callable[[Path], CaptureOutcome] | None = None
+    staff_consent: Callable[[bool], Consent | None] | None = None
     resources: ExitStack = field(default_factory=ExitStack)  # what close() closes, last opened first
 
     def close(self) -> None:

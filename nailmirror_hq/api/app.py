@@ -10,7 +10,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nailmirror_hq import __version__, clock
-from nailmirror_hq.api import credits, errors, observe, v1
+from nailmirror_hq.api import captures, credits, errors, observe, v1
 from nailmirror_hq.api.errors import error_response
 from nailmirror_hq.api.v1 import MIN_KIOSK_VERSION
 from nailmirror_hq.blob_access import BlobAccess
@@ -82,6 +82,7 @@ def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
     app.include_router(v1.router)
     app.include_router(observe.router)
     app.include_router(credits.router)
+    app.include_router(captures.router)
     from nailmirror_hq.web import routes as review  # Jinja2 and the templates load only with the app
 
     app.mount(f"{review.PREFIX}/static", review.static, name="review-static")
@@ -93,6 +94,9 @@ def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
     app.include_router(audit_page.router)
     app.include_router(fleet_page.router)
     app.include_router(rollouts_page.router)
+    from nailmirror_hq.web import captures_page
+
+    app.include_router(captures_page.router)
     app.add_middleware(ProtocolGate)
     app.add_middleware(observe.CountRequests, registry=app.state.metrics)  # last added: outermost, sees all
     return app

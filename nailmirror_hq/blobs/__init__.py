@@ -6,6 +6,8 @@ Both keep a blob under "ab/cd/<sha256>" and store it only once its bytes hash to
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from nailmirror_hq.blobs.base import BlobStore, PutResult, blob_key
 from nailmirror_hq.blobs.fs import FileBlobStore
 
@@ -22,4 +24,17 @@ def open_for(url: str) -> BlobStore:
     raise ValueError(f"unknown blob store URL {url!r} (file:///DIR or s3://BUCKET?endpoint=URL)")
 
 
-__all__ = ["BlobStore", "FileBlobStore", "PutResult", "blob_key", "open_for"]
+def open_captures_for(url: str, data_dir: Path) -> BlobStore:
+    """The store of consented captures (nailmirror_hq/captures.py), apart from the catalog's blobs: under
+    "captures/" in the same bucket, or DIR/captures/ beside the filesystem store. No route serves it to a kiosk,
+    and HQ never asks it for a URL."""
+    if url.startswith("s3://"):
+        from nailmirror_hq.blobs.s3 import S3BlobStore
+
+        return S3BlobStore.from_url(url, prefix="captures/")
+    if url.startswith("file://"):
+        return FileBlobStore(data_dir / "captures")
+    raise ValueError(f"unknown blob store URL {url!r} (file:///DIR or s3://BUCKET?endpoint=URL)")
+
+
+__all__ = ["BlobStore", "FileBlobStore", "PutResult", "blob_key", "open_captures_for", "open_for"]

@@ -27,8 +27,10 @@ PREFIX = "blobs/"
 
 
 class S3BlobStore:
-    def __init__(self, bucket: str, endpoint: str | None, region: str, public_base: str | None = None) -> None:
+    def __init__(self, bucket: str, endpoint: str | None, region: str, public_base: str | None = None,
+                 prefix: str = PREFIX) -> None:
         self.bucket = bucket
+        self.prefix = prefix
         self.public_base = public_base.rstrip("/") if public_base else None
         self.client: Any = boto3.client(
             "s3", endpoint_url=endpoint, region_name=region,
@@ -36,15 +38,17 @@ class S3BlobStore:
                           request_checksum_calculation="when_required"))
 
     @classmethod
-    def from_url(cls, url: str) -> S3BlobStore:
+    def from_url(cls, url: str, prefix: str = PREFIX) -> S3BlobStore:
         parsed = urlparse(url)
         query = {key: values[-1] for key, values in parse_qs(parsed.query).items()}
         if not parsed.netloc:
             raise ValueError(f"no bucket in {url!r}")
-        return cls(parsed.netloc, query.get("endpoint"), query.get("region", "us-east-1"), query.get("public_base"))
+        # A prefix other than blobs/ (captures/) is never put behind the public CDN base: only presigned URLs.
+        public = query.get("public_base") if prefix == PREFIX else None
+        return cls(parsed.netloc, query.get("endpoint"), query.get("region", "us-east-1"), public, prefix)
 
     def key(self, sha256: str) -> str:
-        return PREFIX + blob_key(sha256)
+        return self.prefix + blob_key(sha256)
 
     def ensure_bucket(self) -> None:
         try:

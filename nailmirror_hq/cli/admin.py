@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import logging.config
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,11 @@ def _serve(hq: HQ, args: argparse.Namespace) -> None:
                database=hq.settings.database_url.split("@")[-1], url=f"http://{args.host}:{args.port}")
     from nailmirror_hq.config import canary_period
 
-    # Compaction and blob clean-up daily; rollouts whose canary period passed widen within a tick (an hour).
-    scheduler = maintenance.Scheduler(hq.engine, hq.blobs, canary_period=canary_period(hq.settings)).start()
+    # Compaction, blob clean-up and capture retention daily; rollouts whose canary period passed widen within a
+    # tick (an hour).
+    scheduler = maintenance.Scheduler(
+        hq.engine, hq.blobs, canary_period=canary_period(hq.settings), capture_store=hq.require_captures(),
+        capture_retention=timedelta(days=hq.settings.capture_retention_days)).start()
     try:
         uvicorn.run(create_app(hq), host=args.host, port=args.port, log_level="info", access_log=True,
                     server_header=False, log_config=log_config)
@@ -57,8 +61,6 @@ def _serve(hq: HQ, args: argparse.Namespace) -> None:
 
 
 def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
-    from datetime import timedelta
-
     if args.retention_days < 1 or args.blob_grace_days < 0:
         raise HQError(400, "bad_request", "--retention-days must be >= 1 and --blob-grace-days >= 0")
     from nailmirror_hq import rollout_actions
@@ -66,8 +68,10 @@ def _maintain(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 
     widened = rollout_actions.auto_widen(hq.engine, canary_period(hq.settings))
     result = maintenance.run(hq.engine, hq.blobs, retention=timedelta(days=args.retention_days),
-                             grace=timedelta(days=args.blob_grace_days))
+                             grace=timedelta(days=args.blob_grace_days), capture_store=hq.require_captures(),
+                             capture_retention=timedelta(days=hq.settings.capture_retention_days))
     return {"changes_dropped": result.changes_dropped, "blobs_deleted": len(result.blobs_deleted),
+            "captures_expired": len(result.captures_expired),
             "rollouts": {str(k): v for k, v in widened.items()}}
 
 

@@ -61,12 +61,20 @@ ACTION_LABELS: dict[str, str] = {
     "ROLLOUT_START": "Started a rollout",
     "ROLLOUT_WIDEN": "Widened a rollout to every store",
     "STYLE_ROLLBACK": "Rolled a style back",
+    "CAPTURE_RECEIVE": "A kiosk sent a consented capture",
+    "CAPTURE_WITHDRAW": "Withdrew a capture",
+    "CAPTURE_EXPIRE": "A capture reached its retention age",
+    "CAPTURE_LIST": "Listed captures",
+    "CAPTURE_SHOW": "Looked at a capture",
+    "CAPTURE_IMAGE": "Opened a capture's image",
+    "CAPTURE_COUNTS": "Counted captures",
     "RESTORE": "Restored HQ from a backup",
 }
 
 # entity_type → the English word for what was acted on
 ENTITY_LABELS: dict[str, str] = {"style": "Style", "draft": "Draft", "store": "Store", "category": "Category",
-                                 "tag": "Tag", "reviewer": "Person", "hq": "HQ"}
+                                 "tag": "Tag", "reviewer": "Person", "hq": "HQ",
+                                 "capture": "Capture"}
 
 
 # detail key → the English word for it (a key without one shows as it is)

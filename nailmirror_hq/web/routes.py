@@ -68,6 +68,7 @@ NAV: list[tuple[str, str, Permission]] = [
     ("/fleet", "Fleet", Permission.MANAGE_FLEET),
     ("/credits", "Credits", Permission.MANAGE_CREDITS),
     ("/rollouts", "Rollouts", Permission.PUBLISH_ROLLOUTS),
+    ("/captures", "Captures", Permission.READ_CAPTURES),
     ("/audit", "Audit log", Permission.READ_AUDIT),
 ]
 

@@ -141,6 +141,102 @@
     </message>
 </context>
 <context>
+    <name>CaptureCodeLabel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="190"/>
+        <source>Thank you. Your photo code: %1 (give it to our staff to delete the copy)</source>
+        <translation>Thank you. Your photo code: %1 (give it to our staff to delete the copy)</translation>
+    </message>
+</context>
+<context>
+    <name>CapturesPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="93"/>
+        <source>That is not a photo code (8 letters and digits, like K7QH-3MPX)</source>
+        <translation>That is not a photo code (8 letters and digits, like K7QH-3MPX)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="94"/>
+        <source>Not withdrawn: %1</source>
+        <translation>Not withdrawn: %1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="99"/>
+        <source>Photo %1 withdrawn and deleted from this kiosk; HQ deletes it at the next sync.</source>
+        <translation>Photo %1 withdrawn and deleted from this kiosk; HQ deletes it at the next sync.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="100"/>
+        <source>Photo %1 withdrawn; HQ and every kiosk delete it at the next sync.</source>
+        <translation>Photo %1 withdrawn; HQ and every kiosk delete it at the next sync.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="116"/>
+        <source>Take a snapshot of your hands on the mirror first.</source>
+        <translation>Take a snapshot of your hands on the mirror first.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="120"/>
+        <source>Keeping a copy…</source>
+        <translation>Keeping a copy…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="126"/>
+        <source>Nothing kept: no hands found in the last snapshot.</source>
+        <translation>Nothing kept: no hands found in the last snapshot.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="128"/>
+        <source>Nothing kept.</source>
+        <translation>Nothing kept.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="130"/>
+        <source>Kept as %1; it goes to HQ with the next sync.</source>
+        <translation>Kept as %1; it goes to HQ with the next sync.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="146"/>
+        <source>Withdraw a customer&apos;s photo</source>
+        <translation>Withdraw a customer&apos;s photo</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="147"/>
+        <source>Her photo code, e.g. K7QH-3MPX</source>
+        <translation>Her photo code, e.g. K7QH-3MPX</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="148"/>
+        <source>Withdraw</source>
+        <translation>Withdraw</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="149"/>
+        <source>Your own hands</source>
+        <translation>Your own hands</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="152"/>
+        <source>You consented on %1 to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model.</source>
+        <translation>You consented on %1 to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="154"/>
+        <source>Consent once to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model; a code withdraws any of them.</source>
+        <translation>Consent once to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model; a code withdraws any of them.</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="156"/>
+        <source>I consent</source>
+        <translation>I consent</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="157"/>
+        <source>Capture my hands from the last snapshot</source>
+        <translation>Capture my hands from the last snapshot</translation>
+    </message>
+</context>
+<context>
     <name>ComparePage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
@@ -159,85 +255,116 @@
     </message>
 </context>
 <context>
+    <name>ConsentButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="142"/>
+        <source>Keeping a copy…</source>
+        <translation>Keeping a copy…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="143"/>
+        <source>Not kept. Tap to try again</source>
+        <translation>Not kept. Tap to try again</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="144"/>
+        <source>No hands found in this photo: nothing kept</source>
+        <translation>No hands found in this photo: nothing kept</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="145"/>
+        <source>Help us improve the mirror</source>
+        <translation>Help us improve the mirror</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentSentence</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="164"/>
+        <source>If you tap, we keep a copy of this photo cropped to your hands (faces blurred) for up to 180 days to improve our nail model; give the code we show you to any of our staff to have it deleted.</source>
+        <translation>If you tap, we keep a copy of this photo cropped to your hands (faces blurred) for up to 180 days to improve our nail model; give the code we show you to any of our staff to have it deleted.</translation>
+    </message>
+</context>
+<context>
     <name>CreditSettingsBox</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
         <source>Asia</source>
         <translation>Asia</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
         <source>Europe</source>
         <translation>Europe</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
         <source>Americas</source>
         <translation>Americas</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="188"/>
         <source>Africa</source>
         <translation>Africa</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="188"/>
         <source>Australia</source>
         <translation>Australia</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="188"/>
         <source>Pacific</source>
         <translation>Pacific</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="189"/>
         <source>Indian Ocean</source>
         <translation>Indian Ocean</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="189"/>
         <source>Atlantic</source>
         <translation>Atlantic</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Antarctica</source>
         <translation>Antarctica</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Arctic</source>
         <translation>Arctic</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Other (UTC)</source>
         <translation>Other (UTC)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="183"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="196"/>
         <source>Store time zone (the daily cap&apos;s day)</source>
         <translation>Store time zone (the daily cap&apos;s day)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="197"/>
         <source>This computer&apos;s zone</source>
         <translation>This computer&apos;s zone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="198"/>
         <source>Set by HQ for this store: ask HQ to change it.</source>
         <translation>Set by HQ for this store: ask HQ to change it.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="202"/>
         <source>Credits per image: %1</source>
         <translation>Credits per image: %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="203"/>
         <source>Free (rendered on this kiosk)</source>
         <translation>Free (rendered on this kiosk)</translation>
     </message>
@@ -1118,77 +1245,77 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="303"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="307"/>
         <source>No key needed</source>
         <translation>No key needed</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="306"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="310"/>
         <source>No key set</source>
         <translation>No key set</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="334"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="331"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="335"/>
         <source>Saved.</source>
         <translation>Saved.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="356"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>The PIN must be 4 to 8 digits.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="355"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>That PIN was the published default: choose another.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="244"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="248"/>
         <source>This camera is not connected.</source>
         <translation>This camera is not connected.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="246"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="250"/>
         <source>Starting the camera…</source>
         <translation>Starting the camera…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="266"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>This camera does not open: it may be unplugged or in use by another program.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>No camera is connected. The mirror plays the demo video until one is plugged in.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
         <source>Automatic: the first camera found</source>
         <translation>Automatic: the first camera found</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="292"/>
         <source>Camera %1</source>
         <translation>Camera %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
         <source>%1 (not connected)</source>
         <translation>%1 (not connected)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="294"/>
         <source>No camera found.</source>
         <translation>No camera found.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="291"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="295"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>%n camera found.</numerusform>
@@ -1196,137 +1323,137 @@
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="296"/>
         <source>Camera preview</source>
         <translation>Camera preview</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="297"/>
         <source>Look for cameras again</source>
         <translation>Look for cameras again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="333"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="337"/>
         <source>Prices already set keep their numbers: check them on the review page.</source>
         <translation>Prices already set keep their numbers: check them on the review page.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="362"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>To change the PIN, type the current PIN first.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Camera</source>
         <translation>Camera</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Resolution</source>
         <translation>Resolution</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Mirror the picture</source>
         <translation>Mirror the picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>Idle reset after</source>
         <translation>Idle reset after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>Hands tracked</source>
         <translation>Hands tracked</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>Delete snapshots after</source>
         <translation>Delete snapshots after</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="386"/>
         <source>Language</source>
         <translation>Language</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="386"/>
         <source>Price currency</source>
         <translation>Price currency</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="383"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="387"/>
         <source>Store name</source>
         <translation>Store name</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>Design provider</source>
         <translation>Design provider</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="386"/>
         <source>Send photos to phones</source>
         <translation>Send photos to phones</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>New API key</source>
         <translation>New API key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>Current key</source>
         <translation>Current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
         <source>New staff PIN</source>
         <translation>New staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
         <source>Current staff PIN</source>
         <translation>Current staff PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="392"/>
         <source>Leave empty to keep the current key</source>
         <translation>Leave empty to keep the current key</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="393"/>
         <source>Needed only to change the PIN</source>
         <translation>Needed only to change the PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="390"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="394"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>Leave empty to keep the current PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="393"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="397"/>
         <source>Save settings</source>
         <translation>Save settings</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="394"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="398"/>
         <source>Restart the kiosk now</source>
         <translation>Restart the kiosk now</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="395"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="399"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>Off keeps every photo on this kiosk</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="396"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="400"/>
         <source>On the take-home card and the phone&apos;s picture</source>
         <translation>On the take-home card and the phone&apos;s picture</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="397"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="401"/>
         <source> days</source>
         <translation> days</translation>
     </message>
@@ -1606,86 +1733,91 @@
         <source>Diagnostics</source>
         <translation>Diagnostics</translation>
     </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
+        <source>Photo copies</source>
+        <translation>Photo copies</translation>
+    </message>
 </context>
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="618"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="628"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="643"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="653"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="620"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="630"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="621"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="631"/>
         <source>Save to my favourites</source>
         <translation>Save to my favourites</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="637"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>Setting up the style catalog for the first time… one moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="639"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>The style catalog could not be loaded. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="641"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="651"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>No favourites yet: tap ♡ beside a style you like.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="657"/>
         <source>Tap a style…</source>
         <translation>Tap a style…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
         <source>Compare</source>
         <translation>Compare</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="656"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="666"/>
         <source>All</source>
         <translation>All</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="668"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ Favourites (%1)</translation>
     </message>

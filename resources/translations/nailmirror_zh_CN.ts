@@ -141,6 +141,102 @@
     </message>
 </context>
 <context>
+    <name>CaptureCodeLabel</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="190"/>
+        <source>Thank you. Your photo code: %1 (give it to our staff to delete the copy)</source>
+        <translation>谢谢！您的照片代码：%1（凭此代码可请店员删除副本）</translation>
+    </message>
+</context>
+<context>
+    <name>CapturesPage</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="93"/>
+        <source>That is not a photo code (8 letters and digits, like K7QH-3MPX)</source>
+        <translation>这不是照片代码（8 位字母和数字，例如 K7QH-3MPX）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="94"/>
+        <source>Not withdrawn: %1</source>
+        <translation>未能撤回：%1</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="99"/>
+        <source>Photo %1 withdrawn and deleted from this kiosk; HQ deletes it at the next sync.</source>
+        <translation>照片 %1 已撤回并已从本机删除；总部将在下次同步时删除。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="100"/>
+        <source>Photo %1 withdrawn; HQ and every kiosk delete it at the next sync.</source>
+        <translation>照片 %1 已撤回；总部和各台魔镜将在下次同步时删除。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="116"/>
+        <source>Take a snapshot of your hands on the mirror first.</source>
+        <translation>请先在魔镜上为您的双手拍一张照片。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="120"/>
+        <source>Keeping a copy…</source>
+        <translation>正在保存副本…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="126"/>
+        <source>Nothing kept: no hands found in the last snapshot.</source>
+        <translation>未保存：上一张照片中没有找到手。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="128"/>
+        <source>Nothing kept.</source>
+        <translation>未保存。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="130"/>
+        <source>Kept as %1; it goes to HQ with the next sync.</source>
+        <translation>已保存为 %1，将在下次同步时发送到总部。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="146"/>
+        <source>Withdraw a customer&apos;s photo</source>
+        <translation>撤回顾客的照片</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="147"/>
+        <source>Her photo code, e.g. K7QH-3MPX</source>
+        <translation>顾客的照片代码，例如 K7QH-3MPX</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="148"/>
+        <source>Withdraw</source>
+        <translation>撤回</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="149"/>
+        <source>Your own hands</source>
+        <translation>您自己的双手</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="152"/>
+        <source>You consented on %1 to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model.</source>
+        <translation>您已于 %1 同意保存自己双手的照片副本（仅裁剪双手、面部模糊、最长保存 180 天），用于改进美甲模型。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="154"/>
+        <source>Consent once to copies of your own hands (cropped, faces blurred, kept up to 180 days) helping improve our nail model; a code withdraws any of them.</source>
+        <translation>只需同意一次：保存您自己双手的照片副本（仅裁剪双手、面部模糊、最长保存 180 天）用于改进美甲模型；凭代码可随时撤回任意一张。</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="156"/>
+        <source>I consent</source>
+        <translation>我同意</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/captures_page.py" line="157"/>
+        <source>Capture my hands from the last snapshot</source>
+        <translation>用上一张照片保存我的双手</translation>
+    </message>
+</context>
+<context>
     <name>ComparePage</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/tryon/compare_page.py" line="106"/>
@@ -159,85 +255,116 @@
     </message>
 </context>
 <context>
+    <name>ConsentButton</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="142"/>
+        <source>Keeping a copy…</source>
+        <translation>正在保存副本…</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="143"/>
+        <source>Not kept. Tap to try again</source>
+        <translation>未保存，点击重试</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="144"/>
+        <source>No hands found in this photo: nothing kept</source>
+        <translation>照片中没有找到手，未保存</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="145"/>
+        <source>Help us improve the mirror</source>
+        <translation>帮助我们改进魔镜</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentSentence</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/capture_consent.py" line="164"/>
+        <source>If you tap, we keep a copy of this photo cropped to your hands (faces blurred) for up to 180 days to improve our nail model; give the code we show you to any of our staff to have it deleted.</source>
+        <translation>点击即表示同意：我们将保存这张照片中您双手部分的副本（面部会被模糊），最长 180 天，用于改进美甲模型；把我们显示的代码交给任一店员即可删除。</translation>
+    </message>
+</context>
+<context>
     <name>CreditSettingsBox</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
         <source>Asia</source>
         <translation>亚洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
         <source>Europe</source>
         <translation>欧洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="174"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
         <source>Americas</source>
         <translation>美洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="188"/>
         <source>Africa</source>
         <translation>非洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="188"/>
         <source>Australia</source>
         <translation>澳大利亚</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="175"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="188"/>
         <source>Pacific</source>
         <translation>太平洋</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="189"/>
         <source>Indian Ocean</source>
         <translation>印度洋</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="176"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="189"/>
         <source>Atlantic</source>
         <translation>大西洋</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Antarctica</source>
         <translation>南极洲</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Arctic</source>
         <translation>北极</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="177"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
         <source>Other (UTC)</source>
         <translation>其他（UTC）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="183"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="196"/>
         <source>Store time zone (the daily cap&apos;s day)</source>
         <translation>门店时区（每日上限按此日计）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="184"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="197"/>
         <source>This computer&apos;s zone</source>
         <translation>使用本机时区</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="185"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="198"/>
         <source>Set by HQ for this store: ask HQ to change it.</source>
         <translation>由总部为本店设定：如需更改，请联系总部。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="187"/>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="189"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="200"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="202"/>
         <source>Credits per image: %1</source>
         <translation>每张图片积分：%1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="190"/>
+        <location filename="../../nailmirror_desktop/ui/staff/credit_settings.py" line="203"/>
         <source>Free (rendered on this kiosk)</source>
         <translation>免费（在本终端生成）</translation>
     </message>
@@ -1115,214 +1242,214 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="303"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="307"/>
         <source>No key needed</source>
         <translation>无需密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="306"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="310"/>
         <source>No key set</source>
         <translation>未设置密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="330"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="334"/>
         <source>Saved. Restart the kiosk to use the new camera, picture or sharing settings.</source>
         <translation>已保存。重启本终端后，新的摄像头、画面或分享设置才会生效。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="331"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="335"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="352"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="356"/>
         <source>The PIN must be 4 to 8 digits.</source>
         <translation>PIN 须为 4 到 8 位数字。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="351"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="355"/>
         <source>That PIN was the published default: choose another.</source>
         <translation>这个 PIN 是曾经公开的默认 PIN，请换一个。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="244"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="248"/>
         <source>This camera is not connected.</source>
         <translation>这个摄像头没有连接。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="246"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="250"/>
         <source>Starting the camera…</source>
         <translation>正在打开摄像头…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="262"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="266"/>
         <source>This camera does not open: it may be unplugged or in use by another program.</source>
         <translation>这个摄像头打不开：可能已拔出，或正被其他程序使用。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="281"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="285"/>
         <source>No camera is connected. The mirror plays the demo video until one is plugged in.</source>
         <translation>没有连接摄像头。插上摄像头之前，镜子播放演示视频。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="286"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
         <source>Automatic: the first camera found</source>
         <translation>自动：找到的第一个摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="288"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="292"/>
         <source>Camera %1</source>
         <translation>摄像头 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="289"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
         <source>%1 (not connected)</source>
         <translation>%1（未连接）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="290"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="294"/>
         <source>No camera found.</source>
         <translation>没有找到摄像头。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="291"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="295"/>
         <source>%n camera(s) found.</source>
         <translation>
             <numerusform>找到 %n 个摄像头。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="292"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="296"/>
         <source>Camera preview</source>
         <translation>摄像头预览</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="293"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="297"/>
         <source>Look for cameras again</source>
         <translation>重新查找摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="333"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="337"/>
         <source>Prices already set keep their numbers: check them on the review page.</source>
         <translation>已设置的价格数字不变：请到审核页核对。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="358"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="362"/>
         <source>To change the PIN, type the current PIN first.</source>
         <translation>要修改 PIN，请先输入当前 PIN。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Camera</source>
         <translation>摄像头</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="380"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
         <source>Mirror the picture</source>
         <translation>镜像画面</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>Idle reset after</source>
         <translation>无操作自动重置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>Hands tracked</source>
         <translation>同时识别的手数</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="381"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
         <source>Delete snapshots after</source>
         <translation>快照保存期限</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="386"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="386"/>
         <source>Price currency</source>
         <translation>价格币种</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="383"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="387"/>
         <source>Store name</source>
         <translation>店名</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>Design provider</source>
         <translation>设计服务</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="382"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="386"/>
         <source>Send photos to phones</source>
         <translation>发送照片到手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>New API key</source>
         <translation>新的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="384"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
         <source>Current key</source>
         <translation>当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
         <source>New staff PIN</source>
         <translation>新的店员 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="385"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
         <source>Current staff PIN</source>
         <translation>当前员工 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="388"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="392"/>
         <source>Leave empty to keep the current key</source>
         <translation>留空则保留当前密钥</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="389"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="393"/>
         <source>Needed only to change the PIN</source>
         <translation>仅修改 PIN 时需要</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="390"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="394"/>
         <source>Leave empty to keep the current PIN</source>
         <translation>留空则保留当前 PIN</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="393"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="397"/>
         <source>Save settings</source>
         <translation>保存设置</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="394"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="398"/>
         <source>Restart the kiosk now</source>
         <translation>立即重启本终端</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="395"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="399"/>
         <source>Off keeps every photo on this kiosk</source>
         <translation>关闭时所有照片都只留在本终端</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="396"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="400"/>
         <source>On the take-home card and the phone&apos;s picture</source>
         <translation>显示在“带回家”卡片和手机图片上</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="397"/>
+        <location filename="../../nailmirror_desktop/ui/staff/settings_page.py" line="401"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -1600,86 +1727,91 @@
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/staff_page.py" line="84"/>
+        <source>Photo copies</source>
+        <translation>照片副本</translation>
+    </message>
 </context>
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="618"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="628"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="643"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="653"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="620"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="630"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="621"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="631"/>
         <source>Save to my favourites</source>
         <translation>加入我的收藏</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="623"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="624"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="637"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>正在首次准备款式库……请稍候。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="639"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>款式库加载失败，请联系店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="641"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="651"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="657"/>
         <source>Tap a style…</source>
         <translation>点选另一款…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="656"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="666"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="668"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ 收藏（%1）</translation>
     </message>

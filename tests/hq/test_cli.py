@@ -238,6 +238,6 @@ def test_categories_add_list_rename(hq_env: dict[str, str]) -> None:
 def test_maintain_runs_once_and_refuses_a_short_retention(hq_env: dict[str, str]) -> None:
     env = hq_env
     done = run_hq_json(env, "maintain")
-    assert done == {"changes_dropped": {"all": 0}, "blobs_deleted": 0, "rollouts": {}}
+    assert done == {"changes_dropped": {"all": 0}, "blobs_deleted": 0, "captures_expired": 0, "rollouts": {}}
     short = run(env, "maintain", "--retention-days", "0", ok=False)
     assert short.returncode == 1 and len(short.stderr.splitlines()) == 1

@@ -58,7 +58,8 @@ def started_kiosk(qtbot) -> Iterator[KioskController]:
 
 
 @contextmanager
-def light_kiosk(qtbot, catalog: Path, run_in_background=None, share=None) -> Iterator[KioskController]:
+def light_kiosk(qtbot, catalog: Path, run_in_background=None, share=None, take_capture=None,
+                drop_capture=None) -> Iterator[KioskController]:
     """The shell as the app builds it (window, try-on, AI design, share and staff flows) over light services:
     `catalog` (a make_catalog folder) imported into the test's database, a real try-on pipeline on a still black
     frame, no task engine, workers run by `run_in_background` (default: inline). Built, not started; the
@@ -83,7 +84,8 @@ def light_kiosk(qtbot, catalog: Path, run_in_background=None, share=None) -> Ite
     with TryOnPipeline(Compositor()) as pipeline:
         supervisor = SourceSupervisor(lambda: still_reader(np.zeros((120, 160, 3), np.uint8)))
         services = KioskServices(config, TryOnSession(pipeline), supervisor, run_in_background or run_now,
-                                 repository=repo, share=share, handoffs=HandoffRequests(repo.conn))
+                                 repository=repo, share=share, handoffs=HandoffRequests(repo.conn),
+                                 take_capture=take_capture, drop_capture=drop_capture)
         controller = KioskController(services)
         qtbot.addWidget(controller.window)
         controller.tryon.put_on_a_first_style()

@@ -6,6 +6,8 @@ starter catalog), full screen; once a painted hand is on the mirror it writes
   before_after_after.png   the snapshot page, the line dragged to the left end: all after
   before_after_before.png  the same, dragged to the right end: all before
   before_after_default.png the first split
+  capture_offer.png        the same page with "help us improve the mirror" and its sentence (once saved)
+  capture_code.png         after the tap: the capture's code shown to her
 and prints one JSON line: the visible tile count, the first split and the painted span of the frozen pair.
 """
 
@@ -64,6 +66,25 @@ def main(out: Path) -> int:
         page.view.set_split(1.0)
         shoot("before_after_before.png")
         report["window"] = [controller.window.width(), controller.window.height()]
+        page.view.set_split(page.view.split())
+        QTimer.singleShot(200, offer)
+
+    def offer() -> None:
+        consent = controller.capture
+        if not consent.button.isEnabled() and time.monotonic() - started < TIMEOUT_S:
+            QTimer.singleShot(200, offer)
+            return
+        shoot("capture_offer.png")
+        consent.button.click()
+        QTimer.singleShot(200, kept)
+
+    def kept() -> None:
+        consent = controller.capture
+        if not consent.code and time.monotonic() - started < 2 * TIMEOUT_S:
+            QTimer.singleShot(200, kept)
+            return
+        shoot("capture_code.png")
+        report["capture_code"] = consent.code
         print(json.dumps(report), flush=True)
         controller.shutdown()
         app.quit()

@@ -90,10 +90,12 @@ def test_the_grid_and_the_before_after_ends_in_a_real_window(xvfb_display, tmp_p
     assert completed.returncode == 0, completed.stderr[-3000:]
     report = json.loads(completed.stdout.strip().splitlines()[-1])
     ARTIFACTS.mkdir(exist_ok=True)
-    for name in ("grid", "before_after_default", "before_after_after", "before_after_before"):
+    for name in ("grid", "before_after_default", "before_after_after", "before_after_before", "capture_offer",
+                 "capture_code"):
         shutil.copy(tmp_path / f"{name}.png", ARTIFACTS / f"{name}_1920x1080.png")
     assert report["window"] == [1920, 1080]
     assert report["visible_tiles"] >= 20
+    assert len(report["capture_code"]) == 8  # her tap kept a capture of the demo's hand (issue #26)
     left, _right = report["paint_span"]
     assert report["default_split"] <= max(0.0, left)  # every painted nail is right of the split: the after side
     after, before = (np.asarray(Image.open(tmp_path / f"before_after_{end}.png").convert("RGB")).astype(int)

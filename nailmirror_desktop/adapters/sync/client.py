@@ -21,6 +21,9 @@ from nailmirror_desktop.core.generation.provider_port import ProviderError
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_protocol import PROTOCOL_VERSION, paths, wire
 from nailmirror_protocol.shapes import (
+    CaptureReceipt,
+    CaptureUpload,
+    CaptureWithdrawReceipt,
     ChangesPage,
     DraftRevision,
     DraftRevisionReceipt,
@@ -244,3 +247,16 @@ class HttpHq:
         data = json.dumps(report, ensure_ascii=False).encode("utf-8")
         answer = self._exchange("PUT", paths.SYNC_REPORT, body=data, content_type="application/json")
         self._document(answer, ok=(200, 201, 204))
+
+    def put_capture(self, code: str, body: CaptureUpload) -> CaptureReceipt:
+        # Idempotent by code (a capture never changes): a timeout after sending is safe to repeat, HQ answers 200.
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        answer = self._exchange("PUT", paths.capture(code), body=data, content_type="application/json")
+        return cast(CaptureReceipt, self._read("capture receipt", wire.read_capture_receipt,
+                                               self._document(answer, ok=(200, 201))))
+
+    def withdraw_capture(self, code: str) -> CaptureWithdrawReceipt:
+        # A withdrawal recorded twice is one withdrawal at HQ: safe to repeat.
+        answer = self._exchange("POST", paths.capture_withdraw(code), body=b"{}", content_type="application/json")
+        return cast(CaptureWithdrawReceipt, self._read("withdrawal receipt", wire.read_capture_withdraw_receipt,
+                                                       self._document(answer)))

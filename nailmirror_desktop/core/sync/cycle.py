@@ -18,6 +18,7 @@ import logging
 import sqlite3
 from dataclasses import dataclass
 
+from nailmirror_desktop.core.captures import upload as capture_upload
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import known_time_zone
 from nailmirror_desktop.core.credits import upload
@@ -109,6 +110,7 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
     events = _pull_inbox(repo, port, hello["epoch"], credit_store_id)
     uploads = ledger.upload_entries(conn, port, store_id=credit_store_id)
     fleet.do_requests(conn, asked, now_s, desk)
+    capture_upload.send_withdrawals(conn, port, now_s)  # a customer's withdrawal goes up with every cycle
     _send_report(conn, port, facts or fleet.KioskFacts())
     backoff = float(hello.get("backoff_s") or 0)
     state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None, warning=warning)

@@ -15,8 +15,6 @@ Fixes (each HQ request id done once, whatever the number of hellos that carry it
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import logging
 import shutil
 import sqlite3
@@ -25,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.model_version import model_version
 from nailmirror_desktop.core.sync import apply
 from nailmirror_desktop.core.tasks.errors import InvalidTransition, TaskError
 from nailmirror_desktop.core.tasks.models import Task
@@ -46,35 +45,12 @@ class KioskFacts:
     """What the kiosk's build knows of itself, for the report: handed in by app/ (core reads no package data)."""
 
     app_version: str = ""
-    model_version: str | None = None  # the nail segmenter's: the first 12 hex digits of its file's sha256
+    model_version: str | None = None  # core/model_version.py: nail_segmenter-<its sha256's first 12 hex>
 
 
-MODEL_FILE = "nail_segmenter.onnx"
-
-
-@functools.cache
-def _file_version(path: Path, size: int, mtime_ns: int) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()[:12]
-
-
-def model_version(models: Path) -> str | None:
-    """The nail segmenter this kiosk runs, as the first 12 hex digits of its file's sha256 (the model card and
-    vision/nails/nail_segmenter.py name the full one); None when the file is missing. Hashed once per file
-    version (a ~0.4 MB read)."""
-    path = models / MODEL_FILE
-    try:
-        stat = path.stat()
-        return _file_version(path, stat.st_size, stat.st_mtime_ns)
-    except OSError:
-        return None
-
-
-def kiosk_facts(app_version: str, models: Path) -> KioskFacts:
-    return KioskFacts(app_version, model_version(models))
+def kiosk_facts(app_version: str) -> KioskFacts:
+    """The nail model is named as everywhere else (core/model_version.py: captures, `sync status`, the report)."""
+    return KioskFacts(app_version, model_version())
 
 
 @runtime_checkable

@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from nailmirror_protocol.shapes import (
+    CaptureReceipt,
+    CaptureUpload,
+    CaptureWithdrawReceipt,
     ChangesPage,
     DraftRevision,
     DraftRevisionReceipt,
@@ -53,9 +56,17 @@ class HqPort(Protocol):
         """One settled ledger entry (HQ answers 201 stored, 200 a replay of the same body; 409 a conflict)."""
         ...
 
-
     def put_sync_report(self, report: SyncReport) -> None:
         """How sync stands on this kiosk (PUT /v1/kiosks/me/sync-report); an HQ without the route answers 404."""
+        ...
+
+    def put_capture(self, code: str, body: CaptureUpload) -> CaptureReceipt:
+        """One consented capture (PUT /v1/captures/{code}): 201 stored, 200 a replay; a withdrawn code raises
+        SyncError code capture_withdrawn (410), a code HQ holds under another image CONFLICT."""
+        ...
+
+    def withdraw_capture(self, code: str) -> CaptureWithdrawReceipt:
+        """A customer's withdrawal staff typed in (POST /v1/captures/{code}/withdraw), for the whole chain."""
         ...
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from nailmirror_desktop.core.config import known_time_zone
 from nailmirror_desktop.core.credits.upload import upload_counts
 from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.model_version import model_version
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_protocol.shapes import REPORT_FAILED_MAX, FailedDownload
 
@@ -193,8 +194,13 @@ def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
     ledger = upload_counts(conn)
     failed = failed_downloads(conn)
     # Settled ledger entries not at HQ yet; parked ones (HQ refused them: 409) apart, with HQ's error.
-    credits = {"pending_ledger_uploads": ledger.pending, "parked_ledger_uploads": ledger.parked,
-               "ledger_upload_error": ledger.last_error}
+    credits: dict[str, Any] = {"pending_ledger_uploads": ledger.pending, "parked_ledger_uploads": ledger.parked,
+                               "ledger_upload_error": ledger.last_error}
+    # The nail model it runs (enrolled or not), and the consented captures still waiting to go up.
+    credits["model_version"] = model_version()
+    credits["pending_captures"] = conn.execute("SELECT COUNT(*) FROM capture").fetchone()[0]
+    credits["pending_capture_withdrawals"] = conn.execute(
+        "SELECT COUNT(*) FROM capture_withdrawal WHERE sent_at IS NULL").fetchone()[0]
     if current is None:
         return {"state": SyncStatus.NOT_ENROLLED.value, "last_success_at": None, "offline_since": None,
                 "cursor": None, "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,

@@ -9,6 +9,7 @@ letters and idempotency:
               A full disk (ENOSPC, EFBIG) is waited out: the task tries again every 30 min without burning an
               attempt, its .part kept, and no other blob is fetched meanwhile; the catalog stays as it is.
 - DRAFT_PUSH  one revision: missing blobs first, then the revision PUT (a replay answers 200).
+- CAPTURE_UPLOAD  one consented capture by code (core/captures/upload.py): PUT, then the kiosk's copy deleted.
 
 HQ's faults become task error classes here: OFFLINE → TRANSIENT (backoff), RETRY_LATER → RATE_LIMITED (waits
 Retry-After, no attempt burnt), and REVOKED, UPGRADE_REQUIRED, 403, 404, 409 → INVALID_REQUEST (a dead letter
@@ -25,6 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from nailmirror_desktop.core.captures import store as capture_store
+from nailmirror_desktop.core.captures import upload as capture_upload
+from nailmirror_desktop.core.captures.upload import CAPTURE_UPLOAD
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
@@ -43,7 +47,7 @@ log = logging.getLogger(__name__)
 SYNC_CYCLE = "SYNC_CYCLE"
 BLOB_FETCH = "BLOB_FETCH"
 DRAFT_PUSH = "DRAFT_PUSH"
-SYNC_TASK_TYPES = (SYNC_CYCLE, BLOB_FETCH, DRAFT_PUSH)
+SYNC_TASK_TYPES = (SYNC_CYCLE, BLOB_FETCH, DRAFT_PUSH, CAPTURE_UPLOAD)
 REQUEST_SOURCE = "sync"
 CYCLE_KEY = "cycle"
 # Downloads at once: a first sync of a large catalog is ~3 blobs per style, each mostly a round trip and an fsync,
@@ -54,6 +58,7 @@ DISK_FULL_MARK = "disk_full:"  # how sync_blob.last_error starts for a blob held
 HASH_FAILURES_ALLOWED = 1  # a wrong hash is fetched again once, then the blob is FAILED (its task a dead letter)
 # A FAILED blob is tried again by a later cycle after this wait, doubling with each failed round up to a day; a
 # new version of its style (HQ re-publishing) or `sync now` tries it at once.
+CAPTURE_NO_ROUTE_S = 86400.0  # an HQ without the capture route is asked again a day later
 FAILED_RETRY_BASE_S = 900.0
 FAILED_RETRY_MAX_S = 86400.0
 # Faults that are no failure of the download itself: not counted in a blob's attempts.
@@ -169,7 +174,30 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
                 "ledger_parked": report.ledger_parked, "warning": report.warning, **queued}
 
     return {SYNC_CYCLE: run_sync_cycle, BLOB_FETCH: lambda ctx: fetch_blob(services, ctx),
-            DRAFT_PUSH: lambda ctx: push_draft(services, ctx)}
+            DRAFT_PUSH: lambda ctx: push_draft(services, ctx), CAPTURE_UPLOAD: lambda ctx: push_capture(services, ctx)}
+
+
+def submit_capture_upload(engine: Submitter, code: str) -> Task:
+    """One CAPTURE_UPLOAD, keyed by the capture's code (a second submit while one waits returns that one)."""
+    return engine.submit(CAPTURE_UPLOAD, {"code": code}, request_source=REQUEST_SOURCE,
+                         request_source_id=f"capture/{code}")
+
+
+def push_capture(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
+    code = str((ctx.task.payload or {}).get("code", ""))
+    conn = ctx.connection
+    if capture_store.get(conn, code) is None:
+        return {"code": code, "uploaded": False}
+    try:
+        return capture_upload.upload(conn, services.port_for(state.require(conn)), code)
+    except SyncError as exc:
+        if exc.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
+            state.record_failure(conn, exc)
+        if exc.fault is Fault.NOT_FOUND:
+            # An HQ from before captures: the capture waits (a day, no attempt burnt) instead of a dead letter
+            # every cycle; the quota still bounds what waits.
+            raise TaskError(exc.code, exc.message, ErrorClass.RATE_LIMITED, retry_after_s=CAPTURE_NO_ROUTE_S) from None
+        raise task_error(exc) from None
 
 
 def fetch_blob(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
@@ -311,11 +339,14 @@ def queue_work(engine: Submitter, conn: sqlite3.Connection, services: SyncServic
     and a DRAFT_PUSH per queued submission. Safe to repeat: each task is keyed by what it moves."""
     now_s = services.clock.now()
     blobs, uploads = apply.pending_blobs(conn), drafts.queued_uploads(conn)
-    queued = {"blobs_queued": 0, "drafts_queued": 0}
+    queued = {"blobs_queued": 0, "drafts_queued": 0, "captures_queued": 0}
     try:
         for upload in uploads:  # drafts first: they are few, and staff are waiting on them
             submit_push(engine, upload["draft_id"], int(upload["rev"]))
             queued["drafts_queued"] += 1
+        for capture in capture_store.queued(conn):
+            submit_capture_upload(engine, capture.code)
+            queued["captures_queued"] += 1
         for blob in blobs:
             delay = services.rng.uniform(0, spread_s) if spread_s > 0 else 0.0
             engine.submit(BLOB_FETCH, {"sha256": blob["sha256"]}, request_source=REQUEST_SOURCE,

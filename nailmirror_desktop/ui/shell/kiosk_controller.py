@@ -30,6 +30,7 @@ from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.shell.forget import forget_each
 from nailmirror_desktop.ui.shell.main_window import MainWindow, placeholder
 from nailmirror_desktop.ui.staff.staff_door import StaffDoor
+from nailmirror_desktop.ui.tryon.capture_consent import CaptureConsentController
 from nailmirror_desktop.ui.tryon.handoff import HandoffController
 from nailmirror_desktop.ui.tryon.health_recorder import HealthRecorder
 from nailmirror_desktop.ui.tryon.snapshot import IdleWatcher
@@ -64,7 +65,11 @@ class KioskController(QObject):
         # "I want this one": her choice on the staff pages, its number on her screen
         self.handoff = HandoffController(self.tryon, self.window.mirror, services.handoffs,
                                          services.run_in_background, lambda: self.config.store_time_zone, parent=self)
-        self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self)
+        # "Help us improve the mirror": a consented copy of her hands, its code on her screen (issue #26)
+        self.capture = CaptureConsentController(self.tryon, services.take_capture, services.drop_capture,
+                                                services.run_in_background, parent=self)
+        self.staff = StaffDoor(self.window, services, self.tryon.mirror_loop, lambda: self.config, parent=self,
+                               last_snapshot=lambda: self.tryon.last_snapshot)
         self.staff.snapshots_deleted.connect(self.share.forget_snapshots)
         self.handoff.request_did_create.connect(lambda _number: self.staff.reload_requests())
         self.staff.catalog_did_change.connect(self.tryon.reload_catalog)
@@ -123,6 +128,7 @@ class KioskController(QObject):
             ("share links", self.share.forget_customer),  # first: a link must not outlive the customer
             ("try-on", self.tryon.forget_customer),
             ("hand-off number", self.handoff.forget_customer),
+            ("capture offer and code", self.capture.forget_customer),
             ("AI design", self.generation.forget_customer),
             ("staff pages", self.staff.leave),
             ("language", self._back_to_store_language),

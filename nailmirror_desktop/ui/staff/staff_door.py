@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
@@ -19,9 +20,11 @@ from nailmirror_desktop.core.credits import CreditHooks
 from nailmirror_desktop.core.generation.flow import STYLE_GENERATION
 from nailmirror_desktop.core.staff_pin import StaffPin
 from nailmirror_desktop.core.sync import state as sync_state
+from nailmirror_desktop.core.sync.tasks import submit_cycle
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell.main_window import CUSTOMER, STAFF, MainWindow
 from nailmirror_desktop.ui.staff.camera_preview import PreviewFeeds
+from nailmirror_desktop.ui.staff.captures_page import CapturesPage
 from nailmirror_desktop.ui.staff.credits_page import CreditsPage
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.ui.staff.folder_chooser import import_failure_text
@@ -46,7 +49,7 @@ class StaffDoor(QObject):
 
     def __init__(self, window: MainWindow, services: KioskServices, mirror_loop: MirrorLoop,
                  config: Callable[[], KioskConfig], parent: QObject | None = None, *,
-                 staff_pin: StaffPin | None = None) -> None:
+                 staff_pin: StaffPin | None = None, last_snapshot: Callable[[], Path | None] = lambda: None) -> None:
         super().__init__(parent)
         self._staff_pin = staff_pin or StaffPin()
         self.pin_dialog: PinDialog | None = None
@@ -55,6 +58,8 @@ class StaffDoor(QObject):
         self._services = services
         self._mirror_loop = mirror_loop
         self._config = config
+        self._last_snapshot = last_snapshot  # staff's own hands are captured from the last snapshot
+        self.captures_page: CapturesPage | None = None
         self.staff_page: StaffPage | None = None
         self.review_page: ReviewPage | None = None
         self.task_monitor: TaskMonitorPage | None = None
@@ -175,6 +180,13 @@ class StaffDoor(QObject):
             self.credits_page = CreditsPage(services.engine)
             self.credits_page.config_saved.connect(self.config_did_save)
             pages.append(("credits", self.credits_page))
+        if services.withdraw_capture is not None:
+            self.captures_page = CapturesPage(services.run_in_background, services.withdraw_capture,
+                                              sync_now=self._sync_now if services.engine is not None else None,
+                                              staff_consent=services.staff_consent,
+                                              take_staff_capture=services.take_staff_capture,
+                                              last_snapshot=self._last_snapshot)
+            pages.append(("captures", self.captures_page))
         self.snapshot_gallery = SnapshotGallery(snapshots_dir, services.run_in_background,
                                                 style_names=self._style_names,
                                                 time_zone=self._config().store_time_zone)
@@ -220,6 +232,11 @@ class StaffDoor(QObject):
         if self.review_page is not None:
             self.review_page.set_time_zone(zone)
         self.config_did_save.emit(adopted)
+    def _sync_now(self) -> None:
+        """An enrolled kiosk syncs at once (a withdrawal reaches HQ now when online); else nothing to do."""
+        engine = self._services.engine
+        if engine is not None and sync_state.load(engine.connection()) is not None:
+            submit_cycle(engine, spread=False)
 
     def _hq_time_zone(self) -> str | None:
         """The store's zone as HQ recorded it for an enrolled kiosk (read-only in settings), else None."""

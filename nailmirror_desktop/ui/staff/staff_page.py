@@ -81,6 +81,6 @@ class StaffPage(QWidget):
         self.keep_running_button.setText(self.tr("Keep it running"))
         names = {"requests": self.tr("Requests"), "review": self.tr("Review"), "tasks": self.tr("Tasks"),
                  "credits": self.tr("Credits"), "snapshots": self.tr("Photos"), "settings": self.tr("Settings"),
-                 "diagnostics": self.tr("Diagnostics")}
+                 "diagnostics": self.tr("Diagnostics"), "captures": self.tr("Photo copies")}
         for i, key in enumerate(self._page_keys):
             self.tabs.setTabText(i, names[key])

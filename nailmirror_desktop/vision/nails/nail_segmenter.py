@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from nailmirror_desktop.core.model_version import SEGMENTER_SHA256
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_rois import (
     ROI_SIZE,
@@ -34,7 +35,7 @@ from nailmirror_desktop.vision.nails.nail_rois import (
 from nailmirror_desktop.vision.types import NailQuad
 
 MODEL_NAME = "nail_segmenter.onnx"
-MODEL_SHA256 = "2ae635817291d3d9fd8b2a06e0f9b9e463dca7ee9c31586844293ba7fbab8b21"
+MODEL_SHA256 = SEGMENTER_SHA256  # core/model_version.py: the name HQ and the captures know it by
 # chosen on the 5-fold out-of-fold maps scored as painted (models/NAIL_SEGMENTER_CARD.md): 0.55 keeps the widest
 # margin over every photo target at once (IoU 0.644, recall 0.759, precision 0.870; 0.5 left precision at 0.862)
 DEFAULT_THRESHOLD = 0.55

@@ -14,6 +14,7 @@ import pytest
 from nailmirror_desktop.app.services import register_credits, register_sync
 from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.model_version import model_version
 from nailmirror_desktop.core.paths import database_path
 from nailmirror_desktop.core.sync.errors import SyncError
 from nailmirror_desktop.core.tasks import TaskEngine
@@ -71,6 +72,7 @@ def test_a_failed_download_is_listed_reported_and_comes_back_once_hq_mends_it(
     assert listed[0]["attempts"] == 2 and listed[0]["last_error"].startswith("hash_mismatch")
     sent = hq_report(rig, store_id)
     assert sent["failed_downloads"] == [] and sent["cursor"] == status()["cursor"]  # sent before the blob failed
+    assert sent["model_version"] == model_version()  # the nail model the kiosk runs (issue #26 §7)
 
     again = nailmirror("sync", "now")  # still rotten: tried again (staff asked), fails again, said again
     assert again.rc == 1 and status()["failed_downloads"][0]["attempts"] == 4
@@ -174,6 +176,11 @@ def test_new_hq_takes_a_report_with_fields_missing_or_unknown_and_refuses_a_wron
     client.put_sync_report({"nm": 1, "failed_downloads": [entry], "disk_free_mb": 12})  # type: ignore[typeddict-unknown-key]
     assert hq_report(rig, store_id) == {"nm": 1, "failed_downloads": [
         {"style_code": "NM-1", "sha256": "a" * 64, "attempts": 3, "last_error": "hash_mismatch: x"}]}
+    client.put_sync_report({"nm": 1, "model_version": "nail_segmenter-0123456789ab"})
+    assert hq_report(rig, store_id) == {"nm": 1, "model_version": "nail_segmenter-0123456789ab"}
+    for bad_version in ({"nm": 1, "model_version": 7}, {"nm": 1, "model_version": "x" * 81}):
+        with pytest.raises(SyncError, match="model_version"):
+            client.put_sync_report(bad_version)  # type: ignore[typeddict-item]
     bad = {"nm": 1, "failed_downloads": [{**entry, "sha256": "../../x"}]}
     try:
         client.put_sync_report(bad)  # type: ignore[arg-type]
