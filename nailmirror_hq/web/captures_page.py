@@ -39,7 +39,7 @@ def captures_page(request: Request, session: Annotated[Session, Allowed(Permissi
 
 @router.get("/captures/{code}/image")
 def capture_image(request: Request, code: str,
-                  session: Annotated[Session, Allowed(Permission.READ_CAPTURES, signed_out=401)]) -> Response:
+                  session: Annotated[Session, Allowed(Permission.READ_CAPTURES)]) -> Response:
     hq = _hq(request)
     try:
         data = captures.read_image(hq.engine, hq.require_captures(), session, code)

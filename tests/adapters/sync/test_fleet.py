@@ -12,6 +12,7 @@ import pytest
 from nailmirror_desktop.app.services import register_credits, register_sync
 from nailmirror_desktop.core.clock import ManualClock
 from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.model_version import model_version
 from nailmirror_desktop.core.paths import database_path
 from nailmirror_desktop.core.sync import fleet as kiosk_fleet
 from nailmirror_desktop.core.tasks import TaskEngine
@@ -75,7 +76,7 @@ def test_the_report_carries_the_kiosks_health_and_hq_asks_are_done_once(rig: HqR
 
     report = hq_report(rig, store_id)
     model = status()["model_version"]
-    assert isinstance(model, str) and len(model) == 12 and report["model_version"] == model
+    assert model == model_version() and report["model_version"] == model
     assert report["app_version"] == status()["app_version"] == "0.1.0" and report["sync_state"] == "OK"
     assert report["dead_letters"] == {"EFFECT_PREVIEW": 2, "STYLE_GENERATION": 1}
     assert report["camera_state"] == "LIVE" and report["fps"] == 27.5 and report["disk_free_bytes"] > 0

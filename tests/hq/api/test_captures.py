@@ -106,7 +106,7 @@ def test_every_read_goes_through_the_permission_and_is_audited(hq: HQ, client: T
     assert captures.counts(hq.engine, reader)[0]["captures"] == 1
     with db.read(hq.engine) as conn:
         reads = [(r.actor, r.action) for r in conn.execute(select(audit_log).where(
-            audit_log.c.entity_type == "capture")).all() if r.actor == "labeller-li"]
+            audit_log.c.entity_type == "capture").order_by(audit_log.c.id)).all() if r.actor == "labeller-li"]
     assert reads == [("labeller-li", a) for a in ("CAPTURE_LIST", "CAPTURE_SHOW", "CAPTURE_IMAGE",
                                                    "CAPTURE_COUNTS")]
 

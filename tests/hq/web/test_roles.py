@@ -85,7 +85,7 @@ def test_each_role_gets_403_exactly_where_its_permissions_end(hq_sqlite: HQ, tmp
     style = catalog.import_folder(hq.engine, hq.blobs, style_folder(tmp_path, salt=3), actor="test", publish=True)
     declared = {k: v for k, v in _declared(create_app(hq).routes).items() if v is not None}
     fill = {"style_id": style.id, "store_id": "st_SH-0012", "action": "off-shelf", "draft_id": "x1", "kind": "tags",
-            "kiosk_id": "k-none", "channel_code": "default", "rollout_id": "999999",
+            "kiosk_id": "k-none", "channel_code": "default", "rollout_id": "999999", "code": "ABCD-EFGH",
             "sha256": "0" * 64}
     for role in Role:
         browser, csrf = signed_in(hq, role.value.replace("_", "."))
