@@ -6,17 +6,19 @@ in a frame ROI, its drop shadow, and where its tip lies.
 
 The natural part is the nail as found. The extension starts a fifth of the nail's length below its free edge
 (so the free edge's white rim is hidden under it), continues the nail's side edges along the axis — where they
-run is measured on the mask below its free edge's rounding — and is closed by the chosen tip shape. Its length is a
-multiple of the nail's own length in the image (`core.nail_form.LENGTH_MULTIPLES`), so a finger seen at an angle
-foreshortens its extension with it; the tip's depth is a multiple of the nail's width, foreshortened by the
-distal bone's tilt. Where the extension would run over another finger (a capsule around each finger's bones from
-the landmarks) it is cut away; the frame's edge clips the ROI.
+run is measured on the mask below its free edge's rounding — and is closed by the chosen tip shape. Its length
+is a multiple of the nail's own length in the image (`core.nail_form.LENGTH_MULTIPLES`; the nail plate's length
+as the landmark quad measures it, see `extend_nails`), so a finger seen at an angle foreshortens its extension
+with it; the tip's depth is a multiple of the nail's width, foreshortened by the distal bone's tilt. Where the
+extension would run over another finger (a capsule around each finger's bones from the landmarks) it is cut
+away; the frame's edge clips the ROI.
 
 Coverage never includes the extension: scoring counts the natural nail only (`compositor`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,7 +58,7 @@ _MIN_NAIL_PX = 12  # a mask smaller than this (pixels) is too little to continue
 _CAP_SAMPLES = 18
 SHADOW_STRENGTH = 0.38  # darkening at the shadow's core
 _SHADOW_DROP = 0.10  # of the nail's width, straight down the image (the kiosk's light is overhead)
-_SHADOW_BLUR = 0.12  # Gaussian sigma, of the nail's width
+_SHADOW_BLUR = 0.08  # Gaussian sigma, of the nail's width
 _FINGER_RADIUS = 0.38  # a finger's half width, of the knuckle spacing beside it
 _MIN_FORESHORTENING = 0.35
 
@@ -106,21 +108,23 @@ def foreshortening(landmarks: NDArray[np.floating], finger: Finger) -> float:
     return min(1.0, max(_MIN_FORESHORTENING, float(np.linalg.norm(bone[:2])) / full))
 
 
+_CAPSULE_IDS = np.array([FINGER_LANDMARKS[f] for f in Finger])  # (5, 4) base → tip per finger
+
+
 def finger_capsules(hands: Sequence[HandObservation]) -> list[Capsule]:
-    """Every finger of every hand as a capsule: its bones from the base joint, reaching a third of a finger
-    width past the tip landmark (the fingertip's flesh), as wide as the knuckle spacing beside it allows."""
+    """Every finger of every hand as a capsule: its bones from the base joint, reaching most of a finger's half
+    width past the tip landmark (the fingertip's flesh), as wide as the knuckle spacing allows."""
     capsules = []
     for index, hand in enumerate(hands):
         points = np.asarray(hand.landmarks, np.float64)[:, :2]
-        gap = float(np.mean([np.linalg.norm(points[a] - points[b]) for a, b in ((5, 9), (9, 13), (13, 17))]))
-        radius = _FINGER_RADIUS * gap
+        gaps = points[[5, 9, 13]] - points[[9, 13, 17]]
+        radius = _FINGER_RADIUS * float(np.sqrt((gaps * gaps).sum(axis=1)).mean())
+        bones = points[_CAPSULE_IDS]  # (5, 4, 2)
+        last = bones[:, 3] - bones[:, 2]
+        lengths = np.sqrt((last * last).sum(axis=1, keepdims=True))
+        ends = bones[:, 3] + last / np.maximum(lengths, 1e-6) * (radius * 0.8)
         for finger in Finger:
-            ids = FINGER_LANDMARKS[finger]
-            bones = points[list(ids)]
-            last = bones[-1] - bones[-2]
-            length = float(np.linalg.norm(last))
-            end = bones[-1] + (last / length * radius * 0.8 if length > 1e-6 else 0.0)
-            capsules.append(Capsule(index, finger, np.vstack([bones, end]), radius))
+            capsules.append(Capsule(index, finger, np.vstack([bones[finger], ends[finger]]), radius))
     return capsules
 
 
@@ -128,7 +132,12 @@ def extend_nails(quads: Sequence[NailQuad], masks: Sequence[NailMask | None] | N
                  hands: Sequence[HandObservation], form: NailForm,
                  frame_shape: tuple[int, ...]) -> list[NailExtension | None]:
     """One NailExtension per quad (None where nothing is extended: natural length, no mask, not painted).
-    quads: the landmark quads (their axis is the finger's); masks: the found masks, one per quad."""
+    quads: the landmark quads (their axis is the finger's); masks: the found masks, one per quad.
+
+    The length is a multiple of the nail's length as the landmark quad measures it (the nail plate from the
+    finger's size, One Euro-smoothed in video), not of the mask's extent: a found mask's length changes by a
+    pixel or two from frame to frame, and the tip would wobble by that times the multiple (benchmarks/
+    nail_extension.py: tip jitter 1.57× the paint's free edge with the mask's length, 1.0× with the quad's)."""
     if not form.extends or masks is None:
         return [None] * len(quads)
     capsules = finger_capsules(hands)
@@ -141,8 +150,14 @@ def extend_nails(quads: Sequence[NailQuad], masks: Sequence[NailMask | None] | N
         if 0 <= quad.hand_index < len(hands):
             fore = foreshortening(hands[quad.hand_index].landmarks, quad.finger)
         others = [c for c in capsules if (c.hand_index, c.finger) != (quad.hand_index, quad.finger)]
-        result.append(extend_nail(mask, _axis(quad.corners), form, frame_shape, foreshortened=fore, others=others))
+        result.append(extend_nail(mask, _axis(quad.corners), form, frame_shape, foreshortened=fore, others=others,
+                                  nail_length=_length(quad.corners)))
     return result
+
+
+def _length(corners: NDArray[np.floating]) -> float:
+    c = np.asarray(corners, np.float64)
+    return float(np.linalg.norm((c[0] + c[1] - c[2] - c[3]) / 2.0))
 
 
 def _axis(corners: NDArray[np.floating]) -> NDArray[np.float64]:
@@ -152,10 +167,12 @@ def _axis(corners: NDArray[np.floating]) -> NDArray[np.float64]:
 
 
 def extend_nail(mask: NailMask, axis: NDArray[np.floating], form: NailForm, frame_shape: tuple[int, ...], *,
-                foreshortened: float = 1.0, others: Sequence[Capsule] = ()) -> NailExtension | None:
+                foreshortened: float = 1.0, others: Sequence[Capsule] = (),
+                nail_length: float | None = None) -> NailExtension | None:
     """The extension of one nail: mask in frame pixels; axis (2,) the finger's direction towards the tip (any
-    length); foreshortened in (0, 1] (see `foreshortening`); others: capsules of the fingers it may not cross.
-    None when the mask is too small to continue or the extension falls outside the frame."""
+    length); foreshortened in (0, 1] (see `foreshortening`); others: capsules of the fingers it may not cross;
+    nail_length: the nail's length in pixels the extension is a multiple of (None: the mask's own extent along
+    the axis). None when the mask is too small to continue or the extension falls outside the frame."""
     a = np.asarray(axis, np.float64)
     norm = float(np.linalg.norm(a))
     if not form.extends or not norm > 1e-9:
@@ -178,14 +195,14 @@ def extend_nail(mask: NailMask, axis: NDArray[np.floating], form: NailForm, fram
     centre, half = sides
     width = 2.0 * half
     t_base = t_free - UNDERLAP * length
-    t_tip = t_free + form.multiple * length
+    t_tip = t_free + form.multiple * (length if nail_length is None else nail_length)
     profile = PROFILES[form.shape]
     depth = min(profile.depth * width * max(foreshortened, _MIN_FORESHORTENING), t_tip - t_base)
     outline = _outline(form.shape, t_base - 0.05 * length, t_tip, depth, centre, half)
     points = origin + outline[:, :1] * a + outline[:, 1:] * n
     tip = origin + t_tip * a + centre * n
-    margin = _SHADOW_DROP * width + 3.0 * _SHADOW_BLUR * width + 2.0
-    roi = _box(points, frame_shape, margin)
+    margin = 2.5 * _SHADOW_BLUR * width + 2.0  # the blur's reach; _box adds the drop below
+    roi = _box(points, frame_shape, margin, _SHADOW_DROP * width)
     if roi is None:
         return None
     alpha = _fill(points, roi)
@@ -211,23 +228,38 @@ def _side_edges(t: NDArray[np.float64], s: NDArray[np.float64], t_free: float,
     return ((left + right) / 2.0, half) if half >= 1.0 else None
 
 
+_CAP_X = np.linspace(1.0, 0.0, _CAP_SAMPLES) ** 2  # denser towards the tip, where square corners turn
+
+
+@functools.lru_cache(maxsize=len(NailShape))
+def _cap_widths(shape: NailShape) -> NDArray[np.float64]:
+    """(_CAP_SAMPLES + 1,) half-widths of the outline's right side, as shares of the sides': its start, then
+    the cap from its base to the tip (the same for every nail of a shape: made once)."""
+    return np.concatenate(([1.0], tip_half_width(shape, _CAP_X)))
+
+
 def _outline(shape: NailShape, t_start: float, t_tip: float, depth: float, centre: float,
              half: float) -> NDArray[np.float64]:
     """(k, 2) (t, s) points around the extended part: up the right side, over the tip, down the left."""
-    x = np.linspace(1.0, 0.0, _CAP_SAMPLES) ** 2  # denser towards the tip, where square corners turn
-    ts = np.concatenate(([t_start], t_tip - x * depth))
-    widths = half * np.concatenate(([1.0], tip_half_width(shape, x)))
-    right = np.stack((ts, centre + widths), axis=1)
-    left = np.stack((ts, centre - widths), axis=1)[::-1]
-    return np.concatenate((right, left))
+    ts = np.empty(_CAP_SAMPLES + 1)
+    ts[0] = t_start
+    np.multiply(_CAP_X, -depth, out=ts[1:])
+    ts[1:] += t_tip
+    widths = _cap_widths(shape) * half
+    points = np.empty((2 * ts.size, 2))
+    points[:ts.size, 0] = ts
+    points[:ts.size, 1] = centre + widths
+    points[ts.size:, 0] = ts[::-1]
+    points[ts.size:, 1] = centre - widths[::-1]
+    return points
 
 
-def _box(points: NDArray[np.float64], frame_shape: tuple[int, ...], margin: float) -> Roi | None:
+def _box(points: NDArray[np.float64], frame_shape: tuple[int, ...], margin: float, drop: float) -> Roi | None:
     height, width = frame_shape[:2]
     x0 = max(0, math.floor(float(points[:, 0].min()) - margin))
     y0 = max(0, math.floor(float(points[:, 1].min()) - margin))
     x1 = min(width, math.ceil(float(points[:, 0].max()) + margin))
-    y1 = min(height, math.ceil(float(points[:, 1].max()) + 2.0 * margin))  # the shadow falls downwards
+    y1 = min(height, math.ceil(float(points[:, 1].max()) + margin + drop))  # the shadow falls downwards
     if x1 <= x0 or y1 <= y0:
         return None
     return Roi(x0, y0, x1, y1)
@@ -270,11 +302,9 @@ def _paste(mask: NailMask, roi: Roi) -> NDArray[np.float32]:
 
 def _shadow(extension_only: NDArray[np.float32], covered: NDArray[np.float32], width: float) -> NDArray[np.float32]:
     """The extension's soft shadow on what lies below it: its own shape dropped and blurred, not under paint."""
-    drop = _SHADOW_DROP * width
-    moved = cv2.warpAffine(extension_only, np.array(((1.0, 0.0, 0.0), (0.0, 1.0, drop))),
-                           (extension_only.shape[1], extension_only.shape[0]), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    drop = max(1, round(_SHADOW_DROP * width))
+    moved = np.zeros_like(extension_only)
+    moved[drop:] = extension_only[:-drop]
     sigma = max(0.8, _SHADOW_BLUR * width)
-    soft = cv2.GaussianBlur(moved, (0, 0), sigma, borderType=cv2.BORDER_CONSTANT)
-    shadow = soft * (1.0 - covered) * np.float32(SHADOW_STRENGTH)
-    return np.asarray(shadow, np.float32)
+    soft = np.asarray(cv2.GaussianBlur(moved, (0, 0), sigma, borderType=cv2.BORDER_CONSTANT), np.float32)
+    return np.asarray(soft * (1.0 - covered) * SHADOW_STRENGTH, np.float32)
