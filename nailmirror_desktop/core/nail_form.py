@@ -69,3 +69,25 @@ def parse_form(shape: str | None, length: str | None) -> NailForm:
     except ValueError:
         raise ValueError(f"unknown nail length {length!r}: one of {', '.join(v.value for v in NailLength)}") from None
     return NailForm(chosen_shape, chosen_length)
+
+
+def recommended_form(design: object) -> NailForm | None:
+    """The shape and length a style's design asks for (its "shape" and "length" words, as the prompt parser and
+    style.json write them), or None when it names neither. A shape alone comes at medium length, a length
+    alone as round; words outside the vocabulary (an "oval" the painter has no tip for) are left out."""
+    if not isinstance(design, dict):
+        return None
+    shape = _member(NailShape, design.get("shape"))
+    length = _member(NailLength, design.get("length"))
+    if shape is None and length is None:
+        return None
+    return NailForm(shape or NailShape.ROUND, length or NailLength.MEDIUM)
+
+
+def _member[E: StrEnum](kind: type[E], word: object) -> E | None:
+    if not isinstance(word, str):
+        return None
+    try:
+        return kind(word)
+    except ValueError:
+        return None
