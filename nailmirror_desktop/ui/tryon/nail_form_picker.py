@@ -11,38 +11,38 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from nailmirror_desktop.core.nail_form import LENGTH_MULTIPLES, NATURAL, NailForm, NailLength, NailShape
 from nailmirror_desktop.ui.shell import theme
 from nailmirror_desktop.vision.nails.extension import PROFILES, tip_half_width
 
-ICON_SIZE = QSize(34, 46)
+ICON_SIZE = QSize(26, 36)
 _SKIN = QColor("#e7b99b")
 _NAIL = QColor(theme.ACCENT)
-_CONTEXT = "NailForm"
+_EDGE = QColor("#1b1218")
 
 
 def shape_name(shape: NailShape) -> str:
     names = {
-        NailShape.ROUND: QCoreApplication.translate(_CONTEXT, "Round"),
-        NailShape.SQUARE: QCoreApplication.translate(_CONTEXT, "Square"),
-        NailShape.SQUOVAL: QCoreApplication.translate(_CONTEXT, "Squoval"),
-        NailShape.ALMOND: QCoreApplication.translate(_CONTEXT, "Almond"),
-        NailShape.COFFIN: QCoreApplication.translate(_CONTEXT, "Coffin"),
-        NailShape.STILETTO: QCoreApplication.translate(_CONTEXT, "Stiletto"),
+        NailShape.ROUND: QCoreApplication.translate("NailForm", "Round"),
+        NailShape.SQUARE: QCoreApplication.translate("NailForm", "Square"),
+        NailShape.SQUOVAL: QCoreApplication.translate("NailForm", "Squoval"),
+        NailShape.ALMOND: QCoreApplication.translate("NailForm", "Almond"),
+        NailShape.COFFIN: QCoreApplication.translate("NailForm", "Coffin"),
+        NailShape.STILETTO: QCoreApplication.translate("NailForm", "Stiletto"),
     }
     return names[shape]
 
 
 def length_name(length: NailLength) -> str:
     names = {
-        NailLength.NATURAL: QCoreApplication.translate(_CONTEXT, "Natural"),
-        NailLength.SHORT: QCoreApplication.translate(_CONTEXT, "Short"),
-        NailLength.MEDIUM: QCoreApplication.translate(_CONTEXT, "Medium"),
-        NailLength.LONG: QCoreApplication.translate(_CONTEXT, "Long"),
-        NailLength.EXTRA_LONG: QCoreApplication.translate(_CONTEXT, "Extra long"),
+        NailLength.NATURAL: QCoreApplication.translate("NailForm", "Natural"),
+        NailLength.SHORT: QCoreApplication.translate("NailForm", "Short"),
+        NailLength.MEDIUM: QCoreApplication.translate("NailForm", "Medium"),
+        NailLength.LONG: QCoreApplication.translate("NailForm", "Long"),
+        NailLength.EXTRA_LONG: QCoreApplication.translate("NailForm", "Extra long"),
     }
     return names[length]
 
@@ -74,7 +74,10 @@ def nail_picture(form: NailForm, size: QSize = ICON_SIZE) -> QPixmap:
     finger.addRoundedRect(centre - finger_w / 2, free_edge - finger_w * 0.25, finger_w, height, finger_w / 2,
                           finger_w / 2)
     painter.fillPath(finger, _SKIN)
-    painter.fillPath(_nail_path(form, centre, nail_w / 2.0, cuticle, free_edge, tip), _NAIL)
+    nail = _nail_path(form, centre, nail_w / 2.0, cuticle, free_edge, tip)
+    painter.fillPath(nail, _NAIL)
+    painter.setPen(QPen(_EDGE, 1.2))  # the outline keeps the shape readable on a chosen (pink) button too
+    painter.drawPath(nail)
     painter.end()
     return pixmap
 
@@ -159,7 +162,7 @@ class NailFormPicker(QWidget):
         self._show_form()
 
     _STYLE = ("QToolButton#formChip { background: #3a3140; border: none; border-radius: 14px; padding: 2px 6px;"
-              " font-size: 15px; min-width: 48px; }"
+              " font-size: 14px; min-width: 48px; }"
               f"QToolButton#formChip:checked {{ background: {theme.ACCENT}; color: #1b1218; }}")
 
     def _button(self, picture: QPixmap) -> QToolButton:
@@ -169,7 +172,7 @@ class NailFormPicker(QWidget):
         button.setIcon(QIcon(picture))
         button.setIconSize(ICON_SIZE)
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
-        button.setMinimumSize(52, 84)
+        button.setMinimumSize(52, 66)
         return button
 
     # --- state --------------------------------------------------------------------------------------------

@@ -356,7 +356,15 @@ class StyleBrowser(QWidget):
         for part in (self.category_box, self.tag_scroll, self.details):
             part.setVisible(not up)
         self._keyboard_up = up
+        self._fold_chips()
         self._fit_grid()
+
+    def _fold_chips(self) -> None:
+        """The category and tag chips fold away while the keyboard is up or the shape and length rows are open:
+        those rows need the room, and the grid keeps rows of whole tiles."""
+        shown = not self._keyboard_up and not self.nail_form_picker.toggle.isChecked()
+        for part in (self.category_box, self.tag_scroll):
+            part.setVisible(shown)
 
     def _fit_grid(self) -> None:
         """English names take two lines (a taller tile); with the keyboard up that cost a whole row, so there the
@@ -395,6 +403,7 @@ class StyleBrowser(QWidget):
         row = QHBoxLayout()
         row.addLayout(names, 1)
         row.addWidget(self.nail_form_picker.toggle)  # opens the shape and length rows (below the accents)
+        self.nail_form_picker.toggle.toggled.connect(lambda _open: self._fold_chips())
         row.addWidget(self.favourite_button)
         row.addWidget(self.compare_button)
         self._update_current_buttons()
