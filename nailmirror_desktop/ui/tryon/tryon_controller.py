@@ -167,7 +167,8 @@ class TryOnController(QObject):
             done(True)
 
         self._run(lambda: load_style_textures(assets.style_code, assets.name, assets.textures,
-                                              assets.accent_fingers, name_en, assets.design), decoded)
+                                              assets.accent_fingers, name_en, assets.design, assets.recommended),
+                  decoded)
 
     def put_on_a_first_style(self) -> None:
         """The mirror opens with the catalog's newest style on (never a customer's AI design), so a passer-by
@@ -232,7 +233,7 @@ class TryOnController(QObject):
         repository = self._require_repository()
         assets = try_on_assets(repository, code)
         return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers,
-                                   repository.get_by_code(code).name_en, assets.design)
+                                   repository.get_by_code(code).name_en, assets.design, assets.recommended)
 
     def _on_style_unusable(self, code: str, error: BaseException) -> None:
         log.warning("style %s cannot be tried on: %s", code, error)

@@ -93,9 +93,11 @@ class TrackedPacket:
 
 def load_style_textures(code: str, name: str, textures: dict[str, Path],
                         accent_fingers: tuple[str, ...], name_en: str = "",
-                        design: dict[str, Any] | None = None) -> LoadedStyle:
+                        design: dict[str, Any] | None = None,
+                        recommended: NailForm | None = None) -> LoadedStyle:
     """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file); design: its design
-    dict (TryOnAssets.design), which decides each finger's finish and layout."""
+    dict (TryOnAssets.design), which decides each finger's finish and layout; recommended: the shape and length
+    it recommends (TryOnAssets.recommended; None: what `design` names, if anything)."""
     decoded = {slot: read_image(path, keep_alpha=True) for slot, path in textures.items()}
     per_finger = {FINGER_SLOTS[s]: img for s, img in decoded.items() if s in FINGER_SLOTS}
     default_accent = tuple(FINGER_SLOTS[f] for f in accent_fingers if f in FINGER_SLOTS)
@@ -103,7 +105,7 @@ def load_style_textures(code: str, name: str, textures: dict[str, Path],
     if accent is None:
         accent = next((per_finger[f] for f in default_accent if f in per_finger), None)
     return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent, name_en,
-                       finger_looks(design), recommended_form(design))
+                       finger_looks(design), recommended or recommended_form(design))
 
 
 def _looks_with_accent(style: LoadedStyle, accent: frozenset[Finger]) -> dict[Finger, NailLook]:

@@ -109,3 +109,22 @@ def test_the_pick_reaches_the_pipeline_and_the_idle_reset_takes_it_away(controll
     assert controller.session.pipeline.nail_form == NATURAL
     assert picker.form() == NATURAL and not picker.designer_button.isVisibleTo(picker)
     assert picker.isHidden() and not picker.toggle.isChecked()
+
+
+def test_a_style_folder_may_recommend_only_a_shape_and_length(tmp_path):
+    """A style of textures has no renderer's design; style.json's design may still name its shape and length."""
+    from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
+
+    folder = make_catalog(tmp_path / "catalog", count=1)
+    meta = json.loads((folder / "style-00" / "style.json").read_text(encoding="utf-8"))
+    meta["design"] = {"shape": "almond", "length": "extra-long"}
+    (folder / "style-00" / "style.json").write_text(json.dumps(meta), encoding="utf-8")
+    repo = repository()
+    try:
+        load_starter_catalog(repo, folder)
+        code = repo.list_for_customers()[0].style_code
+        assets = try_on_assets(repo, code)
+        assert assets.design is None  # nothing for the renderer
+        assert assets.recommended == NailForm(NailShape.ALMOND, NailLength.EXTRA_LONG)
+    finally:
+        repo.conn.close()
