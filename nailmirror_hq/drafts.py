@@ -27,7 +27,7 @@ from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.schema import blob, draft, draft_revision
 from nailmirror_protocol.canonical import body_sha256, is_sha256_hex
 from nailmirror_protocol.errors import ErrorCode
-from nailmirror_protocol.shapes import Asset, StyleBody
+from nailmirror_protocol.shapes import Asset, StyleBody, recommended_nail_form
 
 DRAFT_MAX_ASSETS = 12
 DRAFTS_PER_DAY = 20
@@ -162,6 +162,7 @@ def list_drafts(conn: Connection, status: str | None = None) -> list[dict[str, A
         out.append({"draft_id": rev.draft_id, "rev": rev.rev, "status": rev.state, "store_id": rev.store_id,
                     "name": name.get("zh") or name.get("en") or "", "name_en": name.get("en") or "",
                     "prompt": rev.body.get("prompt") or "", "received_at": rev.received_at,
+                    "nail_form": recommended_nail_form(rev.body.get("design")),
                     "decided_at": rev.decided_at, "reviewer": rev.reviewer, "reason": rev.reason})
     return out
 

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, func, or_, select
 
 from nailmirror_hq.schema import draft, draft_revision, style, style_channel
+from nailmirror_protocol.shapes import recommended_nail_form
 
 PER_PAGE = 24
 DRAFT_STATES = ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN")
@@ -56,6 +57,7 @@ class QueueRow:
     decided_at: str | None
     reviewer: str | None
     reason: str | None
+    nail_form: tuple[str | None, str | None] | None = None  # the designer's shape and length, if the style says
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def _queue_row(row: Any) -> QueueRow:
                     name.get("en") or "", body.get("category"), tuple(body.get("tags") or ()),
                     body.get("prompt") or "", tuple(dict.fromkeys(previews))[:4],
                     render.get("sha256") if isinstance(render, dict) else None, row.received_at, row.decided_at,
-                    row.reviewer, row.reason)
+                    row.reviewer, row.reason, recommended_nail_form(body.get("design")))
 
 
 def catalog_page(conn: Connection, status: str | None, q: str = "", category: str = "", page: int = 1,

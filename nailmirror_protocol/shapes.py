@@ -18,6 +18,19 @@ ChangeOp = Literal["upsert", "delete"]
 Decision = Literal["APPROVED", "REJECTED"]
 RevisionState = Literal["PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN"]
 
+# A style's recommended nail shape and length (the designer's choice) ride in its design as "shape" and "length"
+# (optional both ways: an older side neither writes nor reads them, and a word outside these is ignored).
+NAIL_SHAPES = ("round", "square", "squoval", "almond", "coffin", "stiletto")
+NAIL_LENGTHS = ("natural", "short", "medium", "long", "extra-long")
+
+
+def recommended_nail_form(design: object) -> tuple[str | None, str | None]:
+    """(shape, length) a design recommends, each None where it names none of the vocabulary's words."""
+    if not isinstance(design, dict):
+        return None, None
+    shape, length = design.get("shape"), design.get("length")
+    return (shape if shape in NAIL_SHAPES else None, length if length in NAIL_LENGTHS else None)
+
 
 class ErrorBody(TypedDict):
     nm: int
@@ -60,7 +73,7 @@ class StyleBody(TypedDict):
     tags: list[str]
     accent_fingers: list[str]
     prompt: str
-    design: dict[str, Any] | None
+    design: dict[str, Any] | None  # may hold "shape" and "length": see NAIL_SHAPES
     origin: Origin
     published_at: str | None
     assets: list[Asset]

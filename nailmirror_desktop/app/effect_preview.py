@@ -78,6 +78,7 @@ class EffectPreviewRenderer:
                 raise TaskError("SHUTTING_DOWN", "the kiosk is closing", ErrorClass.TRANSIENT)
             pipeline = self._still_pipeline()
             pipeline.compositor = compositor
+            pipeline.nail_form = request.form  # the shape and length the live frame showed
             result = pipeline.process_still(frame, want_coverage=False)
         nails = sum(1 for quad in result.quads if quad.opacity > 0)
         ctx.report_progress(0.9)

@@ -1,7 +1,7 @@
 """`nailmirror tryon`: paint a style onto the nails in photos or a video.
 
-    nailmirror tryon --image PATH... --style STYLE --out OUT [--coverage-out COV]
-    nailmirror tryon --video IN --out OUT.mp4 --style STYLE [--coverage-out DIR]
+    nailmirror tryon --image PATH... --style STYLE --out OUT [--coverage-out COV] [--shape S --length L]
+    nailmirror tryon --video IN --out OUT.mp4 --style STYLE [--coverage-out DIR] [--shape S --length L]
 
 PATH may be files or directories (their images, not recursive). With one input OUT (and COV) are files (OUT's
 suffix picks the format: .png .jpg .jpeg .webp .bmp .tif .tiff; any other suffix, or none, is refused, exit 2);
@@ -11,6 +11,11 @@ the exit status is 1 at the end. No hand found: the image is written unchanged, 
 Formats are told by content (JPEG, PNG, WebP, BMP, TIFF, GIF's first frame); a photo over 4096 px on its long
 side is painted at a reduced size and its outputs written at its own size. An OUT or COV that is, or would
 overwrite, an input is refused before anything is written (exit 2). Exit 4: data directory unusable (cli).
+
+--shape (round, square, squoval, almond, coffin, stiletto; default round) and --length (natural, short, medium,
+long, extra-long; default natural: the nail as found) paint every nail extended to that shape and length, the
+extension a multiple of the nail's own length (ARCHITECTURE.md §3). Coverage is the natural nail only, whatever
+the length: an extension is never counted as nail.
 
 With --video, --coverage-out DIR (created with its parents) gets one 8-bit PNG per decoded frame, DIR/000000.png
 onwards in decode order, each the frame's size: 255 where paint was put, 0 elsewhere (all 0 without a hand).
@@ -23,6 +28,8 @@ import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
+
+from nailmirror_desktop.core.nail_form import NailLength, NailShape, parse_form
 
 if TYPE_CHECKING:
     import cv2
@@ -47,6 +54,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--coverage-out", type=Path, metavar="COV",
                         help="coverage PNG (or directory) for images; for a video, a directory of one PNG per frame")
     parser.add_argument("--mirrored", action="store_true", help="the input is mirrored (selfie camera)")
+    parser.add_argument("--shape", choices=[s.value for s in NailShape], default=NailShape.ROUND.value,
+                        help="the nails' tip shape when extended (default round)")
+    parser.add_argument("--length", choices=[n.value for n in NailLength], default=NailLength.NATURAL.value,
+                        help="extension past the free edge (default natural: the nail as found)")
     parser.set_defaults(handler=run)
 
 
@@ -164,6 +175,7 @@ def _run_images(args: argparse.Namespace, style: StyleTextures) -> int:
         _error(clash)
         return EXIT_USAGE
     with TryOnPipeline(style.compositor(), mirrored=args.mirrored) as pipeline:
+        pipeline.nail_form = parse_form(args.shape, args.length)
         # not strict: with one input path that does not exist there is a target but no image
         for index, (image_path, (out_path, coverage_path)) in enumerate(zip(images, targets, strict=False), 1):
             result = _try_on_image(pipeline, image_path, out_path, coverage_path)
@@ -290,6 +302,7 @@ def _run_video(args: argparse.Namespace, style: StyleTextures) -> int:
     frames = frames_with_hands = 0
     try:
         with TryOnPipeline(style.compositor(), mirrored=args.mirrored) as pipeline:
+            pipeline.nail_form = parse_form(args.shape, args.length)
             while (frame := source.read()) is not None:
                 if writer is None:
                     writer = _open_writer(args.out, source.nominal_fps or 30.0, frame.image.shape)

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from nailmirror_desktop.core.nail_form import NATURAL, NailForm
+from nailmirror_desktop.vision.nails.extension import NailExtension, extend_nails
 from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_rois import carry_mask, shifted_mask
@@ -88,7 +90,8 @@ class TryOnResult:
     """frame: (H, W, 3) uint8 BGR, painted; coverage: (H, W) uint8 0/255 or None; hands and quads as used;
     masks: the nail masks, one per quad (None where a quad kept its own shape), or None when no masks were
     made (still_masks="quads"). `coverage_mask(quads, shape, masks)` reproduces the coverage. held: painted
-    nails not seen in this frame (video: held through a drop-out where their motion was taking them)."""
+    nails not seen in this frame (video: held through a drop-out where their motion was taking them).
+    extensions: each quad's extension (None where none), or None at natural length; never in the coverage."""
 
     frame: NDArray[np.uint8]
     coverage: NDArray[np.uint8] | None
@@ -97,6 +100,7 @@ class TryOnResult:
     timings: StageTimings = field(default_factory=StageTimings)
     masks: list[NailMask | None] | None = None
     held: int = 0
+    extensions: list[NailExtension | None] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,6 +138,8 @@ class TryOnPipeline:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
+        # the customer's shape and length (§3): swapped in one assignment, read once per frame
+        self.nail_form: NailForm = NATURAL
         self.mirrored = mirrored
         self.max_hands = max_hands
         self.smoothing = smoothing
@@ -285,11 +291,13 @@ class TryOnPipeline:
                masks: list[NailMask | None] | None, want_coverage: bool, *, in_place: bool, start: float,
                timings: StageTimings, held: int = 0) -> TryOnResult:
         before = time.perf_counter()
+        form = self.nail_form
+        extensions = extend_nails(quads, masks, hands, form, frame.shape) if form.extends else None
         composite = self.compositor.composite(frame, quads, want_coverage=want_coverage, in_place=in_place,
-                                              masks=masks)
+                                              masks=masks, extensions=extensions)
         done = time.perf_counter()
         timings = replace(timings, composite=_ms(before, done), total=_ms(start, done))
-        return TryOnResult(composite.frame, composite.coverage, hands, quads, timings, masks, held)
+        return TryOnResult(composite.frame, composite.coverage, hands, quads, timings, masks, held, extensions)
 
     def _still(self) -> StillHandDetector:
         if self._still_detector is None:

@@ -1012,6 +1012,78 @@
     </message>
 </context>
 <context>
+    <name>NailForm</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="29"/>
+        <source>Round</source>
+        <translation>Round</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="30"/>
+        <source>Square</source>
+        <translation>Square</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="31"/>
+        <source>Squoval</source>
+        <translation>Squoval</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="32"/>
+        <source>Almond</source>
+        <translation>Almond</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="33"/>
+        <source>Coffin</source>
+        <translation>Coffin</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="34"/>
+        <source>Stiletto</source>
+        <translation>Stiletto</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="41"/>
+        <source>Natural</source>
+        <translation>Natural</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="42"/>
+        <source>Short</source>
+        <translation>Short</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="43"/>
+        <source>Medium</source>
+        <translation>Medium</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="44"/>
+        <source>Long</source>
+        <translation>Long</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="45"/>
+        <source>Extra long</source>
+        <translation>Extra long</translation>
+    </message>
+</context>
+<context>
+    <name>NailFormPicker</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="237"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="248"/>
+        <source>Nail shape and length</source>
+        <translation>Nail shape and length</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="255"/>
+        <source>Designer&apos;s choice: %1</source>
+        <translation>Designer&apos;s choice: %1</translation>
+    </message>
+</context>
+<context>
     <name>NoPinPanel</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="91"/>
@@ -1461,22 +1533,22 @@
 <context>
     <name>ShareController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="132"/>
         <source>Style code %1</source>
         <translation>Style code %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="133"/>
         <source>Before</source>
         <translation>Before</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="133"/>
         <source>After</source>
         <translation>After</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="130"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="134"/>
         <source>Show this picture to your nail artist</source>
         <translation>Show this picture to your nail artist</translation>
     </message>
@@ -1742,82 +1814,82 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="628"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="643"/>
         <source>Search by name or style code</source>
         <translation>Search by name or style code</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="653"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="668"/>
         <source>No styles match. Try another word or category.</source>
         <translation>No styles match. Try another word or category.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="630"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="645"/>
         <source>Accent nails (tap a finger)</source>
         <translation>Accent nails (tap a finger)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="631"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="646"/>
         <source>Save to my favourites</source>
         <translation>Save to my favourites</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
         <source>Thumb</source>
         <translation>Thumb</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
         <source>Index</source>
         <translation>Index</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
         <source>Middle</source>
         <translation>Middle</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
         <source>Ring</source>
         <translation>Ring</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
         <source>Pinky</source>
         <translation>Pinky</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="662"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>Setting up the style catalog for the first time… one moment.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="664"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>The style catalog could not be loaded. Please ask our staff.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="651"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="666"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>No favourites yet: tap ♡ beside a style you like.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="657"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="672"/>
         <source>Tap a style…</source>
         <translation>Tap a style…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="673"/>
         <source>Compare</source>
         <translation>Compare</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="666"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="681"/>
         <source>All</source>
         <translation>All</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="668"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="683"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ Favourites (%1)</translation>
     </message>
@@ -1825,12 +1897,12 @@
 <context>
     <name>StyleCard</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="107"/>
         <source>Show this card to your nail artist</source>
         <translation>Show this card to your nail artist</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="108"/>
         <source>Style code %1</source>
         <translation>Style code %1</translation>
     </message>
@@ -1929,7 +2001,7 @@
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="235"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="240"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>This style can&apos;t be tried on right now.</translation>
     </message>
@@ -1937,12 +2009,12 @@
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="213"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="217"/>
         <source>Send to my phone</source>
         <translation>Send to my phone</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="213"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="217"/>
         <source>Style card</source>
         <translation>Style card</translation>
     </message>

@@ -1009,6 +1009,78 @@
     </message>
 </context>
 <context>
+    <name>NailForm</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="29"/>
+        <source>Round</source>
+        <translation>圆形</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="30"/>
+        <source>Square</source>
+        <translation>方形</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="31"/>
+        <source>Squoval</source>
+        <translation>方圆形</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="32"/>
+        <source>Almond</source>
+        <translation>杏仁形</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="33"/>
+        <source>Coffin</source>
+        <translation>芭蕾/棺材形</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="34"/>
+        <source>Stiletto</source>
+        <translation>尖形</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="41"/>
+        <source>Natural</source>
+        <translation>自然</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="42"/>
+        <source>Short</source>
+        <translation>短</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="43"/>
+        <source>Medium</source>
+        <translation>中长</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="44"/>
+        <source>Long</source>
+        <translation>长</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="45"/>
+        <source>Extra long</source>
+        <translation>超长</translation>
+    </message>
+</context>
+<context>
+    <name>NailFormPicker</name>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="237"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="248"/>
+        <source>Nail shape and length</source>
+        <translation>甲型与长度</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/tryon/nail_form_picker.py" line="255"/>
+        <source>Designer&apos;s choice: %1</source>
+        <translation>设计师推荐：%1</translation>
+    </message>
+</context>
+<context>
     <name>NoPinPanel</name>
     <message>
         <location filename="../../nailmirror_desktop/ui/staff/no_pin_panel.py" line="91"/>
@@ -1457,22 +1529,22 @@
 <context>
     <name>ShareController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="128"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="132"/>
         <source>Style code %1</source>
         <translation>款号 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="133"/>
         <source>Before</source>
         <translation>上色前</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="129"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="133"/>
         <source>After</source>
         <translation>上色后</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="130"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="134"/>
         <source>Show this picture to your nail artist</source>
         <translation>请把这张图给美甲师看</translation>
     </message>
@@ -1736,82 +1808,82 @@
 <context>
     <name>StyleBrowser</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="628"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="643"/>
         <source>Search by name or style code</source>
         <translation>搜索款式名称或款号</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="653"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="668"/>
         <source>No styles match. Try another word or category.</source>
         <translation>没有符合的款式，换个关键词或分类试试。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="630"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="645"/>
         <source>Accent nails (tap a finger)</source>
         <translation>跳色指甲（点选手指）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="631"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="646"/>
         <source>Save to my favourites</source>
         <translation>加入我的收藏</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
         <source>Thumb</source>
         <translation>拇指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
         <source>Index</source>
         <translation>食指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="633"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="648"/>
         <source>Middle</source>
         <translation>中指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
         <source>Ring</source>
         <translation>无名指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="634"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
         <source>Pinky</source>
         <translation>小指</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="647"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="662"/>
         <source>Setting up the style catalog for the first time… one moment.</source>
         <translation>正在首次准备款式库……请稍候。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="649"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="664"/>
         <source>The style catalog could not be loaded. Please ask our staff.</source>
         <translation>款式库加载失败，请联系店员。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="651"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="666"/>
         <source>No favourites yet: tap ♡ beside a style you like.</source>
         <translation>还没有收藏：点喜欢的款式旁边的 ♡。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="657"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="672"/>
         <source>Tap a style…</source>
         <translation>点选另一款…</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="658"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="673"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="666"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="681"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="668"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/style_browser.py" line="683"/>
         <source>♥ Favourites (%1)</source>
         <translation>♥ 收藏（%1）</translation>
     </message>
@@ -1819,12 +1891,12 @@
 <context>
     <name>StyleCard</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="107"/>
         <source>Show this card to your nail artist</source>
         <translation>请把这张卡给美甲师看</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/share/style_card.py" line="108"/>
         <source>Style code %1</source>
         <translation>款号 %1</translation>
     </message>
@@ -1923,7 +1995,7 @@
 <context>
     <name>TryOnController</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="235"/>
+        <location filename="../../nailmirror_desktop/ui/tryon/tryon_controller.py" line="240"/>
         <source>This style can&apos;t be tried on right now.</source>
         <translation>这个款式暂时无法试戴。</translation>
     </message>
@@ -1931,12 +2003,12 @@
 <context>
     <name>_TakeHomeButton</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="213"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="217"/>
         <source>Send to my phone</source>
         <translation>发送到我的手机</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="213"/>
+        <location filename="../../nailmirror_desktop/ui/share/share_controller.py" line="217"/>
         <source>Style card</source>
         <translation>款式卡片</translation>
     </message>

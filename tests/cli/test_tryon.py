@@ -402,3 +402,44 @@ def test_tryon_prints_no_mediapipe_lines_and_its_log_file_keeps_them(photos, tmp
     log = nailmirror_home / "logs" / "cli.log"
     assert re.search(r"native: .*(absl|XNNPACK|EGL)", log.read_text(encoding="utf-8"))
     assert log.stat().st_mode & 0o077 == 0
+
+
+def _demo_photo(path: Path) -> Path:
+    """A frame of the bundled demo video, both hands in it, as a photo."""
+    capture = cv2.VideoCapture(str(DEMO_VIDEO))
+    for _ in range(40):
+        ok, frame = capture.read()
+        assert ok
+    capture.release()
+    cv2.imwrite(str(path), frame)
+    return path
+
+
+@pytest.mark.slow
+def test_shape_and_length_extend_the_nails_and_leave_the_coverage_natural(capsys, tmp_path):
+    photo = _demo_photo(tmp_path / "hands.png")
+    outputs = {}
+    for name, extra in (("natural", ()), ("default", ("--shape", "round", "--length", "natural")),
+                        ("stiletto", ("--shape", "stiletto", "--length", "long"))):
+        out, cov = tmp_path / f"{name}.png", tmp_path / f"{name}_cov.png"
+        status, err = _run(capsys, "--image", str(photo), "--style", str(STYLE), "--out", str(out),
+                           "--coverage-out", str(cov), *extra)
+        assert status == 0, err
+        outputs[name] = (cv2.imread(str(out)), _assert_coverage(cov, (720, 1280)))
+    natural, natural_cov = outputs["natural"]
+    np.testing.assert_array_equal(outputs["default"][0], natural)  # natural is the default
+    long, long_cov = outputs["stiletto"]
+    np.testing.assert_array_equal(long_cov, natural_cov)
+    near_nails = cv2.dilate(natural_cov, np.ones((15, 15), np.uint8)) > 0
+    beyond = np.any(long != natural, axis=2) & ~near_nails
+    assert beyond.sum() > 500  # painted past the natural nails
+
+
+def test_an_unknown_shape_or_length_is_a_usage_error(capsys, tmp_path):
+    for flag, word in (("--shape", "oval"), ("--length", "huge")):
+        with pytest.raises(SystemExit) as stop:
+            main(["tryon", "--image", str(tmp_path / "x.png"), "--style", str(STYLE), "--out",
+                  str(tmp_path / "o.png"), flag, word])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert word in err and "invalid choice" in err

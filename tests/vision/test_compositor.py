@@ -221,7 +221,7 @@ def test_nails_painted_together_equal_nails_painted_one_after_another():
     together, one_by_one = frame.copy(), frame.copy()
     coverage_together, coverage_one_by_one = np.zeros((480, 640), np.uint8), np.zeros((480, 640), np.uint8)
     pairs = list(zip(quads, textures, strict=True))
-    paint_nails(together, [(quad, texture, None) for quad, texture in pairs], coverage_together)
+    paint_nails(together, [(quad, texture, None, None) for quad, texture in pairs], coverage_together)
     for quad, texture in pairs:
         paint_nail(one_by_one, quad, texture, coverage_one_by_one)
     assert (together != frame).any()

@@ -68,6 +68,7 @@ class ShareText:
     before: str
     after: str
     staff_line: str
+    form: str | None = None  # her nail shape and length in words ("杏仁形 · 中长"); None: natural nails
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,8 @@ def _info(canvas: Image.Image, draw: ImageDraw.ImageDraw, text: ShareText, style
         canvas.paste(_thumbnail(style_image), (MARGIN, top + 8), _round_mask(THUMB))
         x = MARGIN + THUMB + 32
     width = SIZE[0] - MARGIN - x
-    lines = [(text.name, 50, True, INK), (text.code_line, 32, False, INK), (text.price or "", 44, True, PRICE),
+    lines = [(text.name, 50, True, INK), (text.form or "", 32, True, INK), (text.code_line, 32, False, INK),
+             (text.price or "", 44, True, PRICE),
              (text.store or "", 30, False, MUTED), (text.staff_line, 26, False, MUTED)]
     y = top + 4
     for words, size, bold, colour in lines:

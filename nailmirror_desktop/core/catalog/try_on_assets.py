@@ -21,6 +21,7 @@ from nailmirror_desktop.core.catalog.assets import AssetStore
 from nailmirror_desktop.core.catalog.content import write_style_folder
 from nailmirror_desktop.core.catalog.errors import StyleError
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepository
+from nailmirror_desktop.core.nail_form import NailForm, recommended_form
 from nailmirror_desktop.core.paths import data_dir, private_dir
 
 
@@ -35,6 +36,9 @@ class TryOnAssets:
     preview: Path | None
     # the style's design (core.generation.design.Design.to_dict() form) from its design_json, None without one
     design: dict[str, Any] | None = None
+    # the shape and length its design names (the designer's choice), also for a style.json whose design holds
+    # only those two words (a style folder of textures: no colours for the renderer)
+    recommended: NailForm | None = None
 
 
 def try_on_assets(repo: StyleRepository, style_code: str) -> TryOnAssets:
@@ -47,7 +51,19 @@ def try_on_assets(repo: StyleRepository, style_code: str) -> TryOnAssets:
         raise StyleError("NO_NAIL_TEXTURE", style.style_code)
     cover = next((a for a in assets if a.id == style.cover_asset_id), None)
     return TryOnAssets(style.style_code, style.name, style.accent_fingers, textures,
-                       store.path_of(cover.storage_path) if cover else None, stored_design(style.design_json))
+                       store.path_of(cover.storage_path) if cover else None, stored_design(style.design_json),
+                       recommended_form(_raw_design(style.design_json)))
+
+
+def _raw_design(design_json: str | None) -> dict[str, Any] | None:
+    """The design dict in design_json whatever it holds (stored_design keeps only a renderer's full design)."""
+    try:
+        data = json.loads(design_json) if design_json else None
+    except ValueError:
+        return None
+    if isinstance(data, dict) and isinstance(data.get("design"), dict):
+        data = data["design"]
+    return data if isinstance(data, dict) else None
 
 
 def stored_design(design_json: str | None) -> dict[str, Any] | None:

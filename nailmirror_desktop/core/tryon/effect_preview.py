@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nailmirror_desktop.core.nail_form import NATURAL, NailForm, parse_form
 from nailmirror_desktop.core.paths import data_dir, private_dir
 from nailmirror_desktop.core.tasks import TaskEngine, TaskStatus
 from nailmirror_desktop.core.tasks.errors import InvalidTransition
@@ -58,17 +59,20 @@ class PreviewRequestError(ValueError):
 class PreviewRequest:
     """frame: the frozen raw frame (a PNG in frames_dir()); after: the saved "after" file the render replaces;
     accent: the fingers wearing the style's accent (Finger names, lower case); live_nails: nails the live frame
-    painted (the render must paint at least as many to replace it)."""
+    painted (the render must paint at least as many to replace it); form: the nail shape and length the live
+    frame was painted with (absent from older payloads: natural)."""
 
     frame: Path
     style_code: str
     after: Path
     accent: tuple[str, ...] = ()
     live_nails: int = 0
+    form: NailForm = NATURAL
 
     def to_payload(self) -> dict[str, Any]:
         return {"frame": str(self.frame), "style_code": self.style_code, "after": str(self.after),
-                "accent": list(self.accent), "live_nails": self.live_nails}
+                "accent": list(self.accent), "live_nails": self.live_nails, "shape": self.form.shape.value,
+                "length": self.form.length.value}
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> PreviewRequest:
@@ -77,6 +81,7 @@ class PreviewRequest:
             frame, after, code = Path(payload["frame"]), Path(payload["after"]), str(payload["style_code"])
             accent = tuple(str(finger) for finger in payload.get("accent", ()))
             live_nails = int(payload.get("live_nails", 0))
+            form = parse_form(payload.get("shape"), payload.get("length"))
         except (KeyError, TypeError, ValueError) as exc:
             raise PreviewRequestError("BAD_PAYLOAD", str(exc)) from None
         if not code:
@@ -84,7 +89,7 @@ class PreviewRequest:
         root = data_dir()
         if not _inside(frame, root / FRAMES_FOLDER) or not _inside(after, root / SNAPSHOTS_FOLDER):
             raise PreviewRequestError("PATH_OUTSIDE_DATA_DIR")  # a customer photo is never read or written elsewhere
-        return cls(frame, code, after, accent, live_nails)
+        return cls(frame, code, after, accent, live_nails, form)
 
 
 @dataclass(frozen=True)

@@ -43,12 +43,14 @@ class ShareController(QObject):
                  last_snapshot: Callable[[], Path | None], current_style: Callable[[], StyleInfo | None],
                  parent: QObject | None = None, *, sharing: bool | None = None,
                  hands_box: Callable[[], HandsBox | None] = lambda: None,
-                 style_picture: Callable[[str], Path | None] = lambda _code: None, store_name: str = "") -> None:
+                 style_picture: Callable[[str], Path | None] = lambda _code: None, store_name: str = "",
+                 nail_form: Callable[[], str] = lambda: "") -> None:
         """`sharing`: whether staff turned "send to my phone" on (default: whenever there is a server). The kiosk
         always has a server, which opens its port only on the first offer, so `set_sharing` turns it on and off
         when staff save the settings, without a restart. `hands_box`: the last snapshot's painted hands (None:
         the whole frame); `style_picture`: a style's own picture file by code; `store_name`: on the card and the
-        phone's picture ('' leaves the line out; the shell keeps it current)."""
+        phone's picture ('' leaves the line out; the shell keeps it current); `nail_form`: the snapshot's nail
+        shape and length in words ('' for natural nails), on the card and the phone's picture."""
         super().__init__(parent)
         self._window = window
         self._server = server
@@ -57,6 +59,7 @@ class ShareController(QObject):
         self._current_style = current_style
         self._hands_box = hands_box
         self._style_picture = style_picture
+        self._nail_form = nail_form
         self.store_name = store_name
         self._token: str | None = None
         self._offered: Path | None = None  # the file behind self._token
@@ -77,8 +80,9 @@ class ShareController(QObject):
         info = self._current_style() or ("", "")
         name, code, price = info[0], info[1], info[2] if len(info) > 2 else None
         picture_file = self._picture_file(code)
+        form = self._nail_form()
         self.page.show_style(name, code, price, picture=_read_qimage(picture_file), hands=self._hands_image(),
-                             store=self.store_name)
+                             store=self.store_name, form=form)
         self._window.show_page(SHARE)
         if self._server is None or not self._sharing:
             self.page.show_state(OFF)
@@ -87,7 +91,7 @@ class ShareController(QObject):
         if path is None or not path.is_file():
             self.page.show_state(SAVING)
             return
-        text = self._share_text(name, code, price)
+        text = self._share_text(name, code, price, form)
         before, box = before_file(path), self._hands_box()
         try:
             link = self._server.offer(path, "image/jpeg",
@@ -123,11 +127,11 @@ class ShareController(QObject):
         crop = fit_aspect(box, HANDS_ASPECT, frame)
         return after.copy(QRect(crop.left, crop.top, crop.width, crop.height))
 
-    def _share_text(self, name: str, code: str, price: str | None) -> ShareText:
+    def _share_text(self, name: str, code: str, price: str | None, form: str = "") -> ShareText:
         """The phone picture's words in the customer's language now (the server draws them later)."""
         return ShareText(name or code, self.tr("Style code %1").replace("%1", code) if code else "", price,
                          self.store_name or None, self.tr("Before"), self.tr("After"),
-                         self.tr("Show this picture to your nail artist"))
+                         self.tr("Show this picture to your nail artist"), form or None)
 
     def set_sharing(self, on: bool) -> None:
         """Staff turned "send to my phone" on or off in the settings: the next take-home follows at once; turned

@@ -89,9 +89,9 @@ class SharePage(QWidget):
         self._set_state(state)
 
     def show_style(self, name: str, code: str, price: str | None = None, *, picture: QImage | None = None,
-                   hands: QImage | None = None, store: str = "") -> None:
+                   hands: QImage | None = None, store: str = "", form: str = "") -> None:
         """The take-home card (style_card.py says what each part is)."""
-        self.card.show_style(name, code, price, picture=picture, hands=hands, store=store)
+        self.card.show_style(name, code, price, picture=picture, hands=hands, store=store, form=form)
 
     def clear(self) -> None:
         self.qr.clear()

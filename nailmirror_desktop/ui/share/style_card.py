@@ -40,6 +40,8 @@ class StyleCard(QFrame):
         self.name = QLabel()
         self.name.setObjectName("cardName")
         self.name.setWordWrap(True)
+        self.form = QLabel()  # her shape and length ("杏仁形 · 中长"): the nail artist builds what she saw
+        self.form.setObjectName("cardCode")
         self.code = QLabel()
         self.code.setObjectName("cardCode")
         self.code.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
@@ -53,21 +55,24 @@ class StyleCard(QFrame):
         layout.addSpacing(8)
         layout.addLayout(images)
         layout.addSpacing(8)
-        for label in (self.heading, self.name, self.code, self.price, self.store):
+        for label in (self.heading, self.name, self.form, self.code, self.price, self.store):
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        for label in (self.name, self.code, self.price, self.store):
+        for label in (self.name, self.form, self.code, self.price, self.store):
             layout.addWidget(label)
         layout.addStretch(1)
         self._code = ""
         self.show_style("", "")
 
     def show_style(self, name: str, code: str, price: str | None = None, *, picture: QImage | None = None,
-                   hands: QImage | None = None, store: str = "") -> None:
+                   hands: QImage | None = None, store: str = "", form: str = "") -> None:
         """`price` as the store writes it (already formatted), or None when the store set none; `picture`: the
         style's own; `hands`: the customer's painted nails, cropped; `store`: the store's name ('' leaves it
-        out). An empty name and code clear the card."""
+        out); `form`: her nail shape and length in words ('' for natural nails: left out). An empty name and
+        code clear the card."""
         self._code = code
         self.name.setText(name or code)
+        self.form.setText(form)
+        self.form.setVisible(bool(form))
         self.price.setText(price or "")
         self.price.setVisible(bool(price))
         self.store.setText(store)

@@ -61,7 +61,8 @@ class KioskController(QObject):
         self.share = ShareController(self.window, self.tryon.snapshot_page, services.share,
                                      lambda: self.tryon.last_snapshot, self._style_on_show, parent=self,
                                      sharing=self.config.share_to_phone, hands_box=lambda: self.tryon.last_hands_box,
-                                     style_picture=self.tryon.style_picture, store_name=self.config.store_name)
+                                     style_picture=self.tryon.style_picture, store_name=self.config.store_name,
+                                     nail_form=self.tryon.snapshot_form_words)
         # "I want this one": her choice on the staff pages, its number on her screen
         self.handoff = HandoffController(self.tryon, self.window.mirror, services.handoffs,
                                          services.run_in_background, lambda: self.config.store_time_zone, parent=self)

@@ -1,8 +1,8 @@
 """The customer's style browser: category chips, tag chips and search over a Model/View grid of thumbnails.
 
 `StyleListModel` reads the repository (PUBLISHED and previewable styles only) and owns nothing else; the
-panel turns taps into `style_chosen(code)`, accent-finger toggles into `accent_changed(set)` and a compare
-into `compare_requested(first, second)`.
+panel turns taps into `style_chosen(code)`, accent-finger toggles into `accent_changed(set)`, the shape and
+length picker into `nail_form_changed(NailForm)` and a compare into `compare_requested(first, second)`.
 
 Made for fingers on a counter screen (issue 13): category chips wrap onto more lines instead of hiding behind
 a tab bar's scroll arrows; tags scroll sideways by dragging, with a visible scroll bar as the cue that there is
@@ -49,6 +49,7 @@ from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.bridge import Channel
 from nailmirror_desktop.ui.shell import i18n, theme
 from nailmirror_desktop.ui.tryon.flow_layout import FlowLayout
+from nailmirror_desktop.ui.tryon.nail_form_picker import NailFormPicker
 
 CodeRole = Qt.ItemDataRole.UserRole + 1
 READY, LOADING, UNAVAILABLE = "ready", "loading", "unavailable"  # the catalog, as the empty list explains it
@@ -248,6 +249,7 @@ def _decode_thumbnail(path: str) -> QImage | None:
 class StyleBrowser(QWidget):
     style_chosen = Signal(str)
     accent_changed = Signal(object)  # frozenset[Finger]
+    nail_form_changed = Signal(object)  # NailForm: the customer's shape and length (nail_form_picker.py)
     compare_requested = Signal(str, str)  # the style on the nails, the one tapped to compare with it
 
     def __init__(self, repository: StyleRepository | None, parent: QWidget | None = None) -> None:
@@ -343,6 +345,7 @@ class StyleBrowser(QWidget):
         details.setContentsMargins(0, 0, 0, 0)
         details.addLayout(self._build_current_row())
         details.addLayout(self._build_accent_row())
+        details.addWidget(self.nail_form_picker)
         layout.addWidget(self.details)
         self.set_accent_options(False, frozenset())
 
@@ -353,7 +356,15 @@ class StyleBrowser(QWidget):
         for part in (self.category_box, self.tag_scroll, self.details):
             part.setVisible(not up)
         self._keyboard_up = up
+        self._fold_chips()
         self._fit_grid()
+
+    def _fold_chips(self) -> None:
+        """The category and tag chips fold away while the keyboard is up or the shape and length rows are open:
+        those rows need the room, and the grid keeps rows of whole tiles."""
+        shown = not self._keyboard_up and not self.nail_form_picker.toggle.isChecked()
+        for part in (self.category_box, self.tag_scroll):
+            part.setVisible(shown)
 
     def _fit_grid(self) -> None:
         """English names take two lines (a taller tile); with the keyboard up that cost a whole row, so there the
@@ -387,8 +398,12 @@ class StyleBrowser(QWidget):
         self.compare_button.setCheckable(True)
         self.compare_button.setMinimumHeight(TOUCH_MIN)
         self.compare_button.toggled.connect(self._on_compare_toggle)
+        self.nail_form_picker = NailFormPicker()
+        self.nail_form_picker.form_changed.connect(self.nail_form_changed)
         row = QHBoxLayout()
         row.addLayout(names, 1)
+        row.addWidget(self.nail_form_picker.toggle)  # opens the shape and length rows (below the accents)
+        self.nail_form_picker.toggle.toggled.connect(lambda _open: self._fold_chips())
         row.addWidget(self.favourite_button)
         row.addWidget(self.compare_button)
         self._update_current_buttons()

@@ -27,6 +27,7 @@ from nailmirror_desktop.core.catalog.price import DEFAULT_CURRENCY, format_price
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.catalog.try_on_assets import try_on_assets
 from nailmirror_desktop.core.fingers import Finger
+from nailmirror_desktop.core.nail_form import NATURAL, NailForm
 from nailmirror_desktop.core.paths import DataDirUnusable
 from nailmirror_desktop.core.tasks import TaskStatus
 from nailmirror_desktop.core.tryon.effect_preview import (
@@ -47,6 +48,7 @@ from nailmirror_desktop.ui.shell.qt_images import bgr_to_qimage
 from nailmirror_desktop.ui.tryon.compare_page import ComparePage
 from nailmirror_desktop.ui.tryon.countdown import SnapshotCountdown
 from nailmirror_desktop.ui.tryon.mirror_loop import MirrorLoop
+from nailmirror_desktop.ui.tryon.nail_form_picker import form_words
 from nailmirror_desktop.ui.tryon.snapshot import SnapshotPage, purge_expired_snapshots, save_frozen_frame, save_snapshot
 from nailmirror_desktop.ui.tryon.style_browser import LOADING, READY, UNAVAILABLE, StyleBrowser
 from nailmirror_desktop.ui.tryon.tryon_session import FramePair, LoadedStyle, TryOnSession, load_style_textures
@@ -101,6 +103,7 @@ class TryOnController(QObject):
         # ("send to my phone" offers only this file).
         self.last_snapshot: Path | None = None
         self.last_hands_box: tuple[int, int, int, int] | None = None  # the newest snapshot's painted hands
+        self.last_nail_form: NailForm = NATURAL  # the shape and length the newest snapshot was painted with
         self._customer = 0  # moved on by the idle reset: answers asked for an earlier customer are dropped
         self._snapshot_no = 0  # moved on by each snapshot and the reset: an older snapshot's save is not offered
         self.currency = DEFAULT_CURRENCY  # the store's (KioskConfig.currency); the shell keeps it current
@@ -111,6 +114,7 @@ class TryOnController(QObject):
         browser = StyleBrowser(repository)
         browser.style_chosen.connect(self.apply_style)
         browser.accent_changed.connect(self._on_accent_change)
+        browser.nail_form_changed.connect(self.set_nail_form)
         browser.compare_requested.connect(self.compare)
         return browser
 
@@ -163,7 +167,8 @@ class TryOnController(QObject):
             done(True)
 
         self._run(lambda: load_style_textures(assets.style_code, assets.name, assets.textures,
-                                              assets.accent_fingers, name_en, assets.design), decoded)
+                                              assets.accent_fingers, name_en, assets.design, assets.recommended),
+                  decoded)
 
     def put_on_a_first_style(self) -> None:
         """The mirror opens with the catalog's newest style on (never a customer's AI design), so a passer-by
@@ -228,7 +233,7 @@ class TryOnController(QObject):
         repository = self._require_repository()
         assets = try_on_assets(repository, code)
         return load_style_textures(assets.style_code, assets.name, assets.textures, assets.accent_fingers,
-                                   repository.get_by_code(code).name_en, assets.design)
+                                   repository.get_by_code(code).name_en, assets.design, assets.recommended)
 
     def _on_style_unusable(self, code: str, error: BaseException) -> None:
         log.warning("style %s cannot be tried on: %s", code, error)
@@ -256,6 +261,18 @@ class TryOnController(QObject):
         if self.style_browser is not None:
             self.style_browser.show_current(loaded.code, loaded.name, loaded.name_en)
             self.style_browser.set_accent_options(loaded.accent is not None, self.session.accent_fingers)
+            self.style_browser.nail_form_picker.set_recommended(loaded.recommended)
+
+    def set_nail_form(self, form: NailForm) -> None:
+        """The customer's shape and length, for the rest of her session (the idle reset puts natural back)."""
+        self.session.set_nail_form(form)
+        if self.style_browser is not None:
+            self.style_browser.nail_form_picker.set_form(form)
+
+    def snapshot_form_words(self) -> str:
+        """The newest snapshot's shape and length as the take-home card names them; '' for natural nails."""
+        form = self.last_nail_form
+        return form_words(form) if form.extends else ""
 
     def _on_accent_change(self, fingers: frozenset[Finger]) -> None:
         self.session.set_accent_fingers(fingers)
@@ -298,20 +315,24 @@ class TryOnController(QObject):
         self._preview_task = None
         self.last_snapshot = None  # until this one is saved, there is no photo to send
         self.last_hands_box = pair.hands_box
+        self.last_nail_form = self.session.nail_form
         self._snapshot_no += 1
         number = self._snapshot_no
         render = self._executor is not None and self._executor.running and bool(code) and pair.nails > 0
         accent = tuple(sorted(f.name.lower() for f in self.session.accent_fingers))
+        form = self.session.nail_form
         if render:
             self.snapshot_page.show_render_progress(0.0)
         self.snapshot_taken.emit()  # before the save: its answer may come back at once
         # the render must match the nails the frame shows; a held nail is a guess (FramePair.seen_nails)
         self._run(lambda: _save(pair, code, render),
-                  lambda saved, error: self._on_snapshot_saved(number, saved, error, code, accent, pair.seen_nails))
+                  lambda saved, error: self._on_snapshot_saved(number, saved, error, code, accent, pair.seen_nails,
+                                                               form))
         return True
 
     def _on_snapshot_saved(self, number: int, saved: tuple[Path, Path | None] | None, error: BaseException | None,
-                           code: str, accent: tuple[str, ...], live_nails: int) -> None:
+                           code: str, accent: tuple[str, ...], live_nails: int,
+                           form: NailForm = NATURAL) -> None:
         if number != self._snapshot_no:
             # a newer snapshot, or the next customer, came meanwhile: the file stays for the staff gallery only
             if saved is not None and saved[1] is not None:
@@ -329,7 +350,7 @@ class TryOnController(QObject):
         self.last_snapshot = after
         self.snapshot_saved.emit(True)
         if frame is not None:
-            self._submit_preview(PreviewRequest(frame, code, after, accent, live_nails))
+            self._submit_preview(PreviewRequest(frame, code, after, accent, live_nails, form))
         else:
             self.snapshot_page.show_render(None)  # nothing to wait for
 
@@ -413,6 +434,7 @@ class TryOnController(QObject):
         self._preview_task = None
         self.last_snapshot = None
         self.last_hands_box = None
+        self.last_nail_form = NATURAL
 
     def _clear_mirror(self) -> None:
         self._window.mirror.clear_frame()
@@ -423,6 +445,8 @@ class TryOnController(QObject):
         if self.style_browser is not None:
             self.style_browser.reset_filters()
             self.style_browser.show_current("")
+            self.style_browser.nail_form_picker.reset()
+            self.style_browser.nail_form_picker.set_recommended(None)
 
     def _on_source_state_change(self, state: str) -> None:
         self._window.set_demo_badge(state == DEMO)

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from nailmirror_desktop.core.fingers import Finger
+from nailmirror_desktop.core.nail_form import NATURAL, NailForm, recommended_form
 from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
 from nailmirror_desktop.vision.paint.compositor import Compositor, PreparedTexture
 from nailmirror_desktop.vision.paint.framing import painted_hands_box
@@ -53,6 +54,7 @@ class LoadedStyle:
     default_accent: tuple[Finger, ...]
     name_en: str = ""
     looks: dict[Finger, NailLook] = field(default_factory=dict)
+    recommended: NailForm | None = None  # the shape and length its design asks for (the designer's choice)
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,9 +93,11 @@ class TrackedPacket:
 
 def load_style_textures(code: str, name: str, textures: dict[str, Path],
                         accent_fingers: tuple[str, ...], name_en: str = "",
-                        design: dict[str, Any] | None = None) -> LoadedStyle:
+                        design: dict[str, Any] | None = None,
+                        recommended: NailForm | None = None) -> LoadedStyle:
     """Decode a style's stored textures (slot 'nail', 'accent' or a finger name → file); design: its design
-    dict (TryOnAssets.design), which decides each finger's finish and layout."""
+    dict (TryOnAssets.design), which decides each finger's finish and layout; recommended: the shape and length
+    it recommends (TryOnAssets.recommended; None: what `design` names, if anything)."""
     decoded = {slot: read_image(path, keep_alpha=True) for slot, path in textures.items()}
     per_finger = {FINGER_SLOTS[s]: img for s, img in decoded.items() if s in FINGER_SLOTS}
     default_accent = tuple(FINGER_SLOTS[f] for f in accent_fingers if f in FINGER_SLOTS)
@@ -101,7 +105,7 @@ def load_style_textures(code: str, name: str, textures: dict[str, Path],
     if accent is None:
         accent = next((per_finger[f] for f in default_accent if f in per_finger), None)
     return LoadedStyle(code, name, decoded.get("nail"), accent, per_finger, default_accent, name_en,
-                       finger_looks(design))
+                       finger_looks(design), recommended or recommended_form(design))
 
 
 def _looks_with_accent(style: LoadedStyle, accent: frozenset[Finger]) -> dict[Finger, NailLook]:
@@ -135,6 +139,7 @@ class TryOnSession:
         self._cache: OrderedDict[str, LoadedStyle] = OrderedDict()
         self._style: LoadedStyle | None = None
         self._accent: frozenset[Finger] = frozenset()
+        self.pipeline.nail_form = NATURAL
         self._lock = threading.Lock()
         self._latest: FramePair | None = None
         self._best_recent: FramePair | None = None  # the most painted pair of the last FREEZE_WINDOW_MS
@@ -166,6 +171,14 @@ class TryOnSession:
         self._accent = frozenset(style.default_accent) if style.accent is not None else frozenset()
         self._rebuild_compositor()
 
+    @property
+    def nail_form(self) -> NailForm:
+        return self.pipeline.nail_form  # type: ignore[no-any-return]
+
+    def set_nail_form(self, form: NailForm) -> None:
+        """The customer's shape and length: one assignment, the next frame the paint stage starts uses it."""
+        self.pipeline.nail_form = form
+
     def set_accent_fingers(self, fingers: set[Finger] | frozenset[Finger]) -> None:
         self._accent = frozenset(fingers)
         self._rebuild_compositor()
@@ -175,6 +188,7 @@ class TryOnSession:
         self._style = None
         self._accent = frozenset()
         self.pipeline.compositor = Compositor()
+        self.pipeline.nail_form = NATURAL
         with self._lock:
             self._latest = self._best_recent = None
 

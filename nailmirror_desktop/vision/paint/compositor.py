@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as replace_field
@@ -28,6 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from nailmirror_desktop.vision.nails.extension import NailExtension
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_shape import DEFAULT_FEATHER_PX, nail_alpha
 from nailmirror_desktop.vision.nails.warp import Placement, Roi, place_quad
@@ -203,18 +205,23 @@ class Compositor:
         return self._per_finger.get(finger, self._default)
 
     def composite(self, frame: NDArray[np.uint8], quads: list[NailQuad], *, want_coverage: bool = False,
-                  in_place: bool = False, masks: Sequence[NailMask | None] | None = None) -> Composite:
+                  in_place: bool = False, masks: Sequence[NailMask | None] | None = None,
+                  extensions: Sequence[NailExtension | None] | None = None) -> Composite:
         """Paint `quads` onto `frame` ((H, W, 3) uint8 BGR). Pixels outside every nail's ROI are untouched.
 
-        masks: optional nail masks, one per quad (None: the quad's own nail shape)."""
+        masks: optional nail masks, one per quad (None: the quad's own nail shape); extensions: optional, one
+        per quad (`vision/nails/extension.py`), painted with the nail's texture continued; never in coverage."""
         out = frame if in_place else frame.copy()
         coverage = np.zeros(frame.shape[:2], np.uint8) if want_coverage else None
+        extended = list(extensions) if extensions is not None else [None] * len(quads)
+        if len(extended) != len(quads):
+            raise ValueError(f"{len(extended)} nail extensions for {len(quads)} quads")
         nails = []
-        for quad, refined in zip(quads, _masks_for(quads, masks), strict=True):
+        for quad, refined, extension in zip(quads, _masks_for(quads, masks), extended, strict=True):
             texture = self.texture_for(quad.finger)
             if texture is None or quad.opacity <= 0:
                 continue
-            nails.append((quad, texture, refined))
+            nails.append((quad, texture, refined, extension))
         paint_nails(out, nails, coverage)
         return Composite(out, coverage)
 
@@ -230,10 +237,13 @@ def paint_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTextur
     """Paint one nail in place on `frame` ((H, W, 3) uint8 BGR); mark its painted pixels in `coverage`.
 
     refined: the nail's mask; it is painted (stretched and anti-aliased) and the texture maps onto its quad."""
-    paint_nails(frame, [(quad, texture, refined)], coverage)
+    paint_nails(frame, [(quad, texture, refined, None)], coverage)
 
 
-def paint_nails(frame: NDArray[np.uint8], nails: Sequence[tuple[NailQuad, PreparedTexture, NailMask | None]],
+NailToPaint = tuple[NailQuad, PreparedTexture, NailMask | None, NailExtension | None]
+
+
+def paint_nails(frame: NDArray[np.uint8], nails: Sequence[NailToPaint],
                 coverage: NDArray[np.uint8] | None = None) -> None:
     """Paint nails in place on `frame` ((H, W, 3) uint8 BGR), in order, as `paint_nail` one after another would.
 
@@ -245,8 +255,8 @@ def paint_nails(frame: NDArray[np.uint8], nails: Sequence[tuple[NailQuad, Prepar
     first: the batch is painted and a new one started.
     """
     batch: list[_NailJob] = []
-    for quad, texture, refined in nails:
-        job = _prepare_nail(frame, quad, texture, coverage, refined)
+    for quad, texture, refined, extension in nails:
+        job = _prepare_nail(frame, quad, texture, coverage, refined, extension)
         if job is None:
             continue
         if any(job.overlaps(other) for other in batch):
@@ -268,6 +278,10 @@ class _NailJob:
     colour: np.ndarray
     uv: np.ndarray
     light: NailLight
+    # an extended nail only: what its light is read from ((h, w, 3) uint8: the frame, with the extension's own
+    # pixels — background, not nail — replaced by the nail's mean colour) and its drop shadow ((h, w) float32)
+    light_source: np.ndarray | None = None
+    shadow: np.ndarray | None = None
 
     def overlaps(self, other: _NailJob) -> bool:
         a, b = self.roi, other.roi
@@ -301,9 +315,12 @@ def _nail_coordinates(placement: Placement) -> np.ndarray:
 
 
 def _prepare_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTexture,
-                  coverage: NDArray[np.uint8] | None, refined: NailMask | None) -> _NailJob | None:
+                  coverage: NDArray[np.uint8] | None, refined: NailMask | None,
+                  extension: NailExtension | None = None) -> _NailJob | None:
     """Warp one nail's alpha, colour and coordinates and mark its coverage; None when nothing would change."""
     painted = None if refined is None else painted_mask(refined, frame.shape)
+    if painted is not None and extension is not None:
+        return _prepare_extended(frame, quad, texture, coverage, painted, extension)
     if painted is None:
         placement = place_quad(quad.corners, frame.shape)
     else:
@@ -343,6 +360,94 @@ def _prepare_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTex
     return _NailJob(roi, nail, alpha, colour, uv, light)
 
 
+def _prepare_extended(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTexture,
+                      coverage: NDArray[np.uint8] | None, painted: NailMask,
+                      extension: NailExtension) -> _NailJob | None:
+    """`_prepare_nail` for a nail with an extension: the painted shape is the nail's mask and the extension
+    together, over both ROIs; the texture's quad is the mask's, lengthened past the free edge to the extension's
+    tip, and the texture gains as many rows on top (continued by wrapping), so its pattern keeps its scale and
+    direction across the free edge. Coverage is the natural nail only."""
+    roi = _union(painted.roi, extension.roi)
+    natural = _on_roi(painted.alpha, painted.roi, roi)
+    nail = np.maximum(natural, _on_roi(extension.alpha, extension.roi, roi))
+    shadow = _on_roi(extension.shadow, extension.roi, roi)
+    corners = np.asarray(painted.quad.corners, np.float64)
+    top, bottom = (corners[0] + corners[1]) / 2.0, (corners[2] + corners[3]) / 2.0
+    along = top - bottom
+    length = float(np.hypot(along[0], along[1]))
+    if not length > 1e-6:
+        return None
+    reach = max(0.0, float(np.dot(np.asarray(extension.tip) - top, along)) / (length * length)) + 0.02
+    look = texture.look
+    level = None
+    factor = 1.0 + reach
+    if not look.laid_out:
+        width = float(np.hypot(*(corners[1] - corners[0])))
+        level = _level_for(texture, (math.ceil(width), math.ceil(length)))
+        rows = math.ceil(level.size[1] * reach)
+        factor = 1.0 + rows / level.size[1]  # whole rows: the quad grows exactly as the texture does
+        level = _extended_level(level, rows)
+    lengthened = corners.copy()
+    lengthened[0] = corners[3] + (corners[0] - corners[3]) * factor
+    lengthened[1] = corners[2] + (corners[1] - corners[2]) * factor
+    placement = place_quad(lengthened.astype(np.float32), frame.shape, roi)
+    if placement is None:
+        return None
+    alpha = nail
+    tex_alpha = None
+    if level is not None and level.alpha is not None:
+        tex_alpha = placement.warp(level.alpha, border=cv2.BORDER_REPLICATE)
+        alpha = nail * tex_alpha
+    opacity = float(quad.opacity) * (look.finish.opacity if look.laid_out else 1.0)
+    if opacity < 1.0:
+        alpha = alpha * opacity
+    if coverage is not None:
+        painted_where = natural >= 0.5
+        if tex_alpha is not None:
+            painted_where &= tex_alpha >= 0.5
+        coverage[roi.slices][painted_where] = 255
+    if not cv2.hasNonZero(alpha):
+        return None
+    if level is None:
+        assert look.base_bgr is not None  # a laid-out look has no texture level
+        colour = np.empty((roi.height, roi.width, 3), np.uint8)
+        colour[:] = look.base_bgr
+    else:
+        colour = placement.warp(level.colour, border=cv2.BORDER_REPLICATE)
+    original = frame[roi.slices]
+    light_source = original.copy()
+    on_nail = natural >= 0.5
+    if on_nail.any():
+        light_source[nail > natural] = np.asarray(cv2.mean(original, on_nail.astype(np.uint8))[:3], np.uint8)
+    uv = _nail_coordinates(placement)
+    light = NailLight((roi.height, roi.width), look, float(placement.size[0]), float(placement.size[1]),
+                      int(quad.finger) + 5 * quad.hand_index)
+    return _NailJob(roi, nail, alpha, colour, uv, light, light_source, shadow)
+
+
+def _union(a: Roi, b: Roi) -> Roi:
+    return Roi(min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1))
+
+
+def _on_roi(values: np.ndarray, source: Roi, target: Roi) -> np.ndarray:
+    """(target.height, target.width) float32: `values` (on `source`, which lies inside target), 0 elsewhere."""
+    out = np.zeros((target.height, target.width), np.float32)
+    out[source.y0 - target.y0:source.y1 - target.y0, source.x0 - target.x0:source.x1 - target.x0] = values
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _extended_level(level: TextureLevel, rows: int) -> TextureLevel:
+    """`level` with `rows` more rows on top: the texture continued past its free edge, wrapped (a pattern
+    keeps its period and direction; a plain colour stays plain)."""
+    if rows <= 0:
+        return level
+    order = np.arange(-rows, level.size[1]) % level.size[1]
+    colour = np.ascontiguousarray(level.colour[order])
+    alpha = None if level.alpha is None else np.ascontiguousarray(level.alpha[order])
+    return TextureLevel(colour, alpha)
+
+
 def _paint_batch(frame: NDArray[np.uint8], jobs: list[_NailJob]) -> None:
     """Paint nails whose ROIs do not overlap (see paint_nails)."""
     if not jobs:
@@ -360,9 +465,18 @@ def _paint_batch(frame: NDArray[np.uint8], jobs: list[_NailJob]) -> None:
     uv = _gather([job.uv for job in jobs], (1, total, 2))
     alpha = nail if all(job.alpha is job.nail for job in jobs) else _gather(
         [job.alpha for job in jobs], (1, total))
-    painted, top = shade_nails(original, colour, nail, uv, [job.light for job in jobs])
+    light_source = original
+    background = original.astype(np.float32)
+    if any(job.light_source is not None for job in jobs):
+        light_source = original.copy()
+        for job, (start, end) in zip(jobs, spans, strict=True):
+            if job.light_source is not None:
+                light_source[0, start:end].reshape(job.colour.shape)[...] = job.light_source
+            if job.shadow is not None:
+                background[0, start:end] *= (1.0 - job.shadow.reshape(-1))[:, None]
+    painted, top = shade_nails(light_source, colour, nail, uv, [job.light for job in jobs])
     # blendLinear: (a·painted + (1−a)·original) / (1 + 1e-5); where a = 0 that rounds back to the original
-    blended = cv2.blendLinear(painted, original.astype(np.float32), alpha, 1.0 - alpha)
+    blended = cv2.blendLinear(painted, background, alpha, 1.0 - alpha)
     if top is not None:
         blend_top_coat(blended, top, nail)
     result = cv2.convertScaleAbs(blended)  # rounds and saturates to uint8 (blended is ≥ 0)

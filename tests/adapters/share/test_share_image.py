@@ -5,6 +5,7 @@ test-artifacts/share/ for a person to look at."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -93,3 +94,15 @@ def test_no_painted_nails_the_whole_frame_and_the_file_is_a_jpeg(tmp_path):
 def _keep(name: str, picture: np.ndarray) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(ARTIFACTS / f"{name}.png"), picture)
+
+
+def test_the_nail_shape_and_length_get_a_line_of_their_own():
+    if share_image._font_file(False) is None:
+        pytest.skip("no CJK font on this machine (fonts-noto-cjk)")
+    box = Box(400, 250, 1000, 450)
+    before, after = frames(box)
+    plain = compose(before, after, box, TEXT)
+    shaped = compose(before, after, box, replace(TEXT, form="杏仁形 · 中长"))
+    info_top = layout_for(box.aspect).after.bottom + 10
+    assert np.abs(shaped[info_top:].astype(int) - plain[info_top:]).max() > 100  # words drawn, the rest moved down
+    np.testing.assert_array_equal(shaped[:info_top], plain[:info_top])  # the photos untouched

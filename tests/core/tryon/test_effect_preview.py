@@ -51,3 +51,15 @@ def test_a_malformed_payload_is_refused_with_a_code(payload):
 
 def test_only_a_render_with_fewer_nails_keeps_the_live_image():
     assert keeps_live(3, 4) and not keeps_live(4, 4) and not keeps_live(5, 4) and not keeps_live(0, 0)
+
+
+def test_the_nail_form_rides_along_and_an_older_payload_means_natural_nails():
+    from nailmirror_desktop.core.nail_form import NATURAL, NailForm, NailLength, NailShape
+
+    long = request(form=NailForm(NailShape.COFFIN, NailLength.LONG))
+    assert PreviewRequest.from_payload(long.to_payload()) == long
+    older = {k: v for k, v in request().to_payload().items() if k not in ("shape", "length")}
+    assert PreviewRequest.from_payload(older).form == NATURAL
+    with pytest.raises(PreviewRequestError) as refused:
+        PreviewRequest.from_payload({**long.to_payload(), "shape": "oval"})
+    assert refused.value.code == "BAD_PAYLOAD"

@@ -59,6 +59,22 @@ def test_sign_in_needs_the_right_password_and_an_enabled_reviewer(hq: HQ) -> Non
     assert browser.get("/review/", follow_redirects=False).status_code == 303  # the session ends with it
 
 
+def test_the_queue_shows_a_drafts_designers_choice_of_shape_and_length(hq: HQ) -> None:
+    with db.write(hq.engine) as conn:
+        reviewers.add(conn, "li.wang", PASSWORD, "test")
+    api = TestClient(create_app(hq))
+    _, headers = new_kiosk(hq, api)
+    for name, design in (("杏仁款", {"base": "milky_white", "shape": "almond", "length": "medium"}),
+                         ("旧款", {"base": "milky_white"})):  # an older kiosk's draft names neither
+        body = {**draft_body(api, headers, name=name), "design": design}
+        assert api.put(f"/v1/drafts/{new_draft_id()}/revisions/1", headers=headers, json=body).status_code == 201
+    browser = TestClient(create_app(hq))
+    assert sign_in(browser, "li.wang") == 303
+    queue = browser.get("/review/").text
+    assert queue.count('class="nail-form"') == 1 and "设计师推荐: 杏仁形 · 中长" in queue
+    assert "Designer's choice: Almond · Medium" in browser.get("/review/?lang=en").text.replace("&#39;", "'")
+
+
 def test_every_form_needs_the_sessions_csrf_token(hq: HQ) -> None:
     _, draft_id = _setup(hq)
     browser = TestClient(create_app(hq))

@@ -220,6 +220,19 @@ def test_the_card_and_the_phone_picture_show_her_painted_hands_the_style_and_the
         i18n.install_language("en")
 
 
+def test_the_card_names_the_nail_shape_and_length_and_leaves_natural_nails_out(qtbot, snapshot_file):
+    form = ["Almond · Medium"]
+    window, page, _ = build(qtbot, None, snapshot_file)
+    share = ShareController(window, page, None, lambda: snapshot_file, lambda: ("Rose glow gloss", "FES-M1MWQS"),
+                            nail_form=lambda: form[0])
+    share.take_home()
+    card = share.page.card
+    assert card.form.text() == "Almond · Medium" and card.form.isVisibleTo(card)
+    form[0] = ""
+    share.take_home()
+    assert card.form.isHidden()
+
+
 def test_the_store_name_staff_save_is_on_the_next_card(qtbot, tmp_path):
     from nailmirror_desktop.core.config import load_config
     from tests.support.style_fixtures import make_catalog
