@@ -33,7 +33,7 @@ from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_rois import carry_mask, shifted_mask
 from nailmirror_desktop.vision.nails.nail_tracks import NailTracks, TrackedNail
 from nailmirror_desktop.vision.paint.compositor import Compositor
-from nailmirror_desktop.vision.types import Finger, HandObservation, NailQuad
+from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
     from concurrent.futures import Future
@@ -48,11 +48,13 @@ if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, t
 log = logging.getLogger(__name__)
 
 STAGES = ("track", "smooth", "geometry", "refine", "segment", "composite")
-STILL_MIN_OPACITY = 0.5  # see place_nails
-# The thumb's nail faces ~90° from the others, so its fade runs low in a "show your nails" pose: with the model's
-# masks a thumb is looked at whenever its fade is not fully out, and the model decides whether a nail is there
-# (nails_eval, in-sample: IoU 0.680 → 0.686, nail recall 0.772 → 0.783, precision 0.912 → 0.909).
-STILL_MIN_OPACITY_THUMB = 1e-6
+STILL_MIN_OPACITY = 0.5  # see place_nails (the GrabCut refiner's masks)
+# With the model's masks every finger whose fade is not fully out is looked at, and the model decides whether a
+# nail is there: the fade is a guess from the landmarks (a thumb faces ~90° from the others, a curled finger's
+# nail still shows). Thumbs first (nails_eval, in-sample: IoU 0.680 → 0.686, nail recall 0.772 → 0.783), then
+# every finger (in-sample, with the expected-place component: IoU 0.663 → 0.671, recall 0.797 → 0.807, precision
+# 0.856 → 0.857).
+STILL_MIN_OPACITY_MODEL = 1e-6
 StillMasks = Literal["model", "grabcut", "quads"]
 # Measured with `nailmirror eval` on nails_eval (52 photos): the GrabCut refiner IoU 0.414 (misses 0), recall
 # 0.517, precision 0.768; the model's mask 0.680 / 0.772 / 0.912 in-sample (with the second-hand search) and
@@ -166,17 +168,27 @@ class TryOnPipeline:
                 resource.close()
         self._still_detector = self._video_tracker = self._smoother = self._recovery = None
 
-    def process_still(self, image: NDArray[np.uint8], *, want_coverage: bool = True) -> TryOnResult:
-        """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails."""
+    def process_still(self, image: NDArray[np.uint8], *, want_coverage: bool = True,
+                      full: NDArray[np.uint8] | None = None) -> TryOnResult:
+        """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails.
+
+        full: the same photo at its own size when `image` is a reduced copy of it (a large photo: the hands are
+        found as well at the reduced size, for a fraction of the memory). The hands found on `image` are scaled
+        to `full`, and the nails are segmented and painted on `full` itself, in place: the masks' edges are
+        resolved at the photo's own pixels, not scaled up from the reduced copy. The result's frame, coverage,
+        hands and quads are then `full`'s."""
         start = time.perf_counter()
         hands = self._still().detect(image)
+        if full is not None:
+            hands = scaled_hands(hands, full.shape[1] / image.shape[1], full.shape[0] / image.shape[0])
+            image = full
         tracked = time.perf_counter()
         segmenter = self.segmenter() if self.still_masks == "model" else None
         quads, masks, placed = place_nails(image, hands, mirrored=self.mirrored, masks=self.still_masks,
                                            segmenter=segmenter)
         shaped = time.perf_counter()
         stage = {"refine": _ms(placed, shaped)} if self.still_masks == "grabcut" else {"segment": _ms(placed, shaped)}
-        return self._paint(image, hands, quads, masks, want_coverage, in_place=False, start=start,
+        return self._paint(image, hands, quads, masks, want_coverage, in_place=full is not None, start=start,
                            timings=StageTimings(track=_ms(start, tracked), geometry=_ms(tracked, placed), **stage))
 
     def process_video_frame(self, frame: NDArray[np.uint8], timestamp_ms: int, *, want_coverage: bool = False,
@@ -265,7 +277,8 @@ class TryOnPipeline:
                   and (fresh or nail.last_mask is None)]
         if wanted:
             found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted],
-                                                   [_prior(nails[i], frame.shape) for i in wanted])
+                                                   [_prior(nails[i], frame.shape) for i in wanted],
+                                                   refine_edges=False)
             for i, result in zip(wanted, found, strict=True):
                 if result is not None:
                     masks[i] = result.mask
@@ -352,7 +365,7 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
     On the still path a nail is painted fully or not at all: the geometry's fade (opacity between 0 and 1 while a
     finger turns away) exists so that video does not pop; a photo has no next frame, so a nail that faces the
     camera less than half (opacity < 0.5) is left bare and the others are painted at full strength. With the
-    model's masks a thumb is asked whenever its fade is not fully out (STILL_MIN_OPACITY_THUMB).
+    model's masks every nail is asked whenever its fade is not fully out (STILL_MIN_OPACITY_MODEL).
     """
     quads = nail_quads_for_hands(hands, mirrored=mirrored)
     placed = time.perf_counter()
@@ -363,7 +376,7 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
         from nailmirror_desktop.vision.nails.nail_refiner import refine_nails
 
         return quads, refine_nails(image, quads), placed
-    quads = [replace(quad, opacity=1.0 if quad.opacity >= _still_min_opacity(quad) else 0.0) for quad in quads]
+    quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY_MODEL else 0.0) for quad in quads]
     if segmenter is None:
         from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
 
@@ -373,16 +386,20 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
     return quads, found, placed
 
 
+def scaled_hands(hands: list[HandObservation], scale_x: float, scale_y: float) -> list[HandObservation]:
+    """`hands` found on a photo scaled by (scale_x, scale_y) back onto the photo (z, in pixels of the width,
+    scales with x)."""
+    factors = np.array([scale_x, scale_y, scale_x], np.float32)
+    return [HandObservation(np.asarray(hand.landmarks * factors, np.float32), hand.handedness, hand.score)
+            for hand in hands]
+
+
 def _prior(nail: TrackedNail, frame_shape: tuple[int, ...]) -> NailMask | None:
     """Where the nail was painted last: its last fresh mask moved as the nail has moved since (as the frames in
     between painted it), so the segmenter keeps to the nail it painted, not to where it was a cadence ago."""
     if nail.last_mask is None or nail.moved is None:
         return nail.last_mask
     return shifted_mask(nail.last_mask, nail.moved, frame_shape) or nail.last_mask
-
-
-def _still_min_opacity(quad: NailQuad) -> float:
-    return STILL_MIN_OPACITY_THUMB if quad.finger is Finger.THUMB else STILL_MIN_OPACITY
 
 
 def video_tracker_settings(max_hands: int) -> TrackerSettings:

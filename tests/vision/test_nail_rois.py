@@ -175,3 +175,29 @@ def test_the_component_on_last_frames_nail_wins_over_the_centre():
     chosen = nail_rois.component_on(found, prior)
     assert chosen[30, 48] and not chosen[30, 32]
     assert nail_rois.component_on(found, np.zeros((64, 64), bool))[30, 32]  # no overlap: the centre's
+
+
+def test_the_expected_component_keeps_the_nail_where_the_centre_rule_keeps_a_speck_or_nothing():
+    expected = (20.0, 14.0)  # the quad's nail in ROI pixels: 20 long, 14 wide, centred
+    prob = np.zeros((64, 64), np.float32)
+    prob[14:30, 26:40] = 0.9  # the nail, its centre 10 px above the ROI's (the landmarks' length error)
+    prob[31:34, 31:34] = 0.7  # a speck of glare on the skin at the ROI's centre
+    found = prob >= 0.5
+    assert nail_rois.centre_component(found)[32, 32]  # the old rule: the speck
+    kept = nail_rois.expected_component(found, prob, expected)
+    assert kept[20, 30] and not kept[32, 32]
+    # the nail alone, just past the centre rule's gap: dropped by that rule, kept by the expected place
+    alone = np.zeros((64, 64), bool)
+    alone[8:22, 26:40] = True
+    assert not nail_rois.centre_component(alone).any()
+    assert nail_rois.expected_component(alone, alone.astype(np.float32), expected).sum() == alone.sum()
+    # a neighbour beside the finger, off the expected place: not ours
+    beside = np.zeros((64, 64), bool)
+    beside[24:40, 0:8] = True
+    assert not nail_rois.expected_component(beside, beside.astype(np.float32), expected).any()
+    assert not nail_rois.expected_component(np.zeros((64, 64), bool), prob, expected).any()
+
+
+def test_expected_nail_is_the_quad_in_roi_pixels():
+    length, width = nail_rois.expected_nail(_quad((300, 200), 30, 30, 20))
+    assert length == pytest.approx(64 / 3) and width == pytest.approx(64 / 3 * 20 / 30)
