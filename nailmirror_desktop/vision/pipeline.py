@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from nailmirror_desktop.vision.cadence import LEVELS as CADENCE_LEVELS
+from nailmirror_desktop.vision.cadence import CadenceGovernor, CadenceLevel
 from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_rois import carry_mask, shifted_mask
@@ -125,6 +127,8 @@ class TryOnPipeline:
     taken on the first video frame; recover_every: while fewer than max_hands hands are tracked, try one view of the
     still cascade every n-th frame and follow what it finds (vision/tracking/hand_recovery.py); 0 turns that off.
     video_tracker: a VIDEO-mode HandTracker to use (tools/compare_hand_models.py's other model), else one is made.
+    adapt_cadence: the live mirror's; while painted frames come further apart than the source's (a slower PC), the
+    segmenter and the re-detection run less often (vision/cadence.py) rather than frames being dropped.
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
@@ -132,7 +136,7 @@ class TryOnPipeline:
                  smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
                  segmenter: NailSegmenter | None = None, recover_every: int = 3,
                  preloaded: Future[VideoModels] | None = None,
-                 video_tracker: HandTracker | None = None) -> None:
+                 video_tracker: HandTracker | None = None, adapt_cadence: bool = False) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -150,6 +154,8 @@ class TryOnPipeline:
         self._video_frames = 0
         self.recover_every = recover_every
         self._recovery: HandRecovery | None = None
+        # the live mirror's: segmenter and re-detection cadence lowered while frames would be dropped (cadence.py)
+        self._governor = CadenceGovernor(_levels_from(segment_every, recover_every)) if adapt_cadence else None
         self._preloaded = preloaded
         # The two stages run on two threads and each may be first to want a preloaded model: the second waits
         # here until the first has adopted them (else it saw no preload left and loaded a second copy).
@@ -229,6 +235,8 @@ class TryOnPipeline:
             hands = self._smoothing().update(hands, timestamp_ms)
         smoothed = time.perf_counter()
         elapsed = 1.0 if self._last_paint_ms is None else (timestamp_ms - self._last_paint_ms) / SOURCE_FRAME_MS
+        if self._governor is not None and self._last_paint_ms is not None:
+            self._adopt(self._governor.observe(timestamp_ms - self._last_paint_ms))
         self._last_paint_ms = timestamp_ms
         nails = self._nails.update(nail_quads_for_hands(hands, mirrored=self.mirrored), elapsed)
         placed = time.perf_counter()
@@ -243,6 +251,22 @@ class TryOnPipeline:
                            timings=StageTimings(track=tracked.track_ms, smooth=_ms(start, smoothed),
                                                 geometry=_ms(smoothed, placed), segment=_ms(placed, segmented)),
                            held=held)
+
+    @property
+    def cadence(self) -> CadenceLevel:
+        """The cadence the video path runs at now (the governor's, or the one it was built with)."""
+        return CadenceLevel(self.segment_every, self.recover_every)
+
+    def _adopt(self, level: CadenceLevel) -> None:
+        if level == self.cadence:
+            return
+        log.info("live cadence: segmenter every %d frame(s), hand search every %d", level.segment_every,
+                 level.search_every)
+        self.segment_every = level.segment_every
+        if self.recover_every > 0:  # (0: re-detection is off, and stays off)
+            self.recover_every = level.search_every
+            if self._recovery is not None:
+                self._recovery.search_every = level.search_every  # read by the track stage's next frame
 
     def reset_tracking(self) -> None:
         """Forget smoothing and nail state (call when the video jumps, e.g. a looping demo restarts)."""
@@ -384,6 +408,12 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
     found = segmenter.segment(image, quads)
     quads = [quad if mask is not None else replace(quad, opacity=0.0) for quad, mask in zip(quads, found, strict=True)]
     return quads, found, placed
+
+
+def _levels_from(segment_every: int, recover_every: int) -> tuple[CadenceLevel, ...]:
+    """The governor's levels, starting at the pipeline's own cadence (each level at least as cheap)."""
+    return tuple(CadenceLevel(max(segment_every, level.segment_every), max(recover_every, level.search_every)
+                              if recover_every > 0 else 0) for level in CADENCE_LEVELS)
 
 
 def scaled_hands(hands: list[HandObservation], scale_x: float, scale_y: float) -> list[HandObservation]:
