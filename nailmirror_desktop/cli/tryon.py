@@ -7,9 +7,10 @@ PATH may be files or directories (their images, not recursive). With one input O
 suffix picks the format: .png .jpg .jpeg .webp .bmp .tif .tiff; any other suffix, or none, is refused, exit 2);
 with several they are directories and each output is named `<input stem>.png`. Coverage is an 8-bit PNG the
 size of the input: 255 where a nail was painted, 0 elsewhere. A bad input gets a one-line error, the batch goes on, and
-the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning.
-Formats are told by content (JPEG, PNG, WebP, BMP, TIFF, GIF's first frame); in a photo over 4096 px on its long
-side the hands are found at a reduced size and the nails painted at the photo's own. An OUT or COV that is, or would
+the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning; an
+image read but not processed likewise, with an error. Formats are told by content (JPEG, PNG, WebP, BMP, TIFF,
+GIF's first frame); in a photo over 4096 px on its long side the hands are found at a reduced size and the nails
+painted at the photo's own. An OUT or COV that is, or would
 overwrite, an input is refused before anything is written (exit 2). Exit 4: data directory unusable (cli).
 
 With --video, --coverage-out DIR (created with its parents) gets one 8-bit PNG per decoded frame, DIR/000000.png
@@ -188,9 +189,12 @@ def _are_directories(*paths: Path | None) -> bool:
 
 def _try_on_image(pipeline: TryOnPipeline, image_path: Path, out_path: Path,
                   coverage_path: Path | None) -> TryOnResult | None:
-    """Read, paint and write one image; None (with an error printed) when any step fails. A large photo's hands
+    """Read, paint and write one image; None (with an error printed) when any step fails (a photo read but not
+    processed is still written unchanged, with an empty coverage). A large photo's hands
     are found on a reduced copy (vision.image_io.read_photo) and its nails painted on the photo itself
     (`TryOnPipeline.process_still(..., full=...)`)."""
+    import numpy as np
+
     from nailmirror_desktop.vision.sources.image_io import (
         ImageReadError,
         read_full_size,
@@ -205,17 +209,21 @@ def _try_on_image(pipeline: TryOnPipeline, image_path: Path, out_path: Path,
     except ImageReadError as exc:
         _error(str(exc))
         return None
+    image = photo.image if full is None else full
     try:
-        result = pipeline.process_still(photo.image, want_coverage=True, full=full)
+        result: TryOnResult | None = pipeline.process_still(photo.image, want_coverage=True, full=full)
     except (ValueError, MemoryError, cv2_error()) as exc:  # an image the detector cannot take
-        _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc})")
-        return None
-    if not result.hands:
+        _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc}); written unchanged")
+        result = None
+    if result is not None and not result.hands:
         _warn(f"{image_path}: no hand found; written unchanged")
+    # every photo read gets its outputs, a failed one too: unchanged, its coverage empty (nothing painted)
+    frame = image if result is None else result.frame
+    coverage = None if result is None else result.coverage
     try:
-        write_image(out_path, result.frame)
-        if coverage_path is not None and result.coverage is not None:
-            write_png(coverage_path, result.coverage)
+        write_image(out_path, frame)
+        if coverage_path is not None:
+            write_png(coverage_path, np.zeros(image.shape[:2], np.uint8) if coverage is None else coverage)
     except OSError as exc:
         _error(f"{out_path}: cannot write ({exc})")
         return None

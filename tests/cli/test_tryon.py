@@ -121,6 +121,17 @@ def test_no_hand_writes_the_image_unchanged_with_empty_coverage(capsys, tmp_path
     assert not _assert_coverage(cov, (360, 480)).any()
 
 
+def test_an_image_the_detector_cannot_take_still_gets_its_outputs(capsys, tmp_path):
+    strip = tmp_path / "strip.png"
+    cv2.imwrite(str(strip), np.full((1, 3000, 3), 128, np.uint8))  # one row: no view of it can be scaled
+    out, cov = tmp_path / "strip_out.png", tmp_path / "strip_cov.png"
+    status, err = _run(capsys, "--image", str(strip), "--style", str(STYLE), "--out", str(out),
+                       "--coverage-out", str(cov))
+    assert status == 1 and "cannot process" in err and len(err.strip().splitlines()) == 2
+    np.testing.assert_array_equal(cv2.imread(str(out)), cv2.imread(str(strip)))
+    assert not _assert_coverage(cov, (1, 3000)).any()  # a coverage for every photo: empty, nothing painted
+
+
 @pytest.mark.slow
 def test_bad_files_get_one_line_each_and_the_batch_goes_on(capsys, photos, tmp_path):
     folder = photos[0].parent
