@@ -141,15 +141,16 @@ def expected_component(mask: np.ndarray, prob: np.ndarray, expected: tuple[float
 
 def component_on(mask: np.ndarray, prior: np.ndarray) -> np.ndarray:
     """The connected part of `mask` ((h, w) bool) that overlaps `prior` ((h, w) bool: where this nail was
-    painted a frame ago) most; `centre_component` when none overlaps. On video a quad that lands between two
-    nails (landmark noise is about a nail's width) would otherwise hop from one nail to the other."""
+    painted a frame ago) most; empty when none overlaps (the caller then takes `expected_component`). On video
+    a quad that lands between two nails (landmark noise is about a nail's width) would otherwise hop from one
+    nail to the other."""
     count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     if count <= 1:
         return np.zeros(mask.shape, bool)
     overlap = np.bincount(labels[prior], minlength=count)
     overlap[0] = 0
     if not overlap.any():
-        return centre_component(mask)
+        return np.zeros(mask.shape, bool)
     return np.asarray(labels == int(np.argmax(overlap)))
 
 

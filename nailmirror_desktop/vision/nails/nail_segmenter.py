@@ -134,9 +134,8 @@ def nail_from_probability(prob: NDArray[np.float32], roi: NailRoi, image: NDArra
     matches the nail the quad expects (`nail_rois.expected_component`), or (video) the one on where the nail was
     painted before."""
     found = prob >= threshold
-    if prior is not None:
-        roi_mask = component_on(found, mask_on_grid(prior, roi.to_frame))
-    else:
+    roi_mask = None if prior is None else component_on(found, mask_on_grid(prior, roi.to_frame))
+    if roi_mask is None or not roi_mask.any():
         roi_mask = expected_component(found, prob, expected_nail(roi.quad))
     mask = resolve_mask(prob, roi_mask, roi.quad, roi.to_frame, image, threshold, refine=refine_edges)
     return None if mask is None else SegmentedNail(mask, roi_mask)
