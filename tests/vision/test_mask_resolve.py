@@ -93,7 +93,7 @@ def test_a_flat_crop_keeps_the_models_edge():
     with_flat = mask_resolve.resolve_mask(prob, prob >= 0.5, quad, roi.to_frame, flat, 0.5)
     unrefined = mask_resolve.resolve_mask(prob, prob >= 0.5, quad, roi.to_frame, image, 0.5, refine=False)
     assert with_flat is not None and unrefined is not None
-    np.testing.assert_array_equal(with_flat.alpha, unrefined.alpha)
+    np.testing.assert_allclose(with_flat.alpha, unrefined.alpha, atol=1e-6)  # (SIMD rounding may differ)
 
 
 def test_level_alpha_is_half_on_the_level_line_and_ramps_a_pixel():

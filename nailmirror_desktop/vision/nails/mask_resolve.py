@@ -43,19 +43,23 @@ def resolve_mask(prob: NDArray[np.float32], keep: NDArray[np.bool_], quad: NailQ
         return None
     frame_per_roi = float(np.sqrt(abs(np.linalg.det(to_frame[:2, :2]))))
     corners = cv2.transform(rect[None], to_frame[:2])[0] + 0.5  # NailQuad corners are edge coordinates
-    box = frame_box(corners, image.shape, margin=int(np.ceil(2.0 * frame_per_roi)) + 2)
+    # the level line may lie up to the ring's ROI pixel outside keep's rectangle: one ROI pixel of margin, plus
+    # the ramp (a live frame's cost grows with the box's area)
+    box = frame_box(corners, image.shape, margin=int(np.ceil(frame_per_roi)) + 2)
     if box is None:
         return None
-    ring = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    chosen = np.where(ring, prob, 0.0).astype(np.float32)
+    ring = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8))
+    chosen = np.zeros_like(prob, np.float32)
+    cv2.copyTo(np.asarray(prob, np.float32), ring, chosen)  # neighbouring nails cut away
     shift = np.array([[1.0, 0.0, -box.x0], [0.0, 1.0, -box.y0], [0.0, 0.0, 1.0]])
     roi_to_box = (shift @ to_frame)[:2]
-    warped = np.clip(cv2.warpAffine(chosen, roi_to_box, (box.width, box.height), flags=cv2.INTER_CUBIC,
-                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0.0), 0.0, 1.0).astype(np.float32)
+    warped = np.asarray(cv2.warpAffine(chosen, roi_to_box, (box.width, box.height), flags=cv2.INTER_CUBIC,
+                                       borderMode=cv2.BORDER_CONSTANT, borderValue=0.0), np.float32)
+    np.clip(warped, 0.0, 1.0, out=warped)  # cubic overshoots a little at the edge
     if refine:
         warped = refined_probability(warped, image[box.slices], max(1, int(round(frame_per_roi))))
     alpha = level_alpha(warped, threshold)
-    if not np.any(alpha >= 0.5):
+    if float(alpha.max()) < 0.5:
         return None
     painted = NailQuad(quad.finger, corners.astype(np.float32), quad.hand_index, quad.opacity)
     return NailMask(painted, Roi(box.x0, box.y0, box.x1, box.y1), alpha, refined=True)
