@@ -72,7 +72,7 @@ def test_a_neighbouring_nail_in_the_probabilities_is_cut_away():
     assert roi is not None
     prob = _model_probability(truth, roi.to_frame)
     prob[20:44, 0:8] = 1.0  # a neighbour at the ROI's edge, apart from ours
-    keep = nail_rois.centre_component(prob >= 0.5)
+    keep = nail_rois.expected_component(prob >= 0.5, prob, nail_rois.expected_nail(quad))
     mask = mask_resolve.resolve_mask(prob, keep, quad, roi.to_frame, image, 0.5)
     assert mask is not None
     neighbour = np.zeros((64, 64), np.float32)

@@ -78,25 +78,6 @@ def nail_rois(image: NDArray[np.uint8], quads: list[NailQuad]) -> list[NailRoi |
     return rois
 
 
-def centre_component(mask: np.ndarray, max_gap: float = ROI_SIZE / 8) -> np.ndarray:
-    """The connected part of `mask` ((h, w) bool) at its centre: the one holding the centre pixel, else the one
-    nearest to it if within `max_gap` pixels; empty when there is none (a neighbouring nail alone is not ours)."""
-    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
-    if count <= 1:
-        return np.zeros(mask.shape, bool)
-    h, w = mask.shape
-    cy, cx = h // 2, w // 2
-    label = int(labels[cy, cx])
-    if label == 0:
-        ys, xs = np.nonzero(labels)
-        distance = np.hypot(ys - 0.5 * (h - 1), xs - 0.5 * (w - 1))
-        nearest = int(np.argmin(distance))
-        if distance[nearest] > max_gap:
-            return np.zeros(mask.shape, bool)
-        label = int(labels[ys[nearest], xs[nearest]])
-    return np.asarray(labels == label)
-
-
 def expected_nail(quad: NailQuad, size: int = ROI_SIZE, context: float = CONTEXT) -> tuple[float, float]:
     """(length, width) of `quad` in ROI pixels (see roi_to_frame): the nail the landmarks expect, centred on the
     ROI, its length along the ROI's columns (tip up)."""
