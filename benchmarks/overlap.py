@@ -1,8 +1,8 @@
 """The live mirror's shown frame rate: one stage against two (tracking frame N+1 while frame N is painted), with
 one and two hands tracked, on the paced demo video; and whether MediaPipe's landmarker releases the GIL.
 
-Run (one command, offscreen, ~3 min): PYTHONPATH=$PWD .venv/bin/python benchmarks/overlap.py [--seconds 6]
-     [--repeats 3]
+Run (one command, offscreen, ~4 min): PYTHONPATH=$PWD .venv/bin/python benchmarks/overlap.py [--seconds 6]
+     [--repeats 3] [--one-core | --no-one-core]
      [--video resources/demo/hand_demo.mp4] [--style resources/demo/styles/rose_gloss] [--view 1280x720]
      [--no-kiosk]
 
@@ -21,6 +21,10 @@ Run (one command, offscreen, ~3 min): PYTHONPATH=$PWD .venv/bin/python benchmark
   loaded machine because the cores are busy, not because of the GIL.
 - `kiosk`: `nailmirror kiosk --demo --windowed --quit-after 25` offscreen (a fresh data folder, the default
   config: two hands), its exit line's fps, max_hands and nails_painted_mean.
+- `one_core`: the kiosk's config (two hands, two stages, the live cadence governor) in a child process pinned to
+  one CPU (`os.sched_setaffinity`), as a slower store PC: its shown FPS (`one_core_fps` in the last line, target
+  ≥ 20), nails painted and the cadence it settled at (segmenter every n-th frame, hand search every m-th).
+  `--one-core` runs only this; `--no-one-core` skips it.
 The machine is shared: the JSON line carries `os.getloadavg()` before and after; compare within one run.
 """
 
@@ -65,7 +69,7 @@ def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, second
     view = MirrorView()
     view.resize(*view_size)
     view.show()
-    pipeline = TryOnPipeline(Compositor(), mirrored=True, max_hands=max_hands)
+    pipeline = TryOnPipeline(Compositor(), mirrored=True, max_hands=max_hands, adapt_cadence=True)  # as the kiosk
     session = TryOnSession(pipeline, mirror=True)
     textures = {slot: style / f"{slot}.png" for slot in ("nail", "accent") if (style / f"{slot}.png").is_file()}
     session.apply(load_style_textures("BENCH", style.name, textures, ("ring",)))
@@ -103,6 +107,7 @@ def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, second
             time.sleep(0.001)
         elapsed = time.perf_counter() - start
         counting[0] = False
+        settled = pipeline.cadence
     finally:
         loop.stop()
         runner.close()
@@ -121,6 +126,7 @@ def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, second
         "nails_painted_mean": round(statistics.fmean(nails), 2) if nails else 0.0,
         "stage_ms_median": stages,
         "errors": loop.frames_dropped_errors,
+        "cadence": {"segment_every": settled.segment_every, "search_every": settled.search_every},
     }
 
 
@@ -205,6 +211,29 @@ def kiosk_run(seconds: float) -> dict[str, object]:
     return {key: line.get(key) for key in ("fps", "max_hands", "nails_painted_mean", "frames_painted", "stage_ms")}
 
 
+def one_core_run(seconds: float, view: str) -> dict[str, object]:
+    """The kiosk's config on one CPU, in a child process (affinity is set before any thread starts there)."""
+    run = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--one-core-child", "--seconds",
+                          str(seconds), "--view", view], capture_output=True, text=True, timeout=seconds + 240,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
+    if run.returncode != 0 or not lines:
+        return {"error": f"exit {run.returncode}: {run.stderr.strip()[-300:]}"}
+    return dict(json.loads(lines[-1]))
+
+
+def _one_core_child(seconds: float, view_size: tuple[int, int]) -> int:
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})  # before MediaPipe, onnxruntime and Qt start their threads: they inherit it
+    from nailmirror_desktop.ui.shell.kiosk_controller import GIL_SWITCH_INTERVAL_S
+
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+    run = mirror_run(ROOT / "resources" / "demo" / "hand_demo.mp4",
+                     ROOT / "resources" / "demo" / "styles" / "rose_gloss", 2, True, seconds, view_size)
+    print(json.dumps({**run, "cpus": sorted(os.sched_getaffinity(0)), "load": round(os.getloadavg()[0], 2)}))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--video", type=Path, default=ROOT / "resources" / "demo" / "hand_demo.mp4")
@@ -217,8 +246,19 @@ def main() -> int:
     parser.add_argument("--hands", type=int, choices=(1, 2), help="only this max_hands")
     parser.add_argument("--no-gil", dest="gil", action="store_false", help="skip the GIL measurement")
     parser.add_argument("--no-kiosk", dest="kiosk", action="store_false", help="skip the kiosk run")
+    parser.add_argument("--one-core", action="store_true", help="only the one-CPU run")
+    parser.add_argument("--no-one-core", dest="one_core_run", action="store_false", help="skip the one-CPU run")
+    parser.add_argument("--one-core-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     width, height = (int(v) for v in args.view.lower().split("x"))
+    if args.one_core_child:
+        return _one_core_child(args.seconds, (width, height))
+    if args.one_core:
+        one_core = one_core_run(args.seconds, args.view)
+        print(json.dumps({"cpus": os.cpu_count(), "load": [round(v, 2) for v in os.getloadavg()],
+                          "one_core": one_core, "one_core_fps": one_core.get("fps"),
+                          "target": {"one_core_fps": 20}}))
+        return 0
     load_before = [round(v, 2) for v in os.getloadavg()]
     if args.switch_ms is None:  # as the running kiosk has it (KioskController.start)
         from nailmirror_desktop.ui.shell.kiosk_controller import GIL_SWITCH_INTERVAL_S
@@ -240,6 +280,8 @@ def main() -> int:
     gil = gil_measurement(args.video) if args.gil else None
     print(f"gil: {json.dumps(gil)}", flush=True)
     kiosk = kiosk_run(25.0) if args.kiosk else None
+    one_core = one_core_run(args.seconds, args.view) if args.one_core_run else None
+    print(f"one_core: {json.dumps(one_core)}", flush=True)
     print(json.dumps({
         "cpus": os.cpu_count(),
         "load_before": load_before,
@@ -251,7 +293,9 @@ def main() -> int:
         "gil": gil,
         "kiosk": kiosk,
         "mirror": mirror,
-        "target": {"fps_two_hands_shown": 30},
+        "one_core": one_core,
+        "target": {"fps_two_hands_shown": 30, "one_core_fps": 20},
+        "one_core_fps": None if one_core is None else one_core.get("fps"),
     }))
     return 0
 

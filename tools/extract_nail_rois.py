@@ -39,11 +39,7 @@ sys.path.insert(0, str(ROOT))
 from nailmirror_desktop.vision import evaluation, nail_rois  # noqa: E402
 from nailmirror_desktop.vision.nails.nail_segmenter import DEFAULT_THRESHOLD, masks_from_probabilities  # noqa: E402
 from nailmirror_desktop.vision.paint.compositor import coverage_mask  # noqa: E402
-from nailmirror_desktop.vision.pipeline import (  # noqa: E402
-    STILL_MIN_OPACITY,
-    STILL_MIN_OPACITY_THUMB,
-    place_nails,
-)
+from nailmirror_desktop.vision.pipeline import STILL_MIN_OPACITY_MODEL, place_nails  # noqa: E402
 from nailmirror_desktop.vision.types import Finger, NailQuad  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "nails_eval"
@@ -73,7 +69,7 @@ def extract(data_dir: Path, out: Path) -> int:
             truth_f = (truth > 0).astype(np.float32)
             for quad in quads:
                 # exactly the quads the still path asks the model about (pipeline.place_nails, masks="model"):
-                # a thumb at any fade that is not fully out, the other nails when they face the camera at least half
+                # every nail whose fade is not fully out
                 if quad.opacity < still_min_opacity(quad):
                     continue
                 to_frame = nail_rois.roi_to_frame(quad)
@@ -99,8 +95,8 @@ def extract(data_dir: Path, out: Path) -> int:
 
 
 def still_min_opacity(quad: NailQuad) -> float:
-    """The least fade at which the still path asks the model about `quad` (pipeline._still_min_opacity)."""
-    return STILL_MIN_OPACITY_THUMB if quad.finger is Finger.THUMB else STILL_MIN_OPACITY
+    """The least fade at which the still path asks the model about `quad` (pipeline.place_nails, masks="model")."""
+    return STILL_MIN_OPACITY_MODEL
 
 
 def _mask_u8(mask: np.ndarray) -> np.ndarray:
@@ -133,13 +129,14 @@ def score(rois_path: Path, probs_path: Path | None, data_dir: Path, threshold: f
     for index, name in enumerate(data["names"]):
         name = str(name)
         truth = cv2.imread(str(pairs[name]), cv2.IMREAD_GRAYSCALE)
-        if truth is None:
+        image = cv2.imread(str(data_dir / "images" / name), cv2.IMREAD_COLOR)
+        if truth is None or image is None:
             raise SystemExit(f"cannot read the mask of {name}")
         rows = np.flatnonzero(data["photo"] == index)
         # what the product paints: a quad the model finds no nail at is left bare (pipeline.place_nails), the
         # others are painted in their mask as the compositor makes it (stretched toward the tip, anti-aliased)
         rois = rois_of(data, rows)
-        masks = masks_from_probabilities(probs[rows], rois, truth.shape, threshold)
+        masks = masks_from_probabilities(probs[rows], rois, image, threshold)
         quads = [replace(roi.quad, opacity=0.0 if mask is None else 1.0) for roi, mask in zip(rois, masks, strict=True)]
         painted = coverage_mask(quads, truth.shape, masks)
         scores.append(evaluation.score_image(name, truth, painted, bool(data["detected"][index])))

@@ -131,7 +131,7 @@ def build_session(config: KioskConfig) -> TryOnSession:
 
     # the models started loading before the UI was imported (cli kiosk → app.preload); the first frame takes them
     pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=config.hands_tracked,
-                             preloaded=preload.take(config.hands_tracked))
+                             preloaded=preload.take(config.hands_tracked), adapt_cadence=True)
     return TryOnSession(pipeline, mirror=config.mirror)
 
 

@@ -7,9 +7,10 @@ PATH may be files or directories (their images, not recursive). With one input O
 suffix picks the format: .png .jpg .jpeg .webp .bmp .tif .tiff; any other suffix, or none, is refused, exit 2);
 with several they are directories and each output is named `<input stem>.png`. Coverage is an 8-bit PNG the
 size of the input: 255 where a nail was painted, 0 elsewhere. A bad input gets a one-line error, the batch goes on, and
-the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning.
-Formats are told by content (JPEG, PNG, WebP, BMP, TIFF, GIF's first frame); a photo over 4096 px on its long
-side is painted at a reduced size and its outputs written at its own size. An OUT or COV that is, or would
+the exit status is 1 at the end. No hand found: the image is written unchanged, coverage all zero, a warning; an
+image read but not processed likewise, with an error. Formats are told by content (JPEG, PNG, WebP, BMP, TIFF,
+GIF's first frame); in a photo over 4096 px on its long side the hands are found at a reduced size and the nails
+painted at the photo's own. An OUT or COV that is, or would
 overwrite, an input is refused before anything is written (exit 2). Exit 4: data directory unusable (cli).
 
 --shape (round, square, squoval, almond, coffin, stiletto; default round) and --length (natural, short, medium,
@@ -33,7 +34,6 @@ from nailmirror_desktop.core.nail_form import NailLength, NailShape, parse_form
 
 if TYPE_CHECKING:
     import cv2
-    import numpy as np
 
     from nailmirror_desktop.vision.paint.style_textures import StyleTextures
     from nailmirror_desktop.vision.pipeline import TryOnPipeline, TryOnResult
@@ -201,8 +201,12 @@ def _are_directories(*paths: Path | None) -> bool:
 
 def _try_on_image(pipeline: TryOnPipeline, image_path: Path, out_path: Path,
                   coverage_path: Path | None) -> TryOnResult | None:
-    """Read, paint and write one image; None (with an error printed) when any step fails. A large photo is
-    painted at a reduced size (vision.image_io.read_photo) and its outputs written at the photo's own size."""
+    """Read, paint and write one image; None (with an error printed) when any step fails (a photo read but not
+    processed is still written unchanged, with an empty coverage). A large photo's hands
+    are found on a reduced copy (vision.image_io.read_photo) and its nails painted on the photo itself
+    (`TryOnPipeline.process_still(..., full=...)`)."""
+    import numpy as np
+
     from nailmirror_desktop.vision.sources.image_io import (
         ImageReadError,
         read_full_size,
@@ -213,66 +217,29 @@ def _try_on_image(pipeline: TryOnPipeline, image_path: Path, out_path: Path,
 
     try:
         photo = read_photo(image_path)
+        full = read_full_size(image_path, photo) if photo.reduced else None
     except ImageReadError as exc:
         _error(str(exc))
         return None
+    image = photo.image if full is None else full
     try:
-        result = pipeline.process_still(photo.image, want_coverage=True)
+        result: TryOnResult | None = pipeline.process_still(photo.image, want_coverage=True, full=full)
     except (ValueError, MemoryError, cv2_error()) as exc:  # an image the detector cannot take
-        _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc})")
-        return None
-    if not result.hands:
+        _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc}); written unchanged")
+        result = None
+    if result is not None and not result.hands:
         _warn(f"{image_path}: no hand found; written unchanged")
-    frame, coverage = result.frame, result.coverage
+    # every photo read gets its outputs, a failed one too: unchanged, its coverage empty (nothing painted)
+    frame = image if result is None else result.frame
+    coverage = None if result is None else result.coverage
     try:
-        if photo.reduced:
-            frame = paint_at_full_size(read_full_size(image_path, photo), photo.image, result.frame)
-            coverage = None if coverage is None else coverage_at_full_size(coverage, photo.full_size)
         write_image(out_path, frame)
-        if coverage_path is not None and coverage is not None:
-            write_png(coverage_path, coverage)
-    except ImageReadError as exc:
-        _error(str(exc))
-        return None
+        if coverage_path is not None:
+            write_png(coverage_path, np.zeros(image.shape[:2], np.uint8) if coverage is None else coverage)
     except OSError as exc:
         _error(f"{out_path}: cannot write ({exc})")
         return None
     return result
-
-
-def paint_at_full_size(full: np.ndarray, small: np.ndarray, painted: np.ndarray) -> np.ndarray:
-    """Carry what try-on changed on the reduced photo `small` ((h, w, 3) BGR) over to the photo itself `full`
-    ((H, W, 3)), in place and only where it changed: each changed patch is scaled up and blended in with a
-    soft edge; every other pixel keeps its full-resolution value."""
-    import cv2
-    import numpy as np
-
-    changed = np.any(painted != small, axis=2).astype(np.uint8)
-    if not changed.any():
-        return full
-    scale_y, scale_x = full.shape[0] / small.shape[0], full.shape[1] / small.shape[1]
-    grown = cv2.dilate(changed, np.ones((5, 5), np.uint8))
-    count, _, boxes, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-    for x, y, w, h, _ in boxes[1:count]:  # one nail (or a touching group) at a time: memory stays small
-        fx0, fy0 = int(x * scale_x), int(y * scale_y)
-        fx1 = min(full.shape[1], int(np.ceil((x + w) * scale_x)))
-        fy1 = min(full.shape[0], int(np.ceil((y + h) * scale_y)))
-        size = (fx1 - fx0, fy1 - fy0)
-        patch = cv2.resize(painted[y:y + h, x:x + w], size, interpolation=cv2.INTER_LINEAR)
-        alpha = cv2.resize(changed[y:y + h, x:x + w].astype(np.float32), size, interpolation=cv2.INTER_LINEAR)
-        region = full[fy0:fy1, fx0:fx1]
-        blended = region * (1.0 - alpha[..., None]) + patch * alpha[..., None]
-        region[:] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
-    return full
-
-
-def coverage_at_full_size(coverage: np.ndarray, full_size: tuple[int, int]) -> np.ndarray:
-    """The (h, w) 0/255 coverage scaled to (H, W), still 0/255 (edges decided at half coverage)."""
-    import cv2
-
-    scaled = cv2.resize(coverage, full_size, interpolation=cv2.INTER_LINEAR)
-    cv2.threshold(scaled, 127, 255, cv2.THRESH_BINARY, dst=scaled)  # in place: no full-size temporaries
-    return scaled
 
 
 # ---------------------------------------------------------------- video

@@ -29,13 +29,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nailmirror_desktop.core.nail_form import NATURAL, NailForm
+from nailmirror_desktop.vision.cadence import LEVELS as CADENCE_LEVELS
+from nailmirror_desktop.vision.cadence import CadenceGovernor, CadenceLevel
 from nailmirror_desktop.vision.nails.extension import NailExtension, extend_nails
 from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_rois import carry_mask, shifted_mask
 from nailmirror_desktop.vision.nails.nail_tracks import NailTracks, TrackedNail
 from nailmirror_desktop.vision.paint.compositor import Compositor
-from nailmirror_desktop.vision.types import Finger, HandObservation, NailQuad
+from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
     from concurrent.futures import Future
@@ -50,11 +52,13 @@ if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, t
 log = logging.getLogger(__name__)
 
 STAGES = ("track", "smooth", "geometry", "refine", "segment", "composite")
-STILL_MIN_OPACITY = 0.5  # see place_nails
-# The thumb's nail faces ~90° from the others, so its fade runs low in a "show your nails" pose: with the model's
-# masks a thumb is looked at whenever its fade is not fully out, and the model decides whether a nail is there
-# (nails_eval, in-sample: IoU 0.680 → 0.686, nail recall 0.772 → 0.783, precision 0.912 → 0.909).
-STILL_MIN_OPACITY_THUMB = 1e-6
+STILL_MIN_OPACITY = 0.5  # see place_nails (the GrabCut refiner's masks)
+# With the model's masks every finger whose fade is not fully out is looked at, and the model decides whether a
+# nail is there: the fade is a guess from the landmarks (a thumb faces ~90° from the others, a curled finger's
+# nail still shows). Thumbs first (nails_eval, in-sample: IoU 0.680 → 0.686, nail recall 0.772 → 0.783), then
+# every finger (in-sample, with the expected-place component: IoU 0.663 → 0.671, recall 0.797 → 0.807, precision
+# 0.856 → 0.857).
+STILL_MIN_OPACITY_MODEL = 1e-6
 StillMasks = Literal["model", "grabcut", "quads"]
 # Measured with `nailmirror eval` on nails_eval (52 photos): the GrabCut refiner IoU 0.414 (misses 0), recall
 # 0.517, precision 0.768; the model's mask 0.680 / 0.772 / 0.912 in-sample (with the second-hand search) and
@@ -127,6 +131,8 @@ class TryOnPipeline:
     taken on the first video frame; recover_every: while fewer than max_hands hands are tracked, try one view of the
     still cascade every n-th frame and follow what it finds (vision/tracking/hand_recovery.py); 0 turns that off.
     video_tracker: a VIDEO-mode HandTracker to use (tools/compare_hand_models.py's other model), else one is made.
+    adapt_cadence: the live mirror's; while painted frames come further apart than the source's (a slower PC), the
+    segmenter and the re-detection run less often (vision/cadence.py) rather than frames being dropped.
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
@@ -134,7 +140,7 @@ class TryOnPipeline:
                  smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
                  segmenter: NailSegmenter | None = None, recover_every: int = 3,
                  preloaded: Future[VideoModels] | None = None,
-                 video_tracker: HandTracker | None = None) -> None:
+                 video_tracker: HandTracker | None = None, adapt_cadence: bool = False) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -154,6 +160,8 @@ class TryOnPipeline:
         self._video_frames = 0
         self.recover_every = recover_every
         self._recovery: HandRecovery | None = None
+        # the live mirror's: segmenter and re-detection cadence lowered while frames would be dropped (cadence.py)
+        self._governor = CadenceGovernor(_levels_from(segment_every, recover_every)) if adapt_cadence else None
         self._preloaded = preloaded
         # The two stages run on two threads and each may be first to want a preloaded model: the second waits
         # here until the first has adopted them (else it saw no preload left and loaded a second copy).
@@ -172,17 +180,27 @@ class TryOnPipeline:
                 resource.close()
         self._still_detector = self._video_tracker = self._smoother = self._recovery = None
 
-    def process_still(self, image: NDArray[np.uint8], *, want_coverage: bool = True) -> TryOnResult:
-        """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails."""
+    def process_still(self, image: NDArray[np.uint8], *, want_coverage: bool = True,
+                      full: NDArray[np.uint8] | None = None) -> TryOnResult:
+        """Find hands in a photo ((H, W, 3) uint8 BGR) and paint their nails.
+
+        full: the same photo at its own size when `image` is a reduced copy of it (a large photo: the hands are
+        found as well at the reduced size, for a fraction of the memory). The hands found on `image` are scaled
+        to `full`, and the nails are segmented and painted on `full` itself, in place: the masks' edges are
+        resolved at the photo's own pixels, not scaled up from the reduced copy. The result's frame, coverage,
+        hands and quads are then `full`'s."""
         start = time.perf_counter()
         hands = self._still().detect(image)
+        if full is not None:
+            hands = scaled_hands(hands, full.shape[1] / image.shape[1], full.shape[0] / image.shape[0])
+            image = full
         tracked = time.perf_counter()
         segmenter = self.segmenter() if self.still_masks == "model" else None
         quads, masks, placed = place_nails(image, hands, mirrored=self.mirrored, masks=self.still_masks,
                                            segmenter=segmenter)
         shaped = time.perf_counter()
         stage = {"refine": _ms(placed, shaped)} if self.still_masks == "grabcut" else {"segment": _ms(placed, shaped)}
-        return self._paint(image, hands, quads, masks, want_coverage, in_place=False, start=start,
+        return self._paint(image, hands, quads, masks, want_coverage, in_place=full is not None, start=start,
                            timings=StageTimings(track=_ms(start, tracked), geometry=_ms(tracked, placed), **stage))
 
     def process_video_frame(self, frame: NDArray[np.uint8], timestamp_ms: int, *, want_coverage: bool = False,
@@ -223,6 +241,8 @@ class TryOnPipeline:
             hands = self._smoothing().update(hands, timestamp_ms)
         smoothed = time.perf_counter()
         elapsed = 1.0 if self._last_paint_ms is None else (timestamp_ms - self._last_paint_ms) / SOURCE_FRAME_MS
+        if self._governor is not None and self._last_paint_ms is not None:
+            self._adopt(self._governor.observe(timestamp_ms - self._last_paint_ms))
         self._last_paint_ms = timestamp_ms
         nails = self._nails.update(nail_quads_for_hands(hands, mirrored=self.mirrored), elapsed)
         placed = time.perf_counter()
@@ -237,6 +257,22 @@ class TryOnPipeline:
                            timings=StageTimings(track=tracked.track_ms, smooth=_ms(start, smoothed),
                                                 geometry=_ms(smoothed, placed), segment=_ms(placed, segmented)),
                            held=held)
+
+    @property
+    def cadence(self) -> CadenceLevel:
+        """The cadence the video path runs at now (the governor's, or the one it was built with)."""
+        return CadenceLevel(self.segment_every, self.recover_every)
+
+    def _adopt(self, level: CadenceLevel) -> None:
+        if level == self.cadence:
+            return
+        log.info("live cadence: segmenter every %d frame(s), hand search every %d", level.segment_every,
+                 level.search_every)
+        self.segment_every = level.segment_every
+        if self.recover_every > 0:  # (0: re-detection is off, and stays off)
+            self.recover_every = level.search_every
+            if self._recovery is not None:
+                self._recovery.search_every = level.search_every  # read by the track stage's next frame
 
     def reset_tracking(self) -> None:
         """Forget smoothing and nail state (call when the video jumps, e.g. a looping demo restarts)."""
@@ -271,7 +307,8 @@ class TryOnPipeline:
                   and (fresh or nail.last_mask is None)]
         if wanted:
             found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted],
-                                                   [_prior(nails[i], frame.shape) for i in wanted])
+                                                   [_prior(nails[i], frame.shape) for i in wanted],
+                                                   refine_edges=False)
             for i, result in zip(wanted, found, strict=True):
                 if result is not None:
                     masks[i] = result.mask
@@ -360,7 +397,7 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
     On the still path a nail is painted fully or not at all: the geometry's fade (opacity between 0 and 1 while a
     finger turns away) exists so that video does not pop; a photo has no next frame, so a nail that faces the
     camera less than half (opacity < 0.5) is left bare and the others are painted at full strength. With the
-    model's masks a thumb is asked whenever its fade is not fully out (STILL_MIN_OPACITY_THUMB).
+    model's masks every nail is asked whenever its fade is not fully out (STILL_MIN_OPACITY_MODEL).
     """
     quads = nail_quads_for_hands(hands, mirrored=mirrored)
     placed = time.perf_counter()
@@ -371,7 +408,7 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
         from nailmirror_desktop.vision.nails.nail_refiner import refine_nails
 
         return quads, refine_nails(image, quads), placed
-    quads = [replace(quad, opacity=1.0 if quad.opacity >= _still_min_opacity(quad) else 0.0) for quad in quads]
+    quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY_MODEL else 0.0) for quad in quads]
     if segmenter is None:
         from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
 
@@ -381,16 +418,26 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
     return quads, found, placed
 
 
+def _levels_from(segment_every: int, recover_every: int) -> tuple[CadenceLevel, ...]:
+    """The governor's levels, starting at the pipeline's own cadence (each level at least as cheap)."""
+    return tuple(CadenceLevel(max(segment_every, level.segment_every), max(recover_every, level.search_every)
+                              if recover_every > 0 else 0) for level in CADENCE_LEVELS)
+
+
+def scaled_hands(hands: list[HandObservation], scale_x: float, scale_y: float) -> list[HandObservation]:
+    """`hands` found on a photo scaled by (scale_x, scale_y) back onto the photo (z, in pixels of the width,
+    scales with x)."""
+    factors = np.array([scale_x, scale_y, scale_x], np.float32)
+    return [HandObservation(np.asarray(hand.landmarks * factors, np.float32), hand.handedness, hand.score)
+            for hand in hands]
+
+
 def _prior(nail: TrackedNail, frame_shape: tuple[int, ...]) -> NailMask | None:
     """Where the nail was painted last: its last fresh mask moved as the nail has moved since (as the frames in
     between painted it), so the segmenter keeps to the nail it painted, not to where it was a cadence ago."""
     if nail.last_mask is None or nail.moved is None:
         return nail.last_mask
     return shifted_mask(nail.last_mask, nail.moved, frame_shape) or nail.last_mask
-
-
-def _still_min_opacity(quad: NailQuad) -> float:
-    return STILL_MIN_OPACITY_THUMB if quad.finger is Finger.THUMB else STILL_MIN_OPACITY
 
 
 def video_tracker_settings(max_hands: int) -> TrackerSettings:

@@ -121,6 +121,17 @@ def test_no_hand_writes_the_image_unchanged_with_empty_coverage(capsys, tmp_path
     assert not _assert_coverage(cov, (360, 480)).any()
 
 
+def test_an_image_the_detector_cannot_take_still_gets_its_outputs(capsys, tmp_path):
+    strip = tmp_path / "strip.png"
+    cv2.imwrite(str(strip), np.full((1, 3000, 3), 128, np.uint8))  # one row: no view of it can be scaled
+    out, cov = tmp_path / "strip_out.png", tmp_path / "strip_cov.png"
+    status, err = _run(capsys, "--image", str(strip), "--style", str(STYLE), "--out", str(out),
+                       "--coverage-out", str(cov))
+    assert status == 1 and "cannot process" in err and len(err.strip().splitlines()) == 2
+    np.testing.assert_array_equal(cv2.imread(str(out)), cv2.imread(str(strip)))
+    assert not _assert_coverage(cov, (1, 3000)).any()  # a coverage for every photo: empty, nothing painted
+
+
 @pytest.mark.slow
 def test_bad_files_get_one_line_each_and_the_batch_goes_on(capsys, photos, tmp_path):
     folder = photos[0].parent
@@ -341,7 +352,7 @@ def test_folder_entries_that_are_not_files_are_each_reported_and_counted(capsys,
 
 
 @pytest.mark.slow
-def test_a_large_photo_is_painted_reduced_and_written_at_its_own_size(capsys, photos, tmp_path):
+def test_a_large_photo_is_painted_at_its_own_size(capsys, photos, nails_eval_dir, tmp_path):
     original = cv2.imread(str(photos[0]))
     big = cv2.resize(original, (original.shape[1] * 7, original.shape[0] * 7), interpolation=cv2.INTER_CUBIC)
     assert max(big.shape[:2]) > 4096
@@ -358,6 +369,25 @@ def test_a_large_photo_is_painted_reduced_and_written_at_its_own_size(capsys, ph
     assert np.abs(painted.astype(int) - big)[nails].mean() > 20
     far = cv2.dilate(nails.astype(np.uint8), np.ones((41, 41), np.uint8)) == 0
     np.testing.assert_array_equal(painted[far], big[far])  # untouched pixels keep full resolution
+    # the nails are segmented and painted on the photo itself: they sit on the true nails (scaled alike) at
+    # least as well as the reduced copy's coverage scaled up (what this command wrote before)
+    from nailmirror_desktop.vision.paint.compositor import Compositor
+    from nailmirror_desktop.vision.pipeline import TryOnPipeline
+    from nailmirror_desktop.vision.sources.image_io import read_photo
+
+    mask = cv2.imread(str(nails_eval_dir / "masks" / f"{photos[0].stem}.png"), cv2.IMREAD_GRAYSCALE)
+    truth = cv2.resize(mask, big.shape[1::-1], interpolation=cv2.INTER_LINEAR) >= 128
+    photo = read_photo(path)
+    assert photo.reduced
+    with TryOnPipeline(Compositor(np.full((8, 8, 3), 255, np.uint8))) as pipeline:
+        small = pipeline.process_still(photo.image).coverage
+    assert small is not None
+    scaled_up = cv2.resize(small, big.shape[1::-1], interpolation=cv2.INTER_LINEAR) >= 128
+
+    def iou(painted: np.ndarray) -> float:
+        return float(np.count_nonzero(painted & truth) / np.count_nonzero(painted | truth))
+
+    assert iou(nails) >= iou(scaled_up) - 0.01 and iou(nails) > 0.3
 
 
 def test_an_opencv_message_is_one_line(capsys):

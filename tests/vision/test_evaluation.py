@@ -101,3 +101,29 @@ def test_eval_command_on_a_folder_without_hands(tmp_path, capsys):
 def test_eval_command_rejects_a_folder_without_images(tmp_path, capsys):
     assert main(["eval", "--data", str(tmp_path)]) == 2
     assert "images" in capsys.readouterr().err
+
+
+def test_boundary_f1_counts_outline_pixels_within_the_tolerance():
+    from nailmirror_desktop.vision.evaluation.boundary import boundary_counts, tolerance_for
+
+    assert tolerance_for((540, 1080)) == pytest.approx(2.0) and tolerance_for((1080, 2160)) == pytest.approx(4.0)
+    truth = _mask((60, 60), (10, 30, 10, 30))  # a 20 × 20 square: 76 outline pixels
+    assert boundary_counts(truth, truth, 2.0).f1 == 1.0
+    near = boundary_counts(truth, _mask((60, 60), (12, 32, 10, 30)), 2.0)  # two pixels off: within
+    assert near.f1 == 1.0
+    far = boundary_counts(truth, _mask((60, 60), (15, 35, 10, 30)), 2.0)  # five off: only the sides' overlap
+    assert 0.0 < far.f1 < 0.7
+    assert far.true == 76 and far.painted == 76
+    missed = boundary_counts(truth, np.zeros((60, 60), np.uint8), 2.0)
+    assert missed.f1 == 0.0 and missed.true == 76 and missed.true_matched == 0
+    assert boundary_counts(np.zeros((9, 9), np.uint8), np.zeros((9, 9), np.uint8)).f1 == 1.0
+
+
+def test_the_summary_pools_boundary_counts_over_images():
+    truth = _mask((60, 60), (10, 30, 10, 30))
+    hit = score_image("hit", truth, truth, True)
+    miss = score_image("miss", truth, np.zeros((60, 60), np.uint8), False)
+    summary = summarise([hit, miss])
+    # precision 76/76, recall 76/152: F1 = 2 · 1 · 0.5 / 1.5
+    assert summary.boundary_f1 == pytest.approx(2 / 3)
+    assert "boundary_f1" in summary.as_dict()

@@ -168,3 +168,26 @@ def test_all_hands_at_once_give_each_hands_own_quads():
             np.testing.assert_array_equal(a.corners, b.corners)
     assert any(quad.opacity > 0 for quad in together[:10])  # the test is not vacuous: nails are painted
     assert nail_quads_for_hands([]) == []
+
+
+def _index_bent(distal: tuple[float, float, float]) -> np.ndarray:
+    """A hand's landmarks with the index's MCP at (100, 100), its DIP 40 px up, its tip `distal` from the DIP."""
+    landmarks = np.zeros((21, 3))
+    mcp, pip, dip, tip = FINGER_LANDMARKS[Finger.INDEX]
+    landmarks[mcp] = (100, 100, 0)
+    landmarks[pip] = (100, 80, 0)
+    landmarks[dip] = (100, 60, 0)
+    landmarks[tip] = landmarks[dip] + np.asarray(distal)
+    return landmarks
+
+
+def test_a_slight_bend_is_landmark_noise_the_palm_decides_a_real_curl_decides_itself():
+    from nailmirror_desktop.vision.nails.geometry import finger_facing_score
+
+    # ~18° bend whose depth says "curled away" (what the landmarks give a flat hand's middle finger): the
+    # back of the hand faces the camera, so the nail does
+    slight = finger_facing_score(_index_bent((0.0, -15.0, -5.0)), Finger.INDEX, palm_facing=0.8)
+    assert slight > 0.2  # fully faded in
+    # a real curl (~70°) away from the camera: its own direction wins over the palm's
+    curled = finger_facing_score(_index_bent((0.0, -5.0, -15.0)), Finger.INDEX, palm_facing=0.8)
+    assert curled < -0.1

@@ -114,19 +114,24 @@ def test_degenerate_or_unpainted_quads_have_no_roi():
     assert nail_rois.nail_rois(frame, [flat, nan, hidden]) == [None, None, None]
 
 
-def test_centre_component_keeps_our_nail_not_the_neighbours():
+def test_expected_component_keeps_our_nail_not_the_neighbours():
+    expected = (24.0, 16.0)
+
+    def kept(mask: np.ndarray) -> np.ndarray:
+        return nail_rois.expected_component(mask, mask.astype(np.float32), expected)
+
     mask = np.zeros((64, 64), bool)
     mask[20:44, 24:40] = True  # ours
     mask[20:44, 2:12] = True  # a neighbour
-    kept = nail_rois.centre_component(mask)
-    assert kept[32, 32] and not kept[:, :12].any()
+    ours = kept(mask)
+    assert ours[32, 32] and not ours[:, :12].any()
     ring = np.zeros((64, 64), bool)
-    ring[34:40, 30:34] = True  # just off the centre: the nearest one, within the gap
-    assert nail_rois.centre_component(ring).sum() == ring.sum()
+    ring[34:40, 30:34] = True  # just off the centre
+    assert kept(ring).sum() == ring.sum()
     off = np.zeros((64, 64), bool)
     off[0:6, 0:6] = True  # only a far corner: not ours
-    assert not nail_rois.centre_component(off).any()
-    assert not nail_rois.centre_component(np.zeros((64, 64), bool)).any()
+    assert not kept(off).any()
+    assert not kept(np.zeros((64, 64), bool)).any()
 
 
 def test_a_carried_mask_follows_its_nail_to_the_next_frame():
@@ -174,4 +179,29 @@ def test_the_component_on_last_frames_nail_wins_over_the_centre():
     prior[22:40, 42:50] = True
     chosen = nail_rois.component_on(found, prior)
     assert chosen[30, 48] and not chosen[30, 32]
-    assert nail_rois.component_on(found, np.zeros((64, 64), bool))[30, 32]  # no overlap: the centre's
+    assert not nail_rois.component_on(found, np.zeros((64, 64), bool)).any()  # no overlap: none (the caller
+    # then takes the expected place's)
+
+
+def test_the_expected_component_keeps_the_nail_where_the_old_centre_rule_kept_a_speck_or_nothing():
+    expected = (20.0, 14.0)  # the quad's nail in ROI pixels: 20 long, 14 wide, centred
+    prob = np.zeros((64, 64), np.float32)
+    prob[14:30, 26:40] = 0.9  # the nail, its centre 10 px above the ROI's (the landmarks' length error)
+    prob[31:34, 31:34] = 0.7  # a speck of glare on the skin at the ROI's centre
+    found = prob >= 0.5  # (the old centre rule kept the speck: it holds the centre pixel)
+    kept = nail_rois.expected_component(found, prob, expected)
+    assert kept[20, 30] and not kept[32, 32]
+    # the nail alone, just past the centre rule's gap: dropped by that rule, kept by the expected place
+    alone = np.zeros((64, 64), bool)
+    alone[8:22, 26:40] = True  # (10 px from the centre: the old rule's gap was 8)
+    assert nail_rois.expected_component(alone, alone.astype(np.float32), expected).sum() == alone.sum()
+    # a neighbour beside the finger, off the expected place: not ours
+    beside = np.zeros((64, 64), bool)
+    beside[24:40, 0:8] = True
+    assert not nail_rois.expected_component(beside, beside.astype(np.float32), expected).any()
+    assert not nail_rois.expected_component(np.zeros((64, 64), bool), prob, expected).any()
+
+
+def test_expected_nail_is_the_quad_in_roi_pixels():
+    length, width = nail_rois.expected_nail(_quad((300, 200), 30, 30, 20))
+    assert length == pytest.approx(64 / 3) and width == pytest.approx(64 / 3 * 20 / 30)

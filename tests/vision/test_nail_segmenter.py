@@ -114,3 +114,18 @@ def test_segment_gives_one_entry_per_quad_in_order(segmenter):
 def test_model_card_names_the_shipped_checksum():
     card = (MODEL.parent / "NAIL_SEGMENTER_CARD.md").read_text(encoding="utf-8")
     assert nail_segmenter.MODEL_SHA256 in card
+
+
+def test_a_prior_on_no_part_falls_back_to_the_expected_place_not_to_nothing():
+    from nailmirror_desktop.vision.nails import nail_rois
+
+    image = np.full((240, 320, 3), 128, np.uint8)
+    quad = _quad(160, 120, length=40, width=28)
+    (roi,) = nail_rois.nail_rois(image, [quad])
+    assert roi is not None
+    prob = np.zeros((64, 64), np.float32)
+    prob[8:22, 26:38] = 0.9  # the nail, a landmark error up from the quad's centre (past the old centre rule)
+    far = nail_rois.paste_mask(np.pad(np.ones((6, 6), bool), ((0, 58), (0, 58))), roi, image.shape)
+    assert far is not None  # a prior in the ROI's corner, on no part of the model's mask
+    found = nail_segmenter.nail_from_probability(prob, roi, image, 0.5, far)
+    assert found is not None and found.roi_mask[15, 32] and found.roi_mask.sum() == 14 * 12

@@ -197,3 +197,56 @@ def test_the_edge_is_anti_aliased_and_follows_the_mask():
         # what the coverage says is what is painted: at least half-way inside, less than half-way outside
         assert fraction[cover > 0].min() > 0.4
         assert fraction[cover == 0].max() < 0.6
+
+
+def _upright_at(x0: int, width: int = 60, y_tip: int = Y_TIP, length: int = 100) -> np.ndarray:
+    return np.array([[x0, y_tip], [x0 + width, y_tip], [x0 + width, y_tip + length], [x0, y_tip + length]],
+                    np.float32)
+
+
+def _brightest_column(image: np.ndarray, x0: int, width: int = 60) -> float:
+    """Where across the nail (0…1) the middle rows are brightest."""
+    luma = _luma(image)[230:270, x0 + 3:x0 + width - 3].mean(axis=0)
+    return (3 + float(np.argmax(luma))) / width
+
+
+def test_the_highlight_and_the_cat_eye_band_move_with_the_finger():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    frame[:] = (165, 172, 215)  # the nail's colour everywhere: only the paint's light differs
+    for finish in ("gloss", "cat_eye"):
+        places = []
+        for x0 in (40, 540):  # the same nail on the left and on the right of the mirror
+            painted, _ = _paint(frame, look_for_finish(finish, ROSE), [_quad(_upright_at(x0))])
+            places.append(_brightest_column(painted, x0))
+        assert places[0] - places[1] > 0.08, (finish, places)
+    # turned: a nail leaning right has its cat-eye band slanted, a nail leaning left the other way
+    from nailmirror_desktop.vision.paint.polish_shading import nail_lean
+
+    assert nail_lean(_upright_at(290), 640) == 0.0
+    turned = cv2.transform(_upright_at(290)[None], cv2.getRotationMatrix2D((320, 250), -30, 1.0))[0]
+    assert nail_lean(turned, 640) > 0.3
+
+
+def test_a_cat_eye_band_and_glitter_show_no_pixel_steps_on_a_large_nail():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    frame[:] = (165, 172, 215)
+    big = _quad(np.array([[170, 40], [470, 40], [470, 440], [170, 440]], np.float32))  # 300 × 400 px
+    inner = cv2.erode(coverage_mask([big], frame.shape), np.ones((9, 9), np.uint8)) > 0
+
+    def steps(image: np.ndarray) -> float:  # pixels where the luma jumps by a step, not a gradient
+        luma = _luma(image)
+        jump = np.maximum(np.abs(np.diff(luma, axis=0))[:, :-1], np.abs(np.diff(luma, axis=1))[:-1])
+        return float((jump[inner[:-1, :-1]] > 6).mean())
+
+    gloss, _ = _paint(frame, look_for_finish("gloss", ROSE), [big])
+    cat, _ = _paint(frame, look_for_finish("cat_eye", ROSE), [big])
+    assert steps(cat) <= steps(gloss) + 0.01, (steps(cat), steps(gloss))
+    glitter, _ = _paint(frame, look_for_finish("glitter", ROSE), [big])
+    luma = _luma(glitter)
+    flakes = (luma - cv2.medianBlur(luma.astype(np.uint8), 15)) > 25
+    count, _, stats, _ = cv2.connectedComponentsWithStats(flakes.astype(np.uint8) & inner.astype(np.uint8))
+    boxes = stats[1:count]
+    assert len(boxes) > 20
+    # round flakes: a square cell filled edge to edge would fill its bounding box; a disc fills ~π/4 of it
+    fill = boxes[:, cv2.CC_STAT_AREA] / (boxes[:, cv2.CC_STAT_WIDTH] * boxes[:, cv2.CC_STAT_HEIGHT])
+    assert np.median(fill[boxes[:, cv2.CC_STAT_AREA] > 30]) < 0.9

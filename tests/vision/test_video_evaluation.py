@@ -69,3 +69,13 @@ def test_clip_folders_are_found_and_a_bad_layout_is_named(tmp_path):
     (clip / "clip.mp4").write_bytes(b"")
     cv2.imwrite(str(clip / "gt" / "000000.png"), _nails(A))
     assert [c.name for c in video_clips(tmp_path)] == ["a"]
+
+
+def test_boundary_f1_is_pooled_over_frames():
+    scorer = ClipScorer()
+    scorer.add(_nails(A, B), _nails(A, B))
+    scorer.add(_nails(A, B), _nails(A))  # B's outline missed
+    score = summarise({"clip": scorer.counts})
+    outline = 2 * (10 + 20) - 4  # one 10 × 20 nail
+    assert score.boundary_f1 == pytest.approx(2 * 1.0 * (3 / 4) / (1.0 + 3 / 4))
+    assert scorer.counts.boundary.true == 4 * outline and "boundary_f1" in score.as_dict()

@@ -10,7 +10,8 @@ Painted pixels are exactly what the product's still path paints: hand detection,
   images where a hand was found;
 - per-nail recall: a true nail is a connected component of the mask; it is recalled when at least half of its
   pixels are painted;
-- precision: painted pixels that are nail, over all painted pixels of the whole dataset.
+- precision: painted pixels that are nail, over all painted pixels of the whole dataset;
+- boundary_f1: how closely the painted outline follows the true one (`boundary.py`: 2 px at 1080 px, pooled).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from nailmirror_desktop.vision.evaluation.boundary import BoundaryCounts, boundary_counts
 from nailmirror_desktop.vision.types import HandObservation
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -42,6 +44,7 @@ class ImageScore:
     recalled_nails: int
     painted_px: int
     painted_nail_px: int
+    boundary: BoundaryCounts = BoundaryCounts()
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class DatasetScore:
     mean_iou_detected: float
     nail_recall: float
     precision: float
+    boundary_f1: float
     seconds: float
 
     def as_dict(self) -> dict[str, float | int]:
@@ -80,6 +84,7 @@ def score_image(name: str, truth: np.ndarray, painted: np.ndarray, detected: boo
         recalled_nails=recalled,
         painted_px=int(np.count_nonzero(painted_on)),
         painted_nail_px=intersection,
+        boundary=boundary_counts(truth_on, painted_on),
     )
 
 
@@ -96,6 +101,7 @@ def summarise(scores: list[ImageScore], seconds: float = 0.0) -> DatasetScore:
         mean_iou_detected=float(np.mean([s.iou for s in detected])) if detected else 0.0,
         nail_recall=sum(s.recalled_nails for s in scores) / true_nails if true_nails else 0.0,
         precision=sum(s.painted_nail_px for s in scores) / painted if painted else 0.0,
+        boundary_f1=sum((s.boundary for s in scores), BoundaryCounts()).f1,
         seconds=seconds,
     )
 

@@ -10,7 +10,8 @@ frames of all clips:
   half covered, over all nail-frames;
 - blink_rate: nails at least half covered in frame t−1 and under a fifth covered in frame t, over the covered
   nail-frames that have a next frame. A nail's next frame is the component of frame t that overlaps it most
-  (the motion between frames is small); a nail that leaves the frame has none.
+  (the motion between frames is small); a nail that leaves the frame has none;
+- boundary_f1: the painted outline against the true one, pooled over frames (`boundary.py`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+from nailmirror_desktop.vision.evaluation.boundary import BoundaryCounts, boundary_counts
 
 if TYPE_CHECKING:
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
@@ -68,10 +71,11 @@ class VideoCounts:
     recalled: int = 0
     covered_with_next: int = 0
     blinks: int = 0
+    boundary: BoundaryCounts = BoundaryCounts()
 
     def add(self, other: VideoCounts) -> None:
-        for name, value in asdict(other).items():
-            setattr(self, name, getattr(self, name) + value)
+        for name in ("frames", "iou_sum", "nail_frames", "recalled", "covered_with_next", "blinks", "boundary"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,7 @@ class VideoScore:
     iou_frames: float
     nail_recall: float
     blink_rate: float
+    boundary_f1: float
     seconds: float
     per_clip: dict[str, float] = field(default_factory=dict)
 
@@ -110,6 +115,7 @@ class ClipScorer:
         c.iou_sum += iou
         c.nail_frames += count - 1
         c.recalled += int(np.count_nonzero(covered[1:] >= RECALL_COVERAGE))
+        c.boundary = c.boundary + boundary_counts(truth_on, painted_on)
         if self._previous is not None:
             self._count_blinks(self._previous, labels, count, covered)
         self._previous = (labels, covered)
@@ -145,6 +151,7 @@ def summarise(per_clip: dict[str, VideoCounts], seconds: float = 0.0) -> VideoSc
         iou_frames=total.iou_sum / total.frames if total.frames else 0.0,
         nail_recall=total.recalled / total.nail_frames if total.nail_frames else 0.0,
         blink_rate=total.blinks / total.covered_with_next if total.covered_with_next else 0.0,
+        boundary_f1=total.boundary.f1,
         seconds=seconds,
         per_clip={name: c.iou_sum / c.frames if c.frames else 0.0 for name, c in per_clip.items()},
     )

@@ -60,9 +60,13 @@ _WIDTH_PAIRS: dict[Finger, tuple[tuple[int, int], ...]] = {
 
 # Facing score (cosine of the dorsal normal with the direction to the camera) over which a nail fades in.
 _FADE_FROM, _FADE_TO = -0.1, 0.2
-# A finger bent by more than this (sine of the angle between its MCP→DIP chord and distal bone) carries its own
-# dorsal direction; below it, the palm normal takes over smoothly.
+# A finger bent by more than _FULL_BEND (sine of the angle between its MCP→DIP chord and distal bone) carries its
+# own dorsal direction; below it, the palm normal takes over smoothly. Where the back of the hand faces the
+# camera, a bend under _BEND_FROM (~12°) is taken for the landmarks' depth noise and the palm alone decides: on a
+# flat hand that noise had middle and ring nails "curled away" for whole seconds.
 _FULL_BEND = 0.5
+_BEND_FROM = 0.2
+_FULL_BEND_BACK = 0.6
 
 
 # The five fingers' base, DIP and TIP landmarks as one index array, so each step runs once on (5·hands, …)
@@ -243,7 +247,9 @@ def _finger_facing_scores(joints: NDArray[np.float64],
         straight |= unbent
         bend[unbent] = 1.0
     curl_facing = -dorsal[:, 2] / bend
-    weight = np.minimum(bend / _FULL_BEND, 1.0)
+    weight = np.where(np.asarray(palm_facing) > 0.0,
+                      np.clip((bend - _BEND_FROM) / (_FULL_BEND_BACK - _BEND_FROM), 0.0, 1.0),
+                      np.minimum(bend / _FULL_BEND, 1.0))
     facing: NDArray[np.float64] = weight * curl_facing + (1.0 - weight) * palm_facing
     if straight.any():
         facing = np.where(straight, palm_facing, facing)

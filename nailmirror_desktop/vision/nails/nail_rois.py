@@ -24,6 +24,7 @@ ROI_SIZE = 64
 CONTEXT = 3.0  # ROI side over the quad's longer side
 MIN_QUAD_PX = 2.0  # a quad shorter or narrower than this is degenerate
 FEATHER_PX = 1.2  # frame pixels of the pasted mask's soft edge
+EXPECTED_REACH = 1.5  # how far (in the expected nail's spreads) a kept part may lie from the expected place
 
 
 @dataclass(frozen=True)
@@ -77,36 +78,60 @@ def nail_rois(image: NDArray[np.uint8], quads: list[NailQuad]) -> list[NailRoi |
     return rois
 
 
-def centre_component(mask: np.ndarray, max_gap: float = ROI_SIZE / 8) -> np.ndarray:
-    """The connected part of `mask` ((h, w) bool) at its centre: the one holding the centre pixel, else the one
-    nearest to it if within `max_gap` pixels; empty when there is none (a neighbouring nail alone is not ours)."""
+def expected_nail(quad: NailQuad, size: int = ROI_SIZE, context: float = CONTEXT) -> tuple[float, float]:
+    """(length, width) of `quad` in ROI pixels (see roi_to_frame): the nail the landmarks expect, centred on the
+    ROI, its length along the ROI's columns (tip up)."""
+    corners = np.asarray(quad.corners, np.float64)
+    length = float(np.linalg.norm(0.5 * (corners[0] + corners[1]) - 0.5 * (corners[2] + corners[3])))
+    width = 0.5 * float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3]))
+    per_roi = size / (context * max(length, width, 1e-6))
+    return length * per_roi, width * per_roi
+
+
+def expected_component(mask: np.ndarray, prob: np.ndarray, expected: tuple[float, float],
+                       reach: float = EXPECTED_REACH) -> np.ndarray:
+    """The connected part of `mask` ((h, w) bool) that best matches the nail the landmarks expect: the most
+    probability (`prob`, (h, w) float32) weighted by a Gaussian of the expected nail's place and size
+    (`expected`: its (length, width) in ROI pixels, centred on the ROI, length along the columns). A part none of
+    whose pixels comes within `reach` of the expected nail's half-sizes (plus a landmark error) is not ours;
+    empty when none is.
+
+    The centre rule this replaces kept the part holding the ROI's centre pixel: when landmark error put the
+    centre on a neighbouring nail's edge or on skin beside a nail, the nail itself was dropped or the neighbour
+    painted. Weighting by place and size keeps the nail that fills the expected place, wherever its centre is."""
     count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     if count <= 1:
         return np.zeros(mask.shape, bool)
     h, w = mask.shape
-    cy, cx = h // 2, w // 2
-    label = int(labels[cy, cx])
-    if label == 0:
-        ys, xs = np.nonzero(labels)
-        distance = np.hypot(ys - 0.5 * (h - 1), xs - 0.5 * (w - 1))
-        nearest = int(np.argmin(distance))
-        if distance[nearest] > max_gap:
-            return np.zeros(mask.shape, bool)
-        label = int(labels[ys[nearest], xs[nearest]])
-    return np.asarray(labels == label)
+    length, width = expected
+    # landmark error is about a nail's width either way: the spread allows it on top of the nail's own half-size
+    sigma_along = 0.5 * length + 0.5 * width + 1.0
+    sigma_across = 0.5 * width + 0.25 * width + 1.0
+    across = ((np.arange(w, dtype=np.float32) - 0.5 * (w - 1)) / sigma_across) ** 2
+    along = ((np.arange(h, dtype=np.float32) - 0.5 * (h - 1)) / sigma_along) ** 2
+    distance_sq = along[:, None] + across[None, :]  # in spreads, squared
+    weight = np.exp(-0.5 * distance_sq) * prob
+    scores = np.bincount(labels.ravel(), weights=weight.ravel(), minlength=count)
+    reached = np.bincount(labels[distance_sq <= reach * reach], minlength=count) > 0
+    scores[0] = 0.0
+    scores[~reached] = 0.0
+    if not np.any(scores > 0):
+        return np.zeros(mask.shape, bool)
+    return np.asarray(labels == int(np.argmax(scores)))
 
 
 def component_on(mask: np.ndarray, prior: np.ndarray) -> np.ndarray:
     """The connected part of `mask` ((h, w) bool) that overlaps `prior` ((h, w) bool: where this nail was
-    painted a frame ago) most; `centre_component` when none overlaps. On video a quad that lands between two
-    nails (landmark noise is about a nail's width) would otherwise hop from one nail to the other."""
+    painted a frame ago) most; empty when none overlaps (the caller then takes `expected_component`). On video
+    a quad that lands between two nails (landmark noise is about a nail's width) would otherwise hop from one
+    nail to the other."""
     count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     if count <= 1:
         return np.zeros(mask.shape, bool)
     overlap = np.bincount(labels[prior], minlength=count)
     overlap[0] = 0
     if not overlap.any():
-        return centre_component(mask)
+        return np.zeros(mask.shape, bool)
     return np.asarray(labels == int(np.argmax(overlap)))
 
 

@@ -2,9 +2,10 @@
 run by onnxruntime on each nail's ROI (vision/nails/nail_rois.py).
 
 Input contract: float32 (N, 3, 64, 64), BGR channels, values in [0, 1] (uint8 / 255), the nail-aligned ROI of
-nail_rois (tip up). Output: (N, 1, 64, 64) logits of "nail pixel". The ROI is thresholded, only the component at
-its centre is kept (the crop also shows the neighbouring nails), and the result is pasted back into the frame as
-a NailMask, the same type the GrabCut refiner returns, so the compositor paints it as it is.
+nail_rois (tip up). Output: (N, 1, 64, 64) logits of "nail pixel". The ROI is thresholded, only the component that
+best matches the nail the quad expects is kept (the crop also shows the neighbouring nails), and its
+probabilities are resolved at the frame's own pixels (`mask_resolve.py`) as a NailMask, the same type the GrabCut
+refiner returns, so the compositor paints it as it is.
 
 The file is verified by sha256 before onnxruntime opens it, like the hand model (vision/tracking/hand_model.py).
 One session runs one intra-op thread with spinning off (the kiosk's cores belong to the video loop), one batch
@@ -22,15 +23,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from nailmirror_desktop.core.model_version import SEGMENTER_SHA256
+from nailmirror_desktop.vision.nails.mask_resolve import resolve_mask
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_rois import (
     ROI_SIZE,
     NailRoi,
-    centre_component,
     component_on,
+    expected_component,
+    expected_nail,
     mask_on_grid,
     nail_rois,
-    paste_mask,
 )
 from nailmirror_desktop.vision.types import NailQuad
 
@@ -113,17 +115,31 @@ def sigmoid(logits: np.ndarray) -> NDArray[np.float32]:
     return np.asarray(0.5 * (1.0 + np.tanh(0.5 * logits.astype(np.float32))), np.float32)
 
 
-def masks_from_probabilities(probs: np.ndarray, rois: list[NailRoi], frame_shape: tuple[int, ...],
+def masks_from_probabilities(probs: np.ndarray, rois: list[NailRoi], image: NDArray[np.uint8],
                              threshold: float = DEFAULT_THRESHOLD) -> list[NailMask | None]:
-    """probs: (N, 64, 64) nail probabilities for `rois` → one NailMask per ROI (None: the model saw no nail at
-    the ROI's centre, so nothing should be painted there)."""
+    """probs: (N, 64, 64) nail probabilities for `rois` of `image` ((H, W, 3) uint8 BGR) → one NailMask per ROI,
+    as the product makes it (None: the model saw no nail there, so nothing should be painted)."""
     if len(probs) != len(rois):
         raise ValueError(f"{len(probs)} probability maps for {len(rois)} ROIs")
     out: list[NailMask | None] = []
     for prob, roi in zip(probs, rois, strict=True):
-        mask = centre_component(np.asarray(prob) >= threshold)
-        out.append(paste_mask(mask, roi, frame_shape))
+        found = nail_from_probability(np.asarray(prob, np.float32), roi, image, threshold)
+        out.append(None if found is None else found.mask)
     return out
+
+
+def nail_from_probability(prob: NDArray[np.float32], roi: NailRoi, image: NDArray[np.uint8], threshold: float,
+                          prior: NailMask | None = None, *, refine_edges: bool = True) -> SegmentedNail | None:
+    """One ROI's (64, 64) probabilities → the nail it shows, at the frame's own pixels (`mask_resolve`; its edge
+    refined along the photo's edges when `refine_edges`), or None. The component kept is the one that best
+    matches the nail the quad expects (`nail_rois.expected_component`), or (video) the one on where the nail was
+    painted before."""
+    found = prob >= threshold
+    roi_mask = None if prior is None else component_on(found, mask_on_grid(prior, roi.to_frame))
+    if roi_mask is None or not roi_mask.any():
+        roi_mask = expected_component(found, prob, expected_nail(roi.quad))
+    mask = resolve_mask(prob, roi_mask, roi.quad, roi.to_frame, image, threshold, refine=refine_edges)
+    return None if mask is None else SegmentedNail(mask, roi_mask)
 
 
 class NailSegmenter:
@@ -149,10 +165,13 @@ class NailSegmenter:
         return [None if found is None else found.mask for found in self.segment_nails(image, quads)]
 
     def segment_nails(self, image: NDArray[np.uint8], quads: list[NailQuad],
-                      priors: list[NailMask | None] | None = None) -> list[SegmentedNail | None]:
+                      priors: list[NailMask | None] | None = None, *,
+                      refine_edges: bool = True) -> list[SegmentedNail | None]:
         """As `segment`, keeping each nail's ROI-space mask too (video carries it to the next frames). priors:
         per quad, where that nail was painted on the previous frame (video): the part of the model's mask on
-        it is kept rather than the one at the ROI's centre (`nail_rois.component_on`)."""
+        it is kept rather than the one at the expected place (`nail_rois.component_on`). refine_edges: move
+        each edge onto the photo's own (`mask_resolve.refined_probability`, ~0.4 ms a nail): stills; video,
+        within its budget a hand, takes the smoothly resolved edge without it."""
         rois = nail_rois(image, quads)
         out: list[SegmentedNail | None] = [None] * len(quads)
         for hand in sorted({q.hand_index for q in quads}):
@@ -163,10 +182,6 @@ class NailSegmenter:
                 continue
             probs = self.probabilities([roi.image for roi in chosen])
             for i, prob, roi in zip(rows, probs, chosen, strict=True):
-                prior = None if priors is None else priors[i]
-                found = prob >= self.threshold
-                roi_mask = (centre_component(found) if prior is None
-                            else component_on(found, mask_on_grid(prior, roi.to_frame)))
-                mask = paste_mask(roi_mask, roi, image.shape)
-                out[i] = None if mask is None else SegmentedNail(mask, roi_mask)
+                out[i] = nail_from_probability(prob, roi, image, self.threshold,
+                                               None if priors is None else priors[i], refine_edges=refine_edges)
         return out

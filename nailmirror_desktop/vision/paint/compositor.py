@@ -35,7 +35,7 @@ from nailmirror_desktop.vision.nails.nail_shape import DEFAULT_FEATHER_PX, nail_
 from nailmirror_desktop.vision.nails.warp import Placement, Roi, place_quad
 from nailmirror_desktop.vision.paint.polish import DEFAULT_LOOK, NailLook
 from nailmirror_desktop.vision.paint.polish_mask import painted_mask
-from nailmirror_desktop.vision.paint.polish_shading import NailLight, blend_top_coat, shade_nails
+from nailmirror_desktop.vision.paint.polish_shading import NailLight, blend_top_coat, nail_lean, shade_nails
 from nailmirror_desktop.vision.types import Finger, NailQuad
 
 _SMALLEST_TEXTURE_LEVEL = 16
@@ -356,7 +356,7 @@ def _prepare_nail(frame: NDArray[np.uint8], quad: NailQuad, texture: PreparedTex
         colour = placement.warp(level.colour, border=cv2.BORDER_REPLICATE)
     uv = _nail_coordinates(placement)
     light = NailLight((roi.height, roi.width), look, float(placement.size[0]), float(placement.size[1]),
-                      int(quad.finger) + 5 * quad.hand_index)
+                      int(quad.finger) + 5 * quad.hand_index, nail_lean(quad.corners, frame.shape[1]))
     return _NailJob(roi, nail, alpha, colour, uv, light)
 
 

@@ -42,13 +42,33 @@ _GLITTER_SHARE = 0.16  # of the cells that sparkle
 @dataclass(frozen=True)
 class NailLight:
     """One nail of the batch as the shading needs it: its ROI's (rows, columns), look, size in frame pixels
-    (width across, length along) and a seed for its sparkles."""
+    (width across, length along), a seed for its sparkles, and its lean in [-1, 1] towards the kiosk's light
+    (`nail_lean`: 0 when it points straight up under the light; the highlight and a cat-eye's band move with it)."""
 
     shape: tuple[int, int]
     look: NailLook
     width_px: float
     length_px: float
     seed: int
+    lean: float = 0.0
+
+
+LEAN_SHIFT = 0.16  # how far (of the nail's width) the highlight moves across the nail at full lean
+CAT_EYE_SHIFT = 0.28  # the magnetic band moves further: it is what a customer turns her hand to see
+CAT_EYE_SLANT = 0.35  # and it turns with the finger: its offset across per unit along the nail at full lean
+
+
+def nail_lean(corners: np.ndarray, frame_width: int) -> float:
+    """How a nail ((4, 2) quad corners, tip edge first) leans relative to the kiosk's light, which is above the
+    mirror: its axis' angle from straight up (a finger turned right leans +) and its place across the frame (a
+    nail on the right sees the light from its left). In [-1, 1]; it changes as the finger turns or moves, so the
+    highlights move with it as a real top coat's do."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = np.asarray(corners, np.float64).tolist()
+    axis_x, axis_y = (x0 + x1 - x2 - x3) / 2, (y0 + y1 - y2 - y3) / 2
+    length = float(np.hypot(axis_x, axis_y))
+    turn = axis_x / length if length > 1e-6 else 0.0  # sin of the angle from straight up
+    across = (x0 + x1 + x2 + x3) / (2.0 * max(frame_width, 1)) - 1.0  # −1 left edge … 1 right edge
+    return float(np.clip(0.7 * turn + 0.5 * across, -1.0, 1.0))
 
 
 def shade_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray, uv: np.ndarray,
@@ -87,7 +107,7 @@ def shade_nails(original: np.ndarray, colour: np.ndarray, nail: np.ndarray, uv: 
         painted += _three(lift).reshape(-1, 3)
     np.maximum(painted, 0.0, out=painted)
     _soft_clip(painted)
-    top = _streak(u, v, tilt, looks, sizes, shade)
+    top = _streak(u, v, tilt, nails, sizes, shade)
     return painted.reshape(1, -1, 3), (None if top is None else top.reshape(1, -1))
 
 
@@ -189,7 +209,7 @@ def _finishes(painted: np.ndarray, paint: np.ndarray, shade: np.ndarray, u: np.n
     if any(f.chrome > 0 for f in finishes):
         # a mirror: the colour (normalised to its brightest channel) at the brightness of what it reflects —
         # a bright band on the lit side, a fainter one opposite, dark in between
-        side = _per_pixel(_streak_centre(tilt).tolist(), sizes)
+        side = _per_pixel(_lit_side(tilt, nails, LEAN_SHIFT), sizes)
         band = np.exp(-(((u - side) / 0.13) ** 2)) + 0.5 * np.exp(-(((u - (1.0 - side)) / 0.2) ** 2))
         # (the brightest channel as two maximums: numpy's max over a 3-wide axis is several times slower)
         brightest = np.maximum(np.maximum(paint[:, 0], paint[:, 1]), paint[:, 2])
@@ -198,19 +218,23 @@ def _finishes(painted: np.ndarray, paint: np.ndarray, shade: np.ndarray, u: np.n
         amount = _per_pixel([f.chrome for f in finishes], sizes)
         painted += (mirror - painted) * np.reshape(amount, (-1, 1))
     if any(f.cat_eye > 0 for f in finishes):
-        # magnetic pigment: a dark base, and one soft bright line along the axis that leans with the light
-        centre = _per_pixel((0.5 + 0.5 * (_streak_centre(tilt) - 0.5)).tolist(), sizes)
-        grain = 0.75 + 0.5 * _cell_noise(u, v, nails, sizes, (26.0, 38.0), 1)
-        line = np.exp(-(((u - centre) / 0.11) ** 2)) * grain
+        # magnetic pigment: a dark base, and one soft bright band along each nail's axis that moves across the
+        # nail and turns with it as the finger turns (the magnet's field is fixed, the nail moves under it)
+        centre = _per_pixel([0.5 + 0.5 * (c - 0.5) for c in _lit_side(tilt, nails, CAT_EYE_SHIFT)], sizes)
+        slant = _per_pixel([CAT_EYE_SLANT * light.lean for light in nails], sizes)
+        grain = 0.8 + 0.4 * _smooth_noise(u, v, nails, sizes, (14.0, 20.0), 1)  # a velvet sheen, no pixel dots
+        line = np.exp(-(((u - centre - slant * (v - 0.5)) / 0.11) ** 2)) * grain
         glow = paint + (255.0 - paint) * 0.55
         velvet = (paint * 0.42 + glow * line[:, None]) * shade[:, None]
         amount = _per_pixel([f.cat_eye for f in finishes], sizes)
         painted += (velvet - painted) * np.reshape(amount, (-1, 1))
     if any(f.glitter > 0 for f in finishes):
-        # sparkles fixed to the nail: a share of small cells glint, each at its own brightness
+        # sparkles fixed to the nail: a share of small cells glint, each at its own brightness, each a round
+        # flake at its own place in its cell (a cell-sized square would show its pixels on a large nail)
         noise = _cell_noise(u, v, nails, sizes, _GLITTER_CELLS, 0)
         share = _per_pixel([f.glitter * _GLITTER_SHARE for f in finishes], sizes)
         glint = np.clip((noise - (1.0 - share)) / np.maximum(share, 1e-3), 0.0, 1.0)
+        glint *= _flake(u, v, nails, sizes, _GLITTER_CELLS)
         bright = _cell_noise(u, v, nails, sizes, _GLITTER_CELLS, 2)  # each flake catches the light differently
         sparkle = paint + (255.0 - paint) * (0.25 + 0.6 * bright * bright)[:, None]
         painted += (sparkle * shade[:, None] - painted) * glint[:, None]
@@ -237,21 +261,32 @@ def _real_highlights(grey: np.ndarray, smooth: np.ndarray, v: np.ndarray, looks:
     return lift
 
 
-def _streak(u: np.ndarray, v: np.ndarray, tilt: NDArray[np.float32], looks: list[NailLook], sizes: list[int],
+def _streak(u: np.ndarray, v: np.ndarray, tilt: NDArray[np.float32], nails: Sequence[NailLight], sizes: list[int],
             shade: np.ndarray) -> np.ndarray | None:
     """The specular streak along the nail's axis: a narrow band across u on the lit side, faded at both ends."""
+    looks = [n.look for n in nails]
     strengths = [look.finish.specular for look in looks]
     if not any(strengths):
         return None
-    centre = _per_pixel(_streak_centre(tilt).tolist(), sizes)
+    centre = _per_pixel(_lit_side(tilt, nails, LEAN_SHIFT), sizes)
     width = _per_pixel([look.finish.streak_width for look in looks], sizes)
-    across = (u - centre) / width
+    # on a plate curved both ways the reflection bends towards the crown at both ends of the nail
+    bend = (v - 0.5) * 2.0
+    bend *= bend
+    across = (u - centre - (0.5 - centre) * 0.35 * bend) / width
     streak = np.exp(-(across * across))
     streak *= np.clip((v - 0.05) * 7.0, 0.0, 1.0)
     streak *= np.clip((0.92 - v) * 4.0, 0.0, 1.0)
     streak *= _per_pixel(strengths, sizes)
     streak *= np.clip(shade, 0.0, 1.0)  # a dim nail's highlight is dim too
     return streak
+
+
+def _lit_side(tilt: NDArray[np.float32], nails: Sequence[NailLight], shift: float) -> list[float]:
+    """Per nail, where across it (u) the light is reflected: the side the room's light comes from, moved by
+    the nail's lean."""
+    return [float(np.clip(centre - shift * light.lean, 0.12, 0.88))
+            for centre, light in zip(_streak_centre(tilt).tolist(), nails, strict=True)]
 
 
 def _streak_centre(tilt: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -267,6 +302,37 @@ def _cell_noise(u: np.ndarray, v: np.ndarray, nails: Sequence[NailLight], sizes:
     cv = np.floor(v * cells[1])
     phase = np.sin(cu * 12.9898 + cv * 78.233 + seed * 0.1373) * 43758.5453
     return phase - np.floor(phase)
+
+
+def _smooth_noise(u: np.ndarray, v: np.ndarray, nails: Sequence[NailLight], sizes: list[int],
+                  cells: tuple[float, float], stream: int) -> np.ndarray:
+    """Value noise in [0, 1): `_cell_noise`'s values at the cell corners, blended smoothly between them, so a
+    pattern has no edges at cell or pixel boundaries at any nail size (fixed to the nail like the cells)."""
+    su, sv = u * cells[0], v * cells[1]
+    fu, fv = su - np.floor(su), sv - np.floor(sv)
+    fu = fu * fu * (3.0 - 2.0 * fu)  # smoothstep: no crease at the corners
+    fv = fv * fv * (3.0 - 2.0 * fv)
+    step_u, step_v = 1.0 / cells[0], 1.0 / cells[1]
+    corner = [_cell_noise(u + du * step_u, v + dv * step_v, nails, sizes, cells, stream)
+              for du, dv in ((0, 0), (1, 0), (0, 1), (1, 1))]
+    top = corner[0] + (corner[1] - corner[0]) * fu
+    bottom = corner[2] + (corner[3] - corner[2]) * fu
+    return np.asarray(top + (bottom - top) * fv, np.float32)
+
+
+def _flake(u: np.ndarray, v: np.ndarray, nails: Sequence[NailLight], sizes: list[int],
+           cells: tuple[float, float]) -> np.ndarray:
+    """Per pixel in [0, 1]: a round flake in each cell, at a place of its own, its edge soft over ~1 px."""
+    su, sv = u * cells[0], v * cells[1]
+    fu, fv = su - np.floor(su), sv - np.floor(sv)
+    cu = 0.35 + 0.3 * _cell_noise(u, v, nails, sizes, cells, 3)  # the flake's centre in its cell
+    cv = 0.35 + 0.3 * _cell_noise(u, v, nails, sizes, cells, 4)
+    # distance in pixels: a cell is (width / cells[0]) × (length / cells[1]) frame pixels
+    cell_w = _per_pixel([max(n.width_px, 1.0) / cells[0] for n in nails], sizes)
+    cell_h = _per_pixel([max(n.length_px, 1.0) / cells[1] for n in nails], sizes)
+    dx, dy = (fu - cu) * cell_w, (fv - cv) * cell_h
+    radius = 0.5 * np.minimum(cell_w, cell_h) + 0.5
+    return np.asarray(np.clip(radius - np.sqrt(dx * dx + dy * dy) + 0.5, 0.0, 1.0), np.float32)
 
 
 def _per_pixel(values: Sequence[float], sizes: list[int]) -> NDArray[np.float32] | np.float32:
