@@ -89,8 +89,8 @@ def _parse(text: str | None) -> datetime | None:
 
 
 def _lag(cursor: object, epoch: str, head_seq: int) -> int | None:
-    """How many feed changes the kiosk is behind its channel's head, None when it never said or its cursor is
-    from another history (its next sync takes a snapshot)."""
+    """How many feed changes the kiosk is behind the head of the feed it pages, None when it never said or its
+    cursor is from another history (its next sync takes a snapshot)."""
     if not isinstance(cursor, str):
         return None
     try:
@@ -146,7 +146,9 @@ def fleet(conn: Connection, now: datetime | None = None) -> list[FleetKiosk]:
             "store_name": row.store_name, "enrolled_at": row.created_at, "last_seen_at": row.last_seen_at,
             "revoked_at": row.revoked_at, "app_version": report.get("app_version") or row.app_version,
             "model_version": report.get("model_version"), "sync_state": report.get("sync_state"),
-            "cursor_lag": _lag(report.get("cursor"), epoch, heads.get(row.channel, 0)),
+            # Against the feed the kiosk's cursor belongs to: a canary store pages its channel's canary feed,
+            # whose seqs are its own (stores.record_snapshot keeps feed_channel).
+            "cursor_lag": _lag(report.get("cursor"), epoch, heads.get(row.feed_channel or row.channel, 0)),
             "dead_letters": dict(report.get("dead_letters") or {}),
             "failed_downloads": list(report.get("failed_downloads") or []),
             "disk_free_bytes": report.get("disk_free_bytes"), "camera_state": report.get("camera_state"),
