@@ -40,7 +40,8 @@ def test_forms_need_the_csrf_token_and_a_stale_page_rolls_back_nothing(hq: HQ, t
     with db.read(hq.engine) as conn:
         assert rollouts.canary_stores(conn, "all") == [store_id]
     refused = browser.post("/review/channels/all/canary", data={"csrf": csrf, "store": "st_NOPE", "action": "add"})
-    assert "未执行" in refused.text and "not_found" in refused.text
+    assert "未执行" in refused.text and "not_found" not in refused.text  # a line in words, not the code
+    assert browser.get("/review/rollouts?refused=<b>odd</b>&lang=en").text.count("HQ refused this change") == 1
 
     new_version(hq, style.id, tmp_path / "v2", "二版", salt=2)
     with db.read(hq.engine) as conn:
