@@ -14,6 +14,7 @@ Names are unique within a store.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -37,6 +38,9 @@ PROBLEMS = ("revoked", "not_seen", "sync_state", "failed_downloads", "dead_lette
             "request_failed")
 FILTERS = ("all", "not_seen", "failed_downloads", "problems")
 RECENT_REQUESTS = 5
+# How the kiosk's answer to replay_dead_letters counts what it would not replay (nailmirror_desktop/core/sync/
+# fleet.py: "N replayed, M left for staff (generation or outcome unknown)"). A detail without it counts none.
+LEFT_FOR_STAFF = re.compile(r"\b(\d+) left for staff\b")
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,9 @@ class FleetKiosk:
     report_at: str | None
     problems: tuple[str, ...]
     requests: tuple[Request, ...] = field(default=())
+    # Open dead letters the kiosk's last replay left for staff there (generation, OUTCOME_UNKNOWN): HQ can do
+    # nothing about them, so the page says "waiting for staff at the kiosk" instead of alerting.
+    waiting_for_staff: int = 0
 
     def to_json(self) -> dict[str, Any]:
         body = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "requests"}
@@ -114,7 +121,7 @@ def problems_of(kiosk: FleetKiosk | dict[str, Any], now: datetime) -> tuple[str,
         found.append("sync_state")
     if get("failed_downloads"):
         found.append("failed_downloads")
-    if any(get("dead_letters").values()):
+    if sum(get("dead_letters").values()) > (get("waiting_for_staff") or 0):
         found.append("dead_letters")
     free = get("disk_free_bytes")
     if free is not None and free < DISK_LOW_BYTES:
@@ -154,8 +161,20 @@ def fleet(conn: Connection, now: datetime | None = None) -> list[FleetKiosk]:
             "disk_free_bytes": report.get("disk_free_bytes"), "camera_state": report.get("camera_state"),
             "fps": report.get("fps"), "report_at": row.sync_report_at,
             "requests": tuple(requests.get(row.kiosk_id, ())[:RECENT_REQUESTS])}
+        fields["waiting_for_staff"] = _waiting_for_staff(fields["dead_letters"], fields["requests"])
         found.append(FleetKiosk(**fields, problems=problems_of(fields, now)))
     return found
+
+
+def _waiting_for_staff(dead_letters: dict[str, int], requests: tuple[Request, ...]) -> int:
+    """How many of the open dead letters wait for staff at the kiosk: all of them when the kiosk's last answer to
+    a replay left at least as many for staff as its report now counts (the report that carries the answer is sent
+    after the replay, so its counts are what the replay left); otherwise 0, and the alert stands. More dead
+    letters than were left means new ones HQ may replay."""
+    total = sum(dead_letters.values())
+    last = next((r for r in requests if r.kind == "replay_dead_letters" and r.outcome is not None), None)
+    left = LEFT_FOR_STAFF.search(last.detail or "") if last is not None and last.outcome == "DONE" else None
+    return total if total and left is not None and int(left.group(1)) >= total else 0
 
 
 def select_rows(rows: list[FleetKiosk], wanted: str) -> list[FleetKiosk]:
