@@ -14,6 +14,7 @@ Names are unique within a store.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -37,6 +38,9 @@ PROBLEMS = ("revoked", "not_seen", "sync_state", "failed_downloads", "dead_lette
             "request_failed")
 FILTERS = ("all", "not_seen", "failed_downloads", "problems")
 RECENT_REQUESTS = 5
+# How the kiosk's answer to replay_dead_letters counts what it would not replay (nailmirror_desktop/core/sync/
+# fleet.py: "N replayed, M left for staff (generation or outcome unknown)"). A detail without it counts none.
+LEFT_FOR_STAFF = re.compile(r"\b(\d+) left for staff\b")
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,9 @@ class FleetKiosk:
     report_at: str | None
     problems: tuple[str, ...]
     requests: tuple[Request, ...] = field(default=())
+    # Open dead letters the kiosk's last replay left for staff there (generation, OUTCOME_UNKNOWN): HQ can do
+    # nothing about them, so the page says "waiting for staff at the kiosk" instead of alerting.
+    waiting_for_staff: int = 0
 
     def to_json(self) -> dict[str, Any]:
         body = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "requests"}
@@ -89,8 +96,8 @@ def _parse(text: str | None) -> datetime | None:
 
 
 def _lag(cursor: object, epoch: str, head_seq: int) -> int | None:
-    """How many feed changes the kiosk is behind its channel's head, None when it never said or its cursor is
-    from another history (its next sync takes a snapshot)."""
+    """How many feed changes the kiosk is behind the head of the feed it pages, None when it never said or its
+    cursor is from another history (its next sync takes a snapshot)."""
     if not isinstance(cursor, str):
         return None
     try:
@@ -114,7 +121,7 @@ def problems_of(kiosk: FleetKiosk | dict[str, Any], now: datetime) -> tuple[str,
         found.append("sync_state")
     if get("failed_downloads"):
         found.append("failed_downloads")
-    if any(get("dead_letters").values()):
+    if sum(get("dead_letters").values()) > (get("waiting_for_staff") or 0):
         found.append("dead_letters")
     free = get("disk_free_bytes")
     if free is not None and free < DISK_LOW_BYTES:
@@ -146,14 +153,28 @@ def fleet(conn: Connection, now: datetime | None = None) -> list[FleetKiosk]:
             "store_name": row.store_name, "enrolled_at": row.created_at, "last_seen_at": row.last_seen_at,
             "revoked_at": row.revoked_at, "app_version": report.get("app_version") or row.app_version,
             "model_version": report.get("model_version"), "sync_state": report.get("sync_state"),
-            "cursor_lag": _lag(report.get("cursor"), epoch, heads.get(row.channel, 0)),
+            # Against the feed the kiosk's cursor belongs to: a canary store pages its channel's canary feed,
+            # whose seqs are its own (stores.record_snapshot keeps feed_channel).
+            "cursor_lag": _lag(report.get("cursor"), epoch, heads.get(row.feed_channel or row.channel, 0)),
             "dead_letters": dict(report.get("dead_letters") or {}),
             "failed_downloads": list(report.get("failed_downloads") or []),
             "disk_free_bytes": report.get("disk_free_bytes"), "camera_state": report.get("camera_state"),
             "fps": report.get("fps"), "report_at": row.sync_report_at,
             "requests": tuple(requests.get(row.kiosk_id, ())[:RECENT_REQUESTS])}
+        fields["waiting_for_staff"] = _waiting_for_staff(fields["dead_letters"], fields["requests"])
         found.append(FleetKiosk(**fields, problems=problems_of(fields, now)))
     return found
+
+
+def _waiting_for_staff(dead_letters: dict[str, int], requests: tuple[Request, ...]) -> int:
+    """How many of the open dead letters wait for staff at the kiosk: all of them when the kiosk's last answer to
+    a replay left at least as many for staff as its report now counts (the report that carries the answer is sent
+    after the replay, so its counts are what the replay left); otherwise 0, and the alert stands. More dead
+    letters than were left means new ones HQ may replay."""
+    total = sum(dead_letters.values())
+    last = next((r for r in requests if r.kind == "replay_dead_letters" and r.outcome is not None), None)
+    left = LEFT_FOR_STAFF.search(last.detail or "") if last is not None and last.outcome == "DONE" else None
+    return total if total and left is not None and int(left.group(1)) >= total else 0
 
 
 def select_rows(rows: list[FleetKiosk], wanted: str) -> list[FleetKiosk]:

@@ -23,6 +23,8 @@ DRAFT_STATES = ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN")
 STYLE_STATES = ("UNPUBLISHED", "PUBLISHED", "OFF_SHELF", "WITHDRAWN")
 PREVIEW_TYPES = ("AI_DRAFT", "COVER", "NAIL_TEXTURE")  # what a reviewer looks at, in that order
 MAX_QUERY = 80
+# An approved draft's style has the draft's id (drafts.approve): its body names what was published.
+_STYLE_BODY = style.c.body.label("style_body")
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class QueueRow:
     reviewer: str | None
     reason: str | None
     nail_form: tuple[str | None, str | None] | None = None  # the designer's shape and length, if the style says
+    # The name the approved style goes by (a reviewer may have edited it), when it differs from the store's.
+    published_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,9 +99,10 @@ def queue_page(conn: Connection, status: str | None, q: str = "", store_id: str 
     """One row per draft (its latest revision); waiting drafts oldest first, decided ones newest first."""
     latest = (select(draft_revision.c.draft_id, func.max(draft_revision.c.rev).label("rev"))
               .group_by(draft_revision.c.draft_id).subquery())
-    query = (select(draft_revision, draft.c.store_id)
+    query = (select(draft_revision, draft.c.store_id, _STYLE_BODY)
              .join(latest, (latest.c.draft_id == draft_revision.c.draft_id) & (latest.c.rev == draft_revision.c.rev))
-             .join(draft, draft.c.id == draft_revision.c.draft_id))
+             .join(draft, draft.c.id == draft_revision.c.draft_id)
+             .outerjoin(style, style.c.id == draft_revision.c.draft_id))
     if status in DRAFT_STATES:
         query = query.where(draft_revision.c.state == status)
     if store_id:
@@ -112,10 +117,21 @@ def queue_page(conn: Connection, status: str | None, q: str = "", store_id: str 
 
 def queue_row(conn: Connection, draft_id: str) -> QueueRow | None:
     """One draft's latest revision as the queue shows it (the row htmx swaps after a decision)."""
-    row = conn.execute(select(draft_revision, draft.c.store_id).join(draft, draft.c.id == draft_revision.c.draft_id)
+    row = conn.execute(select(draft_revision, draft.c.store_id, _STYLE_BODY)
+                       .join(draft, draft.c.id == draft_revision.c.draft_id)
+                       .outerjoin(style, style.c.id == draft_revision.c.draft_id)
                        .where(draft_revision.c.draft_id == draft_id)
                        .order_by(draft_revision.c.rev.desc()).limit(1)).one_or_none()
     return _queue_row(row) if row else None
+
+
+def _published_name(row: Any, sent: dict[str, Any]) -> str | None:
+    """The approved style's names ("zh en"), when a reviewer's edit made them differ from the store's."""
+    if row.state != "APPROVED" or not row.style_body:
+        return None
+    published = json.loads(row.style_body).get("name") or {}
+    names = (published.get("zh") or "", published.get("en") or "")
+    return " ".join(filter(None, names)) or None if names != (sent.get("zh") or "", sent.get("en") or "") else None
 
 
 def _queue_row(row: Any) -> QueueRow:
@@ -128,7 +144,7 @@ def _queue_row(row: Any) -> QueueRow:
                     name.get("en") or "", body.get("category"), tuple(body.get("tags") or ()),
                     body.get("prompt") or "", tuple(dict.fromkeys(previews))[:4],
                     render.get("sha256") if isinstance(render, dict) else None, row.received_at, row.decided_at,
-                    row.reviewer, row.reason, recommended_nail_form(body.get("design")))
+                    row.reviewer, row.reason, recommended_nail_form(body.get("design")), _published_name(row, name))
 
 
 def catalog_page(conn: Connection, status: str | None, q: str = "", category: str = "", page: int = 1,

@@ -3,8 +3,10 @@
 A kiosk is in scope when its store is active, on one of the subject's channels, and (while the rollout is in
 canary on that channel) in the channel's canary set. It shows the rollout when its last sync report's cursor is
 at or past the first change of its feed that carries the version (or a later one) and that report lists no
-failed download of the version's blobs; failing when it lists one; pending otherwise (not synced since, or no
-report yet: kiosks send one when it changes, and the cursor is in it).
+failed download of the version's blobs; failing when it lists one; unknown when its report carries no cursor
+(a kiosk older than the cursor field: it may well show the version, HQ cannot tell, so it is not counted as
+"not yet" forever); pending otherwise (not synced since, or no report yet: kiosks send one when it changes, and
+the cursor is in it).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from nailmirror_hq import catalog, meta, rollouts
 from nailmirror_hq.schema import catalog_change, channel_entity, store, store_token
 from nailmirror_protocol.cursor import CursorError, parse_cursor
 
-SHOWING, FAILING, PENDING = "showing", "failing", "pending"
+SHOWING, FAILING, PENDING, UNKNOWN = "showing", "failing", "pending", "unknown"
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class KioskReach:
     store_id: str
     kiosk_id: str
     kiosk_name: str
-    state: str  # SHOWING | FAILING | PENDING
+    state: str  # SHOWING | FAILING | PENDING | UNKNOWN
     cursor: str | None
     report_at: str | None
 
@@ -41,6 +43,7 @@ class RolloutReport:
     failing: int
     pending: int
     kiosks: tuple[KioskReach, ...]
+    unknown: int = 0  # kiosks whose report has no cursor (older kiosks)
 
     def as_json(self, *, kiosks: bool = True) -> dict[str, Any]:
         r = self.rollout
@@ -50,7 +53,7 @@ class RolloutReport:
             "created_at": r.created_at, "created_by": r.created_by, "widened_at": r.widened_at,
             "widened_by": r.widened_by, "ended_at": r.ended_at, "ended_by": r.ended_by,
             "kiosks_in_scope": self.in_scope, "kiosks_showing": self.showing, "kiosks_failing": self.failing,
-            "kiosks_pending": self.pending}
+            "kiosks_pending": self.pending, "kiosks_unknown": self.unknown}
         if kiosks:
             found["kiosks"] = [vars(k) for k in self.kiosks]
         return found
@@ -103,14 +106,20 @@ def report(conn: Connection, r: rollouts.Rollout) -> RolloutReport:
         feed_code = row.feed_channel or row.channel
         if feed_code not in seqs:
             seqs[feed_code] = _carrying_seq(conn, feed_code, r)
-        state = FAILING if failed else SHOWING if _past(cursor, epoch, seqs[feed_code]) else PENDING
+        if failed:
+            state = FAILING
+        elif sent and "cursor" not in sent:
+            state = UNKNOWN
+        else:
+            state = SHOWING if _past(cursor, epoch, seqs[feed_code]) else PENDING
         reach.append(KioskReach(row.store_id, row.kiosk_id, row.kiosk_name, state, cursor, row.sync_report_at))
     code = ""
     if r.kind == "style":
         style_row = catalog.get_style(conn, r.subject_id)
         code = style_row.style_code if style_row else ""
     return RolloutReport(r, code, len(reach), sum(k.state == SHOWING for k in reach),
-                         sum(k.state == FAILING for k in reach), sum(k.state == PENDING for k in reach), tuple(reach))
+                         sum(k.state == FAILING for k in reach), sum(k.state == PENDING for k in reach), tuple(reach),
+                         sum(k.state == UNKNOWN for k in reach))
 
 
 def _past(cursor: object, epoch: str, seq: int | None) -> bool:

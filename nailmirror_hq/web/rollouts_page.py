@@ -18,6 +18,15 @@ from nailmirror_hq.web.routes import PREFIX, Allowed, AllowedForm, Posted, _hq, 
 from nailmirror_hq.web.sessions import Session
 
 SHOWN = 100
+# A refusal's one line, by the code _back carries (English msgids; the page translates them). Every refusal the
+# page can meet comes from a page that was out of date, so each line says what to do next; an unknown code
+# gets the last line, never the code itself.
+REFUSALS = {
+    "not_found": "Not done: that store, channel or rollout is no longer there; reload the page.",
+    "bad_request": "Not done: this no longer applies (the page was out of date); reload the page and try again.",
+    "not_latest": "Not done: a newer publish of this style came since; reload the page.",
+    "": "Not done: HQ refused this change; reload the page and try again.",
+}
 router = APIRouter(prefix=PREFIX)
 RolloutsPage = Annotated[Session, Allowed(Permission.PUBLISH_ROLLOUTS)]
 RolloutsForm = Annotated[Posted, AllowedForm(Permission.PUBLISH_ROLLOUTS)]
@@ -37,7 +46,12 @@ def rollouts_page(request: Request, session: RolloutsPage) -> Response:
             by_channel.setdefault(found.channel, []).append(found)
         channels = feed.channels(conn)
     return render(request, "rollouts.html", session=session, reports=reports, sets=sets, channels=channels,
-                  by_channel=by_channel, refused=request.query_params.get("refused"))
+                  by_channel=by_channel, refused=_refusal(request.query_params.get("refused")))
+
+
+def _refusal(code: str | None) -> str | None:
+    """The refusal's line (a msgid), None when nothing was refused."""
+    return None if not code else REFUSALS.get(code, REFUSALS[""])
 
 
 @router.post("/channels/{channel_code}/canary")

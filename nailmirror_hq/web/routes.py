@@ -35,7 +35,7 @@ from nailmirror_hq.roles import Permission
 from nailmirror_hq.schema import blob
 from nailmirror_hq.service import HQ
 from nailmirror_hq.throttle import Doors, client_address, retry_after_header
-from nailmirror_hq.web import i18n, reject_reasons, sessions
+from nailmirror_hq.web import flash, i18n, reject_reasons, sessions
 
 HERE = Path(__file__).parent
 LOGIN_CSRF_COOKIE = "nm_hq_login_csrf"
@@ -297,7 +297,20 @@ def _queue_context(hq: HQ, params: Any) -> dict[str, Any]:
 
 @router.get("/")
 def queue(request: Request, session: Annotated[sessions.Session, Allowed(Permission.REVIEW_DRAFTS)]) -> Response:
-    return render(request, "queue.html", session=session, **_queue_context(_hq(request), request.query_params))
+    notices: dict[str, Any] = {}
+    carried = flash.take(request, session)  # a bulk approve's answer, shown once (POST-redirect-GET)
+    if carried is not None and carried.get("kind") == "bulk_approved":
+        refused = [str(r) for r in carried.get("refused") or []]
+        more = int(carried.get("more") or 0)
+        detail = "; ".join(refused + ([f"+{more}"] if more else []))
+        notices = {"notice": Notice("bulk_approved", detail), "approved": int(carried.get("approved") or 0),
+                   "refused": len(refused) + more}
+    elif carried is not None and carried.get("kind") == "none_ticked":
+        notices = {"notice": Notice("none_ticked")}
+    response = render(request, "queue.html", session=session, **notices,
+                      **_queue_context(_hq(request), request.query_params))
+    flash.clear(request, response, PREFIX)
+    return response
 
 
 def _row_response(request: Request, session: sessions.Session, draft_id: str, status: int,
@@ -318,7 +331,8 @@ def _row_response(request: Request, session: sessions.Session, draft_id: str, st
 @router.post("/drafts/bulk-approve")
 async def bulk_approve(request: Request, post: Annotated[Posted, AllowedForm(Permission.REVIEW_DRAFTS)]) -> Response:
     """Approve every ticked draft as it was sent, each in its own transaction: one already decided by another
-    reviewer is reported, the others still go."""
+    reviewer is reported, the others still go. The answer is a redirect to the queue, which says what was done
+    (flash.py), so reloading it approves nothing again."""
     ticked = [str(v) for v in (await request.form()).getlist("draft")]
     approved, refused = 0, []
     for item in ticked[:listing.PER_PAGE * 4]:
@@ -329,9 +343,10 @@ async def bulk_approve(request: Request, post: Annotated[Posted, AllowedForm(Per
             approved += 1
         except HQError as exc:
             refused.append(f"{draft_id[:8]}… {exc.message}")
-    notice = Notice("bulk_approved", "; ".join(refused)) if ticked else Notice("none_ticked")
-    return render(request, "queue.html", 409 if refused else 200, session=post.session, notice=notice,
-                  approved=approved, refused=len(refused), **_queue_context(_hq(request), {}))
+    response = RedirectResponse(f"{PREFIX}/", status_code=303)
+    carried = {"kind": "bulk_approved", "approved": approved, "refused": refused} if ticked else {"kind": "none_ticked"}
+    flash.put(response, post.session, PREFIX, carried, listed="refused")
+    return response
 
 
 @router.post("/drafts/{draft_id}/{action}")

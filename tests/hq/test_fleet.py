@@ -12,9 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from nailmirror_hq import db, fleet, meta
+from nailmirror_hq import db, fleet, meta, rollouts
 from nailmirror_hq.schema import channel, store_token
 from nailmirror_hq.service import HQ
+from nailmirror_protocol import paths
 from tests.support.hq_fixtures import add_store, enroll
 
 GIB = 2**30
@@ -70,6 +71,22 @@ def test_old_and_new_reports_are_kept_and_the_fleet_shows_their_problems(hq: HQ,
     assert [(k.name, p) for k, p in fleet.alerts(rows)] == [
         ("old one", "not_seen"), ("new one", "failed_downloads"), ("new one", "dead_letters"),
         ("new one", "disk_low"), ("new one", "camera")]
+
+
+def test_a_canary_kiosks_lag_is_counted_on_the_canary_feed_it_pages(hq: HQ, client: TestClient) -> None:
+    store_id, code = add_store(hq)
+    headers = enroll(client, code, "canary one")
+    with db.write(hq.engine) as conn:
+        rollouts.add_canary(conn, "all", store_id, "hq:li")
+    answer = client.get(paths.CATALOG_SNAPSHOT, headers=headers)  # the kiosk now pages "~all"
+    assert answer.status_code == 200, answer.text
+    with db.read(hq.engine) as conn:
+        epoch = meta.epoch(conn)
+    with db.write(hq.engine) as conn:  # the channel far ahead of its canary feed's own numbering
+        conn.execute(update(channel).where(channel.c.code == "all").values(head_seq=40))
+        conn.execute(update(channel).where(channel.c.code == "~all").values(head_seq=12))
+    report(client, headers, {"cursor": f"{epoch}.10", "sync_state": "OK"})
+    assert row(hq, "canary one").cursor_lag == 2
 
 
 def test_a_request_goes_out_in_hello_until_the_kiosks_answer_closes_it(hq: HQ, client: TestClient) -> None:

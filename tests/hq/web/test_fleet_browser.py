@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from nailmirror_hq import db, reviewers
+from nailmirror_hq import db, fleet, reviewers
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.schema import store_token
 from nailmirror_hq.service import HQ
@@ -60,7 +60,7 @@ def test_watch_the_fleet_and_fix_a_failed_kiosk_in_chromium(
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    _hq, running, api, kiosks = fleet_server
+    hq, running, api, kiosks = fleet_server
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver = _browser()
     try:
@@ -108,6 +108,20 @@ def test_watch_the_fleet_and_fix_a_failed_kiosk_in_chromium(
         assert "Retry failed downloads: done — 1 failed download(s) queued again" in row.text
         assert "Failed downloads" not in row.find_element(By.CLASS_NAME, "problems").text
         driver.save_screenshot(str(ARTIFACTS / "4_fixed.png"))
+        # The generation dead letter is for staff: once a replay says so, a note and no alert (issue #25 gaps).
+        with db.write(hq.engine) as conn:
+            replay = fleet.ask(conn, "Window seat", "replay_dead_letters", "hq:li.wang")
+        assert api.get("/v1/hello", headers=kiosks["Window seat"]).status_code == 200
+        assert api.put("/v1/kiosks/me/sync-report", headers=kiosks["Window seat"], json={
+            "nm": 1, "failed_downloads": [], "dead_letters": {"STYLE_GENERATION": 1}, "sync_state": "OK",
+            "fleet_results": [{"id": replay.id, "kind": "replay_dead_letters", "outcome": "DONE",
+                               "detail": "0 replayed, 1 left for staff (generation or outcome unknown)",
+                               "done_at": "2026-12-04T10:05:00.000Z"}]}).status_code == 200
+        driver.get(f"{running.url}/review/fleet")
+        row = driver.find_element(By.XPATH, "//tr[.//b[text()='Window seat']]")
+        assert "waiting for staff at the kiosk" in row.find_element(By.CLASS_NAME, "problems").text
+        assert not [a for a in driver.find_elements(By.CSS_SELECTOR, "#alerts li") if "Window seat" in a.text]
+        driver.save_screenshot(str(ARTIFACTS / "4b_waiting_for_staff.png"))
 
         row = driver.find_element(By.XPATH, "//tr[.//b[text()='Back room']]")
         row.find_element(By.CLASS_NAME, "action-revoke").click()

@@ -71,3 +71,31 @@ def test_fleet_page_shows_problems_filters_alerts_and_confirms_each_action(hq_sq
 def fleet_row(hq: HQ) -> fleet.FleetKiosk:
     with db.read(hq.engine) as conn:
         return fleet.fleet(conn)[0]
+
+
+@pytest.mark.slow  # a reviewer's sign-in (argon2)
+def test_dead_letters_a_replay_left_for_staff_wait_for_staff_instead_of_alerting(hq_sqlite: HQ) -> None:
+    hq = hq_sqlite
+    api = TestClient(create_app(hq))
+    _, code = add_store(hq)
+    headers = enroll(api, code, "Window seat")
+    assert api.get("/v1/hello", headers=headers).status_code == 200  # seen: no "not synced" alert
+
+    def report(dead: dict[str, int], **more: object) -> None:
+        sent = api.put("/v1/kiosks/me/sync-report", headers=headers, json={"nm": 1, "dead_letters": dead, **more})
+        assert sent.status_code == 200, sent.text
+
+    report({"STYLE_GENERATION": 2, "BLOB_FETCH": 1})
+    assert fleet_row(hq).problems == ("dead_letters",) and fleet_row(hq).waiting_for_staff == 0
+    with db.write(hq.engine) as conn:
+        asked = fleet.ask(conn, "Window seat", "replay_dead_letters", "hq:li")
+    assert api.get("/v1/hello", headers=headers).status_code == 200
+    detail = "1 replayed, 2 left for staff (generation or outcome unknown)"  # the kiosk's words (core/sync/fleet.py)
+    report({"STYLE_GENERATION": 2}, fleet_results=[{"id": asked.id, "kind": "replay_dead_letters", "outcome": "DONE",
+                                                    "detail": detail, "done_at": "2026-12-04T10:00:00.000Z"}])
+    kiosk = fleet_row(hq)
+    assert (kiosk.problems, kiosk.waiting_for_staff) == ((), 2)
+    page = _signed_in(hq).get("/review/fleet?lang=en").text
+    assert 'id="no-alerts"' in page and "2 dead letter(s) waiting for staff at the kiosk" in page
+    report({"STYLE_GENERATION": 2, "IMAGE_FETCH": 1})  # a new one since: HQ may replay it, so the alert is back
+    assert (fleet_row(hq).problems, fleet_row(hq).waiting_for_staff) == (("dead_letters",), 0)

@@ -140,6 +140,8 @@ def test_a_content_managers_day_in_chromium(day: tuple[HQ, Uvicorn, list[str]]) 
         row.find_element(By.NAME, "name_en").send_keys("Leaf cat-eye")
         row.find_element(By.CSS_SELECTOR, "button.approve-edited").click()
         wait(driver).until(lambda d: status(ids[0]) == "APPROVED")
+        wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#draft-{ids[0]} .published-as"))
+        assert "Leaf cat-eye" in driver.find_element(By.CSS_SELECTOR, f"#draft-{ids[0]} .published-as").text
 
         reject = driver.find_element(By.ID, f"draft-{ids[1]}")
         Select(reject.find_element(By.NAME, "reason_code")).select_by_value("brand_colours")
@@ -154,6 +156,9 @@ def test_a_content_managers_day_in_chromium(day: tuple[HQ, Uvicorn, list[str]]) 
         driver.find_element(By.CSS_SELECTOR, "button.bulk-approve").click()
         wait(driver).until(lambda d: d.find_elements(By.ID, "page-notice"))
         shot("6_bulk_approved")
+        assert driver.current_url.endswith("/review/")  # POST-redirect-GET: a reload re-posts nothing
+        driver.refresh()
+        wait(driver).until(lambda d: d.find_elements(By.ID, "queue") and not d.find_elements(By.ID, "page-notice"))
 
         driver.get(f"{running.url}/review/catalog")
         thumbs = driver.find_elements(By.CSS_SELECTOR, "img.thumbnail")

@@ -16,15 +16,16 @@ from nailmirror_hq import catalog, db, drafts, reviewers
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.schema import audit_log, catalog_change, store_event
 from nailmirror_hq.service import HQ
+from nailmirror_hq.web import flash
 from tests.hq.web.test_routes import PASSWORD, _csrf, sign_in
 from tests.support.hq_fixtures import add_store, draft_body, new_draft_id, new_kiosk, png, sha, style_folder, upload
 
 
-def _reviewer(hq: HQ) -> TestClient:
+def _reviewer(hq: HQ, name: str = "li.wang") -> TestClient:
     with db.write(hq.engine) as conn:
-        reviewers.add(conn, "li.wang", PASSWORD, "test", role="ops_admin")
+        reviewers.add(conn, name, PASSWORD, "test", role="ops_admin")
     browser = TestClient(create_app(hq))
-    assert sign_in(browser, "li.wang") == 303
+    assert sign_in(browser, name) == 303
     browser.cookies.set("nm_hq_lang", "en", path="/review")
     return browser
 
@@ -61,6 +62,8 @@ def test_a_reviewer_edits_the_published_fields_before_approving(hq: HQ) -> None:
         assert refused.status_code == 400 and words in refused.text and 'data-status="PENDING_REVIEW"' in refused.text
     approved = browser.post(f"/review/drafts/{draft_id}/approve", data=form, headers={"HX-Request": "true"})
     assert approved.status_code == 200 and 'data-status="APPROVED"' in approved.text
+    assert "Published as 叶子猫眼" in approved.text and "叶子猫眼 SH-0012 0" in approved.text  # both names
+    assert "Published as 叶子猫眼" in browser.get("/review/?status=APPROVED").text
     body = _published(hq, draft_id)
     assert body["name"] == {"zh": "叶子猫眼", "en": "Leaf cat-eye"} and body["category"] == "cat_eye"
     assert body["tags"] == ["leaf", "green", "autumn"] and body.get("price_guidance_minor") == 12850
@@ -78,11 +81,19 @@ def test_bulk_approve_goes_on_past_a_draft_another_reviewer_decided(hq: HQ) -> N
     csrf = _csrf(browser.get("/review/").text)
     with db.write(hq.engine) as conn:
         drafts.reject(conn, ids[1], "hq:zhang.min", "先驳回")
-    answer = browser.post("/review/drafts/bulk-approve", data={"csrf": csrf, "draft": [f"{i}:1" for i in ids[:2]]})
-    assert answer.status_code == 409 and "Approved 1 draft(s)." in answer.text and "already decided" in answer.text
+    posted = browser.post("/review/drafts/bulk-approve", data={"csrf": csrf, "draft": [f"{i}:1" for i in ids[:2]]},
+                          follow_redirects=False)
+    assert posted.status_code == 303 and posted.headers["location"] == "/review/"  # POST-redirect-GET
+    answer = browser.get("/review/")
+    assert "Approved 1 draft(s)." in answer.text and "Not approved: 1." in answer.text
+    assert f"{ids[1][:8]}… draft {ids[1]} rev 1 is already decided" in answer.text  # the per-draft refusal
     with db.read(hq.engine) as conn:
         states = {d["draft_id"]: d["status"] for d in drafts.list_drafts(conn)}
     assert states == {ids[0]: "APPROVED", ids[1]: "REJECTED", ids[2]: "PENDING_REVIEW"}
+    assert "Approved 1 draft(s)." not in browser.get("/review/").text  # a reload: the page, no notice, no post
+    other = _reviewer(hq, "zhang.min")  # another session cannot read (nor forge) this one's notice
+    other.cookies.set(flash.COOKIE, posted.cookies[flash.COOKIE], path="/review")
+    assert "Approved 1 draft(s)." not in other.get("/review/").text
     nothing = browser.post("/review/drafts/bulk-approve", data={"csrf": csrf})
     assert nothing.status_code == 200 and "Tick the drafts" in nothing.text
 

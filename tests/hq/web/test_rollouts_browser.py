@@ -91,6 +91,10 @@ def test_canary_widen_and_roll_back_in_chromium(hq_sqlite: HQ, tmp_path: Path) -
         row = driver.find_element(By.ID, f"rollout-{rollout.id}")
         assert row.find_element(By.CLASS_NAME, "in-scope").text == "2"
         driver.save_screenshot(str(ARTIFACTS / "2_widened.png"))
+        driver.get(f"{running.url}/review/rollouts?refused=not_found")  # a refusal, as a form's redirect says it
+        assert driver.find_element(By.ID, "refused").text == "未执行：该门店、渠道或发布已不存在，请刷新页面。"
+        driver.save_screenshot(str(ARTIFACTS / "2b_refused.png"))
+        row = driver.find_element(By.ID, f"rollout-{rollout.id}")
 
         row.find_element(By.CSS_SELECTOR, "a.rollback").click()
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "reach"))

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from nailmirror_hq import catalog, db, reviewers, rollouts
+from nailmirror_hq import catalog, db, reviewers, rollout_report, rollouts
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.service import HQ
 from tests.hq.test_rollouts import new_version
 from tests.hq.web.test_routes import PASSWORD, _csrf, sign_in
 from tests.support.hq_cli import run_hq
-from tests.support.hq_fixtures import add_store, style_folder
+from tests.support.hq_fixtures import add_store, enroll, style_folder
 
 
 def _signed_in(hq: HQ) -> TestClient:
@@ -40,7 +40,8 @@ def test_forms_need_the_csrf_token_and_a_stale_page_rolls_back_nothing(hq: HQ, t
     with db.read(hq.engine) as conn:
         assert rollouts.canary_stores(conn, "all") == [store_id]
     refused = browser.post("/review/channels/all/canary", data={"csrf": csrf, "store": "st_NOPE", "action": "add"})
-    assert "未执行" in refused.text and "not_found" in refused.text
+    assert "未执行" in refused.text and "not_found" not in refused.text  # a line in words, not the code
+    assert browser.get("/review/rollouts?refused=<b>odd</b>&lang=en").text.count("HQ refused this change") == 1
 
     new_version(hq, style.id, tmp_path / "v2", "二版", salt=2)
     with db.read(hq.engine) as conn:
@@ -68,3 +69,26 @@ def test_cli_refusals_are_one_line(hq_sqlite: HQ) -> None:
         done = run_hq(env, *args)
         assert done.returncode == 1 and len(done.stderr.splitlines()) == 1 and said in done.stderr, (args, done.stderr)
     assert run_hq(env, "rollouts", "widen", "x").returncode == 2  # argparse: not a number
+
+
+@pytest.mark.slow  # a reviewer's sign-in (argon2)
+def test_an_older_kiosk_without_a_cursor_is_counted_unknown_not_not_yet(hq: HQ, tmp_path: Path) -> None:
+    browser = _signed_in(hq)
+    _, code = add_store(hq, "SH-0012")
+    old = enroll(browser, code, "old one")
+    _, other_code = add_store(hq, "BJ-0001")
+    new = enroll(browser, other_code, "new one")
+    catalog.import_folder(hq.engine, hq.blobs, style_folder(tmp_path / "v1", name="一版", salt=1), actor="t",
+                          publish=True)
+    assert browser.get("/v1/hello", headers=new).status_code == 200  # synced since, no report yet: not yet
+    sent = browser.put("/v1/kiosks/me/sync-report", headers=old, json={"nm": 1, "failed_downloads": []})
+    assert sent.status_code == 200, sent.text  # a kiosk from before the cursor field
+    with db.read(hq.engine) as conn:
+        (r,) = rollouts.list_rollouts(conn)
+        shown = rollout_report.report(conn, r).as_json()  # what `rollouts show --json` prints
+    assert (shown["kiosks_in_scope"], shown["kiosks_pending"], shown["kiosks_unknown"]) == (2, 1, 1)
+    assert [k["state"] for k in shown["kiosks"]] == ["pending", "unknown"]  # BJ-0001's, then SH-0012's
+    page = browser.get("/review/rollouts?lang=en").text
+    row = page[page.index(f'id="rollout-{r.id}"'):]
+    assert '<td class="pending">1</td>' in row and '<td class="unknown">1</td>' in row
+    assert "Unknown (older kiosk)" in page

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from nailmirror_hq import catalog, db, drafts, reviewers, stores
 from nailmirror_hq.api.app import create_app
 from nailmirror_hq.service import HQ
-from nailmirror_hq.web import audit_page, i18n, routes
+from nailmirror_hq.web import audit_page, i18n, rollouts_page, routes
 from tests.support.hq_fixtures import add_store, draft_body, new_draft_id, new_kiosk, style_folder
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -37,6 +37,7 @@ def _page_words() -> set[tuple[str | None, str]]:
                                                  audit_page.DETAIL_LABELS)
               for label in table.values()}
     words |= {(context or None, code) for context, codes in i18n.STATUSES.items() for code in codes}
+    words |= {(None, line) for line in rollouts_page.REFUSALS.values()}
     return words
 
 
