@@ -15,7 +15,8 @@
                                               pending_downloads, pending_ledger_uploads (settled credit
                                               entries not at HQ yet), parked_ledger_uploads and
                                               ledger_upload_error (entries HQ refused), last_error,
-                                              app_version, model_version (nail_segmenter-<sha256, 12 hex>)
+                                              kiosk_name (HQ's name for it), app_version,
+                                              model_version (nail_segmenter-<sha256, 12 hex>)
     sync hide CODE | sync unhide CODE         hide an HQ style in this store only (HQ's status is untouched)
 
 Exit status: 0 done (ledger entries HQ refused and parked are a one-line warning on stderr, not a failure: the
@@ -333,8 +334,8 @@ def _status(args: argparse.Namespace) -> int:
     for item in report["failed_downloads"]:
         print(f"failed download: {item['style_code'] or '-'} {item['sha256'][:12]}… after {item['attempts']}"
               f" attempt(s): {item['last_error']}")
-    for key in ("app_version", "model_version", "last_success_at", "offline_since", "cursor", "pending_uploads",
-                "pending_downloads",
+    for key in ("kiosk_name", "app_version", "model_version", "last_success_at", "offline_since", "cursor",
+                "pending_uploads", "pending_downloads",
                 "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error",
                 "last_warning", "pending_captures", "pending_capture_withdrawals"):
         print(f"{key}: {report[key] if report[key] is not None else '-'}")

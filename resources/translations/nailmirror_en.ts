@@ -520,42 +520,47 @@
         <translation>%1 download(s), %2 upload(s) pending</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="92"/>
+        <source>HQ knows this kiosk as “%1”</source>
+        <translation>HQ knows this kiosk as “%1”</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Frames per second</source>
         <translation>Frames per second</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Frame source</source>
         <translation>Frame source</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
         <source>Latency per stage</source>
         <translation>Latency per stage</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
         <source>Frames waiting (mirror)</source>
         <translation>Frames waiting (mirror)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="104"/>
         <source>Task queue</source>
         <translation>Task queue</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="104"/>
         <source>Free disk space</source>
         <translation>Free disk space</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
         <source>Saving results</source>
         <translation>Saving results</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
         <source>Catalog sync (HQ)</source>
         <translation>Catalog sync (HQ)</translation>
     </message>

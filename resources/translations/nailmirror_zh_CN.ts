@@ -520,42 +520,47 @@
         <translation>待下载 %1 个，待上传 %2 个</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="92"/>
+        <source>HQ knows this kiosk as “%1”</source>
+        <translation>总部称本终端为“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Frames per second</source>
         <translation>帧率（FPS）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="100"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
         <source>Frame source</source>
         <translation>画面来源</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
         <source>Latency per stage</source>
         <translation>各阶段耗时</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
         <source>Frames waiting (mirror)</source>
         <translation>待处理帧（魔镜）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="104"/>
         <source>Task queue</source>
         <translation>任务队列</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="104"/>
         <source>Free disk space</source>
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
         <source>Saving results</source>
         <translation>结果保存</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
         <source>Catalog sync (HQ)</source>
         <translation>款式同步（总部）</translation>
     </message>

@@ -72,6 +72,9 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
         raise SyncError(Fault.RETRY_LATER, "retry_later", f"HQ asked to wait {wait:.0f} s more", retry_after_s=wait)
     hello = port.hello()
     zone = _adopt_time_zone(conn, hello.get("store_time_zone"))
+    name = hello.get("kiosk_name")
+    if name and name != state.kiosk_name(conn):  # HQ named or renamed this kiosk: staff see the same name
+        state.save_kiosk_name(conn, name)
     if state.token_age_s(current, now_s) >= ROTATE_AFTER_S:
         _rotate(conn, port)
     pages = changes = 0

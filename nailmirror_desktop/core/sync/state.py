@@ -185,6 +185,17 @@ def save_store_time_zone(conn: sqlite3.Connection, name: str | None) -> None:
         conn.execute("UPDATE sync_state SET store_time_zone = ? WHERE id = 1", (name,))
 
 
+def kiosk_name(conn: sqlite3.Connection) -> str | None:
+    """The name HQ shows this kiosk under, as its last hello said; None before HQ sent one."""
+    row = conn.execute("SELECT kiosk_name FROM sync_state WHERE id = 1").fetchone()
+    return None if row is None else row[0]
+
+
+def save_kiosk_name(conn: sqlite3.Connection, name: str) -> None:
+    with write_transaction(conn):
+        conn.execute("UPDATE sync_state SET kiosk_name = ? WHERE id = 1", (name,))
+
+
 def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
     """What `sync status --json` prints and the staff page shows."""
     current = load(conn)
@@ -204,12 +215,13 @@ def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
     if current is None:
         return {"state": SyncStatus.NOT_ENROLLED.value, "last_success_at": None, "offline_since": None,
                 "cursor": None, "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
-                "last_error": None, "last_warning": None, "failed_downloads": failed, **credits}
-    warning = conn.execute("SELECT last_warning FROM sync_state WHERE id = 1").fetchone()[0]
+                "last_error": None, "last_warning": None, "failed_downloads": failed, "kiosk_name": None,
+                **credits}
+    warning, name = conn.execute("SELECT last_warning, kiosk_name FROM sync_state WHERE id = 1").fetchone()
     return {"state": current.state.value, "last_success_at": current.last_success_at,
             "offline_since": current.offline_since, "cursor": current.channel_cursor,
             "pending_uploads": pending_uploads, "pending_downloads": pending_downloads,
             "last_error": current.last_error, "last_warning": warning, "failed_downloads": failed,
             "hq_url": current.hq_url,
             "store_id": current.store_id,
-            "kiosk_id": current.kiosk_id, "inbox_cursor": current.inbox_cursor, **credits}
+            "kiosk_id": current.kiosk_id, "kiosk_name": name, "inbox_cursor": current.inbox_cursor, **credits}

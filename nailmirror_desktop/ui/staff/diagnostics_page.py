@@ -88,6 +88,8 @@ class DiagnosticsPage(QWidget):
         pending = self.tr("%1 download(s), %2 upload(s) pending")
         text += "  " + pending.replace("%1", str(report["pending_downloads"])).replace(
             "%2", str(report["pending_uploads"]))
+        if report.get("kiosk_name"):  # the name HQ's fleet page shows this kiosk under
+            text += "  " + self.tr("HQ knows this kiosk as “%1”").replace("%1", str(report["kiosk_name"]))
         self.values["sync"].setText(text)
         self.values["sync"].setStyleSheet("" if state in ("OK", "NOT_ENROLLED") else "color: #c62828;")
 

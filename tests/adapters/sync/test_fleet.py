@@ -82,9 +82,13 @@ def test_the_report_carries_the_kiosks_health_and_hq_asks_are_done_once(rig: HqR
     assert report["camera_state"] == "LIVE" and report["fps"] == 27.5 and report["disk_free_bytes"] > 0
     kiosk = hq_kiosk(rig, store_id)
     assert kiosk.name == "Window seat" and kiosk.cursor_lag == 0 and kiosk.problems == ("dead_letters",)
+    assert status()["kiosk_name"] == "Window seat"  # the kiosk knows the name HQ shows it under
+    with db.write(rig.hq.engine) as conn:
+        fleet.rename(conn, kiosk.kiosk_id, "Front desk", "hq:li.wang")
 
     replay, resync = ask(rig, kiosk.kiosk_id, "replay_dead_letters"), ask(rig, kiosk.kiosk_id, "resync")
     assert nailmirror("sync", "now").rc == 0 and visible(style_id)
+    assert status()["kiosk_name"] == "Front desk"  # renamed at HQ: the kiosk's next sync says so
     assert task_status(numbers["failed"]) == "PENDING"  # replayed: the kiosk's own engine runs it next
     assert task_status(numbers["unknown"]) == task_status(numbers["paid"]) == "DEAD"  # left for staff
     done = {r.id: r for r in hq_kiosk(rig, store_id).requests}
