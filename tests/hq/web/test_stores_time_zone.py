@@ -51,6 +51,7 @@ def test_the_form_sets_a_zone_and_refuses_a_wrong_one(hq_sqlite: HQ, monkeypatch
 
 @pytest.mark.slow  # a real Chromium
 def test_setting_a_store_s_zone_in_chromium(hq_sqlite: HQ) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -74,7 +75,9 @@ def test_setting_a_store_s_zone_in_chromium(hq_sqlite: HQ) -> None:
         field.clear()
         field.send_keys("Europe/Paris")
         row.find_element(By.CSS_SELECTOR, "button.set-zone").click()
-        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "store-st_PAR-0001").find_element(
+        # The form posts and the page reloads: an element of the old page goes stale while the wait looks.
+        WebDriverWait(driver, 30, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda d: d.find_element(By.ID, "store-st_PAR-0001").find_element(
             By.NAME, "time_zone").get_attribute("value") == "Europe/Paris")
         driver.save_screenshot(str(ARTIFACTS / "5_stores_time_zone.png"))
         field = driver.find_element(By.ID, f"store-{shanghai}").find_element(By.NAME, "time_zone")
