@@ -4,7 +4,7 @@ one and two hands tracked, on the paced demo video; and whether MediaPipe's land
 Run (one command, offscreen, ~4 min): PYTHONPATH=$PWD .venv/bin/python benchmarks/overlap.py [--seconds 6]
      [--repeats 3] [--one-core | --no-one-core]
      [--video resources/demo/hand_demo.mp4] [--style resources/demo/styles/rose_gloss] [--view 1280x720]
-     [--no-kiosk]
+     [--no-kiosk] [--shape round] [--length natural]
 
 - `mirror`: the real `MirrorLoop` + `TryOnSession` + `TryOnPipeline` on a `BackgroundRunner` (3 threads, as the
   kiosk), the demo video paced at its own 30 FPS through a `FrameReader` and the one-slot mailbox, a `MirrorView`
@@ -12,8 +12,11 @@ Run (one command, offscreen, ~4 min): PYTHONPATH=$PWD .venv/bin/python benchmark
   times, interleaved with the others in alternating order; each run starts fresh, waits for the first painted
   frame and 2 s more, then counts frames shown for `--seconds` (the run with the median FPS is reported):
   `fps` = shown frames / seconds (30 is the source's ceiling), `nails_painted_mean` per shown frame,
-  per-stage medians (ms) of the shown frames. The GIL switch interval is the kiosk's (0.5 ms) unless
-  `--switch-ms` says otherwise (5: Python's default).
+  per-stage medians (ms) of the shown frames, `composite_ms` (the paint stage: extensions built and painted).
+  `--shape`/`--length` put the customer's nail form on (TryOnSession.set_nail_form, as the style card does) for
+  every mirror run and the one-core child; the default, natural length, paints the nails as found.
+  The JSON carries `nails_extended_mean` and, per finger, [painted, extended] over the counted painted frames.
+  The GIL switch interval is the kiosk's (0.5 ms) unless `--switch-ms` says otherwise (5: Python's default).
 - `gil`: a pure-Python loop's rate while the landmarker tracks demo frames on another thread, over its rate
   alone (`with_tracking`; alone = the mean of a run before and one after, `alone_before_over_after` says how
   much the load moved meanwhile); for scale, the same with a pure-Python loop (which holds the GIL) on the other thread
@@ -40,18 +43,21 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MPLCONFIGDIR", str(ROOT / ".cache" / "matplotlib"))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from nailmirror_desktop.core.nail_form import NATURAL, NailForm, NailLength, NailShape, parse_form  # noqa: E402
+
 STAGE_KEYS = ("track", "smooth", "geometry", "segment", "composite", "show", "total")
 GIL_SECONDS = 3.0
 
 
 def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, seconds: float,
-               view_size: tuple[int, int]) -> dict[str, object]:
+               view_size: tuple[int, int], form: NailForm = NATURAL) -> dict[str, object]:
     from PySide6.QtCore import QElapsedTimer
     from PySide6.QtWidgets import QApplication
 
@@ -73,6 +79,7 @@ def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, second
     session = TryOnSession(pipeline, mirror=True)
     textures = {slot: style / f"{slot}.png" for slot in ("nail", "accent") if (style / f"{slot}.png").is_file()}
     session.apply(load_style_textures("BENCH", style.name, textures, ("ring",)))
+    session.set_nail_form(form)
     supervisor = SourceSupervisor(lambda: FrameReader(VideoFileSource(video, loop=True), paced=True))
     runner = bridge.BackgroundRunner(3)
     if two_stage:
@@ -80,13 +87,32 @@ def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, second
     else:
         loop = MirrorLoop(view, supervisor, session.process, runner)
     counting = [False]
+    painted_now = [0]  # extensions in the last frame painted
+    by_finger: dict[str, list[int]] = {}  # finger → [painted, extended] over the counted painted frames
+    paint = pipeline._paint
+
+    def counted_paint(*args: Any, **kwargs: Any) -> Any:
+        result = paint(*args, **kwargs)  # the pipeline's own paint stage, timed as it is; only counted here
+        extensions = result.extensions or [None] * len(result.quads)
+        painted_now[0] = sum(e is not None for e in extensions)
+        if counting[0]:
+            for quad, extension in zip(result.quads, extensions, strict=True):
+                if quad.opacity > 0:
+                    tally = by_finger.setdefault(quad.finger.name.lower(), [0, 0])
+                    tally[0] += 1
+                    tally[1] += extension is not None
+        return result
+
+    pipeline._paint = counted_paint  # type: ignore[method-assign]
     shown: list[dict[str, float]] = []
     nails: list[int] = []
+    extended: list[int] = []
 
     def on_shown() -> None:
         if counting[0]:
             shown.append(dict(loop.last_timings_ms))
             nails.append(loop.last_nails)
+            extended.append(painted_now[0])
 
     loop.frame_shown.connect(on_shown)
     clock = QElapsedTimer()
@@ -119,11 +145,16 @@ def mirror_run(video: Path, style: Path, max_hands: int, two_stage: bool, second
     stages = {key: round(statistics.median(s[key] for s in shown), 2) for key in STAGE_KEYS
               if shown and all(key in s for s in shown)}
     return {
+        "shape": form.shape.value,
+        "length": form.length.value,
         "max_hands": max_hands,
         "two_stage": two_stage,
         "fps": round(len(shown) / elapsed, 2),
         "frames_shown": len(shown),
         "nails_painted_mean": round(statistics.fmean(nails), 2) if nails else 0.0,
+        "nails_extended_mean": round(statistics.fmean(extended), 2) if extended else 0.0,
+        "composite_ms": stages.get("composite"),
+        "painted_extended_by_finger": by_finger,
         "stage_ms_median": stages,
         "errors": loop.frames_dropped_errors,
         "cadence": {"segment_every": settled.segment_every, "search_every": settled.search_every},
@@ -211,10 +242,11 @@ def kiosk_run(seconds: float) -> dict[str, object]:
     return {key: line.get(key) for key in ("fps", "max_hands", "nails_painted_mean", "frames_painted", "stage_ms")}
 
 
-def one_core_run(seconds: float, view: str) -> dict[str, object]:
+def one_core_run(seconds: float, view: str, form: NailForm = NATURAL) -> dict[str, object]:
     """The kiosk's config on one CPU, in a child process (affinity is set before any thread starts there)."""
     run = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--one-core-child", "--seconds",
-                          str(seconds), "--view", view], capture_output=True, text=True, timeout=seconds + 240,
+                          str(seconds), "--view", view, "--shape", form.shape.value, "--length", form.length.value],
+                         capture_output=True, text=True, timeout=seconds + 240,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
     if run.returncode != 0 or not lines:
@@ -222,14 +254,14 @@ def one_core_run(seconds: float, view: str) -> dict[str, object]:
     return dict(json.loads(lines[-1]))
 
 
-def _one_core_child(seconds: float, view_size: tuple[int, int]) -> int:
+def _one_core_child(seconds: float, view_size: tuple[int, int], form: NailForm) -> int:
     cpu = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})  # before MediaPipe, onnxruntime and Qt start their threads: they inherit it
     from nailmirror_desktop.ui.shell.kiosk_controller import GIL_SWITCH_INTERVAL_S
 
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     run = mirror_run(ROOT / "resources" / "demo" / "hand_demo.mp4",
-                     ROOT / "resources" / "demo" / "styles" / "rose_gloss", 2, True, seconds, view_size)
+                     ROOT / "resources" / "demo" / "styles" / "rose_gloss", 2, True, seconds, view_size, form)
     print(json.dumps({**run, "cpus": sorted(os.sched_getaffinity(0)), "load": round(os.getloadavg()[0], 2)}))
     return 0
 
@@ -248,14 +280,20 @@ def main() -> int:
     parser.add_argument("--no-kiosk", dest="kiosk", action="store_false", help="skip the kiosk run")
     parser.add_argument("--one-core", action="store_true", help="only the one-CPU run")
     parser.add_argument("--no-one-core", dest="one_core_run", action="store_false", help="skip the one-CPU run")
+    parser.add_argument("--shape", choices=[s.value for s in NailShape], default=NATURAL.shape.value,
+                        help="the nail shape painted (only with a length other than natural)")
+    parser.add_argument("--length", choices=[n.value for n in NailLength], default=NATURAL.length.value,
+                        help="the extension's length; natural (the default) paints the nails as found")
     parser.add_argument("--one-core-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    form = parse_form(args.shape, args.length)
     width, height = (int(v) for v in args.view.lower().split("x"))
     if args.one_core_child:
-        return _one_core_child(args.seconds, (width, height))
+        return _one_core_child(args.seconds, (width, height), form)
     if args.one_core:
-        one_core = one_core_run(args.seconds, args.view)
-        print(json.dumps({"cpus": os.cpu_count(), "load": [round(v, 2) for v in os.getloadavg()],
+        one_core = one_core_run(args.seconds, args.view, form)
+        print(json.dumps({"shape": form.shape.value, "length": form.length.value,
+                          "cpus": os.cpu_count(), "load": [round(v, 2) for v in os.getloadavg()],
                           "one_core": one_core, "one_core_fps": one_core.get("fps"),
                           "target": {"one_core_fps": 20}}))
         return 0
@@ -271,7 +309,7 @@ def main() -> int:
     for repeat in range(args.repeats):  # alternating the order, so a change of load lands on every config alike
         for max_hands, two_stage in configs if repeat % 2 == 0 else reversed(configs):
             name = f"{'two' if two_stage else 'one'}_stage_{max_hands}_hand{'s' if max_hands > 1 else ''}"
-            run = mirror_run(args.video, args.style, max_hands, two_stage, args.seconds, (width, height))
+            run = mirror_run(args.video, args.style, max_hands, two_stage, args.seconds, (width, height), form)
             run["load"] = round(os.getloadavg()[0], 2)
             runs.setdefault(name, []).append(run)
             print(f"{name}: {json.dumps(run)}", flush=True)
@@ -280,9 +318,11 @@ def main() -> int:
     gil = gil_measurement(args.video) if args.gil else None
     print(f"gil: {json.dumps(gil)}", flush=True)
     kiosk = kiosk_run(25.0) if args.kiosk else None
-    one_core = one_core_run(args.seconds, args.view) if args.one_core_run else None
+    one_core = one_core_run(args.seconds, args.view, form) if args.one_core_run else None
     print(f"one_core: {json.dumps(one_core)}", flush=True)
     print(json.dumps({
+        "shape": form.shape.value,
+        "length": form.length.value,
         "cpus": os.cpu_count(),
         "load_before": load_before,
         "load_after": [round(v, 2) for v in os.getloadavg()],
@@ -290,6 +330,8 @@ def main() -> int:
         "switch_ms": args.switch_ms,
         "fps": {name: run["fps"] for name, run in mirror.items()},
         "nails_painted_mean": {name: run["nails_painted_mean"] for name, run in mirror.items()},
+        "nails_extended_mean": {name: run["nails_extended_mean"] for name, run in mirror.items()},
+        "composite_ms": {name: run["composite_ms"] for name, run in mirror.items()},
         "gil": gil,
         "kiosk": kiosk,
         "mirror": mirror,

@@ -237,3 +237,35 @@ def test_on_the_demo_hands_every_painted_nail_is_extended_and_coverage_stays_nat
             extension = result.extensions[i]
             assert extension is not None, (length, natural.quads[i].finger, natural.quads[i].hand_index)
         assert np.count_nonzero(np.any(result.frame != natural.frame, axis=2)) > 0
+
+
+def _blocked_everywhere(capsules: list[Capsule], roi: Roi) -> np.ndarray:
+    """What `_blocked` paints when it skips nothing: every capsule drawn, however far from the ROI."""
+    canvas = np.zeros((roi.height, roi.width), np.uint8)
+    for capsule in capsules:
+        local = np.round((capsule.points - (roi.x0 + 0.5, roi.y0 + 0.5)) * 16.0).astype(np.int32)
+        for start, end in zip(local[:-1], local[1:], strict=True):
+            cv2.line(canvas, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])), 255,
+                     max(1, round(2.0 * capsule.radius)), lineType=cv2.LINE_AA, shift=4)
+    return np.asarray(canvas, np.float32) * np.float32(1.0 / 255.0)
+
+
+def test_skipping_the_capsules_beyond_the_roi_paints_the_same_pixels():
+    """_blocked skips a finger by its capsule's box (made once per frame): exactly the pixels of drawing all."""
+    from nailmirror_desktop.vision.nails.extension import _blocked
+
+    roi = Roi(100, 80, 160, 170)
+    capsules = []
+    for offset in np.linspace(-12.0, 12.0, 49):  # fingers grazing every side of the ROI, inside and outside it
+        for radius in (3.0, 6.5):
+            capsules.append(Capsule(0, Finger.RING, np.array([[roi.x0 - radius + offset, 60.0],
+                                                              [roi.x0 - radius + offset, 190.0]]), radius))
+            capsules.append(Capsule(0, Finger.RING, np.array([[80.0, roi.y1 + radius + offset],
+                                                              [180.0, roi.y1 + radius + offset]]), radius))
+            capsules.append(Capsule(1, Finger.INDEX, np.array([[roi.x1 + radius + offset, 40.0],
+                                                               [roi.x1 + radius + offset + 5.0, 120.0],
+                                                               [roi.x1 + radius + offset + 9.0, 200.0]]), radius))
+    for capsule in capsules:
+        expected = _blocked_everywhere([capsule], roi)
+        np.testing.assert_array_equal(_blocked([capsule], roi), expected)
+    assert capsules[0].reach == (roi.x0 - 12.0 - 6.0 - 2.0, 55.0, roi.x0 - 12.0 + 2.0, 195.0)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -61,6 +61,9 @@ _SHADOW_DROP = 0.10  # of the nail's width, straight down the image (the kiosk's
 _SHADOW_BLUR = 0.08  # Gaussian sigma, of the nail's width
 _FINGER_RADIUS = 0.38  # a finger's half width, of the knuckle spacing beside it
 _MIN_FORESHORTENING = 0.35
+# how far past its radius a capsule's line reaches: its thickness rounds up by at most a pixel (half a pixel a
+# side), the anti-aliasing adds a pixel, the 1/16-pixel rounding of its ends a little more
+_LINE_FRINGE = 2.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,12 +82,21 @@ class NailExtension:
 
 @dataclass(frozen=True)
 class Capsule:
-    """A finger as a thick polyline: points (k, 2) frame pixels from its base to past its tip, radius pixels."""
+    """A finger as a thick polyline: points (k, 2) frame pixels from its base to past its tip, radius pixels.
+    reach: (x0, y0, x1, y1) the box its drawn line can touch, radius and anti-aliased fringe included (made once
+    here: every nail of the frame tests every other finger's capsule against its ROI, and four numpy reductions
+    a test were a fifth of the extension's cost)."""
 
     hand_index: int
     finger: Finger
     points: NDArray[np.float64]
     radius: float
+    reach: tuple[float, float, float, float] = field(init=False)
+
+    def __post_init__(self) -> None:
+        xs, ys = self.points.T.tolist()  # five points: Python's min and max beat numpy's reductions here
+        r = self.radius + _LINE_FRINGE
+        object.__setattr__(self, "reach", (min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r))
 
 
 def tip_half_width(shape: NailShape, x: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -97,15 +109,21 @@ def tip_half_width(shape: NailShape, x: NDArray[np.float64]) -> NDArray[np.float
     return np.asarray((1.0 - (1.0 - x) ** n) ** (1.0 / n))
 
 
+def _norm(v: NDArray[np.float64]) -> float:
+    """A float64 vector's length as np.linalg.norm computes it (sqrt of v·v), without its dispatch: five a
+    nail, every frame."""
+    return math.sqrt(float(v.dot(v)))
+
+
 def foreshortening(landmarks: NDArray[np.floating], finger: Finger) -> float:
     """How much of the distal bone's length the image shows (2D over 3D length of DIP→TIP), in
     [_MIN_FORESHORTENING, 1]; landmarks (21, 3) frame pixels with z in pixels too."""
     _, _, dip, tip = FINGER_LANDMARKS[finger]
     bone = np.asarray(landmarks[tip], np.float64) - np.asarray(landmarks[dip], np.float64)
-    full = float(np.linalg.norm(bone))
+    full = _norm(bone)
     if not full > 1e-6:
         return 1.0
-    return min(1.0, max(_MIN_FORESHORTENING, float(np.linalg.norm(bone[:2])) / full))
+    return min(1.0, max(_MIN_FORESHORTENING, _norm(bone[:2]) / full))
 
 
 _CAPSULE_IDS = np.array([FINGER_LANDMARKS[f] for f in Finger])  # (5, 4) base → tip per finger
@@ -157,13 +175,13 @@ def extend_nails(quads: Sequence[NailQuad], masks: Sequence[NailMask | None] | N
 
 def _length(corners: NDArray[np.floating]) -> float:
     c = np.asarray(corners, np.float64)
-    return float(np.linalg.norm((c[0] + c[1] - c[2] - c[3]) / 2.0))
+    return _norm((c[0] + c[1] - c[2] - c[3]) / 2.0)
 
 
 def _axis(corners: NDArray[np.floating]) -> NDArray[np.float64]:
     c = np.asarray(corners, np.float64)
     along = (c[0] + c[1] - c[2] - c[3]) / 2.0
-    return np.asarray(along / max(float(np.linalg.norm(along)), 1e-9))
+    return np.asarray(along / max(_norm(along), 1e-9))
 
 
 def extend_nail(mask: NailMask, axis: NDArray[np.floating], form: NailForm, frame_shape: tuple[int, ...], *,
@@ -174,7 +192,7 @@ def extend_nail(mask: NailMask, axis: NDArray[np.floating], form: NailForm, fram
     nail_length: the nail's length in pixels the extension is a multiple of (None: the mask's own extent along
     the axis). None when the mask is too small to continue or the extension falls outside the frame."""
     a = np.asarray(axis, np.float64)
-    norm = float(np.linalg.norm(a))
+    norm = _norm(a)
     if not form.extends or not norm > 1e-9:
         return None
     a = a / norm
@@ -184,9 +202,11 @@ def extend_nail(mask: NailMask, axis: NDArray[np.floating], form: NailForm, fram
         return None
     px = xs + (mask.roi.x0 + 0.5)
     py = ys + (mask.roi.y0 + 0.5)
-    origin = np.array((float(px.mean()), float(py.mean())))
-    t = (px - origin[0]) * a[0] + (py - origin[1]) * a[1]
-    s = (px - origin[0]) * n[0] + (py - origin[1]) * n[1]
+    # the sums over the count are what ndarray.mean computes, without its Python-level wrapper (per nail, per frame)
+    origin = np.array((float(np.add.reduce(px)) / xs.size, float(np.add.reduce(py)) / xs.size))
+    dx, dy = px - origin[0], py - origin[1]
+    t = dx * a[0] + dy * a[1]
+    s = dx * n[0] + dy * n[1]
     t_free, t_root = float(t.max()) + 0.5, float(t.min()) - 0.5
     length = t_free - t_root
     sides = _side_edges(t, s, t_free, length)
@@ -256,10 +276,11 @@ def _outline(shape: NailShape, t_start: float, t_tip: float, depth: float, centr
 
 def _box(points: NDArray[np.float64], frame_shape: tuple[int, ...], margin: float, drop: float) -> Roi | None:
     height, width = frame_shape[:2]
-    x0 = max(0, math.floor(float(points[:, 0].min()) - margin))
-    y0 = max(0, math.floor(float(points[:, 1].min()) - margin))
-    x1 = min(width, math.ceil(float(points[:, 0].max()) + margin))
-    y1 = min(height, math.ceil(float(points[:, 1].max()) + margin + drop))  # the shadow falls downwards
+    low, high = points.min(axis=0), points.max(axis=0)
+    x0 = max(0, math.floor(float(low[0]) - margin))
+    y0 = max(0, math.floor(float(low[1]) - margin))
+    x1 = min(width, math.ceil(float(high[0]) + margin))
+    y1 = min(height, math.ceil(float(high[1]) + margin + drop))  # the shadow falls downwards
     if x1 <= x0 or y1 <= y0:
         return None
     return Roi(x0, y0, x1, y1)
@@ -277,13 +298,11 @@ def _blocked(capsules: Sequence[Capsule], roi: Roi) -> NDArray[np.float32]:
     """(roi.height, roi.width) float32: 1 over the capsules, anti-aliased."""
     canvas = np.zeros((roi.height, roi.width), np.uint8)
     for capsule in capsules:
-        pts = capsule.points
-        r = capsule.radius
-        if (pts[:, 0].max() + r < roi.x0 or pts[:, 0].min() - r > roi.x1 or pts[:, 1].max() + r < roi.y0
-                or pts[:, 1].min() - r > roi.y1):
+        x0, y0, x1, y1 = capsule.reach
+        if x1 < roi.x0 or x0 > roi.x1 or y1 < roi.y0 or y0 > roi.y1:
             continue
-        local = np.round((pts - (roi.x0 + 0.5, roi.y0 + 0.5)) * 16.0).astype(np.int32)
-        thickness = max(1, round(2.0 * r))
+        local = np.round((capsule.points - (roi.x0 + 0.5, roi.y0 + 0.5)) * 16.0).astype(np.int32)
+        thickness = max(1, round(2.0 * capsule.radius))
         for start, end in zip(local[:-1], local[1:], strict=True):
             cv2.line(canvas, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])), 255, thickness,
                      lineType=cv2.LINE_AA, shift=4)
@@ -301,10 +320,14 @@ def _paste(mask: NailMask, roi: Roi) -> NDArray[np.float32]:
 
 
 def _shadow(extension_only: NDArray[np.float32], covered: NDArray[np.float32], width: float) -> NDArray[np.float32]:
-    """The extension's soft shadow on what lies below it: its own shape dropped and blurred, not under paint."""
+    """The extension's soft shadow on what lies below it: its own shape dropped and blurred, not under paint.
+    covered is overwritten (the caller's temporary: no ROI-sized allocation more than needed, per nail and frame)."""
     drop = max(1, round(_SHADOW_DROP * width))
-    moved = np.zeros_like(extension_only)
+    moved = np.empty_like(extension_only)
+    moved[:drop] = 0.0
     moved[drop:] = extension_only[:-drop]
     sigma = max(0.8, _SHADOW_BLUR * width)
     soft = np.asarray(cv2.GaussianBlur(moved, (0, 0), sigma, borderType=cv2.BORDER_CONSTANT), np.float32)
-    return np.asarray(soft * (1.0 - covered) * SHADOW_STRENGTH, np.float32)
+    soft *= np.subtract(np.float32(1.0), covered, out=covered)
+    soft *= np.float32(SHADOW_STRENGTH)
+    return soft
