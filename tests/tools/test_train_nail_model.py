@@ -81,6 +81,7 @@ def _run(*args: str, python: str | Path = sys.executable) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # the trainer in its own Python 3.11 process (torch import, a tiny training)
 def test_tiny_cv_run_gives_out_of_fold_probabilities_by_photo(tmp_path):
     _need_train_env()
     rois = _tiny_dataset(tmp_path / "data")
@@ -111,6 +112,7 @@ def test_tiny_cv_run_gives_out_of_fold_probabilities_by_photo(tmp_path):
     assert sorted(video["folds"]) == ["0", "1", "2"] and all(f["clips"] == 2 for f in video["folds"].values())
 
 
+@pytest.mark.slow  # the trainer in its own Python 3.11 process (torch import, a tiny training)
 def test_tiny_final_run_exports_a_model_the_loader_runs_and_is_deterministic(tmp_path):
     _need_train_env()
     rois = _tiny_dataset(tmp_path / "data", photos=3)
@@ -126,6 +128,7 @@ def test_tiny_final_run_exports_a_model_the_loader_runs_and_is_deterministic(tmp
     assert probs.shape == (3, 64, 64) and np.all((probs >= 0) & (probs <= 1))
 
 
+@pytest.mark.slow  # the trainer in its own Python 3.11 process (torch import, a tiny training)
 def test_trainer_without_rois_names_the_extraction(tmp_path):
     _need_train_env()
     done = subprocess.run([str(TRAIN_PYTHON), str(TRAINER), "cv", "--rois", str(tmp_path / "none.npz")],

@@ -109,6 +109,7 @@ def test_each_role_gets_403_exactly_where_its_permissions_end(hq_sqlite: HQ, tmp
     assert {who for a, who in acted if a == "STYLE_OFF_SHELF"} <= {"hq:content.editor", "hq:ops.admin"}
 
 
+@pytest.mark.slow
 def test_a_content_reviewer_cannot_take_down_or_revoke_and_sees_no_such_button(hq: HQ, tmp_path: Path) -> None:
     _people(hq)
     add_store(hq, "SH-0012")

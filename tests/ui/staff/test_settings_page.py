@@ -187,6 +187,7 @@ def test_the_mirror_s_own_camera_is_previewed_through_its_source_not_opened_twic
         supervisor.close()
 
 
+@pytest.mark.slow
 def test_in_the_kiosk_the_settings_tab_shows_the_cameras_and_leaving_gives_the_mirror_back(qtbot):
     """The settings tab in the kiosk as the app builds it (demo video, no camera here): the camera part says what
     it found; leaving the staff pages leaves the mirror running, never paused by the preview."""

@@ -111,6 +111,7 @@ def test_the_countdown_counts_3_2_1_then_snaps_and_can_be_cancelled(qtbot, kiosk
     assert window.current_page() == CUSTOMER and not tryon.countdown.running
 
 
+@pytest.mark.slow
 def test_at_1_the_countdown_waits_for_the_hands_then_snaps_without_them_after_the_hold():
     """#22 §3: the photo is taken when both hands are in it; one hand for good still gets a photo."""
     from PySide6.QtTest import QTest

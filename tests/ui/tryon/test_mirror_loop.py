@@ -299,6 +299,7 @@ def test_a_two_stage_loop_stopped_with_a_frame_waiting_starts_again(qtbot):
         supervisor.close()
 
 
+@pytest.mark.slow
 def test_the_guide_waits_out_a_short_loss_and_leaves_only_with_both_hands(qtbot):
     """#22 §3: no flicker on a frame or two without a hand; one hand of two is not enough."""
     from nailmirror_desktop.ui.tryon import mirror_loop

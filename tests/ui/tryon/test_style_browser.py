@@ -136,6 +136,7 @@ def test_compare_takes_the_next_tapped_style_instead_of_putting_it_on(qtbot, rep
     assert chosen == [second]
 
 
+@pytest.mark.slow
 def test_at_1920_by_1080_the_grid_shows_at_least_20_styles_without_scrolling(qtbot):
     """In Chinese, the kiosk's first language (an earlier test's language must not decide: English tiles are a
     line taller for their two-line names, 18 whole tiles at this size)."""
