@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from nailmirror_protocol.model_release import HQKey, KeyRotation, ModelRelease
+
 AssetType = Literal["NAIL_TEXTURE", "COVER", "THUMBNAIL", "TRY_ON_EXAMPLE", "AI_DRAFT"]
 ImageFormat = Literal["PNG", "JPEG", "WEBP"]
 StyleStatus = Literal["PUBLISHED", "OFF_SHELF"]
-ChangeType = Literal["style", "category", "tag"]
+ChangeType = Literal["style", "category", "tag", "model"]
 ChangeOp = Literal["upsert", "delete"]
 Decision = Literal["APPROVED", "REJECTED"]
 RevisionState = Literal["PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN"]
@@ -103,6 +105,7 @@ class Change(TypedDict):
     style: NotRequired[StyleBody]  # type "style", op "upsert"
     category: NotRequired[Category]  # type "category", op "upsert"
     tag: NotRequired[Tag]  # type "tag", op "upsert"
+    model: NotRequired[ModelRelease]  # type "model" (id = its slot), op "upsert": model_release.py
     reason: NotRequired[str]  # op "delete": WITHDRAWN
 
 
@@ -126,6 +129,12 @@ class SnapshotStyle(TypedDict):
     style: StyleBody
 
 
+class SnapshotModel(TypedDict):
+    id: str  # the slot
+    version: int
+    model: ModelRelease
+
+
 class Snapshot(TypedDict):
     nm: int
     epoch: str
@@ -135,6 +144,7 @@ class Snapshot(TypedDict):
     tags: list[Tag]
     styles: list[SnapshotStyle]
     state: CatalogState
+    models: NotRequired[list[SnapshotModel]]  # the feed's live model releases (issue #27); an older HQ sends none
 
 
 class Limits(TypedDict):
@@ -171,6 +181,8 @@ class Hello(TypedDict):
     store_time_zone: NotRequired[str]
     kiosk_name: NotRequired[str]  # the name HQ shows this kiosk under (issue #25 §8)
     fleet_requests: NotRequired[list[FleetRequest]]  # what an operator asked this kiosk to do
+    hq_key: NotRequired[HQKey]  # HQ's public key: pinned by a kiosk that has none (issue #27 §5)
+    hq_key_rotations: NotRequired[list[KeyRotation]]  # each signed by the key it replaces
 
 
 class EnrollRequest(TypedDict):
@@ -188,6 +200,8 @@ class EnrollResponse(TypedDict):
     token: str  # shown once; HQ keeps only its sha256
     channel: str
     hq_time: str
+    hq_key: NotRequired[HQKey]  # pinned at enrollment (issue #27 §5)
+    hq_key_rotations: NotRequired[list[KeyRotation]]
 
 
 class RotateResponse(TypedDict):
@@ -397,6 +411,26 @@ class SyncReport(TypedDict):
     fps: NotRequired[float]  # the mirror's frame rate then
     health_at: NotRequired[str]  # when the running kiosk recorded camera_state and fps (UTC text)
     fleet_results: NotRequired[list[FleetResult]]
+    # Model releases (issue #27): whether the kiosk can verify them, and what each slot runs and why.
+    model_signing: NotRequired[str]  # MODEL_SIGNING_STATES
+    model_slots: NotRequired[dict[str, ModelSlotReport]]
+
+
+# "ok": HQ's key pinned; "no_key": none yet, releases ignored; "key_mismatch": HQ sent a key that no signed rotation
+# leads to from the pinned one, releases ignored until one does.
+MODEL_SIGNING_STATES = ("ok", "no_key", "key_mismatch")
+# A slot's release on the kiosk: "bundled" (no release, or withdrawn), "downloading", "verified" (waiting for an
+# idle moment), "active", "rolled_back" (live quality regressed, or it failed to load: detail says which), "refused"
+# (bad signature, hash or shape).
+MODEL_SLOT_STATES = ("bundled", "downloading", "verified", "active", "rolled_back", "refused")
+
+
+class ModelSlotReport(TypedDict):
+    version: str  # what runs in the slot now (the bundled model's version when no release does)
+    state: str  # MODEL_SLOT_STATES
+    detail: str  # why, in one line (a rollback's reason: "painted nails per frame 7.1 < 8.6 (median of 20)")
+    at: str  # UTC text of the last state change
+    release: NotRequired[int]  # the feed version of the release this is about
 
 
 class SyncReportReceipt(TypedDict):

@@ -19,13 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from nailmirror_protocol import PROTOCOL_VERSION
+from nailmirror_protocol import PROTOCOL_VERSION, model_release
 from nailmirror_protocol.canonical import is_sha256_hex
 from nailmirror_protocol.cursor import EPOCH_PATTERN, MAX_SEQ, CursorError, parse_cursor
 from nailmirror_protocol.shapes import (
     DEAD_LETTER_TYPES_MAX,
     FLEET_OUTCOMES,
     FLEET_REQUEST_KINDS,
+    MODEL_SIGNING_STATES,
+    MODEL_SLOT_STATES,
     REPORT_FAILED_MAX,
     REPORT_RESULTS_MAX,
     CaptureReceipt,
@@ -53,7 +55,7 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
 # An IANA zone name ("Asia/Shanghai", "America/Port-au-Prince", "Etc/GMT+8"): letters first, no dots, so never a path.
 TIME_ZONE_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}$")
 
-CHANGE_TYPES = ("style", "category", "tag")
+CHANGE_TYPES = ("style", "category", "tag", "model")  # "model": a signed nail-model release (model_release.py)
 CHANGE_OPS = ("upsert", "delete")
 ASSET_TYPES = ("NAIL_TEXTURE", "COVER", "THUMBNAIL", "TRY_ON_EXAMPLE", "AI_DRAFT")
 IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")
@@ -235,7 +237,76 @@ def _tag(obj: _Object) -> dict[str, Any]:
     return body
 
 
-_BODIES: dict[str, Callable[[_Object], dict[str, Any]]] = {"style": _style, "category": _category, "tag": _tag}
+def _tensor(obj: _Object) -> dict[str, Any]:
+    shape = obj.items("shape", 8)
+    if not all(isinstance(d, int) and not isinstance(d, bool) and -1 <= d <= 1_000_000 for d in shape):
+        raise WireError(f"{obj._path('shape')} is not a list of dimensions (-1 for a free one)")
+    body = {"name": obj.text("name", 64), "shape": shape, "dtype": obj.text("dtype", 16, choices=("float32",))}
+    obj.done("a tensor spec")
+    return body
+
+
+def _model_release(obj: _Object) -> dict[str, Any]:
+    """A "model" change's body (model_release.ModelRelease): checked here, its signature verified by the kiosk."""
+    manifest = cast(_Object, obj.child("manifest"))
+    body: dict[str, Any] = {
+        "name": manifest.text("name", 64, pattern=ID_PATTERN),
+        "version": manifest.text("version", 64, pattern=ID_PATTERN),
+        "slot": manifest.text("slot", 16, choices=model_release.SLOTS),
+        "sha256": check_sha256(manifest._get("sha256", False), manifest._path("sha256")),
+        "size": manifest.integer("size", 1, model_release.MODEL_MAX_BYTES),
+        "inputs": [_tensor(_Object(t, f"{manifest._path('inputs')}[{i}]", obj.reading))
+                   for i, t in enumerate(manifest.items("inputs", 8))],
+        "outputs": [_tensor(_Object(t, f"{manifest._path('outputs')}[{i}]", obj.reading))
+                    for i, t in enumerate(manifest.items("outputs", 8))],
+        "gate_report_id": manifest.text("gate_report_id", 128, pattern=ID_PATTERN),
+        "created_at": manifest.text("created_at", 40)}
+    threshold = manifest._get("threshold", True)
+    if threshold is not None:
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 < threshold < 1:
+            raise WireError(f"{manifest._path('threshold')} is not a number in (0, 1): {_show(threshold)}")
+        body["threshold"] = float(threshold)
+    # Unknown manifest fields are refused, not skipped: the signature covers the manifest as HQ wrote it, and a
+    # kiosk that dropped a field could never verify it.
+    unknown = manifest.value.keys() - manifest.read
+    if unknown:
+        raise WireError(f"{manifest.where} has fields this kiosk cannot verify: {sorted(unknown)[:3]}")
+    release = {"manifest": body, "signature": obj.text("signature", 200, pattern=_B64_PATTERN),
+               "key_id": obj.text("key_id", 16, pattern=_KEY_ID_PATTERN)}
+    obj.done("a model release")
+    return release
+
+
+_B64_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
+_KEY_ID_PATTERN = re.compile(r"^[0-9a-f]{16}$")
+
+
+def _hq_key(obj: _Object) -> dict[str, Any]:
+    key = {"alg": obj.text("alg", 16, choices=(model_release.SIGNING_ALGORITHM,)),
+           "key": obj.text("key", 64, pattern=_B64_PATTERN), "key_id": obj.text("key_id", 16, pattern=_KEY_ID_PATTERN)}
+    obj.done("HQ's key")
+    return key
+
+
+def _hq_keys(top: _Object, answer: dict[str, Any]) -> None:
+    """hello's and enrollment's optional `hq_key` and `hq_key_rotations` (issue #27 §5): absent from an older HQ."""
+    key = top.child("hq_key", optional=True)
+    if key is not None:
+        answer["hq_key"] = _hq_key(key)
+    if "hq_key_rotations" in top.value:
+        rotations = []
+        for i, item in enumerate(top.items("hq_key_rotations", model_release.KEY_ROTATIONS_MAX)):
+            obj = _Object(item, f"hq_key_rotations[{i}]", top.reading)
+            rotations.append({"old_key_id": obj.text("old_key_id", 16, pattern=_KEY_ID_PATTERN),
+                              "new_key": _hq_key(cast(_Object, obj.child("new_key"))),
+                              "rotated_at": obj.text("rotated_at", 40),
+                              "signature": obj.text("signature", 200, pattern=_B64_PATTERN)})
+            obj.done("a key rotation")
+        answer["hq_key_rotations"] = rotations
+
+
+_BODIES: dict[str, Callable[[_Object], dict[str, Any]]] = {"style": _style, "category": _category, "tag": _tag,
+                                                          "model": _model_release}
 
 
 def _change(obj: _Object) -> dict[str, Any] | None:
@@ -307,6 +378,14 @@ def read_snapshot(document: object, reading: Reading | None = None) -> Snapshot:
         "tags": [_tag(_Object(t, f"tags[{i}]", reading))
                  for i, t in enumerate(top.items("tags", STYLES_MAX, optional=True))],
         "styles": styles, "state": _state(top.child("state"))}
+    if "models" in top.value:  # the channel's live model releases (issue #27); an older HQ sends none
+        models = []
+        for i, item in enumerate(top.items("models", len(model_release.SLOTS) * 4)):
+            obj = _Object(item, f"models[{i}]", reading)
+            models.append({"id": obj.text("id", 16, choices=model_release.SLOTS), "version": obj.integer("version"),
+                           "model": _model_release(cast(_Object, obj.child("model")))})
+            obj.done("a snapshot model")
+        snapshot["models"] = models
     top.done("a snapshot")
     return cast(Snapshot, snapshot)
 
@@ -337,6 +416,7 @@ def read_hello(document: object, reading: Reading | None = None) -> Hello:
         hello["kiosk_name"] = name
     if "fleet_requests" in top.value:
         hello["fleet_requests"] = _known_items(top, "fleet_requests", _fleet_request, reading)
+    _hq_keys(top, hello)
     top.done("hello")
     return cast(Hello, hello)
 
@@ -390,6 +470,7 @@ def read_sync_report(document: object, reading: Reading | None = None) -> SyncRe
             obj.done("a failed download")
         report["failed_downloads"] = failed
     _fleet_health(top, report)
+    _model_health(top, report)
     if "fleet_results" in top.value:
         results = []
         for i, item in enumerate(top.items("fleet_results", REPORT_RESULTS_MAX)):
@@ -432,6 +513,31 @@ def _fleet_health(top: _Object, report: dict[str, Any]) -> None:
             report["dead_letters"][task_type] = dead.integer(task_type, 0, 10**9)
 
 
+def _model_health(top: _Object, report: dict[str, Any]) -> None:
+    """The report's model fields (issue #27 §5, §7): the kiosk's signing state and each slot's release."""
+    signing = top.text("model_signing", 20, optional=True, choices=MODEL_SIGNING_STATES)
+    if signing is not None:
+        report["model_signing"] = signing
+    slots = top.child("model_slots", optional=True)
+    if slots is not None:
+        report["model_slots"] = {}
+        for slot in list(slots.value):
+            if slot not in model_release.SLOTS:
+                top.reading.skipped.add(f"model slot {str(slot)[:20]!r}")
+                slots.read.add(str(slot))
+                continue
+            obj = cast(_Object, slots.child(slot))
+            entry: dict[str, Any] = {"version": obj.text("version", 64),
+                                     "state": obj.text("state", 20, choices=MODEL_SLOT_STATES),
+                                     "detail": obj.text("detail", 300, optional=True) or "",
+                                     "at": obj.text("at", 40, optional=True) or ""}
+            release = obj.integer("release", 0, MAX_SEQ, optional=True)
+            if release is not None:
+                entry["release"] = release
+            obj.done("a model slot")
+            report["model_slots"][slot] = entry
+
+
 def _fleet_request(obj: _Object) -> dict[str, Any] | None:
     kind = obj.text("kind", 60)
     if kind not in FLEET_REQUEST_KINDS:
@@ -452,6 +558,7 @@ def read_enroll_response(document: object, reading: Reading | None = None) -> En
               "kiosk_id": top.text("kiosk_id", 128, pattern=ID_PATTERN),
               "token": top.text("token", 200, pattern=TOKEN_PATTERN),
               "channel": top.text("channel", 128, pattern=ID_PATTERN), "hq_time": top.text("hq_time", 40)}
+    _hq_keys(top, answer)
     top.done("enrollment")
     return cast(EnrollResponse, answer)
 
