@@ -14,11 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from nailmirror_desktop.core.captures.store import CaptureOutcome
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.shell.forget import forget_each
+from nailmirror_desktop.ui.shell.state_button import StateButton
 from nailmirror_desktop.ui.tryon.snapshot import before_file
 from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
 from nailmirror_protocol.paths import show_capture_code
@@ -114,29 +115,15 @@ class CaptureConsentController(QObject):
         self.code_label.set_code("")
 
 
-class ConsentButton(QPushButton):
+class ConsentButton(StateButton):
     """"Help us improve the mirror" (off until she taps), or what it is doing; retranslated with the language."""
 
-    WAITING, READY, KEEPING, FAILED, NO_HANDS = "waiting", "ready", "keeping", "failed", "no_hands"
+    READY, KEEPING, FAILED, NO_HANDS = "ready", "keeping", "failed", "no_hands"
+    TAPPABLE = (READY, FAILED)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("captureConsent")
-        self._state = self.WAITING
-        self.set_state(self.WAITING)
-
-    def set_state(self, state: str) -> None:
-        self._state = state
-        self.setEnabled(state in (self.READY, self.FAILED))
-        self._retranslate()
-
-    def state(self) -> str:
-        return self._state
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange:
-            self._retranslate()
-        super().changeEvent(event)
 
     def _retranslate(self) -> None:
         texts = {self.KEEPING: self.tr("Keeping a copy…"),

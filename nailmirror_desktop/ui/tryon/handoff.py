@@ -14,13 +14,14 @@ import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from nailmirror_desktop.core.catalog.price import DEFAULT_CURRENCY
 from nailmirror_desktop.core.tryon.handoff import HandoffRequest, HandoffRequests, copy_photo
 from nailmirror_desktop.ui.bridge import RunInBackground
 from nailmirror_desktop.ui.shell import theme
 from nailmirror_desktop.ui.shell.forget import forget_each
+from nailmirror_desktop.ui.shell.state_button import StateButton
 from nailmirror_desktop.ui.tryon.mirror_view import MirrorView
 from nailmirror_desktop.ui.tryon.tryon_controller import TryOnController
 
@@ -141,28 +142,11 @@ class HandoffController(QObject):
         self.ticket = ""
 
 
-class _WantButton(QPushButton):
+class _WantButton(StateButton):
     """"I want this one", or what it is doing; retranslated with the language."""
 
-    WAITING, READY, SENDING, FAILED = "waiting", "ready", "sending", "failed"
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._state = self.WAITING
-        self._retranslate()
-
-    def set_state(self, state: str) -> None:
-        self._state = state
-        self.setEnabled(state in (self.READY, self.FAILED))
-        self._retranslate()
-
-    def state(self) -> str:
-        return self._state
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange:
-            self._retranslate()
-        super().changeEvent(event)
+    READY, SENDING, FAILED = "ready", "sending", "failed"
+    TAPPABLE = (READY, FAILED)
 
     def _retranslate(self) -> None:
         texts = {self.SENDING: self.tr("Sending to our staff…"),
