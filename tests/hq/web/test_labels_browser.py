@@ -1,9 +1,9 @@
 """The labelling page in a real browser (Debian's chromium + chromedriver, driven by selenium; issue #27 §1):
-a labeller draws a brush stroke and a polygon over the kiosk's proposal, draws once more and undoes it, accepts
-with skin tone and nail kind — and the stored label version's mask has nail exactly where she drew and not where
-she undid; then skips one capture and rejects another for privacy. A content reviewer (no capture reading) and a
-trainer (reads captures, does not label) are refused. Screenshots in Chinese and English in
-test-artifacts/hq_labels/."""
+a labeller draws a brush stroke and (zoomed in, panned) a polygon over the kiosk's proposal, draws once more and
+undoes it, accepts with skin tone and nail kind — and the stored label version's mask has nail exactly where she
+drew and not where she undid; then skips one capture and rejects another for privacy. A content reviewer (no
+capture reading) and a trainer (reads captures, does not label) are refused. Screenshots in Chinese and English
+in test-artifacts/hq_labels/."""
 
 from __future__ import annotations
 
@@ -81,6 +81,7 @@ def test_a_labeller_draws_undoes_and_accepts_then_skips_and_rejects_in_chromium(
         server: tuple[HQ, Uvicorn]) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.select import Select
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -110,10 +111,19 @@ def test_a_labeller_draws_undoes_and_accepts_then_skips_and_rejects_in_chromium(
             ActionChains(driver).send_keys(text).perform()
 
         stroke([(55.0, 50.0), (75.0, 50.0), (100.0, 50.0)])  # brush: a horizontal stroke right of the proposal
+        # zoom in twice and pan with space-drag: the polygon is drawn on the zoomed, moved view
+        key("+")
+        key("+")
+        before = driver.execute_script("return window.nmLabel.toCanvas(0, 0)")
+        ActionChains(driver).key_down(Keys.SPACE).move_to_element(canvas).click_and_hold().move_by_offset(
+            -30, -75).move_by_offset(-30, -75).release().key_up(Keys.SPACE).perform()
+        after = driver.execute_script("return window.nmLabel.toCanvas(0, 0)")
+        assert (round(after[0] - before[0]), round(after[1] - before[1])) == (-60, -150)
         key("p")
         corners = [(70.0, 68.0), (100.0, 68.0), (100.0, 86.0), (70.0, 86.0), (70.0, 68.0)]  # back to the first
         for corner in corners:
             ActionChains(driver).move_to_element_with_offset(canvas, *at(*corner)).click().perform()
+        key("0")  # back to the whole photo
         key("b")
         stroke([(8.0, 60.0), (40.0, 60.0)])  # drawn, then undone
         driver.save_screenshot(str(ARTIFACTS / "1_drawn_before_undo_zh.png"))
