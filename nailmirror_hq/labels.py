@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Engine, case, func, or_, select
 
 from nailmirror_hq import audit, captures, clock, db, mask_png, roles
 from nailmirror_hq.blobs import BlobStore
@@ -211,25 +211,22 @@ def _code(text: str) -> str:
 
 # ---- reads: each permitted by can_label and audited -------------------------------------------------------------
 
-def latest_versions(conn: Connection) -> dict[str, Any]:
-    """code → the newest label version row of every labelled capture."""
+def queue(engine: Engine, session: captures.Reader | None, *, limit: int = 50) -> list[captures.CaptureRow]:
+    """Captures needing a label: never labelled (oldest received first), then those skipped (longest ago first).
+    One query, limited in SQL: the queue stays cheap however many captures are labelled."""
+    labeller = require_labeller(session)
     newest = (select(label_version.c.code, func.max(label_version.c.version).label("v"))
               .group_by(label_version.c.code).subquery())
-    rows = conn.execute(select(label_version).join(
-        newest, (label_version.c.code == newest.c.code) & (label_version.c.version == newest.c.v))).all()
-    return {r.code: r for r in rows}
-
-
-def queue(engine: Engine, session: captures.Reader | None, *, limit: int = 50) -> list[captures.CaptureRow]:
-    """Captures needing a label: never labelled (oldest received first), then those skipped (longest ago first)."""
-    labeller = require_labeller(session)
+    latest = (select(label_version.c.code, label_version.c.decision, label_version.c.created_at)
+              .join(newest, (label_version.c.code == newest.c.code) & (label_version.c.version == newest.c.v))
+              .subquery())
+    query = (select(capture).outerjoin(latest, latest.c.code == capture.c.code)
+             .where(or_(latest.c.decision.is_(None), latest.c.decision == "skipped"))
+             .order_by(case((latest.c.decision.is_(None), 0), else_=1),
+                       func.coalesce(latest.c.created_at, capture.c.received_at), capture.c.code)
+             .limit(limit))
     with db.read(engine) as conn:
-        latest = latest_versions(conn)
-        rows = [captures.row_of(r) for r in conn.execute(select(capture).order_by(capture.c.received_at)).all()]
-    fresh = [r for r in rows if r.code not in latest]
-    skipped = sorted((r for r in rows if r.code in latest and latest[r.code].decision == "skipped"),
-                     key=lambda r: str(latest[r.code].created_at))
-    chosen = (fresh + skipped)[:limit]
+        chosen = [captures.row_of(r) for r in conn.execute(query).all()]
     _audit_read(engine, labeller, "LABEL_QUEUE", "*", count=len(chosen))
     return chosen
 
