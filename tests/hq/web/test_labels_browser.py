@@ -1,9 +1,9 @@
 """The labelling page in a real browser (Debian's chromium + chromedriver, driven by selenium; issue #27 §1):
-a labeller draws a brush stroke and (zoomed in, panned) a polygon over the kiosk's proposal, draws once more and
-undoes it, accepts with skin tone and nail kind — and the stored label version's mask has nail exactly where she
-drew and not where she undid; then skips one capture and rejects another for privacy. A content reviewer (no
-capture reading) and a trainer (reads captures, does not label) are refused. Screenshots in Chinese and English
-in test-artifacts/hq_labels/."""
+a labeller draws a brush stroke and (zoomed in, panned) a polygon over the kiosk's proposal, erases a strip, draws
+once more and undoes it, accepts with skin tone and nail kind — and the stored label version's mask has nail
+exactly where she drew and not where she erased or undid; then skips one capture and rejects another for
+privacy. A content reviewer (no capture reading) and a trainer (reads captures, does not label) are refused.
+Screenshots in Chinese and English in test-artifacts/hq_labels/."""
 
 from __future__ import annotations
 
@@ -124,6 +124,8 @@ def test_a_labeller_draws_undoes_and_accepts_then_skips_and_rejects_in_chromium(
         for corner in corners:
             ActionChains(driver).move_to_element_with_offset(canvas, *at(*corner)).click().perform()
         key("0")  # back to the whole photo
+        key("e")
+        stroke([(12.0, 12.0), (38.0, 12.0)])  # the eraser trims the top of the kiosk's proposal
         key("b")
         stroke([(8.0, 60.0), (40.0, 60.0)])  # drawn, then undone
         driver.save_screenshot(str(ARTIFACTS / "1_drawn_before_undo_zh.png"))
@@ -142,6 +144,7 @@ def test_a_labeller_draws_undoes_and_accepts_then_skips_and_rejects_in_chromium(
             return pixels[y * WIDTH + x] == 255
 
         assert on(20, 20) and on(38, 28)  # the kiosk's proposal, kept
+        assert not on(20, 11) and not on(30, 12) and on(20, 18)  # but for what the eraser took
         assert on(60, 50) and on(90, 50) and not on(90, 44)  # the brush stroke (size 8)
         assert on(85, 78) and on(72, 70) and not on(105, 78)  # the polygon, filled
         assert not on(20, 60) and not on(30, 60)  # the undone stroke
