@@ -271,6 +271,9 @@
   for (const b of document.querySelectorAll("button.nail")) {
     b.addEventListener("click", () => zoomTo(b.dataset.box.split(",").map(Number)));
   }
+  for (const id of ["skin-tone", "nail-kind", "reject-reason"]) {
+    document.getElementById(id).addEventListener("change", () => { errorLine.textContent = ""; });
+  }
   sizeInput.addEventListener("input", () => { document.getElementById("brush-size-value").textContent = sizeInput.value; });
   document.getElementById("undo").addEventListener("click", undo);
   document.getElementById("redo").addEventListener("click", redo);

@@ -88,6 +88,7 @@ def test_a_labeller_draws_undoes_and_accepts_then_skips_and_rejects_in_chromium(
     hq, running = server
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver = _browser()
+    driver.set_window_size(1400, 1050)  # the whole editor, its shortcut list included, in the screenshots
     try:
         _sign_in(driver, running.url, "li.label")
         assert driver.find_elements(By.ID, "nav-labels")
