@@ -6,17 +6,20 @@ a withdrawal takes a capture's labels, masks and memberships with it and the dat
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from nailmirror_hq import captures, datasets, db, labels, mask_png
+from nailmirror_hq import backup, captures, datasets, db, labels, mask_png
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.schema import audit_log, capture_dataset, label_version
 from nailmirror_hq.service import HQ
+from tests.hq.conftest import make_hq
 from tests.support.hq_fixtures import new_kiosk
 from tests.support.hq_labels import HEIGHT, PROPOSED, WIDTH, day_for, put_capture, rect_mask
+from tests.support.hq_servers import PostgresCluster
 
 LABELLER = captures.Operator("labeller-li")
 TRAIN_CODE, EVAL_CODE = "K7QH3MPX", "23456789"
@@ -129,3 +132,26 @@ def test_a_withdrawal_takes_the_labels_and_the_dataset_records_its_loss(hq: HQ, 
         assert datasets.get(conn, "nails-a").summary()["lost"] == 1
         assert datasets.get(conn, "nails-a").summary()["held"] == 0
     assert not hq.require_captures().has(version.mask_sha256)
+
+
+
+@pytest.mark.slow  # two PostgreSQL databases
+def test_labelling_goes_on_after_a_restore_into_a_new_postgresql(pg_cluster: PostgresCluster, tmp_path: Path) -> None:
+    """A backup restored into a new HQ on PostgreSQL: the label_version id sequence moves past the restored
+    versions, so the next label is taken, not refused as a duplicate key."""
+    from nailmirror_hq.api.app import create_app
+
+    old = make_hq(tmp_path / "old", pg_cluster.new_database())
+    try:
+        _two_captures(old, TestClient(create_app(old)))
+        first = _accept(old, TRAIN_CODE, PROPOSED)
+        backup.backup(old.engine, old.blobs, tmp_path / "bk")
+    finally:
+        old.close()
+    new = make_hq(tmp_path / "new", pg_cluster.new_database())
+    try:
+        backup.restore(new.engine, new.blobs, tmp_path / "bk", "test")
+        later = _accept(new, EVAL_CODE, PROPOSED)
+        assert later.id > first.id and later.version == 1
+    finally:
+        new.close()
