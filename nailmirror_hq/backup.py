@@ -69,7 +69,7 @@ def backup(engine: Engine, blobs: BlobStore, target: Path) -> dict[str, Any]:
 # damaged backup and is refused.
 ADDED_AFTER_V1 = frozenset({"style_channel", "retired_token", "credit_grant", "credit_ledger_entry",
                             "hq_signing_key", "channel_canary", "rollout", "capture", "capture_withdrawal",
-                            "capture_dataset"})
+                            "capture_dataset", "label_version", "label_dataset"})
 
 
 def _read_rows(source: Path, manifest: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -130,7 +130,7 @@ def restore(engine: Engine, blobs: BlobStore, source: Path, actor: str, kek: byt
         if kek is not None:
             keys.sign_unsigned_grants(conn, keys.ensure_key(conn, kek, clock.now_text()))
         if engine.dialect.name == "postgresql":  # id sequences must move past the restored ids
-            for name in ("audit_log", "rollout"):
+            for name in ("audit_log", "rollout", "label_version"):
                 conn.exec_driver_sql(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                                      f"COALESCE((SELECT MAX(id) FROM {name}), 1))")
         audit.record(conn, actor, "RESTORE", "hq", epoch, source=str(source), from_epoch=manifest.get("epoch"))

@@ -94,9 +94,10 @@ def create_app(hq: HQ, ticks: clock.Ticks = clock.monotonic) -> FastAPI:
     app.include_router(audit_page.router)
     app.include_router(fleet_page.router)
     app.include_router(rollouts_page.router)
-    from nailmirror_hq.web import captures_page
+    from nailmirror_hq.web import captures_page, labels_page
 
     app.include_router(captures_page.router)
+    app.include_router(labels_page.router)
     app.add_middleware(ProtocolGate)
     app.add_middleware(observe.CountRequests, registry=app.state.metrics)  # last added: outermost, sees all
     return app

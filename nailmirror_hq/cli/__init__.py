@@ -19,6 +19,8 @@
     nailmirror-hq backup DIR | restore DIR | signing-key
     nailmirror-hq maintain [--retention-days 180] [--blob-grace-days 7]
     nailmirror-hq captures list [--limit N] | show CODE [--image FILE] | withdraw CODE
+    nailmirror-hq labels dataset create NAME | list | show NAME;  labels export NAME --out DIR
+    nailmirror-hq labels export-evaluation --out DIR
 
 --data and --json may come before or after the subcommand. The schema is migrated only when it is behind this
 build (a command on a current database never loads the migration machinery). Exit status, as the kiosk's CLI:
@@ -47,7 +49,7 @@ from nailmirror_hq.cli.common import add_common, cli_actor, command
 __all__ = ["build_parser", "cli_actor", "main"]
 
 COMMAND_MODULES = ("admin", "stores", "kiosks", "styles", "reference", "drafts", "reviewers", "credits", "rollouts",
-                   "captures")
+                   "captures", "labels")
 ERROR_LOG_NAME = "nailmirror-hq-cli-errors.log"
 EXIT_REFUSED, EXIT_UNUSABLE, EXIT_INTERNAL_ERROR = 1, 4, 5
 

@@ -25,12 +25,15 @@ DEFAULT = "zh_CN"
 KIOSK_TERM_ZH = "终端"  # the one Chinese word for a kiosk (issue #25 point 14), not 自助机, 门店机 or 设备
 
 # msgctxt → the status codes shown under it ("" none): drafts' review states, stores', the credit ledger's kinds,
-# states and parked grants', and the roles (shown on the 403 page).
+# states and parked grants', and the roles (shown on the 403 page); "label": the labelling page's codes.
 STATUSES: dict[str, tuple[str, ...]] = {
     "": ("PENDING_REVIEW", "APPROVED", "REJECTED", "WITHDRAWN", "ACTIVE", "REVOKED", "GRANT", "CHARGE",
          "CONFIRMED", "REFUNDED", "PARKED", "ACCEPTED", "content_reviewer", "content_editor", "ops_admin",
          "labeller", "trainer"),
     "style": ("UNPUBLISHED", "PUBLISHED", "OFF_SHELF", "WITHDRAWN"),
+    # the labelling page: decisions, rejection reasons, skin tones, nail kinds (labels.py) and the kiosk's fingers
+    "label": ("accepted", "skipped", "rejected", "not_usable", "privacy", "I-II", "III-IV", "V-VI", "bare",
+              "polished", "long", "decorated", "thumb", "index", "middle", "ring", "pinky"),
 }
 
 

@@ -69,6 +69,7 @@ NAV: list[tuple[str, str, Permission]] = [
     ("/credits", "Credits", Permission.MANAGE_CREDITS),
     ("/rollouts", "Rollouts", Permission.PUBLISH_ROLLOUTS),
     ("/captures", "Captures", Permission.READ_CAPTURES),
+    ("/labels", "Labelling", Permission.LABEL_CAPTURES),
     ("/audit", "Audit log", Permission.READ_AUDIT),
 ]
 

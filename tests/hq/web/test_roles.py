@@ -86,7 +86,7 @@ def test_each_role_gets_403_exactly_where_its_permissions_end(hq_sqlite: HQ, tmp
     declared = {k: v for k, v in _declared(create_app(hq).routes).items() if v is not None}
     fill = {"style_id": style.id, "store_id": "st_SH-0012", "action": "off-shelf", "draft_id": "x1", "kind": "tags",
             "kiosk_id": "k-none", "channel_code": "default", "rollout_id": "999999", "code": "ABCD-EFGH",
-            "sha256": "0" * 64}
+            "sha256": "0" * 64, "version_id": "1"}
     for role in Role:
         browser, csrf = signed_in(hq, role.value.replace("_", "."))
         for (method, path), permission in sorted(declared.items()):
