@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import os
 import secrets
 import tomllib
@@ -30,9 +29,12 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 from sqlalchemy import Connection, text
 
-ALGORITHM = "ed25519"
+from nailmirror_protocol import model_release
+
+ALGORITHM = model_release.SIGNING_ALGORITHM
 GRANT_PURPOSE = "credits.grant.v1"
-MODEL_RELEASE_PURPOSE = "model.release.v1"  # the data loop's model releases
+MODEL_RELEASE_PURPOSE = model_release.MODEL_RELEASE_PURPOSE  # the data loop's model releases
+KEY_ROTATION_PURPOSE = model_release.KEY_ROTATION_PURPOSE
 CONFIG_SECTION = "signing"
 CONFIG_KEY = "key_encryption_key"
 _KEK_BYTES = 32
@@ -117,8 +119,9 @@ class SigningKey:
 
 
 def _message(purpose: str, payload: bytes) -> bytes:
-    # The purpose is part of what is signed: a grant's signature never verifies as a model release's.
-    return b"nailmirror-hq\n" + purpose.encode("ascii") + b"\n" + payload
+    # The purpose is part of what is signed: a grant's signature never verifies as a model release's. The framing
+    # is the protocol's, so what HQ signs and what a kiosk verifies cannot drift apart.
+    return model_release.signed_message(purpose, payload)
 
 
 def grant_payload(grant_id: str, store_id: str, amount: int) -> bytes:
@@ -128,7 +131,7 @@ def grant_payload(grant_id: str, store_id: str, amount: int) -> bytes:
 
 
 def _key_id(raw_public: bytes) -> str:
-    return hashlib.sha256(raw_public).hexdigest()[:16]
+    return model_release.key_id(raw_public)  # the id a kiosk computes from the key it pins
 
 
 def public_key(conn: Connection) -> PublicKey | None:

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from nailmirror_hq import catalog, clock, db, drafts, feed, fleet, inbox, meta, metrics, stores
+from nailmirror_hq import catalog, clock, db, drafts, feed, fleet, inbox, meta, metrics, model_releases, stores
 from nailmirror_hq.api import observe
 from nailmirror_hq.api.errors import NO_STORE
 from nailmirror_hq.blob_access import BlobAccess
@@ -224,6 +224,9 @@ def snapshot(request: Request, kiosk: Kiosk,
                        for i, v, b in feed.live(conn, kiosk.feed, "style")],
             "state": feed.state(conn, epoch, kiosk.feed, head.head_seq),
         }
+        models = model_releases.live_models(conn, kiosk.feed)
+        if models:  # a kiosk resyncing from a snapshot keeps its release (an older kiosk skips the field)
+            answer["models"] = models
         observe.of(request).observe(metrics.SNAPSHOT_STYLES, len(answer["styles"]))
     # After the read: the kiosk's next cursor is for this channel's feed. Only a kiosk that moved or upgraded
     # takes the writer lock; the steady-state snapshot stays a pure read.
