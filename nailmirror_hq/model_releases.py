@@ -154,6 +154,11 @@ def live_models(conn: Connection, feed_code: str) -> list[SnapshotModel]:
             for slot, version, body in feed.live(conn, feed_code, KIND)]
 
 
+def live_release(conn: Connection, feed_code: str, slot: str) -> dict[str, Any] | None:
+    """The release body the feed carries in the slot now, if any."""
+    return next((body for s, _, body in feed.live(conn, feed_code, KIND) if s == slot), None)
+
+
 def _shown(conn: Connection, channel_code: str, slot: str) -> tuple[int, dict[str, Any]] | None:
     """What the rest of the channel runs now (its own feed: a release held in canary is not in it), which a roll
     back of this release brings back."""

@@ -102,8 +102,11 @@ def rollback_model(conn: Connection, key: keys.SigningKey, channel_code: str, sl
     if undone.previous_body is not None:
         manifest = cast(Any, undone.previous_body)["manifest"]
         body = cast(dict[str, Any], model_releases.sign(key, manifest))
-        feed.append(conn, channel_code, model_releases.KIND, "upsert", slot, version, body)
-        if feed.live_version(conn, canary, model_releases.KIND, slot) not in (None, version):
+        # A release held in canary never reached the rest of the channel: they run `body` already (the same
+        # signature: ed25519 is deterministic), so only the canary stores get a change, not a pointless re-switch.
+        if model_releases.live_release(conn, channel_code, slot) != body:
+            feed.append(conn, channel_code, model_releases.KIND, "upsert", slot, version, body)  # and its canary feed
+        elif model_releases.live_release(conn, canary, slot) not in (None, body):
             feed.append(conn, canary, model_releases.KIND, "upsert", slot, version, body)
     else:
         for code in (channel_code, canary):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from nailmirror_hq import audit, clock, db, keys
+from nailmirror_hq import db, key_rotation, keys
 from nailmirror_hq.cli.common import Command, cli_actor
 from nailmirror_hq.service import HQ
 
@@ -15,7 +15,7 @@ def register(sub: Any, command: Command) -> None:
         dest="action", metavar="ACTION", required=True)
     command(group, "show", _show, "the key HQ signs with, the older ones, and the rotations kiosks follow")
     command(group, "rotate", _rotate, "make a new key pair to sign with from now on; the old key signs the "
-                                      "rotation record, and what it signed keeps verifying")
+                                      "rotation record, live model releases are signed again with the new one")
 
 
 def _show(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
@@ -30,10 +30,9 @@ def _show(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 def _rotate(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     if hq.kek is None:
         raise RuntimeError("HQ was opened without its config file's key")
-    actor = cli_actor()
     with db.write(hq.engine) as conn:
-        new, rotation = keys.rotate(conn, hq.kek, clock.now_text())
-        audit.record(conn, actor, "KEY_ROTATE", "hq", new.public.key_id, old_key_id=rotation["old_key_id"])
-    hq.signing_key = new
-    return {"key_id": new.public.key_id, "old_key_id": rotation["old_key_id"], "rotated_at": rotation["rotated_at"],
-            "new_key": rotation["new_key"]}
+        done = key_rotation.rotate(conn, hq.kek, cli_actor())
+    hq.signing_key = done.key
+    return {"key_id": done.key.public.key_id, "old_key_id": done.rotation["old_key_id"],
+            "rotated_at": done.rotation["rotated_at"], "new_key": done.rotation["new_key"],
+            "releases_signed_again": list(done.resigned)}

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from nailmirror_hq import backup, clock, credits, db, keys, rollout_actions
+from nailmirror_hq import backup, credits, db, key_rotation, rollout_actions, rollouts
 from nailmirror_hq.service import HQ
 from nailmirror_protocol import paths, wire
 from nailmirror_protocol.model_release import (
@@ -45,8 +45,9 @@ def hello(client: TestClient, headers: dict[str, str]) -> tuple[HQKey, list[KeyR
 
 def rotate(hq: HQ) -> KeyRotation:
     with db.write(hq.engine) as conn:
-        hq.signing_key, rotation = keys.rotate(conn, hq.kek or b"", clock.now_text())
-    return rotation
+        done = key_rotation.rotate(conn, hq.kek or b"", "test")
+    hq.signing_key = done.key
+    return done.rotation
 
 
 def test_a_kiosk_pins_the_key_at_enrollment_and_follows_a_rotation_to_the_new_releases(
@@ -65,6 +66,10 @@ def test_a_kiosk_pins_the_key_at_enrollment_and_follows_a_rotation_to_the_new_re
     current, rotations = hello(client, headers)
     assert current["key_id"] != pinned["key_id"] and rotations == [rotation]
     assert follow_rotations(pinned, rotations, verifier) == current
+    # The release it runs comes again, the same manifest signed by the key it now holds.
+    assert kiosk.poll() == [("upsert", "live", 2)]
+    assert kiosk.models["live"][1]["manifest"] == first.manifest
+    assert verify_release(current, kiosk.models["live"][1], verifier)
     second = publish(hq, tmp_path, salt=2)
     kiosk.poll()
     assert kiosk.models["live"][1]["key_id"] == current["key_id"]
@@ -81,6 +86,38 @@ def test_a_kiosk_pins_the_key_at_enrollment_and_follows_a_rotation_to_the_new_re
     _, later_code = add_store(hq, "BJ-0001")
     _, later_key, later_rotations = enroll(client, later_code)
     assert (later_key, later_rotations) == (current, [rotation])
+
+
+def test_a_rotation_signs_held_and_live_releases_again_so_widening_and_snapshots_verify(
+        hq: HQ, client: TestClient, tmp_path: Path) -> None:
+    canary_store, canary_headers = new_kiosk(hq, client, "SH-0012")
+    _, other_headers = new_kiosk(hq, client, "BJ-0001")
+    with db.write(hq.engine) as conn:
+        rollouts.add_canary(conn, "all", canary_store, "t")
+    canary, other = Kiosk(client, canary_headers), Kiosk(client, other_headers)
+    canary.snapshot()
+    other.snapshot()
+    first = publish(hq, tmp_path, salt=1)
+    with db.write(hq.engine) as conn:
+        rollout_actions.widen(conn, first.rollout_id, "t")
+    held = publish(hq, tmp_path, salt=2)
+    assert canary.poll() == [("upsert", "live", 1), ("upsert", "live", 2)] and other.poll() == [("upsert", "live", 1)]
+
+    rotate(hq)
+    current, _ = hello(client, other_headers)
+    assert other.poll() == [("upsert", "live", 3)]  # the release every store runs, signed again
+    assert canary.poll() == [("upsert", "live", 3), ("upsert", "live", 4)]  # and then the one held for it
+    assert canary.models["live"][1]["manifest"] == held.manifest
+    assert other.models["live"][1]["manifest"] == first.manifest
+    for kiosk in (canary, other):
+        assert verify_release(current, kiosk.models["live"][1], verifier)
+    with db.write(hq.engine) as conn:
+        widened = rollout_actions.widen(conn, held.rollout_id, "t")
+    assert widened.version == 4 and other.poll() == [("upsert", "live", 4)] and canary.poll() == []
+    assert verify_release(current, other.models["live"][1], verifier)
+    fresh = Kiosk(client, new_kiosk(hq, client, "GZ-0100")[1])
+    fresh.snapshot()
+    assert fresh.models["live"][0] == 4 and verify_release(current, fresh.models["live"][1], verifier)
 
 
 def test_a_forged_rotation_is_not_followed(hq: HQ, client: TestClient) -> None:

@@ -144,16 +144,24 @@ def test_a_release_reaches_the_canary_store_first_then_every_store_and_rolls_bac
     with db.write(hq.engine) as conn:
         version, undone = rollout_actions.rollback_model(conn, hq.require_signing_key(), "all", "live", "t")
     assert (version, undone.id, undone.stage) == (3, second.rollout_id, rollouts.ROLLED_BACK)
+    assert canary.poll() == [("upsert", "live", 3)]
+    assert other.poll() == []  # the held release never reached it: it runs the one rolled back to already
     for kiosk in (canary, other):
-        assert kiosk.poll() == [("upsert", "live", 3)]
         back = kiosk.models["live"][1]
         assert back["manifest"] == first.manifest and verify_release(hq_key(hq), back, verifier)
+    third = publish(hq, tmp_path, salt=3)
+    with db.write(hq.engine) as conn:
+        rollout_actions.widen(conn, third.rollout_id, "t")
+        assert rollout_actions.rollback_model(conn, hq.require_signing_key(), "all", "live", "t")[0] == 5
+    for kiosk in (canary, other):  # a widened release: every store gets the one before it back
+        assert kiosk.poll() == [("upsert", "live", 4), ("upsert", "live", 5)]
+        assert kiosk.models["live"][1]["manifest"] == first.manifest
 
     with db.write(hq.engine) as conn:
         assert model_releases.withdraw(conn, channel_code="all", slot="live", actor="t")
         assert not model_releases.withdraw(conn, channel_code="all", slot="live", actor="t")
     for kiosk in (canary, other):
-        assert kiosk.poll() == [("delete", "live", 4)]
+        assert kiosk.poll() == [("delete", "live", 6)]
         assert kiosk.models == {}
 
 
