@@ -76,12 +76,16 @@ ACTION_LABELS: dict[str, str] = {
     "DATASET_CREATE": "Froze a dataset of labels",
     "DATASET_EXPORT": "Exported labelled captures",
     "RESTORE": "Restored HQ from a backup",
+    "MODEL_RELEASE": "Released a nail model",
+    "MODEL_WITHDRAW": "Withdrew a nail model release",
+    "MODEL_ROLLBACK": "Rolled a nail model back",
+    "KEY_ROTATE": "Rotated HQ's signing key",
 }
 
 # entity_type → the English word for what was acted on
 ENTITY_LABELS: dict[str, str] = {"style": "Style", "draft": "Draft", "store": "Store", "category": "Category",
                                  "tag": "Tag", "reviewer": "Person", "hq": "HQ",
-                                 "capture": "Capture", "dataset": "Dataset"}
+                                 "capture": "Capture", "dataset": "Dataset", "model": "Nail model"}
 
 
 # detail key → the English word for it (a key without one shows as it is)
