@@ -29,3 +29,11 @@ CREATE TABLE hq_key (
     current INTEGER NOT NULL DEFAULT 0 CHECK (current IN (0, 1))
 );
 CREATE UNIQUE INDEX hq_key_one_current ON hq_key (current) WHERE current = 1;
+-- Whether this kiosk can verify releases now (MODEL_SIGNING_STATES): "no_key" until a key is pinned,
+-- "key_mismatch" while HQ's hello names a key no signed rotation leads to. Kept for the report and `sync status`.
+CREATE TABLE model_signing (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    state TEXT NOT NULL CHECK (state IN ('ok', 'no_key', 'key_mismatch')),
+    detail TEXT NOT NULL DEFAULT '',
+    updated_at TEXT NOT NULL
+);

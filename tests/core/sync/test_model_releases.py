@@ -1,0 +1,224 @@
+"""The kiosk learns signed model releases (issue #27 §5), with the real HQ app on loopback behind a relay that
+adds what HQ does not send yet (tests/support/model_releases.py): HQ's key pinned at enrollment or at an older
+kiosk's first hello, rotations followed only when signed, releases ignored without a key or with a key no rotation
+leads to, a release refused for its signature, shapes or bytes, the file fetched, checked and stored, a
+withdrawal, a snapshot that keeps what a release reached, and the report and `sync status` fields."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from nailmirror_desktop.adapters.sync.client import HttpHq
+from nailmirror_desktop.core.db import open_database
+from nailmirror_desktop.core.model_releases import download, store
+from nailmirror_desktop.core.model_version import bundled_model_version
+from nailmirror_desktop.core.paths import data_dir, database_path
+from nailmirror_desktop.core.sync import state
+from tests.support.model_releases import (
+    HqSigner,
+    ReleasingHq,
+    manifest_for,
+    model_change,
+    model_file,
+    snapshot_model,
+)
+from tests.support.sync_rig import HqRig, enroll, nailmirror
+
+pytestmark = pytest.mark.slow  # each enrolls and syncs a few times against the real HQ: 1.3–2.8 s
+
+
+@pytest.fixture
+def relay(rig: HqRig) -> Iterator[ReleasingHq]:
+    hq = ReleasingHq(rig.server.port)
+    yield hq
+    hq.stop()
+
+
+def _status() -> dict[str, Any]:
+    run = nailmirror("sync", "status", "--json")
+    assert run.rc == 0, run.err
+    result: dict[str, Any] = run.json()
+    return result
+
+
+def _sync() -> None:
+    run = nailmirror("sync", "now")
+    assert run.rc == 0, run.err
+
+
+def _row(slot: str, release: int) -> store.ModelReleaseRow | None:
+    conn = open_database(database_path())
+    try:
+        return store.get(conn, slot, release)
+    finally:
+        conn.close()
+
+
+def test_a_key_pinned_at_enrollment_lets_a_release_download_verified_and_the_report_says_so(
+        rig: HqRig, relay: ReleasingHq) -> None:
+    hq = HqSigner.new()
+    relay.enroll_key = relay.hello_key = hq.key
+    live, frame = model_file(), model_file(1000)
+    relay.serve_model(live)
+    relay.serve_model(frame)
+    relay.snapshot_models = [snapshot_model("live", 4, hq.sign(manifest_for(live))),
+                             snapshot_model("full_frame", 5, hq.sign(manifest_for(frame, "full_frame")))]
+    enroll(rig, relay.url)
+    assert _status()["hq_key_id"] == hq.key["key_id"]
+    _sync()
+    sha = hashlib.sha256(live).hexdigest()
+    stored = data_dir() / "models" / f"{sha}.onnx"
+    assert stored.read_bytes() == live and stored.stat().st_mode & 0o077 == 0
+    row = _row("live", 4)
+    assert row is not None and row.state == "verified" and row.path == str(stored)
+    status = _status()
+    assert status["model_signing"] == "ok" and status["model_slots"]["live"]["state"] == "verified"
+    # a slot this kiosk does not run is recorded, never fetched
+    assert status["model_slots"]["full_frame"]["state"] == "bundled"
+    assert hashlib.sha256(frame).hexdigest() not in relay.blob_requests
+    # verified is not yet running: the version reported stays the bundled one until the switch (issue #27 §7)
+    assert status["model_version"] == bundled_model_version()
+    _sync()  # the next cycle's report carries the verified slot to HQ
+    report = relay.reports[-1]
+    assert report["model_signing"] == "ok" and report["model_slots"]["live"]["release"] == 4
+    assert report["model_slots"]["live"]["state"] == "verified"
+    assert report["model_version"] == bundled_model_version()
+
+
+def test_an_older_kiosk_ignores_releases_until_its_first_hello_with_a_key_then_reads_them(
+        rig: HqRig, relay: ReleasingHq) -> None:
+    hq = HqSigner.new()
+    data = model_file()
+    relay.serve_model(data)
+    release = hq.sign(manifest_for(data))
+    enroll(rig, relay.url)  # an HQ from before releases: no key in the answer
+    _sync()
+    relay.feed = [model_change("live", 3, release)]
+    _sync()  # HQ sends no key yet: the release is ignored
+    assert _status()["model_signing"] == "no_key" and _status()["hq_key_id"] is None
+    assert _row("live", 3) is None and relay.reports[-1]["model_signing"] == "no_key"
+    relay.hello_key = hq.key
+    relay.snapshot_models = [snapshot_model("live", 3, release)]
+    _sync()  # pinned from hello, and the releases it missed are read again from the snapshot
+    status = _status()
+    assert status["hq_key_id"] == hq.key["key_id"] and status["model_signing"] == "ok"
+    row = _row("live", 3)
+    assert row is not None and row.state == "verified"
+
+
+def test_a_rotation_signed_by_the_pinned_key_is_followed_and_a_forged_one_is_not(
+        rig: HqRig, relay: ReleasingHq, caplog: pytest.LogCaptureFixture) -> None:
+    old, new, thief = HqSigner.new(), HqSigner.new(), HqSigner.new()
+    relay.enroll_key = relay.hello_key = old.key
+    enroll(rig, relay.url)
+    _sync()
+    # a key no signed rotation leads to: key_mismatch, its releases ignored, one log line
+    data = model_file()
+    relay.serve_model(data)
+    relay.hello_key = thief.key
+    relay.rotations = [old.rotate_to(thief, signed_by=thief)]
+    relay.feed = [model_change("live", 6, thief.sign(manifest_for(data)))]
+    with caplog.at_level(logging.WARNING, logger="nailmirror_desktop"):
+        _sync()
+    assert _status()["model_signing"] == "key_mismatch" and _status()["hq_key_id"] == old.key["key_id"]
+    assert _row("live", 6) is None
+    assert [r.getMessage() for r in caplog.records if "ignored" in r.getMessage()] == [
+        f"model releases ignored: HQ sent key {thief.key['key_id']}, no signed rotation leads to it from"
+        f" {old.key['key_id']}"]
+    # the real rotation, signed by the pinned key: followed, the old key kept, the new one's releases taken
+    relay.hello_key = new.key
+    relay.rotations = [old.rotate_to(new)]
+    relay.snapshot_models = [snapshot_model("live", 7, new.sign(manifest_for(data)))]
+    _sync()
+    status = _status()
+    assert status["model_signing"] == "ok" and status["hq_key_id"] == new.key["key_id"]
+    conn = open_database(database_path())
+    try:
+        assert [r[0] for r in conn.execute("SELECT key_id FROM hq_key ORDER BY current")] == [
+            old.key["key_id"], new.key["key_id"]]
+    finally:
+        conn.close()
+    row = _row("live", 7)
+    assert row is not None and row.state == "verified"
+
+
+def test_a_bad_signature_or_shape_is_refused_before_anything_is_fetched(rig: HqRig, relay: ReleasingHq) -> None:
+    hq, other = HqSigner.new(), HqSigner.new()
+    relay.enroll_key = relay.hello_key = hq.key
+    enroll(rig, relay.url)
+    _sync()
+    data = model_file()
+    relay.serve_model(data)
+    tampered = hq.sign(manifest_for(data))
+    tampered["manifest"]["size"] += 1
+    wrong_key = {**other.sign(manifest_for(data)), "key_id": hq.key["key_id"]}
+    relay.feed = [model_change("live", 8, tampered), model_change("still", 9, wrong_key),  # type: ignore[arg-type]
+                  model_change("live", 10, hq.sign(manifest_for(data, shapes_ok=False))),
+                  model_change("still", 11, hq.sign(manifest_for(data, "live")))]
+    _sync()
+    refused = {(slot, release): _row(slot, release) for slot, release in
+               (("live", 8), ("still", 9), ("live", 10), ("still", 11))}
+    assert all(r is not None and r.state == "refused" for r in refused.values())
+    assert "signature does not verify" in refused["live", 8].detail  # type: ignore[union-attr]
+    assert "signature does not verify" in refused["still", 9].detail  # type: ignore[union-attr]
+    assert "shapes do not fit slot live" in refused["live", 10].detail  # type: ignore[union-attr]
+    assert "for slot live, the change for slot still" in refused["still", 11].detail  # type: ignore[union-attr]
+    assert relay.blob_requests == []
+    assert _status()["model_slots"]["live"]["state"] == "refused"
+
+
+def test_wrong_bytes_are_fetched_once_more_then_refused_with_the_reason(rig: HqRig, relay: ReleasingHq) -> None:
+    hq = HqSigner.new()
+    relay.enroll_key = relay.hello_key = hq.key
+    enroll(rig, relay.url)
+    _sync()
+    data = model_file()
+    manifest = manifest_for(data)
+    relay.serve_model(model_file(), as_sha=manifest["sha256"])  # HQ (or a cache between) serves other bytes
+    relay.feed = [model_change("live", 12, hq.sign(manifest))]
+    _sync()  # the first attempt fails inside sync now and waits for its retry
+    conn = open_database(database_path())
+    try:
+        port = HttpHq(relay.url, state.require(conn).token, parts_dir=data_dir() / "sync" / "parts")
+        with pytest.raises(download.ModelFetchFailed) as second:
+            download.fetch(conn, port, "live", 12, attempt=2)
+        assert second.value.refused
+        row = store.get(conn, "live", 12)
+        assert row is not None and row.state == "refused" and "hash" in row.detail and row.path is None
+    finally:
+        conn.close()
+    assert relay.blob_requests.count(manifest["sha256"]) == 2
+    assert not (data_dir() / "models" / f"{manifest['sha256']}.onnx").exists()
+
+
+def test_a_withdrawal_brings_the_bundled_model_back_and_a_resync_keeps_an_active_release(
+        rig: HqRig, relay: ReleasingHq) -> None:
+    hq = HqSigner.new()
+    relay.enroll_key = relay.hello_key = hq.key
+    data = model_file()
+    relay.serve_model(data)
+    release = hq.sign(manifest_for(data))
+    relay.snapshot_models = [snapshot_model("live", 4, release)]
+    enroll(rig, relay.url)
+    _sync()
+    conn = open_database(database_path())
+    try:
+        store.mark_active(conn, "live", 4)  # what the switch at an idle moment does (issue #27 §7)
+    finally:
+        conn.close()
+    assert _status()["model_version"] == release["manifest"]["version"]
+    rig.new_epoch()  # HQ restored: the next cycle takes the snapshot, which lists the same release
+    _sync()
+    row = _row("live", 4)
+    assert row is not None and row.state == "active"
+    assert relay.blob_requests.count(release["manifest"]["sha256"]) == 1  # not fetched again
+    relay.feed = [model_change("live", 5)]  # HQ withdraws the slot's release
+    _sync()
+    assert _row("live", 4) is None and "live" not in _status()["model_slots"]
+    assert _status()["model_version"] == bundled_model_version()
+    assert not (data_dir() / "models" / f"{release['manifest']['sha256']}.onnx").exists()
