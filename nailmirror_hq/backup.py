@@ -26,7 +26,7 @@ from sqlalchemy import Engine, delete, select
 from nailmirror_hq import audit, clock, db, keys, meta
 from nailmirror_hq.blobs import BlobStore, FileBlobStore
 from nailmirror_hq.errors import HQError
-from nailmirror_hq.schema import blob, hq_signing_key, metadata
+from nailmirror_hq.schema import blob, hq_key_rotation, hq_signing_key, metadata
 from nailmirror_protocol.errors import ErrorCode
 
 FORMAT = "nailmirror-hq-backup"
@@ -69,7 +69,7 @@ def backup(engine: Engine, blobs: BlobStore, target: Path) -> dict[str, Any]:
 # damaged backup and is refused.
 ADDED_AFTER_V1 = frozenset({"style_channel", "retired_token", "credit_grant", "credit_ledger_entry",
                             "hq_signing_key", "channel_canary", "rollout", "capture", "capture_withdrawal",
-                            "capture_dataset"})
+                            "capture_dataset", "hq_key_rotation"})
 
 
 def _read_rows(source: Path, manifest: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -114,7 +114,7 @@ def restore(engine: Engine, blobs: BlobStore, source: Path, actor: str, kek: byt
     rows = _read_rows(source, manifest)
     _check_keys(source, rows["hq_signing_key"], kek)
     # A backup from before the signing key existed must not take this HQ's key away.
-    keep = {hq_signing_key.name} if not rows["hq_signing_key"] else set()
+    keep = {hq_signing_key.name, hq_key_rotation.name} if not rows["hq_signing_key"] else set()
     for item in rows["blob"]:  # blobs first: a row never names a blob the store lacks
         if not blobs.has(item["sha256"]):
             blobs.put_verified(item["sha256"], copy.path(item["sha256"]))

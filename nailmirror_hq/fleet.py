@@ -6,6 +6,11 @@ A request is stored here (fleet_request) and handed to the kiosk by hello (`flee
 report answers it (`fleet_results`). The kiosk refuses to replay generation tasks and tasks that ended
 OUTCOME_UNKNOWN (money may have been spent): those stay for staff at the kiosk, whatever HQ asks.
 
+Model releases (issue #27): the report's `model_signing` and `model_slots` show per slot what the kiosk runs; a
+release it rolled back or refused is a problem worded with the kiosk's own one-line reason, a key it could not
+accept another; a kiosk still without HQ's key is not (it pins one at its next hello) but is in the "model
+problems" filter.
+
 Names: given at enrollment (`nailmirror sync enroll --name`); a kiosk enrolled before names were kept
 (named_at NULL) is named `<store>-<n>` at its next hello; an operator renames one from the page or the CLI.
 Names are unique within a store.
@@ -35,8 +40,11 @@ NAME_MAX = 60
 CAMERA_OK = ("LIVE",)
 # The problems a row may have, in the order the alert list shows them (the page words them).
 PROBLEMS = ("revoked", "not_seen", "sync_state", "failed_downloads", "dead_letters", "disk_low", "camera",
-            "request_failed")
-FILTERS = ("all", "not_seen", "failed_downloads", "problems")
+            "request_failed", "model_failed", "model_key")
+MODEL_PROBLEMS = ("model_failed", "model_key")
+FILTERS = ("all", "not_seen", "failed_downloads", "problems", "model_problems")
+# A slot whose release the kiosk rolled back or refused: a problem, worded with the kiosk's one-line reason.
+MODEL_FAILED_STATES = ("rolled_back", "refused")
 RECENT_REQUESTS = 5
 # How the kiosk's answer to replay_dead_letters counts what it would not replay (nailmirror_desktop/core/sync/
 # fleet.py: "N replayed, M left for staff (generation or outcome unknown)"). A detail without it counts none.
@@ -81,6 +89,14 @@ class FleetKiosk:
     # Open dead letters the kiosk's last replay left for staff there (generation, OUTCOME_UNKNOWN): HQ can do
     # nothing about them, so the page says "waiting for staff at the kiosk" instead of alerting.
     waiting_for_staff: int = 0
+    # Model releases (issue #27): "ok", "no_key" (waiting for HQ's key), "key_mismatch"; None from an older kiosk.
+    model_signing: str | None = None
+    model_slots: dict[str, dict[str, Any]] = field(default_factory=dict)  # slot → ModelSlotReport
+
+    def model_failures(self) -> list[tuple[str, dict[str, Any]]]:
+        """(slot, its report) for each slot whose release the kiosk rolled back or refused."""
+        return [(slot, found) for slot, found in sorted(self.model_slots.items())
+                if found.get("state") in MODEL_FAILED_STATES]
 
     def to_json(self) -> dict[str, Any]:
         body = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "requests"}
@@ -132,6 +148,10 @@ def problems_of(kiosk: FleetKiosk | dict[str, Any], now: datetime) -> tuple[str,
     requests = get("requests")
     if requests and requests[0].outcome == "FAILED":
         found.append("request_failed")
+    if any(slot.get("state") in MODEL_FAILED_STATES for slot in (get("model_slots") or {}).values()):
+        found.append("model_failed")
+    if get("model_signing") == "key_mismatch":
+        found.append("model_key")
     return tuple(found)
 
 
@@ -160,7 +180,8 @@ def fleet(conn: Connection, now: datetime | None = None) -> list[FleetKiosk]:
             "failed_downloads": list(report.get("failed_downloads") or []),
             "disk_free_bytes": report.get("disk_free_bytes"), "camera_state": report.get("camera_state"),
             "fps": report.get("fps"), "report_at": row.sync_report_at,
-            "requests": tuple(requests.get(row.kiosk_id, ())[:RECENT_REQUESTS])}
+            "requests": tuple(requests.get(row.kiosk_id, ())[:RECENT_REQUESTS]),
+            "model_signing": report.get("model_signing"), "model_slots": dict(report.get("model_slots") or {})}
         fields["waiting_for_staff"] = _waiting_for_staff(fields["dead_letters"], fields["requests"])
         found.append(FleetKiosk(**fields, problems=problems_of(fields, now)))
     return found
@@ -178,13 +199,17 @@ def _waiting_for_staff(dead_letters: dict[str, int], requests: tuple[Request, ..
 
 
 def select_rows(rows: list[FleetKiosk], wanted: str) -> list[FleetKiosk]:
-    """The page's filters: not seen for 24 h, with failed downloads, with any problem, or all."""
+    """The page's filters: not seen for 24 h, with failed downloads, with any problem, with a model problem, or
+    all."""
     if wanted == "not_seen":
         return [r for r in rows if "not_seen" in r.problems]
     if wanted == "failed_downloads":
         return [r for r in rows if "failed_downloads" in r.problems]
     if wanted == "problems":
         return [r for r in rows if r.problems and r.problems != ("revoked",)]
+    if wanted == "model_problems":  # what HQ's model releases need looked at, a kiosk still without the key too
+        return [r for r in rows if not r.revoked_at and (
+            set(r.problems) & set(MODEL_PROBLEMS) or r.model_signing == "no_key")]
     return rows
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import os
 import secrets
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -30,9 +30,14 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 from sqlalchemy import Connection, text
 
-ALGORITHM = "ed25519"
+from nailmirror_hq.errors import HQError
+from nailmirror_protocol import model_release
+from nailmirror_protocol.errors import ErrorCode
+
+ALGORITHM = model_release.SIGNING_ALGORITHM
 GRANT_PURPOSE = "credits.grant.v1"
-MODEL_RELEASE_PURPOSE = "model.release.v1"  # the data loop's model releases
+MODEL_RELEASE_PURPOSE = model_release.MODEL_RELEASE_PURPOSE  # the data loop's model releases
+KEY_ROTATION_PURPOSE = model_release.KEY_ROTATION_PURPOSE
 CONFIG_SECTION = "signing"
 CONFIG_KEY = "key_encryption_key"
 _KEK_BYTES = 32
@@ -117,8 +122,9 @@ class SigningKey:
 
 
 def _message(purpose: str, payload: bytes) -> bytes:
-    # The purpose is part of what is signed: a grant's signature never verifies as a model release's.
-    return b"nailmirror-hq\n" + purpose.encode("ascii") + b"\n" + payload
+    # The purpose is part of what is signed: a grant's signature never verifies as a model release's. The framing
+    # is the protocol's, so what HQ signs and what a kiosk verifies cannot drift apart.
+    return model_release.signed_message(purpose, payload)
 
 
 def grant_payload(grant_id: str, store_id: str, amount: int) -> bytes:
@@ -128,12 +134,53 @@ def grant_payload(grant_id: str, store_id: str, amount: int) -> bytes:
 
 
 def _key_id(raw_public: bytes) -> str:
-    return hashlib.sha256(raw_public).hexdigest()[:16]
+    return model_release.key_id(raw_public)  # the id a kiosk computes from the key it pins
+
+
+# The newest key is the one HQ signs with; the older ones stay, so whatever they signed (a grant a kiosk sends
+# back, a release a kiosk still runs) still verifies after a rotation.
+_CURRENT = "SELECT key_id, public_key, private_sealed, created_at FROM hq_signing_key ORDER BY created_at DESC LIMIT 1"
 
 
 def public_key(conn: Connection) -> PublicKey | None:
-    row = conn.execute(text("SELECT key_id, public_key FROM hq_signing_key")).first()
+    """The key HQ signs with now."""
+    row = conn.execute(text(_CURRENT)).first()
     return None if row is None else PublicKey(row.key_id, _unb64(row.public_key))
+
+
+def public_keys(conn: Connection) -> list[PublicKey]:
+    """Every key HQ ever signed with, newest first."""
+    return [PublicKey(row.key_id, _unb64(row.public_key)) for row in conn.execute(text(
+        "SELECT key_id, public_key FROM hq_signing_key ORDER BY created_at DESC"))]
+
+
+def verify_any(conn: Connection, purpose: str, payload: bytes, signature: str) -> bool:
+    """Did any of HQ's keys, current or rotated out, sign this? (A grant's signature names no key.)"""
+    return any(key.verify(purpose, payload, signature) for key in public_keys(conn))
+
+
+def hq_key(key: PublicKey) -> model_release.HQKey:
+    """The key as kiosks pin it (enrollment, hello)."""
+    return {"alg": ALGORITHM, "key": _b64(key.raw), "key_id": key.key_id}
+
+
+def announced(conn: Connection) -> dict[str, Any]:
+    """What enrollment and hello tell a kiosk of HQ's keys: `hq_key` (the current one, which a kiosk with none
+    pins) and `hq_key_rotations` (how a kiosk pinned to an older one reaches it)."""
+    current = public_key(conn)
+    if current is None:  # HQ opened without initialising (tests of the bare schema): nothing to pin
+        return {}
+    return {"hq_key": hq_key(current), "hq_key_rotations": rotations(conn)}
+
+
+def rotations(conn: Connection) -> list[model_release.KeyRotation]:
+    """HQ's key rotations, oldest first: the newest KEY_ROTATIONS_MAX (what a kiosk reads of hello)."""
+    rows = conn.execute(text(
+        "SELECT r.old_key_id, r.rotated_at, r.signature, k.key_id, k.public_key FROM hq_key_rotation r "
+        "JOIN hq_signing_key k ON k.key_id = r.new_key_id ORDER BY r.rotated_at DESC LIMIT :n"),
+        {"n": model_release.KEY_ROTATIONS_MAX}).all()
+    return [{"old_key_id": row.old_key_id, "new_key": {"alg": ALGORITHM, "key": row.public_key, "key_id": row.key_id},
+             "rotated_at": row.rotated_at, "signature": row.signature} for row in reversed(rows)]
 
 
 def unseal(key_id: str, public_b64: str, sealed: str, kek: bytes) -> SigningKey:
@@ -154,9 +201,13 @@ def unseal(key_id: str, public_b64: str, sealed: str, kek: bytes) -> SigningKey:
 def ensure_key(conn: Connection, kek: bytes, now: str) -> SigningKey:
     """HQ's key pair: the one in the database, unsealed, else a new one sealed and stored. Called inside
     db.write (the single writer), so two HQ processes starting at once never make two."""
-    row = conn.execute(text("SELECT key_id, public_key, private_sealed FROM hq_signing_key")).first()
+    row = conn.execute(text(_CURRENT)).first()
     if row is not None:
         return unseal(row.key_id, row.public_key, row.private_sealed, kek)
+    return _new_key(conn, kek, now)
+
+
+def _new_key(conn: Connection, kek: bytes, now: str) -> SigningKey:
     private = Ed25519PrivateKey.generate()
     public = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
     key_id = _key_id(public)
@@ -167,6 +218,23 @@ def ensure_key(conn: Connection, kek: bytes, now: str) -> SigningKey:
                       "VALUES (:k, :a, :p, :s, :t)"),
                  {"k": key_id, "a": ALGORITHM, "p": _b64(public), "s": _b64(sealed), "t": now})
     return SigningKey(PublicKey(key_id, public), private)
+
+
+def rotate(conn: Connection, kek: bytes, now: str) -> tuple[SigningKey, model_release.KeyRotation]:
+    """A new key pair, which signs from now on (inside db.write), and the rotation record the old key signs so
+    kiosks pinned to it follow. The old pair stays: what it signed keeps verifying."""
+    old = ensure_key(conn, kek, now)
+    newest = conn.execute(text("SELECT MAX(created_at) FROM hq_signing_key")).scalar_one()
+    if now <= newest:  # the newest key is the current one: it must sort after the one it replaces
+        raise HQError(409, ErrorCode.BAD_REQUEST, f"HQ's clock ({now}) is not past its newest key's time "
+                                                  f"({newest}): try again in a moment")
+    new = _new_key(conn, kek, now)
+    new_key = hq_key(new.public)
+    signature = old.sign(KEY_ROTATION_PURPOSE, model_release.rotation_payload(old.public.key_id, new_key, now))
+    conn.execute(text("INSERT INTO hq_key_rotation (old_key_id, new_key_id, rotated_at, signature) "
+                      "VALUES (:o, :n, :t, :s)"), {"o": old.public.key_id, "n": new.public.key_id, "t": now,
+                                                    "s": signature})
+    return new, {"old_key_id": old.public.key_id, "new_key": new_key, "rotated_at": now, "signature": signature}
 
 
 def sign_unsigned_grants(conn: Connection, key: SigningKey) -> int:

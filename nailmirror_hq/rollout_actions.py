@@ -1,13 +1,15 @@
-"""What an operator (or the clock) does to a style's rollout: widen it to every store, or roll the style back to
-its previous published version (rollouts.py has the records and the canary sets)."""
+"""What an operator (or the clock) does to a rollout: widen it to every store, or roll its subject back to what
+every store had before (rollouts.py has the records and the canary sets). Subjects are styles and model releases
+(model_releases.py: a slot of a channel); both ride the feed, so both widen and roll back the same way."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, select
 
-from nailmirror_hq import audit, catalog, clock, db, feed, rollout_report, rollouts
+from nailmirror_hq import audit, catalog, clock, db, feed, keys, model_releases, rollout_report, rollouts
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.schema import rollout
 from nailmirror_protocol.errors import ErrorCode
@@ -24,17 +26,36 @@ def widen(conn: Connection, rollout_id: int, actor: str) -> rollouts.Rollout:
     r = rollouts.get(conn, rollout_id)
     if r.stage != rollouts.CANARY:
         raise HQError(409, ErrorCode.BAD_REQUEST, f"rollout {rollout_id} is {r.stage}: only one in canary widens")
-    if r.kind != "style":
-        raise HQError(400, ErrorCode.BAD_REQUEST, f"rollout {rollout_id} is a {r.kind} rollout; HQ widens styles")
+    if r.kind == model_releases.KIND:
+        _widen_model(conn, r)
+    elif r.kind == "style":
+        _widen_style(conn, r)
+    else:
+        raise HQError(400, ErrorCode.BAD_REQUEST, f"rollout {rollout_id} is a {r.kind} rollout; HQ widens styles "
+                                                  "and models")
+    rollouts.mark_widened(conn, rollout_id, actor)
+    audit.record(conn, actor, "ROLLOUT_WIDEN", r.kind, r.subject_id, rollout=rollout_id, version=r.version)
+    return rollouts.get(conn, rollout_id)
+
+
+def _widen_style(conn: Connection, r: rollouts.Rollout) -> None:
+    rollout_id = r.id
     row = catalog.get_style(conn, r.subject_id)
     if row is None or row.version != r.version:  # record() and set_status end a replaced rollout; never here
         raise HQError(409, ErrorCode.BAD_REQUEST, f"rollout {rollout_id}'s version is no longer the style's")
     for channel_code in catalog.target_channels(conn, row.id):
         if feed.live_version(conn, channel_code, "style", row.id) != row.version:
             catalog.send_style(conn, channel_code, row)
-    rollouts.mark_widened(conn, rollout_id, actor)
-    audit.record(conn, actor, "ROLLOUT_WIDEN", r.kind, r.subject_id, rollout=rollout_id, version=r.version)
-    return rollouts.get(conn, rollout_id)
+
+
+def _widen_model(conn: Connection, r: rollouts.Rollout) -> None:
+    """The release goes to the channel's own feed; its canary feed has it already, so canary kiosks see nothing."""
+    channel_code, slot = model_releases.parse_subject(r.subject_id)
+    if feed.live_version(conn, feed.canary_feed(channel_code), model_releases.KIND, slot) != r.version:
+        raise HQError(409, ErrorCode.BAD_REQUEST, f"rollout {r.id}'s release is no longer the {slot} slot's on "
+                                                  f"channel {channel_code}")
+    if feed.live_version(conn, channel_code, model_releases.KIND, slot) != r.version:
+        feed.append(conn, channel_code, model_releases.KIND, "upsert", slot, r.version, r.body)
 
 
 # permission: publish_rollouts
@@ -60,6 +81,41 @@ def rollback(conn: Connection, style_id: str, actor: str) -> tuple[catalog.Style
     audit.record(conn, actor, "STYLE_ROLLBACK", "style", style_id, version=saved.version, rollout=undone.id,
                  restored=undone.previous_version)
     return saved, rollouts.get(conn, undone.id)
+
+
+# permission: publish_rollouts
+def rollback_model(conn: Connection, key: keys.SigningKey, channel_code: str, slot: str,
+                   actor: str) -> tuple[int, rollouts.Rollout]:
+    """Give the slot of the channel back the release every store had before its newest one (inside db.write): a
+    new version carrying that release's manifest, signed again with HQ's current `key` (a kiosk that followed a
+    key rotation verifies with the new key only), or a delete (back to the bundled model) when there was none.
+    Sent to the channel's own feed and so to its canary feed; the rollout it undoes ends ROLLED_BACK. Returns the
+    new version and that rollout."""
+    subject_id = model_releases.subject(channel_code, slot)
+    undone = rollouts.latest_live(conn, model_releases.KIND, subject_id)
+    canary = feed.canary_feed(channel_code)
+    if undone is None or all(feed.live_version(conn, code, model_releases.KIND, slot) is None
+                             for code in (channel_code, canary)):
+        raise HQError(409, ErrorCode.BAD_REQUEST, f"no release of the {slot} slot on channel {channel_code} to "
+                                                  "roll back")
+    version = model_releases.next_version(conn, channel_code, slot)
+    if undone.previous_body is not None:
+        manifest = cast(Any, undone.previous_body)["manifest"]
+        body = cast(dict[str, Any], model_releases.sign(key, manifest))
+        # A release held in canary never reached the rest of the channel: they run `body` already (the same
+        # signature: ed25519 is deterministic), so only the canary stores get a change, not a pointless re-switch.
+        if model_releases.live_release(conn, channel_code, slot) != body:
+            feed.append(conn, channel_code, model_releases.KIND, "upsert", slot, version, body)  # and its canary feed
+        elif model_releases.live_release(conn, canary, slot) not in (None, body):
+            feed.append(conn, canary, model_releases.KIND, "upsert", slot, version, body)
+    else:
+        for code in (channel_code, canary):
+            if feed.live_version(conn, code, model_releases.KIND, slot) is not None:
+                feed.append(conn, code, model_releases.KIND, "delete", slot, version, reason="ROLLED_BACK")
+    rollouts.end(conn, model_releases.KIND, subject_id, rollouts.ROLLED_BACK, actor, rollout_id=undone.id)
+    audit.record(conn, actor, "MODEL_ROLLBACK", model_releases.KIND, subject_id, version=version,
+                 rollout=undone.id, restored=undone.previous_version)
+    return version, rollouts.get(conn, undone.id)
 
 
 def due(conn: Connection, period: timedelta, now: datetime | None = None) -> list[int]:

@@ -7,6 +7,10 @@ failed download of the version's blobs; failing when it lists one; unknown when 
 (a kiosk older than the cursor field: it may well show the version, HQ cannot tell, so it is not counted as
 "not yet" forever); pending otherwise (not synced since, or no report yet: kiosks send one when it changes, and
 the cursor is in it).
+
+A model release (model_releases.py) is in scope on its channel the same way; a kiosk shows it only when its report
+says the slot runs it (`model_slots`: a download and a verified file waiting for an idle moment are not yet), and
+fails it when it rolled it back or refused it (`_model_state`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from nailmirror_hq import catalog, meta, rollouts
+from nailmirror_hq import catalog, meta, model_releases, rollouts
 from nailmirror_hq.schema import catalog_change, channel_entity, store, store_token
 from nailmirror_protocol.cursor import CursorError, parse_cursor
 
@@ -61,9 +65,12 @@ class RolloutReport:
 
 def scope_stores(conn: Connection, r: rollouts.Rollout) -> list[str]:
     """The active stores the rollout goes to now."""
-    if r.kind != "style" or catalog.get_style(conn, r.subject_id) is None:
+    if r.kind == model_releases.KIND:
+        targets = {model_releases.parse_subject(r.subject_id)[0]}
+    elif r.kind != "style" or catalog.get_style(conn, r.subject_id) is None:
         return []
-    targets = set(catalog.target_channels(conn, r.subject_id))
+    else:
+        targets = set(catalog.target_channels(conn, r.subject_id))
     held = set(r.held) if r.stage == rollouts.CANARY else set()
     canary = rollouts.canary_sets(conn)
     found = []
@@ -101,6 +108,11 @@ def report(conn: Connection, r: rollouts.Rollout) -> RolloutReport:
                         .order_by(store_token.c.store_id, store_token.c.kiosk_id)).all() if in_scope else []
     for row in rows:
         sent = json.loads(row.sync_report) if row.sync_report else {}
+        if r.kind == model_releases.KIND:
+            state = _model_state(sent, r)
+            reach.append(KioskReach(row.store_id, row.kiosk_id, row.kiosk_name, state, sent.get("cursor"),
+                                    row.sync_report_at))
+            continue
         failed = any(f.get("sha256") in blobs for f in sent.get("failed_downloads", []))
         cursor = sent.get("cursor")
         feed_code = row.feed_channel or row.channel
@@ -114,12 +126,32 @@ def report(conn: Connection, r: rollouts.Rollout) -> RolloutReport:
             state = SHOWING if _past(cursor, epoch, seqs[feed_code]) else PENDING
         reach.append(KioskReach(row.store_id, row.kiosk_id, row.kiosk_name, state, cursor, row.sync_report_at))
     code = ""
-    if r.kind == "style":
+    if r.kind == model_releases.KIND:
+        code = str(r.body.get("manifest", {}).get("version", ""))
+    elif r.kind == "style":
         style_row = catalog.get_style(conn, r.subject_id)
         code = style_row.style_code if style_row else ""
     return RolloutReport(r, code, len(reach), sum(k.state == SHOWING for k in reach),
                          sum(k.state == FAILING for k in reach), sum(k.state == PENDING for k in reach), tuple(reach),
                          sum(k.state == UNKNOWN for k in reach))
+
+
+def _model_state(sent: dict[str, Any], r: rollouts.Rollout) -> str:
+    """A kiosk and a model release, from the model fields of its last report: showing = running it (this release
+    or a later one of the slot active), failing = it rolled this release back or refused it, unknown = a report
+    without model fields (a kiosk older than releases), pending otherwise (downloading, waiting for an idle
+    moment, no key yet, or no report since)."""
+    if sent and "model_slots" not in sent:
+        return UNKNOWN
+    slot = sent.get("model_slots", {}).get(model_releases.parse_subject(r.subject_id)[1]) or {}
+    release = slot.get("release")
+    if not isinstance(release, int):
+        return PENDING
+    if slot.get("state") == "active" and release >= r.version:
+        return SHOWING
+    if slot.get("state") in ("rolled_back", "refused") and release == r.version:
+        return FAILING
+    return PENDING
 
 
 def _past(cursor: object, epoch: str, seq: int | None) -> bool:
@@ -134,7 +166,11 @@ def _past(cursor: object, epoch: str, seq: int | None) -> bool:
 
 def reach(conn: Connection, style_id: str) -> tuple[int, int]:
     """(stores, kiosks) a change of the style reaches: what a roll-back's confirmation names."""
-    channels = catalog.target_channels(conn, style_id)
+    return channel_reach(conn, catalog.target_channels(conn, style_id))
+
+
+def channel_reach(conn: Connection, channels: list[str]) -> tuple[int, int]:
+    """(stores, kiosks) on the channels: what a change of every store's feed there reaches."""
     store_ids = list(conn.execute(select(store.c.id).where(store.c.status == "ACTIVE",
                                                            store.c.channel.in_(channels))).scalars())
     kiosks = conn.execute(select(func.count()).select_from(store_token).where(

@@ -290,6 +290,16 @@ hq_signing_key = Table(
     Column("created_at", String(24), nullable=False),
 )
 
+# HQ moved from old_key_id to new_key_id (keys.rotate, migration 0017): signed by the old key over
+# model_release.rotation_payload, sent to kiosks in hello and enrollment so a pinned kiosk follows.
+hq_key_rotation = Table(
+    "hq_key_rotation", metadata,
+    Column("old_key_id", String(16), ForeignKey("hq_signing_key.key_id"), primary_key=True),
+    Column("new_key_id", String(16), ForeignKey("hq_signing_key.key_id"), nullable=False),
+    Column("rotated_at", String(24), nullable=False),
+    Column("signature", Text, nullable=False),
+)
+
 
 # An operator's request to one kiosk (issue #25 §8, fleet.py): the kiosk gets the pending ones in hello, does
 # each once and answers in its sync report (outcome DONE or FAILED, with a one-line detail).

@@ -18,7 +18,20 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from nailmirror_hq import catalog, clock, db, drafts, feed, fleet, inbox, meta, metrics, stores
+from nailmirror_hq import (
+    catalog,
+    clock,
+    db,
+    drafts,
+    feed,
+    fleet,
+    inbox,
+    keys,
+    meta,
+    metrics,
+    model_releases,
+    stores,
+)
 from nailmirror_hq.api import observe
 from nailmirror_hq.api.errors import NO_STORE
 from nailmirror_hq.blob_access import BlobAccess
@@ -140,8 +153,9 @@ def enroll(request: Request, body: dict[str, Any]) -> JSONResponse:
         raise check.refusal()
     with db.write(hq.engine) as conn:
         kiosk, token = stores.enroll(conn, code, str(body.get("kiosk_name") or ""), str(body.get("app_version") or ""))
+        key = keys.announced(conn)  # the kiosk pins HQ's key now (issue #27 §5)
     answer: EnrollResponse = {"nm": 1, "store_id": kiosk.store_id, "kiosk_id": kiosk.kiosk_id, "token": token,
-                              "channel": kiosk.channel, "hq_time": clock.now_text()}
+                              "channel": kiosk.channel, "hq_time": clock.now_text(), **key}  # type: ignore[typeddict-item]
     return _json(answer, 201)
 
 
@@ -163,6 +177,7 @@ def hello(request: Request, kiosk: Kiosk) -> JSONResponse:
         epoch = meta.epoch(conn)
         name = fleet.name_for_hello(conn, kiosk.kiosk_id)
         requests = fleet.for_hello(conn, kiosk.kiosk_id)
+        key = keys.announced(conn)  # read each time: a rotation by another HQ process shows at once
     answer: Hello = {
         "nm": 1, "store_id": kiosk.store_id, "kiosk_id": kiosk.kiosk_id, "channel": kiosk.channel,
         "hq_time": clock.now_text(), "epoch": epoch, "protocols": list(SUPPORTED_PROTOCOLS),
@@ -176,7 +191,7 @@ def hello(request: Request, kiosk: Kiosk) -> JSONResponse:
             "ledger_upload": {"path": paths.LEDGER_ENTRIES + "/{entry_id}", "method": "PUT", "status": "available"},
             "reserved": [],
         },
-        "kiosk_name": name, "fleet_requests": requests,
+        "kiosk_name": name, "fleet_requests": requests, **key,  # type: ignore[typeddict-item]
     }
     return _json(answer)
 
@@ -224,6 +239,9 @@ def snapshot(request: Request, kiosk: Kiosk,
                        for i, v, b in feed.live(conn, kiosk.feed, "style")],
             "state": feed.state(conn, epoch, kiosk.feed, head.head_seq),
         }
+        models = model_releases.live_models(conn, kiosk.feed)
+        if models:  # a kiosk resyncing from a snapshot keeps its release (an older kiosk skips the field)
+            answer["models"] = models
         observe.of(request).observe(metrics.SNAPSHOT_STYLES, len(answer["styles"]))
     # After the read: the kiosk's next cursor is for this channel's feed. Only a kiosk that moved or upgraded
     # takes the writer lock; the steady-state snapshot stays a pure read.

@@ -17,6 +17,7 @@
     nailmirror-hq credits grant STORE_ID N --reason R [--kiosk KIOSK_ID] | show [STORE_ID]
     nailmirror-hq credits parked [STORE_ID] [--all] | accept|reject STORE_ID ENTRY_ID --reason R
     nailmirror-hq backup DIR | restore DIR | signing-key
+    nailmirror-hq keys show | rotate
     nailmirror-hq maintain [--retention-days 180] [--blob-grace-days 7]
     nailmirror-hq captures list [--limit N] | show CODE [--image FILE] | withdraw CODE
 
@@ -47,7 +48,7 @@ from nailmirror_hq.cli.common import add_common, cli_actor, command
 __all__ = ["build_parser", "cli_actor", "main"]
 
 COMMAND_MODULES = ("admin", "stores", "kiosks", "styles", "reference", "drafts", "reviewers", "credits", "rollouts",
-                   "captures")
+                   "captures", "keys")
 ERROR_LOG_NAME = "nailmirror-hq-cli-errors.log"
 EXIT_REFUSED, EXIT_UNUSABLE, EXIT_INTERNAL_ERROR = 1, 4, 5
 

@@ -69,12 +69,16 @@ ACTION_LABELS: dict[str, str] = {
     "CAPTURE_IMAGE": "Opened a capture's image",
     "CAPTURE_COUNTS": "Counted captures",
     "RESTORE": "Restored HQ from a backup",
+    "MODEL_RELEASE": "Released a nail model",
+    "MODEL_WITHDRAW": "Withdrew a nail model release",
+    "MODEL_ROLLBACK": "Rolled a nail model back",
+    "KEY_ROTATE": "Rotated HQ's signing key",
 }
 
 # entity_type → the English word for what was acted on
 ENTITY_LABELS: dict[str, str] = {"style": "Style", "draft": "Draft", "store": "Store", "category": "Category",
                                  "tag": "Tag", "reviewer": "Person", "hq": "HQ",
-                                 "capture": "Capture"}
+                                 "capture": "Capture", "model": "Nail model"}
 
 
 # detail key → the English word for it (a key without one shows as it is)

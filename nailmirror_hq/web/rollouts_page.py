@@ -1,6 +1,7 @@
 """The review page's Rollouts tab (issue #25 point 10): each channel's canary stores, every publish with how many
-kiosks show it, and the operator's two decisions: widen a rollout in canary to every store, or roll a style back
-to its previous published version (after a confirmation that names how many stores and kiosks it reaches).
+kiosks show it, and the operator's two decisions: widen a rollout in canary to every store, or roll a style (or a
+model release's slot) back to its previous published version (after a confirmation that names how many stores
+and kiosks it reaches).
 
 The same domain functions as `nailmirror-hq channels canary`, `rollouts widen` and `styles rollback`."""
 
@@ -11,7 +12,18 @@ from typing import Annotated
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from nailmirror_hq import catalog, db, feed, rollout_actions, rollout_report, rollouts, stores
+from nailmirror_hq import (
+    catalog,
+    clock,
+    db,
+    feed,
+    keys,
+    model_releases,
+    rollout_actions,
+    rollout_report,
+    rollouts,
+    stores,
+)
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.roles import Permission
 from nailmirror_hq.web.routes import PREFIX, Allowed, AllowedForm, Posted, _hq, render
@@ -86,6 +98,12 @@ def confirm_rollback(request: Request, rollout_id: int, session: RolloutsPage) -
     try:
         with db.read(_hq(request).engine) as conn:
             r = rollouts.get(conn, rollout_id)
+            if r.kind == model_releases.KIND:
+                channel_code, slot = model_releases.parse_subject(r.subject_id)
+                store_count, kiosk_count = rollout_report.channel_reach(conn, [channel_code])
+                return render(request, "rollback_confirm.html", session=session, rollout=r, style=None,
+                              model=r.body["manifest"]["version"], slot=slot, channel=channel_code,
+                              stores=store_count, kiosks=kiosk_count)
             row = catalog.get_style(conn, r.subject_id) if r.kind == "style" else None
             if row is None:
                 return _back("not_found")
@@ -104,7 +122,13 @@ async def rollback(request: Request, rollout_id: int, post: RolloutsForm) -> Res
             latest = rollouts.latest_live(conn, r.kind, r.subject_id)
             if latest is None or latest.id != rollout_id:  # the page was stale: undo only what it showed
                 return _back("not_latest")
-            rollout_actions.rollback(conn, r.subject_id, f"hq:{post.session.reviewer}")
+            if r.kind == model_releases.KIND:
+                # The key as it is now in the database: another HQ process may have rotated it since this started.
+                key = keys.ensure_key(conn, _hq(request).kek or b"", clock.now_text())
+                channel_code, slot = model_releases.parse_subject(r.subject_id)
+                rollout_actions.rollback_model(conn, key, channel_code, slot, f"hq:{post.session.reviewer}")
+            else:
+                rollout_actions.rollback(conn, r.subject_id, f"hq:{post.session.reviewer}")
     except HQError as exc:
         return _back(str(exc.code))
     return _back()
