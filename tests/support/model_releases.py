@@ -1,7 +1,8 @@
-"""Signed model releases for the kiosk's tests (issue #27 §5), until HQ sends them itself: ed25519 keys, signed
+"""Signed model releases for the kiosk's tests (issue #27 §5), beyond what HQ itself sends: ed25519 keys, signed
 manifests and rotations made with the protocol's own framing, and `ReleasingHq`, a real HTTP relay on loopback in
 front of the real HQ app that adds HQ's key to enrollment and hello, "model" changes to the feed, `models` to the
-snapshot, and serves the model files as blobs. Everything else is HQ's own answer, passed through untouched."""
+snapshot, and serves the model files as blobs, so a test can forge, tamper and rotate at will. Everything else is
+HQ's own answer, passed through untouched."""
 
 from __future__ import annotations
 
@@ -125,13 +126,22 @@ class ReleasingHq:
         self._send(handler, status, headers, answer)
 
     def _rewrite(self, path: str, document: dict[str, Any]) -> dict[str, Any]:
+        # The relay speaks for keys and releases entirely: HQ's own (issue #27, HQ side) are replaced, and None
+        # stands for an HQ from before releases.
         key = self.enroll_key if path == paths.ENROLL else self.hello_key
-        if path in (paths.ENROLL, paths.HELLO) and key is not None:
-            document["hq_key"] = key
-            if self.rotations:
-                document["hq_key_rotations"] = self.rotations
-        if path == paths.CATALOG_SNAPSHOT and self.snapshot_models is not None:
-            document["models"] = self.snapshot_models
+        if path in (paths.ENROLL, paths.HELLO):
+            document.pop("hq_key", None)
+            document.pop("hq_key_rotations", None)
+            if key is not None:
+                document["hq_key"] = key
+                if self.rotations:
+                    document["hq_key_rotations"] = self.rotations
+        if path == paths.CATALOG_SNAPSHOT:
+            document.pop("models", None)
+            if self.snapshot_models is not None:
+                document["models"] = self.snapshot_models
+        if path == paths.CATALOG_CHANGES:
+            document["changes"] = [c for c in document["changes"] if c.get("type") != "model"]
         if path == paths.CATALOG_CHANGES and not document.get("has_more") and self.feed:
             document["changes"] = [*document["changes"], *self.feed]
             self.feed = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from nailmirror_desktop.core.model_releases import download, store
 from nailmirror_desktop.core.model_version import bundled_model_version
 from nailmirror_desktop.core.paths import data_dir, database_path
 from nailmirror_desktop.core.sync import state
+from nailmirror_hq import db, model_releases
 from tests.support.model_releases import (
     HqSigner,
     ReleasingHq,
@@ -222,3 +224,31 @@ def test_a_withdrawal_brings_the_bundled_model_back_and_a_resync_keeps_an_active
     assert _row("live", 4) is None and "live" not in _status()["model_slots"]
     assert _status()["model_version"] == bundled_model_version()
     assert not (data_dir() / "models" / f"{release['manifest']['sha256']}.onnx").exists()
+
+
+def test_a_release_the_real_hq_publishes_reaches_the_kiosk_verified_and_its_withdrawal_too(
+        rig: HqRig, tmp_path: Path) -> None:
+    """HQ's own side (nailmirror_hq/model_releases.py): its key at enrollment, its signed release in the feed,
+    the model file from its catalog blob store."""
+    enroll(rig)
+    public = rig.hq.require_signing_key().public
+    assert _status()["hq_key_id"] == public.key_id
+    _sync()
+    path = tmp_path / "model.onnx"
+    path.write_bytes(model_file())
+    sha256, size = model_releases.store_model_file(rig.hq.engine, rig.hq.blobs, path)
+    manifest = manifest_for(path.read_bytes())
+    with db.write(rig.hq.engine) as conn:
+        published = model_releases.publish(conn, rig.hq.require_signing_key(), channel_code="all",
+                                           name="nail_segmenter", slot="live", sha256=sha256, size=size,
+                                           inputs=manifest["inputs"], outputs=manifest["outputs"],
+                                           gate_report_id="gate-9", threshold=None, actor="test")
+    _sync()
+    row = _row("live", published.version)
+    assert row is not None and row.state == "verified", row
+    assert (data_dir() / "models" / f"{sha256}.onnx").read_bytes() == path.read_bytes()
+    assert _status()["model_slots"]["live"]["version"] == bundled_model_version()  # verified, not yet switched
+    with db.write(rig.hq.engine) as conn:
+        assert model_releases.withdraw(conn, channel_code="all", slot="live", actor="test")
+    _sync()
+    assert _row("live", published.version) is None and "live" not in _status()["model_slots"]
