@@ -162,6 +162,7 @@ def _no_stray_logs() -> Iterator[None]:
 
 def _now_until(args: argparse.Namespace, stop: Any) -> int:
     from nailmirror_desktop.app.services import open_repository, open_sync_engine
+    from nailmirror_desktop.core.model_releases.download import MODEL_FETCH
     from nailmirror_desktop.core.sync import state
     from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, BLOB_FETCH_PARALLEL, submit_cycle
 
@@ -171,8 +172,9 @@ def _now_until(args: argparse.Namespace, stop: Any) -> int:
             return _now_failed(args, conn, "not_enrolled",
                                "not enrolled (nailmirror sync enroll CODE --hq URL)")
         open_repository(conn, load_catalog=True)  # the starter catalog first: HQ's copy then takes it over
-        for held in engine.list_tasks("FAILED", BLOB_FETCH, limit=None, last_error_code="disk_full"):
-            engine.cancel(held.task_no)  # staff asked for now (perhaps after freeing space): the cycle requeues it
+        for task_type in (BLOB_FETCH, MODEL_FETCH):
+            for held in engine.list_tasks("FAILED", task_type, limit=None, last_error_code="disk_full"):
+                engine.cancel(held.task_no)  # staff asked for now (perhaps after freeing space): the cycle requeues it
         cycle = submit_cycle(engine, spread=False, retry_failed=True)  # staff asked: failed downloads too, now
         current = state.load(conn)
         waiting = current is not None and current.not_before is not None and current.not_before > time.time()

@@ -70,6 +70,7 @@ def fetch(conn: sqlite3.Connection, port: HqPort, slot: str, release: int, attem
             store.mark_refused(conn, slot, release, f"download refused: {exc.one_line()}")
             log.warning("model release %s/%d refused: %s", slot, release, exc.one_line())
         else:
+            store.note_waiting(conn, slot, release, exc.one_line())
             log.info("model release %s/%d not fetched yet: %s", slot, release, exc.one_line())
         raise ModelFetchFailed(exc, refused=refuse) from None
     store.mark_verified(conn, slot, release, str(target))

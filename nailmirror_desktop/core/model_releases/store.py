@@ -107,6 +107,13 @@ def mark_verified(conn: sqlite3.Connection, slot: str, release: int, path: str) 
         _set(conn, slot, release, "verified", "")
 
 
+def note_waiting(conn: sqlite3.Connection, slot: str, release: int, detail: str) -> None:
+    """A download that will be tried again (a full disk, HQ unreachable): still "downloading", with why."""
+    with write_transaction(conn):
+        conn.execute("UPDATE model_release SET detail = ?, updated_at = ? WHERE slot = ? AND release = ?"
+                     " AND state = 'downloading'", (one_line(detail), utc_text(), slot, release))
+
+
 def mark_refused(conn: sqlite3.Connection, slot: str, release: int, detail: str) -> None:
     with write_transaction(conn):
         conn.execute("UPDATE model_release SET path = NULL WHERE slot = ? AND release = ?", (slot, release))

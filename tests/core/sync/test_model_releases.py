@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ from nailmirror_desktop.core.model_version import bundled_model_version
 from nailmirror_desktop.core.paths import data_dir, database_path
 from nailmirror_desktop.core.sync import state
 from nailmirror_hq import db, model_releases
+from tests.core.sync.test_disk_full import ROOT, _capped
 from tests.support.model_releases import (
     HqSigner,
     ReleasingHq,
@@ -252,3 +256,31 @@ def test_a_release_the_real_hq_publishes_reaches_the_kiosk_verified_and_its_with
         assert model_releases.withdraw(conn, channel_code="all", slot="live", actor="test")
     _sync()
     assert _row("live", published.version) is None and "live" not in _status()["model_slots"]
+
+
+def test_a_full_disk_holds_the_download_with_one_line_and_sync_now_resumes_it_once_there_is_room(
+        rig: HqRig, relay: ReleasingHq, nailmirror_home: Path) -> None:
+    """`sync now` in a child under RLIMIT_FSIZE (a write past it fails with EFBIG, as a full disk fails with
+    ENOSPC): the release waits "downloading" with the reason, no model file appears, and the next `sync now`
+    with room fetches it."""
+    hq = HqSigner.new()
+    relay.enroll_key = relay.hello_key = hq.key
+    enroll(rig, relay.url)
+    _sync()
+    limit = max(p.stat().st_size for p in nailmirror_home.rglob("*") if p.is_file()) + 1024 * 1024
+    data = model_file(limit + 2 * 1024 * 1024)
+    relay.serve_model(data)
+    relay.feed = [model_change("live", 4, hq.sign(manifest_for(data)))]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NAILMIRROR_HOME": str(nailmirror_home)}
+    full = subprocess.run([sys.executable, "-m", "nailmirror_desktop", "sync", "now"], env=env, capture_output=True,
+                          text=True, preexec_fn=_capped(limit), timeout=300)
+    assert "Traceback" not in full.stderr, full.stderr
+    row = _row("live", 4)
+    assert row is not None and row.state == "downloading" and row.detail.startswith("disk_full: no room")
+    assert "\n" not in row.detail
+    sha = hashlib.sha256(data).hexdigest()
+    assert not list((nailmirror_home / "models").glob(f"*{sha}*"))
+    _sync()  # room again: staff run sync now
+    done = _row("live", 4)
+    assert done is not None and done.state == "verified" and done.detail == ""
+    assert (nailmirror_home / "models" / f"{sha}.onnx").read_bytes() == data
