@@ -87,6 +87,9 @@ def test_a_key_pinned_at_enrollment_lets_a_release_download_verified_and_the_rep
     # a slot this kiosk does not run is recorded, never fetched
     assert status["model_slots"]["full_frame"]["state"] == "bundled"
     assert hashlib.sha256(frame).hexdigest() not in relay.blob_requests
+    text = nailmirror("sync", "status")
+    assert f"hq_key_id: {hq.key['key_id']}" in text.out and "model_signing: ok" in text.out
+    assert f"model live: verified release 4, running {bundled_model_version()}" in text.out
     # verified is not yet running: the version reported stays the bundled one until the switch (issue #27 §7)
     assert status["model_version"] == bundled_model_version()
     _sync()  # the next cycle's report carries the verified slot to HQ
@@ -284,3 +287,23 @@ def test_a_full_disk_holds_the_download_with_one_line_and_sync_now_resumes_it_on
     done = _row("live", 4)
     assert done is not None and done.state == "verified" and done.detail == ""
     assert (nailmirror_home / "models" / f"{sha}.onnx").read_bytes() == data
+
+
+def test_a_release_hq_garbled_refuses_the_page_on_one_line_and_loses_nothing(rig: HqRig, relay: ReleasingHq) -> None:
+    hq = HqSigner.new()
+    relay.enroll_key = relay.hello_key = hq.key
+    enroll(rig, relay.url)
+    _sync()
+    cursor = _status()["cursor"]
+    data = model_file()
+    relay.serve_model(data)
+    garbled: Any = hq.sign(manifest_for(data))
+    garbled["manifest"]["size"] = "big"
+    relay.feed = [model_change("live", 4, garbled)]
+    failed = nailmirror("sync", "now")
+    assert failed.rc == 1 and len(failed.err.strip().splitlines()) == 1 and "Traceback" not in failed.err
+    assert "size" in failed.err and _status()["cursor"] == cursor and _row("live", 4) is None
+    relay.feed = [model_change("live", 4, hq.sign(manifest_for(data)))]  # HQ mends it
+    _sync()
+    row = _row("live", 4)
+    assert row is not None and row.state == "verified"
