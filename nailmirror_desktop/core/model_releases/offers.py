@@ -92,8 +92,10 @@ def withdraw(conn: sqlite3.Connection, slot: str, release_no: int | None = None)
 
 
 def replace_from_snapshot(conn: sqlite3.Connection, gate: ReleaseGate, models: list[SnapshotModel] | None) -> int:
-    """A snapshot replace: each listed release offered, each slot it lists none for withdrawn. An HQ from before
-    releases sends no `models` at all: then nothing here changes."""
+    """A snapshot replace: each listed release offered, each slot it lists none for withdrawn, and releases
+    numbered after a listed one forgotten (a restored HQ's lost history; otherwise a release it serves again
+    under a lower number would never be newer than the one held). An HQ from before releases sends no `models`
+    at all: then nothing here changes."""
     if models is None:
         return 0
     changed = 0
@@ -102,5 +104,6 @@ def replace_from_snapshot(conn: sqlite3.Connection, gate: ReleaseGate, models: l
         if slot not in listed:
             changed += withdraw(conn, slot)
     for model in models:
+        changed += store.forget_after(conn, model["id"], model["version"])
         changed += offer(conn, gate, model["id"], model["version"], model["model"])
     return changed

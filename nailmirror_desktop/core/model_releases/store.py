@@ -140,6 +140,13 @@ def withdraw_slot(conn: sqlite3.Connection, slot: str) -> None:
         conn.execute("DELETE FROM model_release WHERE slot = ?", (slot,))
 
 
+def forget_after(conn: sqlite3.Connection, slot: str, release: int) -> int:
+    """A snapshot replace from an HQ restored from a backup: the slot's releases numbered after the one HQ lists
+    are from a history HQ no longer has, so they go (an active one too: the listed one is what HQ serves)."""
+    with write_transaction(conn):
+        return conn.execute("DELETE FROM model_release WHERE slot = ? AND release > ?", (slot, release)).rowcount
+
+
 def active(conn: sqlite3.Connection, slot: str) -> ModelReleaseRow | None:
     row = conn.execute(f"SELECT {_COLUMNS} FROM model_release WHERE slot = ? AND state = 'active'",
                        (slot,)).fetchone()
