@@ -5,6 +5,7 @@ A release's life on the kiosk (states are nailmirror_protocol.shapes.MODEL_SLOT_
   downloading → "verified" (file fetched, size and sha256 checked) or "refused" (signature, shapes, bytes)
   verified → "active" (switched at an idle moment; the slot's previous active goes back to "verified")
   active → "rolled_back" (live quality regressed or it failed to load; never waited for again)
+A newer offer drops the slot's older rows not yet fetched, refused or never to be fetched (superseded).
 A delete of the slot from HQ removes its rows: the bundled model serves again.
 
 The sync side (core/sync) offers, verifies and refuses; the running side (issue #27 §7) activates and rolls back.
@@ -94,6 +95,11 @@ def record_offered(conn: sqlite3.Connection, slot: str, release: int, manifest: 
             " detail, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
             (slot, release, manifest["version"], manifest["sha256"], manifest["size"], text, state, detail,
              utc_text()))
+        # An older release not fetched yet (or refused, or never to be fetched) is superseded: its download is
+        # not worth the bandwidth. Verified, active and rolled-back ones stay: the switch rolls back to them, and
+        # a rolled-back one must never wait again.
+        conn.execute("DELETE FROM model_release WHERE slot = ? AND release < ?"
+                     " AND state IN ('downloading', 'bundled', 'refused')", (slot, release))
 
 
 def _set(conn: sqlite3.Connection, slot: str, release: int, state: str, detail: str) -> None:

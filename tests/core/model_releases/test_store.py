@@ -105,3 +105,13 @@ def test_a_withdrawal_leaves_the_bundled_model(conn: sqlite3.Connection) -> None
     store.withdraw_slot(conn, "live")
     assert store.active(conn, "live") is None and store.rows(conn, "live") == []
     assert store.referenced_paths(conn) == set() and [r.slot for r in store.rows(conn)] == ["still"]
+
+
+def test_a_newer_offer_supersedes_an_older_download_but_keeps_what_the_switch_needs(conn: sqlite3.Connection) -> None:
+    store.record_offered(conn, "live", 2, _manifest(sha="12" * 32))
+    store.mark_verified(conn, "live", 2, "/m/12.onnx")
+    store.record_offered(conn, "live", 3, _manifest())
+    store.record_offered(conn, "live", 4, _manifest(sha="cd" * 32))
+    store.mark_refused(conn, "live", 4, "signature does not verify")
+    store.record_offered(conn, "live", 5, _manifest(sha="ef" * 32))
+    assert [(r.release, r.state) for r in store.rows(conn, "live")] == [(5, "downloading"), (2, "verified")]
