@@ -121,9 +121,13 @@ def collect_unreferenced(conn: sqlite3.Connection) -> int:
     if not folder.is_dir():
         return 0
     kept = store.referenced_paths(conn)
+    # A file named for a release still on the books stays even before its row names it: a MODEL_FETCH in
+    # another thread may have renamed it into place and not yet marked the row verified.
+    wanted = {r[0] for r in conn.execute("SELECT sha256 FROM model_release")}
     gone = 0
     for path in folder.iterdir():
-        if str(path) in kept or not path.is_file() or not path.name.endswith(".onnx"):
+        if (str(path) in kept or path.stem in wanted or not path.is_file()
+                or not path.name.endswith(".onnx")):
             continue
         with contextlib.suppress(OSError):
             path.unlink()

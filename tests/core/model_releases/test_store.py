@@ -115,3 +115,16 @@ def test_a_newer_offer_supersedes_an_older_download_but_keeps_what_the_switch_ne
     store.mark_refused(conn, "live", 4, "signature does not verify")
     store.record_offered(conn, "live", 5, _manifest(sha="ef" * 32))
     assert [(r.release, r.state) for r in store.rows(conn, "live")] == [(5, "downloading"), (2, "verified")]
+
+
+def test_only_model_files_no_release_names_are_collected(conn: sqlite3.Connection) -> None:
+    from nailmirror_desktop.core.model_releases import download
+
+    folder = download.models_dir()
+    for name in ("ab" * 32, "cd" * 32, "ef" * 32):
+        (folder / f"{name}.onnx").write_bytes(b"x")
+    store.record_offered(conn, "live", 3, _manifest())  # downloading: its file may be renamed in any moment
+    store.record_offered(conn, "still", 4, _manifest("still", "cd" * 32))
+    store.mark_verified(conn, "still", 4, str(folder / f"{'cd' * 32}.onnx"))
+    assert download.collect_unreferenced(conn) == 1
+    assert sorted(p.stem for p in folder.glob("*.onnx")) == ["ab" * 32, "cd" * 32]
