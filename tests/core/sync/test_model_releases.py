@@ -234,10 +234,25 @@ def test_a_withdrawal_brings_the_bundled_model_back_and_a_resync_keeps_an_active
     assert not (data_dir() / "models" / f"{release['manifest']['sha256']}.onnx").exists()
 
 
+@pytest.fixture(params=["sqlite", "postgresql+s3"])
+def any_rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HqRig]:
+    """HQ on one machine, and on PostgreSQL + S3 (where the model file comes by 307 from a presigned URL)."""
+    if request.param == "sqlite":
+        hq = HqRig(tmp_path / "hq")
+    else:
+        cluster, s3 = request.getfixturevalue("pg_cluster"), request.getfixturevalue("seaweed")
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3.ACCESS_KEY)
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3.SECRET_KEY)
+        hq = HqRig(tmp_path / "hq", database_url=cluster.new_database(), blobs_url=s3.new_bucket_url())
+    yield hq
+    hq.stop()
+
+
 def test_a_release_the_real_hq_publishes_reaches_the_kiosk_verified_and_its_withdrawal_too(
-        rig: HqRig, tmp_path: Path) -> None:
+        any_rig: HqRig, tmp_path: Path) -> None:
     """HQ's own side (nailmirror_hq/model_releases.py): its key at enrollment, its signed release in the feed,
     the model file from its catalog blob store."""
+    rig = any_rig
     enroll(rig)
     public = rig.hq.require_signing_key().public
     assert _status()["hq_key_id"] == public.key_id
