@@ -23,7 +23,7 @@ from nailmirror_desktop.core.model_releases import download, store
 from nailmirror_desktop.core.model_version import bundled_model_version
 from nailmirror_desktop.core.paths import data_dir, database_path
 from nailmirror_desktop.core.sync import state
-from nailmirror_hq import db, model_releases
+from nailmirror_hq import db, fleet, model_releases
 from tests.core.sync.test_disk_full import ROOT, _capped
 from tests.support.model_releases import (
     HqSigner,
@@ -271,6 +271,11 @@ def test_a_release_the_real_hq_publishes_reaches_the_kiosk_verified_and_its_with
     assert row is not None and row.state == "verified", row
     assert (data_dir() / "models" / f"{sha256}.onnx").read_bytes() == path.read_bytes()
     assert _status()["model_slots"]["live"]["version"] == bundled_model_version()  # verified, not yet switched
+    _sync()  # the report HQ's fleet page reads
+    with db.read(rig.hq.engine) as conn:
+        (seen,) = fleet.fleet(conn)
+    assert seen.model_signing == "ok" and seen.model_slots["live"]["state"] == "verified"
+    assert seen.model_slots["live"]["release"] == published.version
     with db.write(rig.hq.engine) as conn:
         assert model_releases.withdraw(conn, channel_code="all", slot="live", actor="test")
     _sync()
