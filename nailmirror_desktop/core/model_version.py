@@ -18,14 +18,15 @@ def bundled_model_version() -> str:
     return f"{SEGMENTER_NAME}-{SEGMENTER_SHA256[:12]}"
 
 
-def model_version(conn: sqlite3.Connection | None = None) -> str:
-    """The model the kiosk runs now: the live slot's active release (read straight from `model_release`, so
-    this stays stdlib + sqlite, without the release package), else the bundled one. Without a connection, or
-    on a database from before releases, the bundled one."""
+def model_version(conn: sqlite3.Connection | None = None, slot: str = "live") -> str:
+    """The model the kiosk runs now in `slot` ("live": the mirror, what the sync report names; "still": the
+    photos, what a capture's record names): its active release (read straight from `model_release`, so this
+    stays stdlib + sqlite, without the release package), else the bundled one. Without a connection, or on a
+    database from before releases, the bundled one."""
     if conn is not None:
         try:
-            row = conn.execute("SELECT version FROM model_release WHERE slot = 'live' AND state = 'active'"
-                               ).fetchone()
+            row = conn.execute("SELECT version FROM model_release WHERE slot = ? AND state = 'active'",
+                               (slot,)).fetchone()
         except sqlite3.OperationalError:  # no such table: a database not migrated yet
             row = None
         if row is not None:

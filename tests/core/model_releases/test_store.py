@@ -128,3 +128,14 @@ def test_only_model_files_no_release_names_are_collected(conn: sqlite3.Connectio
     store.mark_verified(conn, "still", 4, str(folder / f"{'cd' * 32}.onnx"))
     assert download.collect_unreferenced(conn) == 1
     assert sorted(p.stem for p in folder.glob("*.onnx")) == ["ab" * 32, "cd" * 32]
+
+
+def test_the_model_version_named_is_the_slots_active_release_else_the_bundled_one(conn: sqlite3.Connection) -> None:
+    from nailmirror_desktop.core.model_version import model_version
+
+    store.record_offered(conn, "still", 3, _manifest("still"))
+    store.mark_verified(conn, "still", 3, "/m/ab.onnx")
+    assert model_version(conn, "still") == bundled_model_version()  # verified is not running yet
+    store.mark_active(conn, "still", 3)
+    assert model_version(conn, "still") == "nail_segmenter-abababababab"
+    assert model_version(conn) == model_version() == bundled_model_version()  # the live slot runs the bundled one
