@@ -86,14 +86,25 @@ def record_offered(conn: sqlite3.Connection, slot: str, release: int, manifest: 
     resync, a replayed page) keep whatever state they reached; other bytes under the same number start over."""
     text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
     state, detail = ("downloading", "") if slot in RUN_SLOTS else ("bundled", NOT_RUN)
+    path: str | None = None
     with write_transaction(conn):
         known = get(conn, slot, release)
         if known is not None and known.sha256 == manifest["sha256"] and known.manifest == json.loads(text):
             return
+        if slot in RUN_SLOTS:
+            # The same bytes under a new number (HQ re-signs its live releases after a key rotation): what this
+            # kiosk learnt of them holds. A verified file needs no download; bytes that regressed here stay
+            # rolled back.
+            same = conn.execute("SELECT state, detail, path FROM model_release WHERE slot = ? AND sha256 = ?"
+                                " AND state IN ('verified', 'active', 'rolled_back') ORDER BY state = 'rolled_back'"
+                                " DESC, release DESC LIMIT 1", (slot, manifest["sha256"])).fetchone()
+            if same is not None:
+                state = "rolled_back" if same["state"] == "rolled_back" else "verified"
+                detail, path = (same["detail"] if state == "rolled_back" else ""), same["path"]
         conn.execute(
             "INSERT OR REPLACE INTO model_release (slot, release, version, sha256, size, manifest, path, state,"
-            " detail, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
-            (slot, release, manifest["version"], manifest["sha256"], manifest["size"], text, state, detail,
+            " detail, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (slot, release, manifest["version"], manifest["sha256"], manifest["size"], text, path, state, detail,
              utc_text()))
         # An older release not fetched yet (or refused, or never to be fetched) is superseded: its download is
         # not worth the bandwidth. Verified, active and rolled-back ones stay: the switch rolls back to them, and
@@ -160,12 +171,15 @@ def active(conn: sqlite3.Connection, slot: str) -> ModelReleaseRow | None:
 
 
 def waiting(conn: sqlite3.Connection, slot: str) -> ModelReleaseRow | None:
-    """The newest verified release newer than the active one (any, when none is active). A release that was
-    rolled back is never "verified" again, so it never waits."""
+    """The newest verified release newer than the active one (any, when none is active), whose bytes are not
+    the active one's (switching to the same file is no switch) and never rolled back in this slot (under this
+    number or another: HQ re-signs a release after a key rotation)."""
     current = active(conn, slot)
-    row = conn.execute(f"SELECT {_COLUMNS} FROM model_release WHERE slot = ? AND state = 'verified'"
-                       " AND release > ? ORDER BY release DESC LIMIT 1",
-                       (slot, current.release if current else -1)).fetchone()
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM model_release WHERE slot = ? AND state = 'verified' AND release > ? AND sha256 != ?"
+        " AND sha256 NOT IN (SELECT sha256 FROM model_release WHERE slot = ? AND state = 'rolled_back')"
+        " ORDER BY release DESC LIMIT 1",
+        (slot, current.release if current else -1, current.sha256 if current else "", slot)).fetchone()
     return _row(row) if row else None
 
 
@@ -194,7 +208,9 @@ def slot_reports(conn: sqlite3.Connection) -> dict[str, ModelSlotReport]:
             continue
         newest = found[0]
         running = active(conn, slot)
-        report = {"version": running.version if running else bundled_version(slot), "state": newest.state,
+        # The newest release re-signed over the running bytes is what runs: HQ counts it as arrived.
+        state = "active" if running is not None and newest.sha256 == running.sha256 else newest.state
+        report = {"version": running.version if running else bundled_version(slot), "state": state,
                   "detail": newest.detail, "at": newest.updated_at, "release": newest.release}
         reports[slot] = cast(ModelSlotReport, report)
     return reports

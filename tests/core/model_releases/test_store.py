@@ -139,3 +139,25 @@ def test_the_model_version_named_is_the_slots_active_release_else_the_bundled_on
     store.mark_active(conn, "still", 3)
     assert model_version(conn, "still") == "nail_segmenter-abababababab"
     assert model_version(conn) == model_version() == bundled_model_version()  # the live slot runs the bundled one
+
+
+def test_the_same_bytes_re_signed_under_a_new_number_keep_what_this_kiosk_learnt(conn: sqlite3.Connection) -> None:
+    """HQ re-signs its live releases after a key rotation, each under a new number with the same manifest."""
+    store.record_offered(conn, "live", 3, _manifest())
+    store.mark_verified(conn, "live", 3, "/m/ab.onnx")
+    store.mark_active(conn, "live", 3)
+    store.record_offered(conn, "live", 6, _manifest())
+    again = store.get(conn, "live", 6)
+    assert again is not None and again.state == "verified" and again.path == "/m/ab.onnx"  # nothing to fetch
+    assert store.waiting(conn, "live") is None  # the same file: no switch
+    report = store.slot_reports(conn)["live"]
+    assert (report["state"], report["release"], report["version"]) == ("active", 6, "nail_segmenter-abababababab")
+    store.record_offered(conn, "live", 7, _manifest(sha="cd" * 32))
+    store.mark_verified(conn, "live", 7, "/m/cd.onnx")
+    store.mark_active(conn, "live", 7)
+    store.mark_rolled_back(conn, "live", 7, "blink 0.31 > 0.12")
+    store.mark_active(conn, "live", 3)
+    store.record_offered(conn, "live", 9, _manifest(sha="cd" * 32))  # the regressed bytes, re-signed
+    back = store.get(conn, "live", 9)
+    assert back is not None and back.state == "rolled_back" and back.detail == "blink 0.31 > 0.12"
+    assert store.waiting(conn, "live") is None
