@@ -23,7 +23,7 @@ from nailmirror_desktop.core.model_releases import download, store
 from nailmirror_desktop.core.model_version import bundled_model_version
 from nailmirror_desktop.core.paths import data_dir, database_path
 from nailmirror_desktop.core.sync import state
-from nailmirror_hq import db, fleet, model_releases
+from nailmirror_hq import db, fleet, key_rotation, model_releases
 from tests.core.sync.test_disk_full import ROOT, _capped
 from tests.support.model_releases import (
     HqSigner,
@@ -33,7 +33,7 @@ from tests.support.model_releases import (
     model_file,
     snapshot_model,
 )
-from tests.support.sync_rig import HqRig, enroll, nailmirror
+from tests.support.sync_rig import FaultProxy, HqRig, enroll, nailmirror
 
 pytestmark = pytest.mark.slow  # each enrolls and syncs a few times against the real HQ: 1.3–2.8 s
 
@@ -328,3 +328,37 @@ def test_a_release_hq_garbled_refuses_the_page_on_one_line_and_loses_nothing(rig
     _sync()
     row = _row("live", 4)
     assert row is not None and row.state == "verified"
+
+
+def test_hqs_key_rotation_is_followed_and_its_re_signed_release_is_not_fetched_again(
+        rig: HqRig, proxy: FaultProxy, tmp_path: Path) -> None:
+    """The real HQ rotates its key (key_rotation.py): hello carries the new key and the rotation the old key
+    signed, the kiosk follows it, and the live release HQ re-signs under a new number is the same file."""
+    enroll(rig, proxy.url)
+    _sync()
+    path = tmp_path / "model.onnx"
+    path.write_bytes(model_file())
+    sha256, size = model_releases.store_model_file(rig.hq.engine, rig.hq.blobs, path)
+    manifest = manifest_for(path.read_bytes())
+    with db.write(rig.hq.engine) as conn:
+        first = model_releases.publish(conn, rig.hq.require_signing_key(), channel_code="all",
+                                       name="nail_segmenter", slot="live", sha256=sha256, size=size,
+                                       inputs=manifest["inputs"], outputs=manifest["outputs"],
+                                       gate_report_id="gate-9", threshold=None, actor="test")
+    _sync()
+    kiosk = open_database(database_path())
+    try:
+        store.mark_active(kiosk, "live", first.version)  # the switch at an idle moment (issue #27 §7)
+    finally:
+        kiosk.close()
+    old_key = _status()["hq_key_id"]
+    with db.write(rig.hq.engine) as conn:
+        rotated = key_rotation.rotate(conn, rig.hq.kek or b"", "test")
+    rig.hq.signing_key = rotated.key  # the running app signs with the new key (as HQ's own rotation tests do)
+    _sync()
+    status = _status()
+    assert status["model_signing"] == "ok" and status["hq_key_id"] not in (None, old_key)
+    slot = status["model_slots"]["live"]
+    assert slot["state"] == "active" and slot["release"] > first.version
+    assert slot["version"] == manifest["version"]
+    assert len([p for p in proxy.paths() if p.startswith(f"/v1/blobs/{sha256}")]) == 1  # fetched once, ever
