@@ -53,7 +53,8 @@ class CaptureMaker:
             return CaptureOutcome(None, prepared.reason)
         conn = open_database(self.db_path or database_path())
         try:
-            kept = store.save(conn, prepared.png, consent, prepared.facts, model_version(),
+            # The masks were proposed by the still path: the record names the model that ran there.
+            kept = store.save(conn, prepared.png, consent, prepared.facts, model_version(conn, "still"),
                               time.time() if now_s is None else now_s, load_config().capture_quota_mb * 1024 * 1024)
             enrolled = conn.execute("SELECT 1 FROM sync_state WHERE id = 1").fetchone() is not None
             store.collect_orphans(conn, time.time())  # files a crash left between the file and its row

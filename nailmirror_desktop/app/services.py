@@ -167,6 +167,7 @@ def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
     """The sync handlers' services on this machine: the Pillow-checked asset store, HTTP to the enrolled HQ,
     partial blob downloads under data_dir()/sync/parts."""
     from nailmirror_desktop.adapters.pillow_probe import PillowImageProbe
+    from nailmirror_desktop.adapters.signing import verify_ed25519
     from nailmirror_desktop.adapters.sync.client import HttpHq
     from nailmirror_desktop.app.sample_render import render_sample
     from nailmirror_desktop.core.catalog.assets import AssetStore
@@ -183,6 +184,7 @@ def sync_services(clock: Clock, *, periodic: bool = False) -> SyncServices:
         credit_store_id=load_config().store_id,  # HQ's grants land in the account the credit hooks spend
         sample_renderer=render_sample,  # a submitted draft shows HQ's reviewer the style on a hand
         adopt_time_zone=adopt_store_time_zone,
+        verify=verify_ed25519,  # HQ's signature on model releases (issue #27)
     )
 
 

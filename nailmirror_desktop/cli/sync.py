@@ -16,7 +16,11 @@
                                               entries not at HQ yet), parked_ledger_uploads and
                                               ledger_upload_error (entries HQ refused), last_error,
                                               kiosk_name (HQ's name for it), app_version,
-                                              model_version (nail_segmenter-<sha256, 12 hex>)
+                                              model_version (nail_segmenter-<sha256, 12 hex>: the active
+                                              live release's, else the bundled model's), hq_key_id (HQ's
+                                              pinned key, null until pinned), model_signing (ok, no_key,
+                                              key_mismatch), model_slots ({slot: {version, state, detail,
+                                              at, release}} for each slot HQ offered a release for)
     sync hide CODE | sync unhide CODE         hide an HQ style in this store only (HQ's status is untouched)
 
 Exit status: 0 done (ledger entries HQ refused and parked are a one-line warning on stderr, not a failure: the
@@ -76,7 +80,8 @@ def _fail(message: str) -> int:
 def _enroll(args: argparse.Namespace) -> int:
     from nailmirror_desktop import __version__
     from nailmirror_desktop.adapters.sync.client import HttpHq
-    from nailmirror_desktop.core.db import open_database
+    from nailmirror_desktop.core.db import open_database, write_transaction
+    from nailmirror_desktop.core.model_releases import keys
     from nailmirror_desktop.core.paths import data_dir, database_path
     from nailmirror_desktop.core.sync import state
     from nailmirror_desktop.core.sync.errors import SyncError
@@ -90,7 +95,10 @@ def _enroll(args: argparse.Namespace) -> int:
         return _fail(f"cannot enroll: {exc.one_line()}")
     conn = open_database(database_path())
     try:
-        state.save_enrollment(conn, url, answer["store_id"], answer["kiosk_id"], answer["channel"], answer["token"])
+        with write_transaction(conn):  # the token and HQ's signing key (issue #27) are trusted together
+            state.save_enrollment(conn, url, answer["store_id"], answer["kiosk_id"], answer["channel"],
+                                  answer["token"])
+            keys.pin_at_enrollment(conn, answer.get("hq_key"))
     finally:
         conn.close()
     result = {"store_id": answer["store_id"], "kiosk_id": answer["kiosk_id"], "channel": answer["channel"],
@@ -101,12 +109,14 @@ def _enroll(args: argparse.Namespace) -> int:
 
 
 def _unfinished(engine: Any) -> int:
-    """Sync tasks still to run now. A capture upload waiting for its retry (FAILED) is not waited for: the
-    catalog is complete without it, and it goes up with a later sync (an HQ without the route: a day later)."""
+    """Sync tasks still to run now. A capture upload or model download waiting for its retry (FAILED) is not
+    waited for: the catalog is complete without it, and it goes with a later sync (an HQ without the capture
+    route: a day later; a model the disk has no room for: half an hour)."""
     from nailmirror_desktop.core.captures.upload import CAPTURE_UPLOAD
+    from nailmirror_desktop.core.model_releases.download import MODEL_FETCH
     from nailmirror_desktop.core.sync.tasks import SYNC_TASK_TYPES
 
-    return sum(engine.count(["PENDING", "PROCESSING"] if task_type == CAPTURE_UPLOAD else
+    return sum(engine.count(["PENDING", "PROCESSING"] if task_type in (CAPTURE_UPLOAD, MODEL_FETCH) else
                             ["PENDING", "PROCESSING", "FAILED"], task_type) for task_type in SYNC_TASK_TYPES)
 
 
@@ -152,6 +162,7 @@ def _no_stray_logs() -> Iterator[None]:
 
 def _now_until(args: argparse.Namespace, stop: Any) -> int:
     from nailmirror_desktop.app.services import open_repository, open_sync_engine
+    from nailmirror_desktop.core.model_releases.download import MODEL_FETCH
     from nailmirror_desktop.core.sync import state
     from nailmirror_desktop.core.sync.tasks import BLOB_FETCH, BLOB_FETCH_PARALLEL, submit_cycle
 
@@ -161,8 +172,9 @@ def _now_until(args: argparse.Namespace, stop: Any) -> int:
             return _now_failed(args, conn, "not_enrolled",
                                "not enrolled (nailmirror sync enroll CODE --hq URL)")
         open_repository(conn, load_catalog=True)  # the starter catalog first: HQ's copy then takes it over
-        for held in engine.list_tasks("FAILED", BLOB_FETCH, limit=None, last_error_code="disk_full"):
-            engine.cancel(held.task_no)  # staff asked for now (perhaps after freeing space): the cycle requeues it
+        for task_type in (BLOB_FETCH, MODEL_FETCH):
+            for held in engine.list_tasks("FAILED", task_type, limit=None, last_error_code="disk_full"):
+                engine.cancel(held.task_no)  # staff asked for now (perhaps after freeing space): the cycle requeues it
         cycle = submit_cycle(engine, spread=False, retry_failed=True)  # staff asked: failed downloads too, now
         current = state.load(conn)
         waiting = current is not None and current.not_before is not None and current.not_before > time.time()
@@ -326,7 +338,7 @@ def _status(args: argparse.Namespace) -> int:
     finally:
         conn.close()
     facts = kiosk_facts()  # what the sync report tells HQ's fleet page (issue #25 §7)
-    report.update(app_version=facts.app_version, model_version=facts.model_version)
+    report.update(app_version=facts.app_version)  # model_version: the running release's, from the database
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return 0
@@ -337,8 +349,12 @@ def _status(args: argparse.Namespace) -> int:
     for key in ("kiosk_name", "app_version", "model_version", "last_success_at", "offline_since", "cursor",
                 "pending_uploads", "pending_downloads",
                 "pending_ledger_uploads", "parked_ledger_uploads", "ledger_upload_error", "last_error",
-                "last_warning", "pending_captures", "pending_capture_withdrawals"):
+                "last_warning", "pending_captures", "pending_capture_withdrawals", "hq_key_id", "model_signing"):
         print(f"{key}: {report[key] if report[key] is not None else '-'}")
+    for slot, entry in report["model_slots"].items():
+        detail = f" ({entry['detail']})" if entry["detail"] else ""
+        print(f"model {slot}: {entry['state']} release {entry.get('release', '-')}, running {entry['version']}"
+              f"{detail}")
     return 0
 
 

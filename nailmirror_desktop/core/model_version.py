@@ -1,10 +1,13 @@
 """The nail model this kiosk runs, named for HQ (`sync status --json` `model_version`, the sync report, every
-capture's record): the bundled segmenter's version until a release replaces it (issue #26 part 2).
+capture's record): the active live release's version (issue #27: core/model_releases), else the bundled
+segmenter's.
 
 The bundled model's sha256 lives here, stdlib only, so the CLI and core name it without loading numpy; the
 segmenter (vision/nails/nail_segmenter.py) checks the file against the same constant before it opens it."""
 
 from __future__ import annotations
+
+import sqlite3
 
 SEGMENTER_NAME = "nail_segmenter"
 SEGMENTER_SHA256 = "2ae635817291d3d9fd8b2a06e0f9b9e463dca7ee9c31586844293ba7fbab8b21"
@@ -15,6 +18,17 @@ def bundled_model_version() -> str:
     return f"{SEGMENTER_NAME}-{SEGMENTER_SHA256[:12]}"
 
 
-def model_version() -> str:
-    """The model the kiosk runs now: the bundled one (no release mechanism replaces it yet)."""
+def model_version(conn: sqlite3.Connection | None = None, slot: str = "live") -> str:
+    """The model the kiosk runs now in `slot` ("live": the mirror, what the sync report names; "still": the
+    photos, what a capture's record names): its active release (read straight from `model_release`, so this
+    stays stdlib + sqlite, without the release package), else the bundled one. Without a connection, or on a
+    database from before releases, the bundled one."""
+    if conn is not None:
+        try:
+            row = conn.execute("SELECT version FROM model_release WHERE slot = ? AND state = 'active'",
+                               (slot,)).fetchone()
+        except sqlite3.OperationalError:  # no such table: a database not migrated yet
+            row = None
+        if row is not None:
+            return str(row[0])
     return bundled_model_version()

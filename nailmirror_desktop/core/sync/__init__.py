@@ -6,5 +6,6 @@
 - `state`   the enrollment and cursors (table sync_state)
 - `apply`   feed pages, snapshots (a replace), tombstones, staging and the two-phase materialise, the inbox
 - `drafts`  a local draft as a revision body; queueing a submission
-- `cycle`   one sync cycle over a port; `tasks` the engine's SYNC_CYCLE, BLOB_FETCH and DRAFT_PUSH handlers
+- `cycle`   one sync cycle over a port; `tasks` the engine's SYNC_CYCLE, BLOB_FETCH, DRAFT_PUSH, CAPTURE_UPLOAD
+            and MODEL_FETCH handlers (model releases themselves: core/model_releases)
 """

@@ -8,6 +8,9 @@
 - A delete (take-down) applies at once, even while that style's blobs are still downloading.
 - A snapshot (after a 410) is a replace over the rows HQ owns: an HQ row absent from it is taken down; rows HQ
   never owned (the kiosk's drafts, and starter rows HQ does not carry) are never touched.
+- A "model" change (a signed nail-model release, issue #27) and a snapshot's `models` go to
+  core/model_releases/offers.py in the same transaction: checked against HQ's pinned key (the cycle's
+  ReleaseGate), recorded, and fetched later by MODEL_FETCH.
 - Ids: HQ's style id is the kiosk's `client_uid` (starter styles: the same uuid5 on both sides; an approved
   draft keeps its draft id), so the feed takes over the kiosk's own row instead of adding a second one.
 """
@@ -24,6 +27,8 @@ from nailmirror_desktop.core.catalog.assets import StoredBlob, blob_relative_pat
 from nailmirror_desktop.core.catalog.repository import AssetType, StyleRepository, StyleSource
 from nailmirror_desktop.core.catalog.status import AuditAction, StyleStatus, write_audit
 from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.model_releases import offers
+from nailmirror_desktop.core.model_releases.offers import CLOSED, ReleaseGate
 from nailmirror_desktop.core.sync import state
 from nailmirror_protocol.canonical import catalog_digest
 from nailmirror_protocol.shapes import Asset, Category, Change, ChangesPage, Snapshot, StyleBody, Tag
@@ -36,17 +41,18 @@ _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
 # ---- pages and snapshots ------------------------------------------------------------------------------------
 
-def apply_changes_page(repo: StyleRepository, page: ChangesPage) -> int:
-    """Apply one page and advance the cursor to page["next"], in one transaction. Returns changes applied."""
+def apply_changes_page(repo: StyleRepository, page: ChangesPage, gate: ReleaseGate = CLOSED) -> int:
+    """Apply one page and advance the cursor to page["next"], in one transaction. Returns changes applied.
+    `gate`: how model releases are checked (CLOSED: this cycle cannot, they are ignored)."""
     applied = 0
     with write_transaction(repo.conn):
         for change in page["changes"]:
-            applied += _apply_change(repo, change)
+            applied += _apply_change(repo, change, gate)
         state.set_cursor(repo.conn, page["next"])
     return applied
 
 
-def apply_snapshot(repo: StyleRepository, snapshot: Snapshot) -> int:
+def apply_snapshot(repo: StyleRepository, snapshot: Snapshot, gate: ReleaseGate = CLOSED) -> int:
     """Replace the HQ-owned part of the catalog with the snapshot, in one transaction with its cursor."""
     conn = repo.conn
     live = {item["id"]: item for item in snapshot["styles"]}
@@ -65,12 +71,17 @@ def apply_snapshot(repo: StyleRepository, snapshot: Snapshot) -> int:
         for item in snapshot["styles"]:
             # A replace: HQ's version wins even when it is lower (a restored HQ's history may count again).
             stage_style(repo, item["id"], item["version"], item["style"], replace=True)
+        offers.replace_from_snapshot(conn, gate, snapshot.get("models"))
         state.set_cursor(conn, snapshot["cursor"], snapshot_etag=snapshot["cursor"])
     return len(live)
 
 
-def _apply_change(repo: StyleRepository, change: Change) -> int:
+def _apply_change(repo: StyleRepository, change: Change, gate: ReleaseGate) -> int:
     kind, op = change["type"], change["op"]
+    if kind == "model" and op == "upsert" and "model" in change:
+        return offers.offer(repo.conn, gate, change["id"], change["version"], change["model"])
+    if kind == "model" and op == "delete":
+        return offers.withdraw(repo.conn, change["id"], change["version"])
     if kind == "style" and op == "upsert" and "style" in change:
         return int(stage_style(repo, change["id"], change["version"], change["style"]))
     if kind == "style" and op == "delete":

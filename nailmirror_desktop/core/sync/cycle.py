@@ -7,6 +7,10 @@ revisions it had from this kiosk but never decided are queued to go up again (it
 The kiosk's token is rotated in the cycle once it is ROTATE_AFTER_S old (`_rotate`: stored only after a call
 with it succeeded, so a crash or a refusal never locks the kiosk out).
 
+HQ's key (hello's hq_key) is checked against the pinned one first (core/model_releases/keys.py); the cycle's
+ReleaseGate then decides whether "model" changes are recorded. A cycle that pinned or rotated to a new key reads
+the snapshot instead of the feed, so releases sent while the kiosk could not check them are not lost.
+
 Each page is its own transaction with its cursor, so a cycle cut anywhere resumes where the last committed page
 left off. Blobs and draft pushes are not fetched here: the cycle leaves them queued (sync_blob,
 sync_draft_upload) and tasks.py turns them into BLOB_FETCH and DRAFT_PUSH tasks.
@@ -24,6 +28,10 @@ from nailmirror_desktop.core.config import known_time_zone
 from nailmirror_desktop.core.credits import upload
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.model_releases import keys
+from nailmirror_desktop.core.model_releases import store as model_store
+from nailmirror_desktop.core.model_releases.offers import ReleaseGate
+from nailmirror_desktop.core.model_version import model_version
 from nailmirror_desktop.core.sync import apply, drafts, fleet, ledger, state
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_desktop.core.sync.port import HqPort
@@ -31,6 +39,7 @@ from nailmirror_desktop.core.sync.state import SyncStatus
 from nailmirror_protocol import paths
 from nailmirror_protocol.canonical import body_sha256
 from nailmirror_protocol.errors import ResetReason
+from nailmirror_protocol.model_release import Verifier
 from nailmirror_protocol.shapes import CatalogState, FleetRequest, SyncReport
 
 # 410 reasons that mean HQ went back in time (restored from a backup): undecided drafts we sent go up again.
@@ -56,11 +65,12 @@ class CycleReport:
 
 def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: int = paths.PAGE_MAX,
               credit_store_id: str = DEFAULT_STORE_ID, desk: fleet.DeadLetterDesk | None = None,
-              facts: fleet.KioskFacts | None = None) -> CycleReport:
+              facts: fleet.KioskFacts | None = None, verify: Verifier | None = None) -> CycleReport:
     """Raises SyncError; the caller records it (state.record_failure) and decides about retries.
     `credit_store_id` is the kiosk's own credit account (KioskConfig.store_id): grants land there and its
     entries go up (HQ files them under the store of the token that sends them). `desk` (the task engine) replays
-    dead letters when HQ asks (fleet.py); `facts` go into the report."""
+    dead letters when HQ asks (fleet.py); `facts` go into the report; `verify` checks HQ's ed25519 signatures
+    (None: this build cannot, and model releases are ignored)."""
     conn = repo.conn
     current = state.require(conn)
     if current.state in (SyncStatus.REVOKED, SyncStatus.UPGRADE_REQUIRED):
@@ -71,6 +81,8 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
         wait = current.not_before - now_s
         raise SyncError(Fault.RETRY_LATER, "retry_later", f"HQ asked to wait {wait:.0f} s more", retry_after_s=wait)
     hello = port.hello()
+    signing = keys.adopt_from_hello(conn, hello.get("hq_key"), hello.get("hq_key_rotations", []), verify)
+    gate = ReleaseGate(signing.state, signing.key, verify)
     zone = _adopt_time_zone(conn, hello.get("store_time_zone"))
     name = hello.get("kiosk_name")
     if name and name != state.kiosk_name(conn):  # HQ named or renamed this kiosk: staff see the same name
@@ -84,32 +96,13 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
     cursor = current.channel_cursor
     resync = next((r for r in asked if r["kind"] == "resync"), None)
     if resync is not None or cursor is None or cursor.split(".")[0] != hello["epoch"]:
-        changes += _replace_catalog(repo, port, now_s, cursor, resync)
+        changes += _replace_catalog(repo, port, now_s, cursor, resync, gate)
+        took_snapshot = True
+    elif signing.changed:  # a key pinned or rotated to just now: releases the feed carried before are re-read
+        changes += _snapshot(repo, port, gate, force=True)
         took_snapshot = True
     else:
-        while pages < MAX_PAGES:
-            try:
-                page = port.changes(cursor, page_limit)
-            except SyncError as exc:
-                if exc.fault is not Fault.RESET:
-                    raise
-                with write_transaction(conn):
-                    state.note_reset(conn, now_s)
-                    if exc.details.get("reason") in BACK_IN_TIME:
-                        drafts.requeue_undecided(conn)
-                changes += _snapshot(repo, port)
-                took_snapshot = True
-                break
-            changes += apply.apply_changes_page(repo, page)
-            pages += 1
-            cursor = page["next"]
-            if not page["has_more"]:
-                claimed = page.get("state")
-                if claimed is not None and _differs(conn, claimed):
-                    repaired, warning = _repair_drift(repo, port, now_s, claimed)
-                    changes += repaired
-                    took_snapshot = True
-                break
+        pages, changes, took_snapshot, warning = _follow_feed(repo, port, now_s, cursor, page_limit, gate)
     events = _pull_inbox(repo, port, hello["epoch"], credit_store_id)
     uploads = ledger.upload_entries(conn, port, store_id=credit_store_id)
     fleet.do_requests(conn, asked, now_s, desk)
@@ -119,6 +112,38 @@ def run_cycle(repo: StyleRepository, port: HqPort, now_s: float, *, page_limit: 
     state.record_success(conn, not_before=now_s + backoff if backoff > 0 else None, warning=warning)
     return CycleReport(pages, changes, took_snapshot, events, int(hello["poll_interval_s"]),
                        int(hello["blob_spread_s"]), uploads.uploaded, uploads.parked, warning, zone)
+
+
+def _follow_feed(repo: StyleRepository, port: HqPort, now_s: float, cursor: str, page_limit: int,
+                 gate: ReleaseGate) -> tuple[int, int, bool, str | None]:
+    """The channel's feed from `cursor`, page by page (a 410 turns it into the snapshot; drift at its end is
+    repaired by one): (pages, changes, took_snapshot, warning)."""
+    pages = changes = 0
+    took_snapshot = False
+    warning = None
+    while pages < MAX_PAGES:
+        try:
+            page = port.changes(cursor, page_limit)
+        except SyncError as exc:
+            if exc.fault is not Fault.RESET:
+                raise
+            with write_transaction(repo.conn):
+                state.note_reset(repo.conn, now_s)
+                if exc.details.get("reason") in BACK_IN_TIME:
+                    drafts.requeue_undecided(repo.conn)
+            changes += _snapshot(repo, port, gate)
+            return pages, changes, True, None
+        changes += apply.apply_changes_page(repo, page, gate)
+        pages += 1
+        cursor = page["next"]
+        if not page["has_more"]:
+            claimed = page.get("state")
+            if claimed is not None and _differs(repo.conn, claimed):
+                repaired, warning = _repair_drift(repo, port, now_s, claimed, gate)
+                changes += repaired
+                took_snapshot = True
+            break
+    return pages, changes, took_snapshot, warning
 
 
 def _adopt_time_zone(conn: sqlite3.Connection, zone: str | None) -> str | None:
@@ -137,22 +162,22 @@ def _adopt_time_zone(conn: sqlite3.Connection, zone: str | None) -> str | None:
 
 
 def _replace_catalog(repo: StyleRepository, port: HqPort, now_s: float, cursor: str | None,
-                     resync: FleetRequest | None) -> int:
+                     resync: FleetRequest | None, gate: ReleaseGate) -> int:
     """The snapshot instead of the feed: an operator asked for it (`resync`), there is no cursor yet, or HQ's
     history changed (restored): a snapshot replace, not a 410 round trip."""
     if resync is not None:
-        return _resync(repo, port, resync["id"])
+        return _resync(repo, port, resync["id"], gate)
     if cursor is not None:
         with write_transaction(repo.conn):
             state.note_reset(repo.conn, now_s)
             drafts.requeue_undecided(repo.conn)  # a restored HQ may have lost what we sent it
-    return _snapshot(repo, port)
+    return _snapshot(repo, port, gate)
 
 
-def _resync(repo: StyleRepository, port: HqPort, request_id: str) -> int:
+def _resync(repo: StyleRepository, port: HqPort, request_id: str, gate: ReleaseGate) -> int:
     """An operator asked for it (a catalog gone wrong here): HQ's snapshot replaces the catalog, as after a 410."""
     try:
-        replaced = _snapshot(repo, port, force=True)
+        replaced = _snapshot(repo, port, gate, force=True)
     except SyncError as exc:
         fleet.finish(repo.conn, request_id, "FAILED", exc.one_line())
         raise
@@ -160,13 +185,14 @@ def _resync(repo: StyleRepository, port: HqPort, request_id: str) -> int:
     return replaced
 
 
-def _repair_drift(repo: StyleRepository, port: HqPort, now_s: float, claimed: CatalogState) -> tuple[int, str | None]:
+def _repair_drift(repo: StyleRepository, port: HqPort, now_s: float, claimed: CatalogState,
+                  gate: ReleaseGate) -> tuple[int, str | None]:
     """Drift (a row lost or changed here behind sync's back): one snapshot repairs it. If HQ's own snapshot
     still disagrees with what its feed claimed, the snapshot (whole, checked) is what is kept, the feed's claim
     alone never takes a style down, and the returned warning says so on one line."""
     with write_transaction(repo.conn):
         state.note_reset(repo.conn, now_s)
-    changes = _snapshot(repo, port, force=True)
+    changes = _snapshot(repo, port, gate, force=True)
     if not _differs(repo.conn, claimed):
         return changes, None
     warning = (f"HQ's feed says it has {claimed['count']} style(s), but its snapshot gave"
@@ -191,8 +217,13 @@ def _send_report(conn: sqlite3.Connection, port: HqPort, facts: fleet.KioskFacts
                           **fleet.health_fields(conn)}  # type: ignore[typeddict-item]
     if facts.app_version:
         report["app_version"] = facts.app_version
+    # The model that runs now: the active live release's version, else the bundled one (issue #27).
     if facts.model_version:
-        report["model_version"] = facts.model_version
+        report["model_version"] = model_version(conn)
+    report["model_signing"] = keys.signing(conn).state
+    slots = model_store.slot_reports(conn)
+    if slots:
+        report["model_slots"] = slots
     if current.channel_cursor:
         report["cursor"] = current.channel_cursor
     results = fleet.results(conn)
@@ -237,14 +268,14 @@ def _rotate(conn: sqlite3.Connection, port: HqPort) -> None:
     state.save_rotated_token(conn, new)
 
 
-def _snapshot(repo: StyleRepository, port: HqPort, *, force: bool = False) -> int:
+def _snapshot(repo: StyleRepository, port: HqPort, gate: ReleaseGate, *, force: bool = False) -> int:
     current = state.require(repo.conn)
     # If-None-Match only when the cursor we hold is the snapshot's own: a 304 then means nothing to re-apply.
     etag = current.snapshot_etag if current.snapshot_etag == current.channel_cursor and not force else None
     snapshot = port.snapshot(etag)
     if snapshot is None:
         return 0
-    return apply.apply_snapshot(repo, snapshot)
+    return apply.apply_snapshot(repo, snapshot, gate)
 
 
 def _pull_inbox(repo: StyleRepository, port: HqPort, epoch: str, credit_store_id: str) -> int:

@@ -18,6 +18,8 @@ from typing import Any
 from nailmirror_desktop.core.config import known_time_zone
 from nailmirror_desktop.core.credits.upload import upload_counts
 from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.model_releases import keys as model_keys
+from nailmirror_desktop.core.model_releases import store as model_store
 from nailmirror_desktop.core.model_version import model_version
 from nailmirror_desktop.core.sync.errors import Fault, SyncError
 from nailmirror_protocol.shapes import REPORT_FAILED_MAX, FailedDownload
@@ -208,7 +210,12 @@ def status_report(conn: sqlite3.Connection) -> dict[str, Any]:
     credits: dict[str, Any] = {"pending_ledger_uploads": ledger.pending, "parked_ledger_uploads": ledger.parked,
                                "ledger_upload_error": ledger.last_error}
     # The nail model it runs (enrolled or not), and the consented captures still waiting to go up.
-    credits["model_version"] = model_version()
+    credits["model_version"] = model_version(conn)
+    # Model releases (issue #27): HQ's pinned key, whether releases can be checked, each offered slot's state.
+    signing = model_keys.signing(conn)
+    credits["hq_key_id"] = signing.key["key_id"] if signing.key else model_keys.current_key_id(conn)
+    credits["model_signing"] = signing.state
+    credits["model_slots"] = model_store.slot_reports(conn)
     credits["pending_captures"] = conn.execute("SELECT COUNT(*) FROM capture").fetchone()[0]
     credits["pending_capture_withdrawals"] = conn.execute(
         "SELECT COUNT(*) FROM capture_withdrawal WHERE sent_at IS NULL").fetchone()[0]

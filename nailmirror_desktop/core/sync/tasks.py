@@ -10,6 +10,8 @@ letters and idempotency:
               attempt, its .part kept, and no other blob is fetched meanwhile; the catalog stays as it is.
 - DRAFT_PUSH  one revision: missing blobs first, then the revision PUT (a replay answers 200).
 - CAPTURE_UPLOAD  one consented capture by code (core/captures/upload.py): PUT, then the kiosk's copy deleted.
+- MODEL_FETCH  one offered model release by slot and release (core/model_releases/download.py): the signed
+              manifest's file fetched, size and sha256 checked, written under data_dir()/models, row verified.
 
 HQ's faults become task error classes here: OFFLINE → TRANSIENT (backoff), RETRY_LATER → RATE_LIMITED (waits
 Retry-After, no attempt burnt), and REVOKED, UPGRADE_REQUIRED, 403, 404, 409 → INVALID_REQUEST (a dead letter
@@ -34,6 +36,9 @@ from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.clock import Clock
 from nailmirror_desktop.core.credits.policy import DEFAULT_STORE_ID
 from nailmirror_desktop.core.db import write_transaction
+from nailmirror_desktop.core.model_releases import download as model_download
+from nailmirror_desktop.core.model_releases import store as model_store
+from nailmirror_desktop.core.model_releases.download import MODEL_FETCH
 from nailmirror_desktop.core.sync import apply, cycle, drafts, fleet, state
 from nailmirror_desktop.core.sync.errors import STORAGE_ERRNOS, Fault, SyncError, disk_full
 from nailmirror_desktop.core.sync.port import HqPort
@@ -41,13 +46,14 @@ from nailmirror_desktop.core.sync.state import SyncState
 from nailmirror_desktop.core.tasks.context import TaskContext
 from nailmirror_desktop.core.tasks.errors import ErrorClass, TaskError, TooManyPendingTasks
 from nailmirror_desktop.core.tasks.models import Task
+from nailmirror_protocol.model_release import Verifier
 
 log = logging.getLogger(__name__)
 
 SYNC_CYCLE = "SYNC_CYCLE"
 BLOB_FETCH = "BLOB_FETCH"
 DRAFT_PUSH = "DRAFT_PUSH"
-SYNC_TASK_TYPES = (SYNC_CYCLE, BLOB_FETCH, DRAFT_PUSH, CAPTURE_UPLOAD)
+SYNC_TASK_TYPES = (SYNC_CYCLE, BLOB_FETCH, DRAFT_PUSH, CAPTURE_UPLOAD, MODEL_FETCH)
 REQUEST_SOURCE = "sync"
 CYCLE_KEY = "cycle"
 # Downloads at once: a first sync of a large catalog is ~3 blobs per style, each mostly a round trip and an fsync,
@@ -96,6 +102,8 @@ class SyncServices:
     # cap, hand-off numbers and times count the store's day as HQ set it.
     adopt_time_zone: Callable[[str], None] | None = None
     facts: fleet.KioskFacts = field(default_factory=fleet.KioskFacts)  # versions for the report to HQ
+    # Checks HQ's ed25519 signatures (adapters/signing.py); None: model releases are ignored (no way to check).
+    verify: Verifier | None = None
 
 
 def task_error(error: SyncError) -> TaskError:
@@ -151,7 +159,8 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
         now_s = services.clock.now()
         try:
             report = cycle.run_cycle(repo, services.port_for(current), now_s,
-                                     credit_store_id=services.credit_store_id, desk=desk, facts=services.facts)
+                                     credit_store_id=services.credit_store_id, desk=desk, facts=services.facts,
+                                     verify=services.verify)
         except SyncError as exc:
             state.record_failure(repo.conn, exc)
             error = task_error(exc)
@@ -166,6 +175,7 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
         spread = bool(payload.get("spread", True)) and not report.snapshot
         apply.revive_failed_blobs(repo.conn, now_s, all_due=bool(payload.get("retry_failed")))
         queued = queue_work(engine, repo.conn, services, spread_s=report.blob_spread_s if spread else 0)
+        model_download.collect_unreferenced(repo.conn)  # a withdrawn release's file
         if services.periodic:
             interval = report.poll_interval_s or services.poll_interval_s
             schedule_timer_cycle(engine, now_s + interval, interval)
@@ -174,7 +184,28 @@ def make_handlers(engine: Submitter, services: SyncServices) -> dict[str, Callab
                 "ledger_parked": report.ledger_parked, "warning": report.warning, **queued}
 
     return {SYNC_CYCLE: run_sync_cycle, BLOB_FETCH: lambda ctx: fetch_blob(services, ctx),
-            DRAFT_PUSH: lambda ctx: push_draft(services, ctx), CAPTURE_UPLOAD: lambda ctx: push_capture(services, ctx)}
+            DRAFT_PUSH: lambda ctx: push_draft(services, ctx), CAPTURE_UPLOAD: lambda ctx: push_capture(services, ctx),
+            MODEL_FETCH: lambda ctx: fetch_model(services, ctx)}
+
+
+def fetch_model(services: SyncServices, ctx: TaskContext) -> dict[str, Any]:
+    """One MODEL_FETCH: wrong bytes are fetched once more and then refused (a dead letter, the row says why); a
+    full disk waits 30 min without burning an attempt; HQ unreachable is the engine's backoff."""
+    payload = ctx.task.payload or {}
+    slot, release = str(payload.get("slot", "")), int(payload.get("release") or 0)
+    conn = ctx.connection
+    try:
+        fetched = model_download.fetch(conn, services.port_for(state.require(conn)), slot, release,
+                                       ctx.task.attempt_count)
+    except model_download.ModelFetchFailed as failed:
+        if failed.error.fault in (Fault.REVOKED, Fault.UPGRADE_REQUIRED):
+            state.record_failure(conn, failed.error)
+        error = task_error(failed.error)
+        if failed.refused:
+            raise TaskError(error.code, error.message, ErrorClass.INVALID_REQUEST) from None
+        raise error from None
+    model_download.collect_unreferenced(conn)
+    return {"slot": slot, "release": release, "fetched": fetched}
 
 
 def submit_capture_upload(engine: Submitter, code: str) -> Task:
@@ -339,7 +370,7 @@ def queue_work(engine: Submitter, conn: sqlite3.Connection, services: SyncServic
     and a DRAFT_PUSH per queued submission. Safe to repeat: each task is keyed by what it moves."""
     now_s = services.clock.now()
     blobs, uploads = apply.pending_blobs(conn), drafts.queued_uploads(conn)
-    queued = {"blobs_queued": 0, "drafts_queued": 0, "captures_queued": 0}
+    queued = {"blobs_queued": 0, "drafts_queued": 0, "captures_queued": 0, "models_queued": 0}
     try:
         for upload in uploads:  # drafts first: they are few, and staff are waiting on them
             submit_push(engine, upload["draft_id"], int(upload["rev"]))
@@ -347,6 +378,10 @@ def queue_work(engine: Submitter, conn: sqlite3.Connection, services: SyncServic
         for capture in capture_store.queued(conn):
             submit_capture_upload(engine, capture.code)
             queued["captures_queued"] += 1
+        for model in model_store.downloading(conn):  # a release's download is never spread: it is one file
+            engine.submit(MODEL_FETCH, {"slot": model.slot, "release": model.release}, request_source=REQUEST_SOURCE,
+                          request_source_id=f"model/{model.slot}/{model.release}")
+            queued["models_queued"] += 1
         for blob in blobs:
             delay = services.rng.uniform(0, spread_s) if spread_s > 0 else 0.0
             engine.submit(BLOB_FETCH, {"sha256": blob["sha256"]}, request_source=REQUEST_SOURCE,
