@@ -85,6 +85,8 @@ class KioskController(QObject):
 
     def start(self) -> None:
         self.idle.start(_app())
+        if self.services.models is not None:  # the release that ran before a restart, or one waiting, loads now
+            self.services.models.prepare()
         self.generation.start()
         self.tryon.start()
         if self.health is not None:
@@ -137,11 +139,16 @@ class KioskController(QObject):
             ("expired snapshots", lambda: self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)),
             ("done hand-off requests", self.handoff.purge),
             ("store time zone", self.staff.adopt_store_time_zone),  # HQ's, if a sync changed it meanwhile
+            ("nail model", self._models_at_idle),  # no customer now: a new model may take over between frames
             ("start screen", self.window.show_start),  # last: nothing after it changes pages
         ])
         if failed:
             log.error("idle: session reset with failed steps: %s", ", ".join(failed))
         self.session_did_reset.emit()
+
+    def _models_at_idle(self) -> None:
+        if self.services.models is not None:
+            self.services.models.at_idle()
 
     def _purge_handoffs(self) -> None:
         try:
