@@ -158,6 +158,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     share = _open_share_server(config, resources)
     maker = _capture_maker(config, engine, resources, active) if with_db_engine(conn, engine) else None
     models = _model_switcher(conn, active, runner, session) if conn is not None else None
+    still_models = _model_switcher(conn, active, runner, None) if conn is not None else None
     resources.callback(runner.close)  # first to close: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
     return KioskServices(
@@ -172,7 +173,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
         staff_consent=captures.staff_consent_in_own_connection if with_db else None,
         drop_capture=captures.delete_capture_in_own_connection if with_db else None,
         withdraw_capture=captures.withdraw_in_own_connection if with_db else None,
-        models=models, resources=resources,
+        models=models, still_models=still_models, resources=resources,
     )
 
 
@@ -181,17 +182,15 @@ def with_db_engine(conn: sqlite3.Connection | None, engine: TaskEngine | None) -
 
 
 def _model_switcher(conn: sqlite3.Connection, active: ActiveSegmenters, runner: BackgroundRunner,
-                    session: TryOnSession) -> ModelSwitcher | None:
-    """Releases loaded on the runner beside the running model, switched at the idle reset; the session's paint
-    stage counts each frame for the watch. A kiosk whose database lacks the tables runs the bundled model."""
+                    session: TryOnSession | None) -> ModelSwitcher | None:
+    """Releases loaded on the runner beside the running model, switched at the idle reset: the live slot's, whose
+    frames the session's paint stage counts for the watch, or (session None) the still slot's."""
     from nailmirror_desktop.app.model_switch import build_model_switcher
+    from nailmirror_desktop.core.model_releases.switch import LIVE, STILL
 
-    try:
-        switcher = build_model_switcher(conn, active, runner)
-    except Exception as exc:
-        log.error("model releases unavailable: %s", exc)
-        return None
-    session.tally = switcher.tally
+    switcher = build_model_switcher(conn, active, runner, slot=LIVE if session is not None else STILL)
+    if session is not None:
+        session.tally = switcher.tally
     return switcher
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from nailmirror_desktop.core.model_releases.switch import LIVE, ModelSwitcher, RunInBackground
+from nailmirror_desktop.core.model_releases.switch import LIVE, STILL, ModelSwitcher, RunInBackground
 from nailmirror_desktop.core.model_releases.watch import MIN_FRAMES
 from nailmirror_desktop.core.model_version import bundled_model_version
 from nailmirror_desktop.vision.nails.active_models import ActiveSegmenters
@@ -15,9 +15,15 @@ from nailmirror_desktop.vision.nails.release_model import ReleaseLoader
 
 
 def build_model_switcher(conn: sqlite3.Connection, active: ActiveSegmenters,
-                         run_in_background: RunInBackground, *, min_frames: int = MIN_FRAMES) -> ModelSwitcher:
+                         run_in_background: RunInBackground, *, min_frames: int = MIN_FRAMES,
+                         slot: str = LIVE) -> ModelSwitcher:
+    """The live slot's switcher (watched), or the still slot's (not: a photo has no live measure)."""
     def install(model: object | None) -> None:
-        active.live = model if isinstance(model, NailSegmenter) else None  # None: the bundled model again
+        segmenter = model if isinstance(model, NailSegmenter) else None  # None: the bundled model again
+        if slot == STILL:
+            active.still = segmenter
+        else:
+            active.live = segmenter
 
     return ModelSwitcher(conn, ReleaseLoader(), install, run_in_background, bundled_version=bundled_model_version(),
-                         slot=LIVE, min_frames=min_frames)
+                         slot=slot, min_frames=min_frames, watched=slot == LIVE)

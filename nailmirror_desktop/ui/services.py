@@ -58,6 +58,7 @@ class KioskServices:
     staff_consent: Callable[[bool], Consent | None] | None = None
     # Nail model releases (issue #27 §7): loaded beside the running model, switched and judged at the idle reset.
     models: ModelSwitcher | None = None
+    still_models: ModelSwitcher | None = None  # the stills' own release, when HQ ships one (else the live one's)
     resources: ExitStack = field(default_factory=ExitStack)  # what close() closes, last opened first
 
     def close(self) -> None:

@@ -182,3 +182,16 @@ def test_hq_withdrawing_the_slot_brings_the_bundled_model_back_at_the_idle_reset
     switcher.at_idle()
     assert active.live is None and switcher.running_version == bundled_model_version()
     assert watch.current_watch(conn, "live") is None
+
+
+def test_a_still_release_renders_the_photos_and_the_live_one_the_mirror(kiosk, conn, tmp_path):
+    switcher, active, session = kiosk
+    stills = build_model_switcher(conn, active, run_now, slot="still")
+    offer_verified(conn, as_good_model(tmp_path / "live"), 7)
+    switcher.prepare()
+    assert session.pipeline.still_segmenter() is active.live  # no still release: photos follow the mirror
+    offer_verified(conn, as_good_model(tmp_path / "still"), 3, slot="still")
+    stills.prepare()
+    assert active.still is not None and session.pipeline.still_segmenter() is active.still
+    assert session.pipeline.segmenter() is active.live
+    assert store.active(conn, "still").release == 3 and watch.current_watch(conn, "still") is None  # not watched

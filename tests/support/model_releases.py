@@ -15,17 +15,16 @@ from tests.support.onnx_models import conv_model, write_model
 BUNDLED = models_dir() / "nail_segmenter.onnx"
 
 
-def offer_verified(conn: sqlite3.Connection, path: Path, release: int) -> str:
-    """`path` offered as `release` of the live slot and verified (downloaded, size and sha256 checked); its
-    version."""
+def offer_verified(conn: sqlite3.Connection, path: Path, release: int, slot: str = "live") -> str:
+    """`path` offered as `release` of `slot` and verified (downloaded, size and sha256 checked); its version."""
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    manifest = {"name": "nail_segmenter", "version": f"nail_segmenter-{digest[:12]}", "slot": "live",
+    manifest = {"name": "nail_segmenter", "version": f"nail_segmenter-{digest[:12]}", "slot": slot,
                 "sha256": digest, "size": path.stat().st_size,
                 "inputs": [{"name": "roi", "shape": [-1, 3, 64, 64], "dtype": "float32"}],
                 "outputs": [{"name": "logits", "shape": [-1, 1, 64, 64], "dtype": "float32"}],
                 "gate_report_id": "gate-1", "created_at": "2026-12-05T02:00:00.000Z"}
-    store.record_offered(conn, "live", release, manifest)
-    store.mark_verified(conn, "live", release, str(path))
+    store.record_offered(conn, slot, release, manifest)
+    store.mark_verified(conn, slot, release, str(path))
     return str(manifest["version"])
 
 

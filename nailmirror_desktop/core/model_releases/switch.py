@@ -16,8 +16,9 @@ runner it is given (the bridge). Its steps:
    is installed again (still in memory, or loaded again after a restart), the release `mark_rolled_back` with the
    reason, which the sync report carries to HQ (store.slot_reports).
 
-Only one change at a time per slot: nothing new is loaded while a switch is watched. Stdlib only: models are
-opaque objects to this module.
+Only one change at a time per slot: nothing new is loaded while a switch is watched. The "still" slot's switcher
+is not watched (`watched=False`): a photo has no live measure to judge it by, so its release switches at the idle
+reset and stays until HQ withdraws it or a newer one comes. Stdlib only: models are opaque objects here.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from nailmirror_desktop.core.model_releases.watch import (
 
 log = logging.getLogger(__name__)
 LIVE = "live"
+STILL = "still"
 
 
 @dataclass(frozen=True)
@@ -88,13 +90,14 @@ class ModelSwitcher:
 
     def __init__(self, conn: sqlite3.Connection, loader: ModelLoader, install: Install,
                  run_in_background: RunInBackground, *, bundled_version: str, slot: str = LIVE,
-                 min_frames: int = MIN_FRAMES) -> None:
+                 min_frames: int = MIN_FRAMES, watched: bool = True) -> None:
         self._conn = conn
         self._loader = loader
         self._install = install
         self._run = run_in_background
         self.bundled_version = bundled_version
         self.slot = slot
+        self.watched = watched  # the live slot's quality is watched; the stills' has no live measure to judge by
         self.tally = SessionTally(min_frames)  # fed by the paint stage (TryOnSession), taken at each idle reset
         self.running: ModelReleaseRow | None = None  # the release installed now; None: the bundled model
         self._previous: tuple[int | None, object | None] | None = None  # (release, model) a rollback goes back to
@@ -198,6 +201,9 @@ class ModelSwitcher:
             log.info("model %s: release %d (%s) runs again", self.slot, row.release, row.version)
             return
         store.mark_active(self._conn, self.slot, row.release)
+        if not self.watched:
+            log.info("model %s: switched to release %d (%s)", self.slot, row.release, row.version)
+            return
         begin_watch(self._conn, Watch(self.slot, row.release, row.version,
                                       None if previous is None else previous.release,
                                       self.bundled_version if previous is None else previous.version, ""))
