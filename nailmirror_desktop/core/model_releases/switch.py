@@ -107,6 +107,11 @@ class ModelSwitcher:
         self.last_verdict: Verdict | None = None
 
     @property
+    def loaded_release(self) -> int | None:
+        """The release loaded beside the running model, waiting for an idle moment."""
+        return None if self._ready is None else self._ready[0].release
+
+    @property
     def running_version(self) -> str:
         return self.bundled_version if self.running is None else self.running.version
 
