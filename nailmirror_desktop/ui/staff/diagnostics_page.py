@@ -39,6 +39,7 @@ class DiagnosticsPage(QWidget):
         self.values = {key: QLabel("—") for key in ("fps", "source", "latency", "mirror_queue", "tasks", "disk",
                                                  "storage", "sync", "model", "rollback")}
         self.labels = {key: QLabel() for key in self.values}
+        self.values["rollback"].setWordWrap(True)  # a reason is a sentence: it wraps rather than runs off the page
         for key, value in self.values.items():
             self.form.addRow(self.labels[key], value)
         layout.addLayout(self.form)
