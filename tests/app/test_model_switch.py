@@ -22,9 +22,9 @@ from nailmirror_desktop.ui.tryon.tryon_session import TrackedPacket, TryOnSessio
 from nailmirror_desktop.vision.nails.active_models import ActiveSegmenters
 from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.pipeline import TrackedFrame, TryOnPipeline
-from tests.support.model_releases import BUNDLED, as_good_model, blind_model, offer_verified
 from tests.support.onnx_models import conv_model, write_model
 from tests.support.ui_support import demo_frames, run_now
+from tests.support.verified_releases import BUNDLED, as_good_model, blind_model, offer_verified
 
 pytestmark = pytest.mark.slow  # the landmarker tracks the demo's frames once a module (about 1 s)
 

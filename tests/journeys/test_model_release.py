@@ -14,8 +14,8 @@ from nailmirror_desktop.core.paths import database_path
 from tests.journeys import steps
 from tests.journeys.runner import Journey, run_journey, write_config
 from tests.journeys.steps import page, tr
-from tests.support.model_releases import blind_model, offer_verified
 from tests.support.ui_support import set_staff_pin
+from tests.support.verified_releases import blind_model, offer_verified
 
 pytestmark = [pytest.mark.journey, pytest.mark.no_qt_log]
 IDLE_S = 12  # each customer's session: long enough for the watch's MIN_FRAMES frames with a hand on a busy PC

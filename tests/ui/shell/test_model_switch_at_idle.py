@@ -17,9 +17,9 @@ from nailmirror_desktop.core.paths import database_path
 from nailmirror_desktop.ui.shell import i18n
 from nailmirror_desktop.ui.staff.diagnostics_page import DiagnosticsPage
 from nailmirror_desktop.vision.nails.active_models import ActiveSegmenters
-from tests.support.model_releases import BUNDLED, as_good_model, blind_model, offer_verified
 from tests.support.style_fixtures import make_catalog
 from tests.support.ui_support import light_kiosk, run_now
+from tests.support.verified_releases import BUNDLED, as_good_model, blind_model, offer_verified
 
 pytestmark = pytest.mark.qt
 FRAMES = 5  # frames with a hand that make a session here
