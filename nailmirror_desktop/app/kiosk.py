@@ -158,7 +158,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     share = _open_share_server(config, resources)
     maker = _capture_maker(config, engine, resources, active) if with_db_engine(conn, engine) else None
     models = _model_switcher(conn, active, runner, session) if conn is not None else None
-    still_models = _model_switcher(conn, active, runner, None) if conn is not None else None
+    still_models = _model_switcher(conn, active, runner, None, models) if conn is not None else None
     resources.callback(runner.close)  # first to close: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
     return KioskServices(
@@ -182,13 +182,13 @@ def with_db_engine(conn: sqlite3.Connection | None, engine: TaskEngine | None) -
 
 
 def _model_switcher(conn: sqlite3.Connection, active: ActiveSegmenters, runner: BackgroundRunner,
-                    session: TryOnSession | None) -> ModelSwitcher | None:
+                    session: TryOnSession | None, live: ModelSwitcher | None = None) -> ModelSwitcher | None:
     """Releases loaded on the runner beside the running model, switched at the idle reset: the live slot's, whose
     frames the session's paint stage counts for the watch, or (session None) the still slot's."""
     from nailmirror_desktop.app.model_switch import build_model_switcher
     from nailmirror_desktop.core.model_releases.switch import LIVE, STILL
 
-    switcher = build_model_switcher(conn, active, runner, slot=LIVE if session is not None else STILL)
+    switcher = build_model_switcher(conn, active, runner, slot=LIVE if session is not None else STILL, live=live)
     if session is not None:
         session.tally = switcher.tally
     return switcher

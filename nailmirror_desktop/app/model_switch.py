@@ -16,8 +16,9 @@ from nailmirror_desktop.vision.nails.release_model import ReleaseLoader
 
 def build_model_switcher(conn: sqlite3.Connection, active: ActiveSegmenters,
                          run_in_background: RunInBackground, *, min_frames: int = MIN_FRAMES,
-                         slot: str = LIVE) -> ModelSwitcher:
-    """The live slot's switcher (watched), or the still slot's (not: a photo has no live measure)."""
+                         slot: str = LIVE, live: ModelSwitcher | None = None) -> ModelSwitcher:
+    """The live slot's switcher (watched), or the still slot's (not: a photo has no live measure; it switches when
+    `live`'s tally says nobody has been at the mirror since the last idle reset)."""
     def install(model: object | None) -> None:
         segmenter = model if isinstance(model, NailSegmenter) else None  # None: the bundled model again
         if slot == STILL:
@@ -26,4 +27,5 @@ def build_model_switcher(conn: sqlite3.Connection, active: ActiveSegmenters,
             active.live = segmenter
 
     return ModelSwitcher(conn, ReleaseLoader(), install, run_in_background, bundled_version=bundled_model_version(),
-                         slot=slot, min_frames=min_frames, watched=slot == LIVE)
+                         slot=slot, min_frames=min_frames, watched=slot == LIVE,
+                         customer_present=None if live is None else (lambda: live.tally.frames() > 0))

@@ -173,6 +173,18 @@ def test_after_a_restart_the_active_release_runs_again_and_its_watch_goes_on(kio
     assert watch.current_watch(conn, "live") is not None and again.status().watching
 
 
+def test_a_release_withdrawn_while_it_loads_is_not_switched_to(conn, tmp_path):
+    active = ActiveSegmenters()
+    held: list = []
+    switcher = build_model_switcher(conn, active, lambda work, done: held.append((work, done)))  # a busy worker
+    offer_verified(conn, as_good_model(tmp_path), 7)
+    assert switcher.prepare()
+    store.withdraw_slot(conn, "live")  # HQ withdrew it meanwhile
+    work, done = held.pop()
+    done(work(), None)
+    assert active.live is None and switcher.running is None and store.active(conn, "live") is None
+
+
 def test_hq_withdrawing_the_slot_brings_the_bundled_model_back_at_the_idle_reset(kiosk, conn, tmp_path):
     switcher, active, _session = kiosk
     offer_verified(conn, as_good_model(tmp_path), 7)
@@ -184,14 +196,18 @@ def test_hq_withdrawing_the_slot_brings_the_bundled_model_back_at_the_idle_reset
     assert watch.current_watch(conn, "live") is None
 
 
-def test_a_still_release_renders_the_photos_and_the_live_one_the_mirror(kiosk, conn, tmp_path):
+def test_a_still_release_renders_the_photos_and_the_live_one_the_mirror(kiosk, conn, tracked, tmp_path):
     switcher, active, session = kiosk
-    stills = build_model_switcher(conn, active, run_now, slot="still")
+    stills = build_model_switcher(conn, active, run_now, slot="still", live=switcher)
     offer_verified(conn, as_good_model(tmp_path / "live"), 7)
     switcher.prepare()
     assert session.pipeline.still_segmenter() is active.live  # no still release: photos follow the mirror
     offer_verified(conn, as_good_model(tmp_path / "still"), 3, slot="still")
+    customer(session, tracked[:2])  # she is at the mirror: her photos keep the model they had
     stills.prepare()
+    assert active.still is None and stills.loaded_release == 3
+    switcher.at_idle()
+    stills.at_idle()
     assert active.still is not None and session.pipeline.still_segmenter() is active.still
     assert session.pipeline.segmenter() is active.live
     assert store.active(conn, "still").release == 3 and watch.current_watch(conn, "still") is None  # not watched

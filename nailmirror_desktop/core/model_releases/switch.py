@@ -90,7 +90,8 @@ class ModelSwitcher:
 
     def __init__(self, conn: sqlite3.Connection, loader: ModelLoader, install: Install,
                  run_in_background: RunInBackground, *, bundled_version: str, slot: str = LIVE,
-                 min_frames: int = MIN_FRAMES, watched: bool = True) -> None:
+                 min_frames: int = MIN_FRAMES, watched: bool = True,
+                 customer_present: Callable[[], bool] | None = None) -> None:
         self._conn = conn
         self._loader = loader
         self._install = install
@@ -99,6 +100,8 @@ class ModelSwitcher:
         self.slot = slot
         self.watched = watched  # the live slot's quality is watched; the stills' has no live measure to judge by
         self.tally = SessionTally(min_frames)  # fed by the paint stage (TryOnSession), taken at each idle reset
+        # whether a customer has been at the mirror since the last idle reset (the still slot asks the live tally)
+        self._customer_present = customer_present or (lambda: self.tally.frames() > 0)
         self.running: ModelReleaseRow | None = None  # the release installed now; None: the bundled model
         self._previous: tuple[int | None, object | None] | None = None  # (release, model) a rollback goes back to
         self._loading: int | None = None  # the release a worker is loading
@@ -147,6 +150,10 @@ class ModelSwitcher:
 
     def _on_loaded(self, row: ModelReleaseRow, model: object, error: BaseException | None) -> None:
         self._loading = None
+        now = store.get(self._conn, self.slot, row.release)
+        if now is None or now.state not in ("verified", "active"):
+            log.info("model %s: release %d was withdrawn or replaced while it loaded", self.slot, row.release)
+            return
         if error is not None or model is None:
             detail = store.one_line(f"failed to load: {error}")
             log.warning("model %s: release %d %s; the running model stays", self.slot, row.release, detail)
@@ -154,7 +161,7 @@ class ModelSwitcher:
             end_watch_if(self._conn, self.slot, row.release)
             return
         self._ready = (row, model)
-        if self.tally.frames() == 0:  # nobody at the mirror since the last reset: no customer sees the switch
+        if not self._customer_present():  # nobody at the mirror since the last reset: no customer sees the switch
             self._switch()
 
     # --- the idle moment ----------------------------------------------------------------------------------
@@ -241,7 +248,7 @@ class ModelSwitcher:
             return None
         try:
             return self._loader.load(row)
-        except ModelLoadFailed as error:
+        except Exception as error:  # the rollback must happen whatever the old file does now
             log.warning("model %s: previous release %d failed to load again (%s): the bundled model runs",
                         self.slot, row.release, error)
             return None
