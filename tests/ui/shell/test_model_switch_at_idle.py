@@ -84,6 +84,7 @@ def test_staff_see_the_running_model_and_why_the_last_release_went_back(kiosk, c
         customer_frames(kiosk, painted=0)
         kiosk.reset_session()
     assert kiosk.active.live is None
+    i18n.install_language("en")  # the idle reset put the store's language back
     page.refresh()
     assert page.values["model"].text().endswith("(bundled with the kiosk)")
     assert page.values["rollback"].text().startswith(f"Release 8 ({version}) went back at 20")
@@ -92,3 +93,11 @@ def test_staff_see_the_running_model_and_why_the_last_release_went_back(kiosk, c
         " (few customers to compare with)")
     assert store.get(conn, "live", 8).detail == \
         "painted nails per frame 0.00 vs median 10.00 of 2 sessions (fewer than 5)"
+    i18n.install_language("zh_CN")
+    page.refresh()
+    assert page.values["model"].text().endswith("（终端自带）")
+    assert page.values["rollback"].text().startswith(f"发布 8（{version}）已于 20")
+    assert page.values["rollback"].text().endswith(
+        "自动回退：每帧上色指甲数为 0.00，上一模型最近 2 位顾客的中位数为 10.00（可比较的顾客较少）")
+    assert page.labels["rollback"].text() == "最近一次模型回退"
+    i18n.install_language("en")
