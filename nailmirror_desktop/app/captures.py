@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 
 class CaptureMaker:
     def __init__(self, *, mirrored: bool, max_hands: int = 2, db_path: Path | None = None,
-                 submit_upload: Callable[[str], object] | None = None) -> None:
+                 submit_upload: Callable[[str], object] | None = None, active: Any = None) -> None:
+        self.active = active  # the kiosk's ActiveSegmenters: the proposed mask is the running model's
         self.mirrored = mirrored  # the frozen frame is the mirrored one the customer saw, as for the render
         self.max_hands = max_hands
         self.db_path = db_path
@@ -80,7 +81,8 @@ class CaptureMaker:
             from nailmirror_desktop.vision.privacy.faces import FaceFinder
 
             self._finder = FaceFinder()  # first: a missing detector refuses before the models load
-            self._pipeline = TryOnPipeline(Compositor(), mirrored=self.mirrored, max_hands=self.max_hands)
+            self._pipeline = TryOnPipeline(Compositor(), mirrored=self.mirrored, max_hands=self.max_hands,
+                                           active=self.active)
         return self._pipeline, self._finder
 
 

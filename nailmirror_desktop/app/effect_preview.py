@@ -39,9 +39,10 @@ log = logging.getLogger(__name__)
 class EffectPreviewRenderer:
     """The handler (call it with a TaskContext) and the still pipeline it keeps between snapshots."""
 
-    def __init__(self, *, mirrored: bool, max_hands: int = 2) -> None:
+    def __init__(self, *, mirrored: bool, max_hands: int = 2, active: Any = None) -> None:
         self.mirrored = mirrored  # as the live pipeline: the frozen frame is the mirrored one the customer saw
         self.max_hands = max_hands
+        self.active = active  # the kiosk's ActiveSegmenters: the release the mirror runs renders the photo too
         self._pipeline: Any = None
         self._lock = threading.Lock()
         self._closed = False
@@ -114,7 +115,8 @@ class EffectPreviewRenderer:
             from nailmirror_desktop.vision.paint.compositor import Compositor
             from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
-            self._pipeline = TryOnPipeline(Compositor(), mirrored=self.mirrored, max_hands=self.max_hands)
+            self._pipeline = TryOnPipeline(Compositor(), mirrored=self.mirrored, max_hands=self.max_hands,
+                                           active=self.active)
         return self._pipeline
 
 
@@ -133,10 +135,11 @@ def _write_png(target: Path, image: Any, task_no: str) -> None:
     os.replace(partial, target)
 
 
-def register_effect_preview(engine: TaskEngine, *, mirrored: bool, max_hands: int = 2) -> EffectPreviewRenderer:
+def register_effect_preview(engine: TaskEngine, *, mirrored: bool, max_hands: int = 2,
+                            active: Any = None) -> EffectPreviewRenderer:
     """Register the EFFECT_PREVIEW handler on the kiosk's engine, after clearing what an earlier run left
     (collect_leftover_frames). Close the returned renderer after the executor has shut down."""
     collect_leftover_frames(engine)
-    renderer = EffectPreviewRenderer(mirrored=mirrored, max_hands=max_hands)
+    renderer = EffectPreviewRenderer(mirrored=mirrored, max_hands=max_hands, active=active)
     engine.register_handler(EFFECT_PREVIEW, renderer, concurrency=1)
     return renderer

@@ -25,6 +25,7 @@ from nailmirror_desktop.app.open_files import raise_open_file_limit
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig, config_path, load_config, save_config
 from nailmirror_desktop.core.generation.provider_config import load_provider_config
+from nailmirror_desktop.core.model_releases.switch import ModelSwitcher
 from nailmirror_desktop.core.paths import database_path, resources_dir
 from nailmirror_desktop.core.tasks import TaskEngine
 from nailmirror_desktop.core.tryon.handoff import HandoffRequests
@@ -33,6 +34,7 @@ from nailmirror_desktop.ui.generation.task_executor import TaskExecutor
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.shell import kiosk_app
 from nailmirror_desktop.ui.tryon.tryon_session import TryOnSession
+from nailmirror_desktop.vision.nails.active_models import ActiveSegmenters
 from nailmirror_desktop.vision.sources import camera_opening
 from nailmirror_desktop.vision.sources.camera_devices import CameraChoice, CameraDevice
 from nailmirror_desktop.vision.sources.readers import CameraProbe, FrameReader
@@ -124,14 +126,14 @@ def build_supervisor(config: KioskConfig, options: KioskOptions, resources: Exit
 
 
 # --- services ---------------------------------------------------------------------------------------------
-def build_session(config: KioskConfig) -> TryOnSession:
+def build_session(config: KioskConfig, active: ActiveSegmenters | None = None) -> TryOnSession:
     from nailmirror_desktop.app import preload
     from nailmirror_desktop.vision.paint.compositor import Compositor
     from nailmirror_desktop.vision.pipeline import TryOnPipeline
 
     # the models started loading before the UI was imported (cli kiosk → app.preload); the first frame takes them
     pipeline = TryOnPipeline(Compositor(), mirrored=config.mirror, max_hands=config.hands_tracked,
-                             preloaded=preload.take(config.hands_tracked), adapt_cadence=True)
+                             preloaded=preload.take(config.hands_tracked), adapt_cadence=True, active=active)
     return TryOnSession(pipeline, mirror=config.mirror)
 
 
@@ -139,7 +141,8 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     """The kiosk's services; call on the main thread once the QApplication exists (the runner and the task
     executor are Qt objects). The mirror works even when the database or the task engine cannot be opened.
     Everything opened is closed with KioskServices.close, last opened first."""
-    session = build_session(config)
+    active = ActiveSegmenters()  # the nail model release each pipeline runs (none: the bundled model)
+    session = build_session(config, active)
     resources = ExitStack()
     supervisor = build_supervisor(config, options, resources)  # the first source opens meanwhile
     # The mirror's one frame in flight never waits behind a generation or the catalog import on the global pool.
@@ -151,9 +154,11 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
     provider = "offline"
     if conn is not None:
         repository = _open_repository(conn)
-        engine, executor, provider = _open_task_engine(resources, config)
+        engine, executor, provider = _open_task_engine(resources, config, active)
     share = _open_share_server(config, resources)
-    maker = _capture_maker(config, engine, resources) if with_db_engine(conn, engine) else None
+    maker = _capture_maker(config, engine, resources, active) if with_db_engine(conn, engine) else None
+    models = _model_switcher(conn, active, runner, session) if conn is not None else None
+    still_models = _model_switcher(conn, active, runner, None, models) if conn is not None else None
     resources.callback(runner.close)  # first to close: the frame in flight finishes before the pipeline closes
     with_db = conn is not None
     return KioskServices(
@@ -168,7 +173,7 @@ def build_services(config: KioskConfig, options: KioskOptions) -> KioskServices:
         staff_consent=captures.staff_consent_in_own_connection if with_db else None,
         drop_capture=captures.delete_capture_in_own_connection if with_db else None,
         withdraw_capture=captures.withdraw_in_own_connection if with_db else None,
-        resources=resources,
+        models=models, still_models=still_models, resources=resources,
     )
 
 
@@ -176,15 +181,28 @@ def with_db_engine(conn: sqlite3.Connection | None, engine: TaskEngine | None) -
     return conn is not None and engine is not None
 
 
+def _model_switcher(conn: sqlite3.Connection, active: ActiveSegmenters, runner: BackgroundRunner,
+                    session: TryOnSession | None, live: ModelSwitcher | None = None) -> ModelSwitcher | None:
+    """Releases loaded on the runner beside the running model, switched at the idle reset: the live slot's, whose
+    frames the session's paint stage counts for the watch, or (session None) the still slot's."""
+    from nailmirror_desktop.app.model_switch import build_model_switcher
+    from nailmirror_desktop.core.model_releases.switch import LIVE, STILL
+
+    switcher = build_model_switcher(conn, active, runner, slot=LIVE if session is not None else STILL, live=live)
+    if session is not None:
+        session.tally = switcher.tally
+    return switcher
+
+
 def _capture_maker(config: KioskConfig, engine: TaskEngine | None, resources: ExitStack,
-                   ) -> captures.CaptureMaker:
+                   active: ActiveSegmenters) -> captures.CaptureMaker:
     """The consent tap's work (app/captures.py): its own still pipeline and face finder, loaded on the first
     capture; an enrolled kiosk queues the upload at once."""
     from nailmirror_desktop.core.sync.tasks import submit_capture_upload
 
     maker = captures.CaptureMaker(mirrored=config.mirror, max_hands=config.hands_tracked,
                                   submit_upload=(lambda code: submit_capture_upload(engine, code))
-                                  if engine is not None else None)
+                                  if engine is not None else None, active=active)
     resources.callback(maker.close)
     return maker
 
@@ -219,14 +237,14 @@ def _open_repository(conn: sqlite3.Connection) -> StyleRepository | None:
         return None
 
 
-def _open_task_engine(resources: ExitStack, config: KioskConfig,
+def _open_task_engine(resources: ExitStack, config: KioskConfig, active: ActiveSegmenters,
                       ) -> tuple[TaskEngine | None, TaskExecutor | None, str]:
     """The task engine with the STYLE_GENERATION and EFFECT_PREVIEW handlers, its Qt executor (made on the main
     thread) and the default provider's name."""
     try:
         provider_config = load_provider_config()
         engine = shared.open_task_engine(provider_config, sync=True)
-        preview = register_effect_preview(engine, mirrored=config.mirror)
+        preview = register_effect_preview(engine, mirrored=config.mirror, active=active)
         executor = TaskExecutor(engine)
     except Exception as exc:
         log.error("task engine unavailable: %s", exc)

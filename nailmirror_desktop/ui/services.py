@@ -16,6 +16,7 @@ from nailmirror_desktop.adapters.share.server import ShareServer
 from nailmirror_desktop.core.captures.store import CaptureOutcome, Consent
 from nailmirror_desktop.core.catalog.repository import StyleRepository
 from nailmirror_desktop.core.config import KioskConfig
+from nailmirror_desktop.core.model_releases.switch import ModelSwitcher
 from nailmirror_desktop.core.tasks import TaskEngine
 from nailmirror_desktop.core.tryon.handoff import HandoffRequests
 from nailmirror_desktop.ui.bridge import RunInBackground
@@ -55,6 +56,9 @@ class KioskServices:
     # (given once: staff_consent(True) records it, staff_consent(False) reads it; None until given).
     take_staff_capture: Callable[[Path], CaptureOutcome] | None = None
     staff_consent: Callable[[bool], Consent | None] | None = None
+    # Nail model releases (issue #27 §7): loaded beside the running model, switched and judged at the idle reset.
+    models: ModelSwitcher | None = None
+    still_models: ModelSwitcher | None = None  # the stills' own release, when HQ ships one (else the live one's)
     resources: ExitStack = field(default_factory=ExitStack)  # what close() closes, last opened first
 
     def close(self) -> None:

@@ -42,6 +42,7 @@ from nailmirror_desktop.vision.types import HandObservation, NailQuad
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
     from concurrent.futures import Future
 
+    from nailmirror_desktop.vision.nails.active_models import ActiveSegmenters
     from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
     from nailmirror_desktop.vision.tracking.hand_recovery import HandRecovery
     from nailmirror_desktop.vision.tracking.model_preload import VideoModels
@@ -133,6 +134,8 @@ class TryOnPipeline:
     video_tracker: a VIDEO-mode HandTracker to use (tools/compare_hand_models.py's other model), else one is made.
     adapt_cadence: the live mirror's; while painted frames come further apart than the source's (a slower PC), the
     segmenter and the re-detection run less often (vision/cadence.py) rather than frames being dropped.
+    active: the kiosk's release holder (vision/nails/active_models.py): while it holds a release, video runs its
+    live segmenter and stills its still one, instead of `segmenter` (the bundled one, kept as the fallback).
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
@@ -140,7 +143,8 @@ class TryOnPipeline:
                  smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
                  segmenter: NailSegmenter | None = None, recover_every: int = 3,
                  preloaded: Future[VideoModels] | None = None,
-                 video_tracker: HandTracker | None = None, adapt_cadence: bool = False) -> None:
+                 video_tracker: HandTracker | None = None, adapt_cadence: bool = False,
+                 active: ActiveSegmenters | None = None) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -152,6 +156,7 @@ class TryOnPipeline:
         self.still_masks = still_masks
         self.segment_every = segment_every
         self._segmenter = segmenter
+        self._active = active
         self._still_detector: StillHandDetector | None = None
         self._video_tracker: HandTracker | None = video_tracker  # opened on first use; closed with the pipeline
         self._smoother: HandSmoother | None = None
@@ -195,7 +200,7 @@ class TryOnPipeline:
             hands = scaled_hands(hands, full.shape[1] / image.shape[1], full.shape[0] / image.shape[0])
             image = full
         tracked = time.perf_counter()
-        segmenter = self.segmenter() if self.still_masks == "model" else None
+        segmenter = self.still_segmenter() if self.still_masks == "model" else None
         quads, masks, placed = place_nails(image, hands, mirrored=self.mirrored, masks=self.still_masks,
                                            segmenter=segmenter)
         shaped = time.perf_counter()
@@ -287,7 +292,20 @@ class TryOnPipeline:
         self._video_frames = 0
 
     def segmenter(self) -> NailSegmenter:
-        """The nail segmenter, loaded (and sha256-checked) on first use."""
+        """The live nail segmenter: the active release's (read once per frame, so a switch lands between frames),
+        else the bundled one, loaded (and sha256-checked) on first use."""
+        release = None if self._active is None else self._active.for_video()
+        if release is not None:
+            return release
+        return self.bundled_segmenter()
+
+    def still_segmenter(self) -> NailSegmenter:
+        """The stills' segmenter: the still slot's release, else the live one's, else the bundled one."""
+        release = None if self._active is None else self._active.for_still()
+        return release if release is not None else self.bundled_segmenter()
+
+    def bundled_segmenter(self) -> NailSegmenter:
+        """The model shipped with the kiosk (models/nail_segmenter.onnx), loaded on first use."""
         self._take_preloaded()
         if self._segmenter is None:
             from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter

@@ -480,89 +480,154 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
         <source>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</source>
         <translation>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="74"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="87"/>
         <source>OK</source>
         <translation>OK</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="93"/>
         <source>OK, last synced %1</source>
         <translation>OK, last synced %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="94"/>
         <source>Offline since %1; the kiosk keeps its catalog and retries</source>
         <translation>Offline since %1; the kiosk keeps its catalog and retries</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="95"/>
         <source>HQ revoked this kiosk: enroll it again</source>
         <translation>HQ revoked this kiosk: enroll it again</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="96"/>
         <source>HQ needs a newer kiosk version</source>
         <translation>HQ needs a newer kiosk version</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="84"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="97"/>
         <source>Not enrolled with HQ</source>
         <translation>Not enrolled with HQ</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="88"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
         <source>%1 download(s), %2 upload(s) pending</source>
         <translation>%1 download(s), %2 upload(s) pending</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="92"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
         <source>HQ knows this kiosk as “%1”</source>
         <translation>HQ knows this kiosk as “%1”</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="111"/>
+        <source>%1 (bundled with the kiosk)</source>
+        <translation>%1 (bundled with the kiosk)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="113"/>
+        <source>%1 (HQ release %2, its first customers are being watched)</source>
+        <translation>%1 (HQ release %2, its first customers are being watched)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="115"/>
+        <source>%1 (HQ release %2)</source>
+        <translation>%1 (HQ release %2)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="119"/>
+        <source>None</source>
+        <translation>None</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="122"/>
+        <source>Release %1 (%2) went back at %3: %4</source>
+        <translation>Release %1 (%2) went back at %3: %4</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="131"/>
+        <source>it did not load (%1)</source>
+        <translation>it did not load (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="136"/>
+        <source>painted nails per frame</source>
+        <translation>painted nails per frame</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="137"/>
+        <source>nails blinking off</source>
+        <translation>nails blinking off</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="138"/>
+        <source>nail model time per hand (ms)</source>
+        <translation>nail model time per hand (ms)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="139"/>
+        <source>%1 was %2 against %3, the previous model&apos;s median over its last %4 customers</source>
+        <translation>%1 was %2 against %3, the previous model&apos;s median over its last %4 customers</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="141"/>
+        <source> (few customers to compare with)</source>
+        <translation> (few customers to compare with)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="150"/>
         <source>Frames per second</source>
         <translation>Frames per second</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="150"/>
         <source>Frame source</source>
         <translation>Frame source</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="151"/>
         <source>Latency per stage</source>
         <translation>Latency per stage</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="151"/>
         <source>Frames waiting (mirror)</source>
         <translation>Frames waiting (mirror)</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="104"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="152"/>
         <source>Task queue</source>
         <translation>Task queue</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="104"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="152"/>
         <source>Free disk space</source>
         <translation>Free disk space</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="153"/>
         <source>Saving results</source>
         <translation>Saving results</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="153"/>
         <source>Catalog sync (HQ)</source>
         <translation>Catalog sync (HQ)</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="154"/>
+        <source>Nail model</source>
+        <translation>Nail model</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="154"/>
+        <source>Last model rollback</source>
+        <translation>Last model rollback</translation>
     </message>
 </context>
 <context>

@@ -480,89 +480,154 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="70"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
         <source>DISK FULL: %1 task result(s) wait to be saved. Free some space; they are saved then.</source>
         <translation>磁盘已满：%1 个任务结果等待保存。请清理磁盘空间，腾出空间后会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="74"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="87"/>
         <source>OK</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="80"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="93"/>
         <source>OK, last synced %1</source>
         <translation>正常，上次同步 %1</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="81"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="94"/>
         <source>Offline since %1; the kiosk keeps its catalog and retries</source>
         <translation>自 %1 起离线；本终端保留现有款式并会自动重试</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="82"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="95"/>
         <source>HQ revoked this kiosk: enroll it again</source>
         <translation>总部已吊销本终端的授权：请重新注册</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="83"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="96"/>
         <source>HQ needs a newer kiosk version</source>
         <translation>总部要求更新本终端的软件版本</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="84"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="97"/>
         <source>Not enrolled with HQ</source>
         <translation>未在总部注册</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="88"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="101"/>
         <source>%1 download(s), %2 upload(s) pending</source>
         <translation>待下载 %1 个，待上传 %2 个</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="92"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
         <source>HQ knows this kiosk as “%1”</source>
         <translation>总部称本终端为“%1”</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="111"/>
+        <source>%1 (bundled with the kiosk)</source>
+        <translation>%1（终端自带）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="113"/>
+        <source>%1 (HQ release %2, its first customers are being watched)</source>
+        <translation>%1（总部发布 %2，正在观察最初几位顾客的效果）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="115"/>
+        <source>%1 (HQ release %2)</source>
+        <translation>%1（总部发布 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="119"/>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="122"/>
+        <source>Release %1 (%2) went back at %3: %4</source>
+        <translation>发布 %1（%2）已于 %3 自动回退：%4</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="131"/>
+        <source>it did not load (%1)</source>
+        <translation>无法加载（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="136"/>
+        <source>painted nails per frame</source>
+        <translation>每帧上色指甲数</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="137"/>
+        <source>nails blinking off</source>
+        <translation>指甲闪烁率</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="138"/>
+        <source>nail model time per hand (ms)</source>
+        <translation>指甲模型每只手耗时（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="139"/>
+        <source>%1 was %2 against %3, the previous model&apos;s median over its last %4 customers</source>
+        <translation>%1为 %2，上一模型最近 %4 位顾客的中位数为 %3</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="141"/>
+        <source> (few customers to compare with)</source>
+        <translation>（可比较的顾客较少）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="150"/>
         <source>Frames per second</source>
         <translation>帧率（FPS）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="102"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="150"/>
         <source>Frame source</source>
         <translation>画面来源</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="151"/>
         <source>Latency per stage</source>
         <translation>各阶段耗时</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="103"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="151"/>
         <source>Frames waiting (mirror)</source>
         <translation>待处理帧（魔镜）</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="104"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="152"/>
         <source>Task queue</source>
         <translation>任务队列</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="104"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="152"/>
         <source>Free disk space</source>
         <translation>可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="153"/>
         <source>Saving results</source>
         <translation>结果保存</translation>
     </message>
     <message>
-        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="105"/>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="153"/>
         <source>Catalog sync (HQ)</source>
         <translation>款式同步（总部）</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="154"/>
+        <source>Nail model</source>
+        <translation>指甲模型</translation>
+    </message>
+    <message>
+        <location filename="../../nailmirror_desktop/ui/staff/diagnostics_page.py" line="154"/>
+        <source>Last model rollback</source>
+        <translation>最近一次模型回退</translation>
     </message>
 </context>
 <context>

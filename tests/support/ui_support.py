@@ -59,11 +59,12 @@ def started_kiosk(qtbot) -> Iterator[KioskController]:
 
 @contextmanager
 def light_kiosk(qtbot, catalog: Path, run_in_background=None, share=None, take_capture=None,
-                drop_capture=None) -> Iterator[KioskController]:
+                drop_capture=None, active=None, models=None) -> Iterator[KioskController]:
     """The shell as the app builds it (window, try-on, AI design, share and staff flows) over light services:
     `catalog` (a make_catalog folder) imported into the test's database, a real try-on pipeline on a still black
     frame, no task engine, workers run by `run_in_background` (default: inline). Built, not started; the
-    language is the config's. About 0.1 s, against about 2 s for `started_kiosk`."""
+    language is the config's. About 0.1 s, against about 2 s for `started_kiosk`. active, models: the pipelines'
+    ActiveSegmenters and a `models(session) -> ModelSwitcher` for the nail model releases (issue #27 §7)."""
     from nailmirror_desktop.core.catalog.starter import load_starter_catalog
     from nailmirror_desktop.core.tryon.handoff import HandoffRequests
     from nailmirror_desktop.ui import bridge
@@ -81,11 +82,13 @@ def light_kiosk(qtbot, catalog: Path, run_in_background=None, share=None, take_c
     if share is not None:  # a share server given: staff have "send to my phone" on
         config = replace(config, share_to_phone=True)
     i18n.install_language(config.language)
-    with TryOnPipeline(Compositor()) as pipeline:
+    with TryOnPipeline(Compositor(), active=active) as pipeline:
         supervisor = SourceSupervisor(lambda: still_reader(np.zeros((120, 160, 3), np.uint8)))
-        services = KioskServices(config, TryOnSession(pipeline), supervisor, run_in_background or run_now,
+        session = TryOnSession(pipeline)
+        services = KioskServices(config, session, supervisor, run_in_background or run_now,
                                  repository=repo, share=share, handoffs=HandoffRequests(repo.conn),
-                                 take_capture=take_capture, drop_capture=drop_capture)
+                                 take_capture=take_capture, drop_capture=drop_capture,
+                                 models=None if models is None else models(session))
         controller = KioskController(services)
         qtbot.addWidget(controller.window)
         controller.tryon.put_on_a_first_style()

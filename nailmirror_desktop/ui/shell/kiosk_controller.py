@@ -23,6 +23,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from nailmirror_desktop.core.config import KioskConfig
+from nailmirror_desktop.core.model_releases.switch import ModelSwitcher
 from nailmirror_desktop.ui.generation.generation_controller import GenerationController
 from nailmirror_desktop.ui.services import KioskServices
 from nailmirror_desktop.ui.share.share_controller import ShareController
@@ -85,6 +86,8 @@ class KioskController(QObject):
 
     def start(self) -> None:
         self.idle.start(_app())
+        for models in self._model_switchers():  # the release that ran before a restart, or one waiting, loads now
+            models.prepare()
         self.generation.start()
         self.tryon.start()
         if self.health is not None:
@@ -137,11 +140,19 @@ class KioskController(QObject):
             ("expired snapshots", lambda: self.tryon.purge_expired_snapshots(self.config.snapshot_keep_days)),
             ("done hand-off requests", self.handoff.purge),
             ("store time zone", self.staff.adopt_store_time_zone),  # HQ's, if a sync changed it meanwhile
+            ("nail model", self._models_at_idle),  # no customer now: a new model may take over between frames
             ("start screen", self.window.show_start),  # last: nothing after it changes pages
         ])
         if failed:
             log.error("idle: session reset with failed steps: %s", ", ".join(failed))
         self.session_did_reset.emit()
+
+    def _model_switchers(self) -> list[ModelSwitcher]:
+        return [m for m in (self.services.models, self.services.still_models) if m is not None]
+
+    def _models_at_idle(self) -> None:
+        for models in self._model_switchers():
+            models.at_idle()
 
     def _purge_handoffs(self) -> None:
         try:

@@ -206,7 +206,9 @@ class StaffDoor(QObject):
             self.settings_page.config_saved.connect(self.credits_page.apply_config)
         self.settings_page.restart_requested.connect(self.restart_was_requested)
         pages.append(("settings", self.settings_page))
-        pages.append(("diagnostics", DiagnosticsPage(self._mirror_loop, services.supervisor, services.engine)))
+        models = services.models
+        pages.append(("diagnostics", DiagnosticsPage(self._mirror_loop, services.supervisor, services.engine,
+                                                     model_status=models.status if models is not None else None)))
         page = StaffPage(pages)
         page.leave_requested.connect(self.leave)
         page.quit_requested.connect(self.quit_was_requested)

@@ -10,6 +10,9 @@ fades while it turns away (geometry's facing fade), and a tap on "snapshot" move
 frame often caught the paint half faded out. Fewer held nails come first (`better_for_snapshot`): a held nail is
 painted where its motion was taking it, a guess, and it adds to the paint, so "most painted" alone preferred the
 frames with guesses in them.
+
+Each painted frame is also counted for the live-quality watch of the nail model (`tally`, issue #27 §7): nails
+painted, nails that blinked off since the frame before, the segmenter's time per hand.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import cv2
 import numpy as np
 
 from nailmirror_desktop.core.fingers import Finger
+from nailmirror_desktop.core.model_releases.watch import SessionTally
 from nailmirror_desktop.core.nail_form import NATURAL, NailForm, recommended_form
 from nailmirror_desktop.ui.tryon.mirror_loop import ShownFrame, shown_frame_from
 from nailmirror_desktop.vision.paint.compositor import Compositor, PreparedTexture
@@ -145,6 +149,8 @@ class TryOnSession:
         self._best_recent: FramePair | None = None  # the most painted pair of the last FREEZE_WINDOW_MS
         self._last_sequence = -1  # touched by the worker only
         self.pipeline.compositor = Compositor()
+        self.tally: SessionTally | None = None  # the model watch's (core/model_releases/switch.py), when there is one
+        self._painted_before: frozenset[tuple[int, Finger]] = frozenset()  # touched by the paint worker only
 
     # --- GUI thread ---------------------------------------------------------------------------------------
     @property
@@ -237,11 +243,25 @@ class TryOnSession:
             if best is None or better_for_snapshot(pair, best) or pair.timestamp_ms - best.timestamp_ms > \
                     FREEZE_WINDOW_MS or pair.timestamp_ms < best.timestamp_ms:  # a re-opened source restarts its clock
                 self._best_recent = pair
+        tally = self.tally
+        if tally is not None:
+            self._count_for_watch(tally, result)
         timings = {name: float(getattr(result.timings, name)) for name in TIMED_STAGES}
         start = time.perf_counter()
         shown = shown_frame_from(result.frame, len(result.hands), timings, staged.sequence, target_size, nails=nails)
         # "show": scaling to the view and the QImage copy, the last of the frame's work off the GUI thread
         return replace(shown, timings_ms={**timings, "show": (time.perf_counter() - start) * 1000.0})
+
+
+    def _count_for_watch(self, tally: SessionTally, result: Any) -> None:
+        """One frame for the model watch, style or none (the segmenter runs either way): a nail painted last
+        frame, its hand still tracked, and not painted now is a blink."""
+        painted = frozenset((q.hand_index, q.finger) for q in result.quads if q.opacity > 0)
+        hands_now = {q.hand_index for q in result.quads}
+        stayed = {key for key in self._painted_before if key[0] in hands_now}
+        tally.observe(hands=len(result.hands), painted=len(painted), blinks=len(stayed - painted),
+                      chances=len(stayed), segment_ms=float(result.timings.segment))
+        self._painted_before = painted
 
 
 def better_for_snapshot(pair: FramePair, best: FramePair) -> bool:

@@ -152,6 +152,14 @@ class NailSegmenter:
         self._session = _session(self.path)
         self._input = self._session.get_inputs()[0].name
 
+    @property
+    def session(self) -> Any:  # onnxruntime.InferenceSession: a release's check runs its sample batch on it
+        return self._session
+
+    @property
+    def input_name(self) -> str:
+        return str(self._input)
+
     def probabilities(self, images: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
         """(N, 64, 64) nail probabilities for N ROIs ((64, 64, 3) uint8 BGR), as one batch."""
         if not images:
