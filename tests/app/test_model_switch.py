@@ -110,7 +110,11 @@ def test_a_release_that_paints_fewer_nails_is_rolled_back_with_its_reason(kiosk,
     assert status.release is None and status.last_rollback is not None and status.last_rollback.release == 8
 
 
-def test_a_release_as_good_as_the_bundled_model_stays(kiosk, conn, tracked, tmp_path):
+def test_a_release_as_good_as_the_bundled_model_stays(kiosk, conn, tracked, tmp_path, monkeypatch):
+    # The segment-time rule is judged on wall-clock time, which a loaded test machine (several workers on two
+    # cores) can double between sessions; its arithmetic is tested with fixed figures in test_watch.py. Here the
+    # as-good release is judged on what it paints.
+    monkeypatch.setattr(watch, "SEGMENT_BUDGET_MS", 1e9)
     switcher, active, session = kiosk
     for _ in range(3):
         customer(session, tracked)
