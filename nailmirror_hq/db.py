@@ -76,7 +76,7 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 # The newest migration (migrations/versions/): a database at it needs no migration, and then neither alembic nor
 # its environment is loaded (about 0.3 s of every CLI command). tests/hq/test_db.py checks it is alembic's head.
-HEAD_REVISION = "0014_captures"
+HEAD_REVISION = "0016_models"
 
 
 def schema_revision(engine: Engine) -> str | None:
