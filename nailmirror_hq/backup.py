@@ -69,7 +69,7 @@ def backup(engine: Engine, blobs: BlobStore, target: Path) -> dict[str, Any]:
 # damaged backup and is refused.
 ADDED_AFTER_V1 = frozenset({"style_channel", "retired_token", "credit_grant", "credit_ledger_entry",
                             "hq_signing_key", "channel_canary", "rollout", "capture", "capture_withdrawal",
-                            "capture_dataset"})
+                            "capture_dataset", "label_version", "label_dataset"})
 
 
 def _read_rows(source: Path, manifest: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:

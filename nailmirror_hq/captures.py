@@ -4,8 +4,9 @@ A capture arrives from the kiosk that made it (`put_capture`, PUT /v1/captures/{
 capture store (`HQ.require_captures()`: captures/ apart from the catalog's blobs, never served on /v1/blobs nor
 presigned to any kiosk), then its row. Every read of a capture (the list, one capture, its image) goes through
 `can_read_captures` and leaves an audit row. A withdrawal (`withdraw`, by code: from any kiosk of the chain or an
-operator) deletes the row, the dataset rows that listed it and the image, and records the withdrawal (no image)
-so the kiosk still holding a copy is answered 410 and deletes it. `expire` deletes captures past the chain's
+operator) deletes the row, the dataset rows that listed it (each labels dataset counts a member lost), its label
+versions (labels.py) with their masks, and the image, and records the withdrawal (no image) so the kiosk still
+holding a copy is answered 410 and deletes it. `expire` deletes captures past the chain's
 retention age (HQ config, default 180 days), used by a training or not.
 """
 
@@ -22,13 +23,13 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, Engine, delete, func, select
+from sqlalchemy import Connection, Engine, delete, func, select, update
 
 from nailmirror_hq import audit, clock, db, roles
 from nailmirror_hq.blobs import BlobStore
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.images import probe
-from nailmirror_hq.schema import capture, capture_dataset, capture_withdrawal
+from nailmirror_hq.schema import capture, capture_dataset, capture_withdrawal, label_dataset, label_version
 from nailmirror_protocol import paths
 from nailmirror_protocol.errors import ErrorCode
 from nailmirror_protocol.shapes import CAPTURE_IMAGE_MAX_BYTES
@@ -228,15 +229,15 @@ def withdraw(engine: Engine, store: BlobStore, code_text: str, actor: str) -> Wi
         before = conn.execute(select(capture_withdrawal).where(capture_withdrawal.c.code == code)).one_or_none()
         if before is not None:
             return Withdrawal(code, bool(before.held), tuple(json.loads(before.datasets)), True)
-        sha256, datasets = _delete_rows(conn, [code]).get(code, (None, ()))
+        sha256, datasets, masks = _delete_rows(conn, [code]).get(code, (None, (), ()))
         conn.execute(capture_withdrawal.insert().values(
             code=code, withdrawn_at=clock.now_text(), actor=actor, held=int(sha256 is not None),
             datasets=json.dumps(list(datasets))))
         audit.record(conn, actor, "CAPTURE_WITHDRAW", "capture", code, held=sha256 is not None,
                      datasets=list(datasets))
-        orphan = sha256 is not None and _unreferenced(conn, sha256)
-    if orphan and sha256 is not None:  # after the commit: a file without a row is garbage, never the reverse
-        store.delete(sha256)
+        orphans = {sha for sha in (sha256, *masks) if sha is not None and _unreferenced(conn, sha)}
+    for sha in sorted(orphans):  # after the commit: a file without a row is garbage, never the reverse
+        store.delete(sha)
     return Withdrawal(code, sha256 is not None, datasets, False)
 
 
@@ -247,17 +248,19 @@ def expire(engine: Engine, store: BlobStore, retention: timedelta) -> list[str]:
     with db.write(engine) as conn:
         codes = list(conn.execute(select(capture.c.code).where(capture.c.received_at < cutoff)).scalars())
         deleted = _delete_rows(conn, codes)
-        for code, (_, datasets) in deleted.items():
+        for code, (_, datasets, _) in deleted.items():
             audit.record(conn, "maintenance", "CAPTURE_EXPIRE", "capture", code, datasets=list(datasets))
-        orphans = {sha for sha, _ in deleted.values() if _unreferenced(conn, sha)}
+        orphans = {sha for image, _, masks in deleted.values() for sha in (image, *masks) if _unreferenced(conn, sha)}
     for sha256 in sorted(orphans):
         store.delete(sha256)
     return codes
 
 
-def _delete_rows(conn: Connection, codes: list[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Delete the captures `codes` and their dataset rows; code → (image sha256, datasets that listed it)."""
-    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+def _delete_rows(conn: Connection,
+                 codes: list[str]) -> dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """Delete the captures `codes`, their dataset rows and their label versions; code → (image sha256, datasets
+    that listed it, its label masks' sha256). Each labels dataset that listed it counts one more member lost."""
+    found: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
     for code in codes:
         sha256 = conn.execute(select(capture.c.image_sha256).where(capture.c.code == code)).scalar_one_or_none()
         if sha256 is None:
@@ -265,20 +268,38 @@ def _delete_rows(conn: Connection, codes: list[str]) -> dict[str, tuple[str, tup
         datasets = tuple(sorted(conn.execute(select(capture_dataset.c.dataset)
                                              .where(capture_dataset.c.code == code)).scalars()))
         conn.execute(delete(capture_dataset).where(capture_dataset.c.code == code))
+        if datasets:
+            conn.execute(update(label_dataset).where(label_dataset.c.name.in_(datasets))
+                         .values(lost=label_dataset.c.lost + 1))
+        masks = tuple(sorted({m for m in conn.execute(select(label_version.c.mask_sha256)
+                                                      .where(label_version.c.code == code)).scalars() if m}))
+        conn.execute(delete(label_version).where(label_version.c.code == code))
         conn.execute(delete(capture).where(capture.c.code == code))
-        found[code] = (sha256, datasets)
+        found[code] = (sha256, datasets, masks)
     return found
 
 
 def _unreferenced(conn: Connection, sha256: str) -> bool:
-    return conn.execute(select(capture.c.code).where(capture.c.image_sha256 == sha256)).first() is None
+    """No capture image and no label mask is this file (the capture store holds both)."""
+    return (conn.execute(select(capture.c.code).where(capture.c.image_sha256 == sha256)).first() is None
+            and conn.execute(select(label_version.c.id).where(label_version.c.mask_sha256 == sha256))
+            .first() is None)
 
 
 def add_to_dataset(conn: Connection, dataset: str, code_text: str) -> None:
-    """List a capture in a dataset (a training's inputs); inside db.write."""
+    """List a capture in a legacy dataset (issue #26's training inputs, without label versions); inside db.write.
+    A labels dataset is frozen (datasets.py) and an evaluation capture is never trained on: both refused (409)."""
+    from nailmirror_hq import labels  # labels reads captures: imported here, not at the top
+
     code = _code(code_text)
-    if conn.execute(select(capture.c.code).where(capture.c.code == code)).first() is None:
+    found = conn.execute(select(capture.c.store_id, capture.c.taken_at).where(capture.c.code == code)).first()
+    if found is None:
         raise not_found(f"capture {code_text}")
+    if labels.in_evaluation(found.store_id, labels.capture_day(found.taken_at)):
+        raise HQError(409, "evaluation_capture", f"capture {code_text} is in the evaluation set; never trained on")
+    frozen = conn.execute(select(label_dataset.c.legacy).where(label_dataset.c.name == dataset)).scalar()
+    if frozen == 0:
+        raise HQError(409, "dataset_frozen", f"dataset {dataset} is frozen")
     conn.execute(capture_dataset.insert().values(dataset=dataset, code=code, added_at=clock.now_text()))
 
 
@@ -287,7 +308,7 @@ def add_to_dataset(conn: Connection, dataset: str, code_text: str) -> None:
 def list_captures(engine: Engine, session: Reader | None, *, limit: int = 200) -> list[CaptureRow]:
     reader = require_reader(session)
     with db.read(engine) as conn:
-        rows = [_row(r) for r in conn.execute(select(capture).order_by(capture.c.received_at.desc())
+        rows = [row_of(r) for r in conn.execute(select(capture).order_by(capture.c.received_at.desc())
                                                .limit(limit)).all()]
     _audit_read(engine, reader, "CAPTURE_LIST", "*", count=len(rows))
     return rows
@@ -314,7 +335,7 @@ def show(engine: Engine, session: Reader | None, code_text: str) -> CaptureRow:
     if row is None:
         raise not_found(f"capture {code_text}")
     _audit_read(engine, reader, "CAPTURE_SHOW", code)
-    return _row(row)
+    return row_of(row)
 
 
 def read_image(engine: Engine, store: BlobStore, session: Reader | None, code_text: str) -> bytes:
@@ -334,7 +355,7 @@ def _audit_read(engine: Engine, reader: Reader, action: str, entity_id: str, **d
         audit.record(conn, reader.reviewer, action, "capture", entity_id, **detail)
 
 
-def _row(row: Any) -> CaptureRow:
+def row_of(row: Any) -> CaptureRow:
     return CaptureRow(row.code, row.store_id, row.kiosk_id, row.image_sha256, int(row.size), int(row.width),
                       int(row.height), row.taken_at, row.received_at, row.consent_by, row.consent_at,
                       row.consent_text_version, row.model_version, json.loads(row.facts))

@@ -11,11 +11,11 @@ torch (`./dev train-env`).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from nailmirror_hq import dataset_export
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ
 
@@ -73,23 +73,13 @@ def photo_count(folder: Path) -> int:
     return sum(1 for p in (folder / "images").iterdir() if p.is_file())
 
 
-def export_training_set(hq: HQ, name: str, out_dir: Path) -> ExportedSet:
+def export_training_set(hq: HQ, name: str, out_dir: Path, actor: str) -> ExportedSet:
     """Dataset `name`'s frozen label versions as a photo set in `out_dir` (dataset_export.export_dataset)."""
-    summary = _exporter("export_dataset")(hq.engine, hq.require_captures(), name, out_dir)
-    return ExportedSet(str(summary.name), int(summary.count), tuple(summary.label_versions), Path(summary.out_dir))
+    summary = dataset_export.export_dataset(hq.engine, hq.require_captures(), name, out_dir, actor)
+    return ExportedSet(summary.name, summary.count, summary.label_versions, summary.out_dir)
 
 
-def export_evaluation_set(hq: HQ, out_dir: Path) -> ExportedSet:
+def export_evaluation_set(hq: HQ, out_dir: Path, actor: str) -> ExportedSet:
     """HQ's evaluation set (kept apart by store and day, never trained on) as a photo set in `out_dir`."""
-    summary = _exporter("export_evaluation_set")(hq.engine, hq.require_captures(), out_dir)
-    return ExportedSet(str(summary.name), int(summary.count), tuple(summary.label_versions), Path(summary.out_dir))
-
-
-def _exporter(function: str):  # type: ignore[no-untyped-def]
-    # SEAM(labels): dataset_export.py is the labelling branch's (issue #27 §1–§2); until it is merged, a dataset
-    # cannot be exported and the job fails on one line instead of importing a module that is not there.
-    try:
-        module = importlib.import_module("nailmirror_hq.dataset_export")
-    except ImportError as exc:
-        raise HQError(409, "dataset_export_missing", "this HQ cannot export labelled datasets yet") from exc
-    return getattr(module, function)
+    summary = dataset_export.export_evaluation_set(hq.engine, hq.require_captures(), out_dir, actor)
+    return ExportedSet(summary.name, summary.count, summary.label_versions, summary.out_dir)

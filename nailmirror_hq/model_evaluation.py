@@ -44,7 +44,7 @@ def run(ctx: JobContext) -> dict[str, Any]:
         model_data.check_layout(folder, "evaluation data")
         evaluation_set: dict[str, Any] = {"source": "folder", "path": str(folder)}
     else:
-        exported = model_data.export_evaluation_set(ctx.hq, ctx.work / "evaluation")
+        exported = model_data.export_evaluation_set(ctx.hq, ctx.work / "evaluation", ctx.job.created_by)
         folder = exported.out_dir
         evaluation_set = {"source": HQ_SET, "name": exported.name, "label_versions": list(exported.label_versions)}
     evaluation_set.update(photos=model_data.photo_count(folder), digest=model_data.folder_digest(folder))

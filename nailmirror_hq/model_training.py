@@ -48,7 +48,8 @@ def run(ctx: JobContext) -> dict[str, Any]:
     trainer = model_data.train_python()
     base = Path(args["base_data"])
     model_data.check_layout(base, "base data")
-    exported = model_data.export_training_set(ctx.hq, args["dataset"], ctx.work / "dataset")
+    exported = model_data.export_training_set(ctx.hq, args["dataset"], ctx.work / "dataset",
+                                                ctx.job.created_by)
     parts = []
     for name, folder in (("dataset", exported.out_dir), ("base", base)):
         if model_data.photo_count(folder) == 0:

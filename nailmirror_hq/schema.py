@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
 )
 
 metadata = MetaData()
@@ -378,6 +379,7 @@ capture_dataset = Table(
     Column("dataset", String(80), nullable=False),
     Column("code", String(16), ForeignKey("capture.code"), nullable=False),
     Column("added_at", String(24), nullable=False),
+    Column("label_version", Integer),  # the label version a labels dataset froze (NULL: a legacy dataset's row)
     PrimaryKeyConstraint("dataset", "code"),
 )
 
@@ -442,4 +444,36 @@ gate_report = Table(
     Column("created_at", String(24), nullable=False),
     Column("created_by", Text, nullable=False),
     Index("gate_report_by_model", "model_id", "created_at"),
+)
+
+# Label versions (issue #27 §1, labels.py): one capture's whole nail mask as a labeller left it, append-only.
+# The mask is a 0/255 greyscale PNG in the capture store (never in /v1/blobs), NULL for a skip or a rejection.
+label_version = Table(
+    "label_version", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(16), ForeignKey("capture.code"), nullable=False),
+    Column("version", Integer, nullable=False),  # 1, 2, … per capture
+    Column("decision", String(16), nullable=False),  # accepted | skipped | rejected
+    Column("reason", String(16)),  # a rejection's: not_usable | privacy
+    Column("mask_sha256", String(64)),
+    Column("source", String(16), nullable=False),  # what the labeller started from: kiosk | label | blank
+    Column("source_version", Integer),  # the label_version.id started from (source = label)
+    Column("skin_tone", String(8)),  # I-II | III-IV | V-VI
+    Column("nail_kind", String(16)),  # bare | polished | long | decorated
+    Column("labeller", Text, nullable=False),
+    Column("created_at", String(24), nullable=False),
+    UniqueConstraint("code", "version", name="label_version_per_capture"),
+)
+
+# A named, frozen list of label versions (datasets.py; its members are capture_dataset rows). `lost` counts the
+# members a withdrawal or retention took away since; `legacy` marks a #26 dataset of captures without labels.
+label_dataset = Table(
+    "label_dataset", metadata,
+    Column("name", String(80), primary_key=True),
+    Column("created_at", String(24), nullable=False),
+    Column("created_by", Text, nullable=False),
+    Column("members", Integer, nullable=False),
+    Column("lost", Integer, nullable=False, server_default="0"),
+    Column("excluded", Integer, nullable=False, server_default="0"),  # legacy rows in the evaluation split
+    Column("legacy", Integer, nullable=False, server_default="0"),
 )

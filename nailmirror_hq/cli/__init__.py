@@ -19,6 +19,8 @@
     nailmirror-hq backup DIR | restore DIR | signing-key
     nailmirror-hq maintain [--retention-days 180] [--blob-grace-days 7]
     nailmirror-hq captures list [--limit N] | show CODE [--image FILE] | withdraw CODE
+    nailmirror-hq labels dataset create NAME | list | show NAME;  labels export NAME --out DIR
+    nailmirror-hq labels export-evaluation --out DIR
     nailmirror-hq model train --dataset NAME --base-data DIR [--slot S] [--epochs N] [--seed S] [--queue-only]
     nailmirror-hq model evaluate MODEL [--baseline MODEL] [--eval-data DIR] | worker [--once] | jobs
     nailmirror-hq model list | show MODEL | publish MODEL --channel C | withdraw MODEL [--channel C]
@@ -51,7 +53,7 @@ from nailmirror_hq.cli.common import CommandLineError, add_common, cli_actor, co
 __all__ = ["build_parser", "cli_actor", "main"]
 
 COMMAND_MODULES = ("admin", "stores", "kiosks", "styles", "reference", "drafts", "reviewers", "credits", "rollouts",
-                   "captures", "models")
+                   "captures", "labels", "models")
 ERROR_LOG_NAME = "nailmirror-hq-cli-errors.log"
 EXIT_REFUSED, EXIT_USAGE, EXIT_UNUSABLE, EXIT_INTERNAL_ERROR = 1, 2, 4, 5
 

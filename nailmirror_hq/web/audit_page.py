@@ -68,6 +68,13 @@ ACTION_LABELS: dict[str, str] = {
     "CAPTURE_SHOW": "Looked at a capture",
     "CAPTURE_IMAGE": "Opened a capture's image",
     "CAPTURE_COUNTS": "Counted captures",
+    "LABEL_SAVE": "Saved a label version",
+    "LABEL_QUEUE": "Opened the labelling queue",
+    "LABEL_VERSIONS": "Looked at a capture's label versions",
+    "LABEL_PROPOSAL": "Opened a kiosk's proposed mask",
+    "LABEL_MASK": "Opened a label's mask",
+    "DATASET_CREATE": "Froze a dataset of labels",
+    "DATASET_EXPORT": "Exported labelled captures",
     "RESTORE": "Restored HQ from a backup",
     "MODEL_RELEASE": "Released a nail model",
     "MODEL_WITHDRAW": "Withdrew a nail model release",
@@ -80,7 +87,7 @@ ACTION_LABELS: dict[str, str] = {
 # entity_type → the English word for what was acted on
 ENTITY_LABELS: dict[str, str] = {"style": "Style", "draft": "Draft", "store": "Store", "category": "Category",
                                  "tag": "Tag", "reviewer": "Person", "hq": "HQ",
-                                 "capture": "Capture", "model": "Nail model"}
+                                 "capture": "Capture", "model": "Nail model", "dataset": "Dataset"}
 
 
 # detail key → the English word for it (a key without one shows as it is)

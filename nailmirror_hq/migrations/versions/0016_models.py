@@ -2,14 +2,14 @@
 the nail models HQ trained (their ONNX in the catalog's blob store), and the gate reports that judged them.
 
 Revision ID: 0016_models
-Revises: 0014_captures
+Revises: 0015_labels
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0016_models"
-down_revision = "0014_captures"
+down_revision = "0015_labels"  # chained after labels when the branches met (issue #27)
 branch_labels = None
 depends_on = None
 
