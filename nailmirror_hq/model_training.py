@@ -73,7 +73,7 @@ def run(ctx: JobContext) -> dict[str, Any]:
                 "rois": merged["rois"], "label_versions": list(exported.label_versions)},
         dataset=args["dataset"], dataset_digest=model_data.folder_digest(exported.out_dir),
         base_data_digest=model_data.folder_digest(base), seed=int(args["seed"]),
-        command=shlex.join(["$NAILMIRROR_HQ_TRAIN_PYTHON", *argv]), job_id=ctx.job.id,
+        command=f"${model_data.TRAIN_PYTHON_ENV} {shlex.join(argv)}", job_id=ctx.job.id,
         created_at=clock.now_text(), created_by=ctx.job.created_by, state="candidate")
     with db.write(ctx.hq.engine) as conn:
         kept = model_registry.register(conn, row)

@@ -1,0 +1,101 @@
+"""`nailmirror-hq model train|evaluate|publish` with the real trainer on real photos (issue #27 §3–§4): captures
+labelled at HQ → a tiny training → the gate refuses a worse model and lets a better one out → a signed release.
+
+The trainer lives in .venv-train (torch, Python 3.11): these tests skip without it, and fail without it in CI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from nailmirror_hq import db, feed, model_jobs, model_registry
+from nailmirror_hq.api.app import create_app
+from nailmirror_hq.schema import audit_log
+from nailmirror_hq.service import HQ
+from tests.hq.model_fixtures import (
+    BASE_PHOTOS,
+    BETTER_EPOCHS,
+    EVAL_PHOTOS,
+    TRAIN_PHOTOS,
+    WORSE_EPOCHS,
+    base_data,
+    evaluate,
+    labelled_hq,
+    run_hq,
+    train,
+    train_env,
+)
+
+
+@pytest.mark.slow  # two extractions and a training in real processes, twice
+def test_a_rerun_of_one_recipe_on_one_dataset_makes_the_same_model(hq_sqlite: HQ, tmp_path: Path) -> None:
+    env = train_env(hq_sqlite)
+    with TestClient(create_app(hq_sqlite)) as client:
+        labelled_hq(hq_sqlite, client, TRAIN_PHOTOS[:1], EVAL_PHOTOS[:1])
+    base = base_data(tmp_path / "base", BASE_PHOTOS[:2])
+    args = ("--dataset", "nails-1", "--base-data", str(base), "--epochs", "2", "--seed", "5")
+    first = train(env, *args)
+    second = train(env, *args)
+    assert first["state"] == "done" and first["photos"] == 3 and first["dataset_photos"] == 1
+    assert second["sha256"] == first["sha256"] and second["model"] == first["model"]
+    assert second["already_registered"] is True and first["already_registered"] is False
+    with db.read(hq_sqlite.engine) as conn:
+        model = model_registry.find(conn, first["model"])
+        jobs = model_jobs.list_jobs(conn)
+    assert model is not None and model.state == "candidate" and model.slot == "live" and model.seed == 5
+    assert model.command == ("$NAILMIRROR_HQ_TRAIN_PYTHON tools/train_nail_model.py final --rois rois.npz --out "
+                             "model.onnx --epochs 2 --seed 5 --inner 32 --threads 1")
+    assert len(model.dataset_digest) == 64 and len(model.base_data_digest) == 64
+    assert [j.state for j in jobs] == ["done", "done"] and all(j.kind == "train" for j in jobs)
+    stored = b"".join(hq_sqlite.blobs.read_chunks(model.sha256))  # where kiosks fetch it
+    assert hashlib.sha256(stored).hexdigest() == model.sha256 and len(stored) == model.size
+    other_seed = train(env, *args[:-1], "6")
+    assert other_seed["sha256"] != first["sha256"]
+
+
+@pytest.mark.slow  # three trainings, two evaluations in real processes (about a minute on 2 cores)
+def test_the_gate_refuses_a_worse_model_and_lets_a_better_one_out(hq_sqlite: HQ, tmp_path: Path) -> None:
+    env = train_env(hq_sqlite)
+    with TestClient(create_app(hq_sqlite)) as client:
+        labelled_hq(hq_sqlite, client, TRAIN_PHOTOS, EVAL_PHOTOS)
+    base = base_data(tmp_path / "base", BASE_PHOTOS)
+    common = ("--dataset", "nails-1", "--base-data", str(base))
+    worse = train(env, *common, "--epochs", WORSE_EPOCHS)["model"]
+    better = train(env, *common, "--epochs", BETTER_EPOCHS)["model"]
+
+    accepted = evaluate(env, better, "--baseline", worse)
+    assert accepted["verdict"] == "pass", accepted
+    assert accepted["photos"] == len(EVAL_PHOTOS) and accepted["difference"] > accepted["noise"] > 0
+    released = json.loads(run_hq(env, "model", "publish", better, "--channel", "all", "--json").stdout)
+    assert released["slot"] == "live" and released["channel"] == "all" and released["version"] == 1
+    assert released["gate_report"] == accepted["gate_report"]
+
+    refused = evaluate(env, worse)  # against the slot's current model: the better one, just published
+    assert refused["verdict"] == "fail" and refused["baseline"] == better
+    assert any(r.startswith("not_better_than_noise") for r in refused["reasons"]), refused["reasons"]
+    blocked = run_hq(env, "model", "publish", worse, "--channel", "all")
+    assert blocked.returncode == 2 and blocked.stdout == ""
+    assert blocked.stderr.startswith("nailmirror-hq: gate_refused: ") and blocked.stderr.count("\n") == 1
+
+    shown = run_hq(env, "model", "show", better)
+    assert shown.returncode == 0 and "gate=pass" in shown.stdout and "gate_iou=candidate" in shown.stdout
+    with db.read(hq_sqlite.engine) as conn:
+        live = feed.live(conn, "all", "model")
+        actions = [r.action for r in conn.execute(select(audit_log.c.action))]
+        report = model_registry.latest_gate_report(conn, better)
+    assert [slot for slot, _, _ in live] == ["live"]
+    assert live[0][2]["manifest"]["gate_report_id"] == accepted["gate_report"]
+    assert {"MODEL_TRAIN", "MODEL_EVALUATE", "MODEL_RELEASE"} <= set(actions)
+    assert report is not None and report.evaluation_set["source"] == "hq"
+    assert set(report.metrics["candidate"]["buckets"]) == {"skin_tone", "nail_kind"}
+    assert report.noise["method"] == "paired_bootstrap"
+
+    withdrawn = json.loads(run_hq(env, "model", "withdraw", better, "--json").stdout)
+    assert withdrawn == {"model": better, "slot": "live", "withdrawn_from": ["all"], "still_in": []}
+    with db.read(hq_sqlite.engine) as conn:
+        assert feed.live(conn, "all", "model") == []
