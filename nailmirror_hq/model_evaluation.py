@@ -5,7 +5,9 @@ The evaluation set is HQ's own (model_data.export_evaluation_set: kept apart by 
 unless the operator names a photo folder (`--eval-data`); a report on a folder says so, and `model publish` takes
 only a pass on HQ's set. The current model is the slot's published one, else the kiosk's bundled model
 (models/nail_segmenter.onnx); `--baseline MODEL` compares against another registered model instead. Both are
-scored in one run of tools/score_nail_model.py (the product's still path, hands found once per photo).
+scored in one run of tools/score_nail_model.py (the product's still path, hands found once per photo), with the
+candidate's twin: its recipe retrained with the next seed, whose gap to the candidate is the gate's seed noise
+(model_gate.py).
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from nailmirror_hq import audit, db, model_data, model_gate, model_registry
+from nailmirror_hq import audit, db, model_data, model_gate, model_registry, model_training
 from nailmirror_hq.errors import HQError, not_found
-from nailmirror_hq.model_work import JobContext, python
+from nailmirror_hq.model_work import JobContext, JobFailed, python
 from nailmirror_hq.service import HQ
 
 HQ_SET = "hq"
@@ -53,12 +55,16 @@ def run(ctx: JobContext) -> dict[str, Any]:
         baseline_file, baseline_name = model_data.BUNDLED_MODEL, _bundled_name()
     else:
         baseline_file, baseline_name = _fetch(ctx.hq, baseline_row.sha256, ctx.work / "baseline.onnx"), baseline_row.id
+    twin = _train_twin(ctx, candidate)
     threshold = [] if candidate.threshold is None else ["--threshold", str(candidate.threshold)]
     out = ctx.program([python(), model_data.TOOLS / "score_nail_model.py", "--data", folder, "--model", candidate_file,
-                       "--model", baseline_file, *threshold], what="score_nail_model")
+                       "--model", baseline_file, "--model", twin.onnx, *threshold], what="score_nail_model")
     scored = json.loads(out.strip().splitlines()[-1])
-    mine, theirs = scored["models"]
-    verdict = model_gate.judge(mine, theirs)
+    mine, theirs, twins = scored["models"]
+    verdict = model_gate.judge(mine, theirs, twins)
+    same_data = (twin.dataset_digest, twin.base_data_digest) == (candidate.dataset_digest, candidate.base_data_digest)
+    verdict.noise["twin"] = {"seed": candidate.seed + 1, "sha256": twins["sha256"],
+                             "mean_iou": twins["all"]["mean_iou"], "same_data": same_data}
     metrics = {"candidate": {"all": mine["all"], "buckets": mine["buckets"]},
                "baseline": {"all": theirs["all"], "buckets": theirs["buckets"]},
                "difference": {model_gate.METRIC: verdict.difference, "buckets": verdict.bucket_differences},
@@ -74,6 +80,16 @@ def run(ctx: JobContext) -> dict[str, Any]:
             "baseline": baseline_name, "candidate_iou": mine["all"][model_gate.METRIC],
             "baseline_iou": theirs["all"][model_gate.METRIC], "difference": verdict.difference,
             "noise": verdict.noise["half_width"], "photos": evaluation_set["photos"]}
+
+
+def _train_twin(ctx: JobContext, candidate: model_registry.ModelRow) -> model_training.Trained:
+    """The candidate's recipe trained again with the next seed on the same data: what a rerun alone changes."""
+    recipe = candidate.recipe
+    if "base_data" not in recipe:
+        raise JobFailed(f"{candidate.id} records no base data: its recipe cannot be rerun for the seed noise")
+    args = {"dataset": candidate.dataset, "base_data": recipe["base_data"], "epochs": recipe["epochs"],
+            "seed": candidate.seed + 1, "inner": recipe["inner"]}
+    return model_training.train_once(ctx, args, ctx.work / "twin")
 
 
 def _fetch(hq: HQ, sha256: str, target: Path) -> Path:

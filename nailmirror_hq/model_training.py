@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,36 +44,57 @@ def trainer_argv(args: dict[str, Any]) -> list[str]:
             "--threads", "1"]
 
 
-def run(ctx: JobContext) -> dict[str, Any]:
-    args = ctx.job.args
+@dataclass(frozen=True)
+class Trained:
+    onnx: Path
+    photos: int
+    rois: int
+    exported: model_data.ExportedSet
+    dataset_digest: str
+    base_data_digest: str
+
+
+def train_once(ctx: JobContext, args: dict[str, Any], folder: Path) -> Trained:
+    """Export, extract, merge and train in `folder` (inside the job's work folder) with `args`' recipe."""
     trainer = model_data.train_python()
     base = Path(args["base_data"])
     model_data.check_layout(base, "base data")
-    exported = model_data.export_training_set(ctx.hq, args["dataset"], ctx.work / "dataset",
-                                                ctx.job.created_by)
+    folder.mkdir(parents=True, exist_ok=True)
+    exported = model_data.export_training_set(ctx.hq, args["dataset"], folder / "dataset", ctx.job.created_by)
     parts = []
-    for name, folder in (("dataset", exported.out_dir), ("base", base)):
-        if model_data.photo_count(folder) == 0:
+    for name, data in (("dataset", exported.out_dir), ("base", base)):
+        if model_data.photo_count(data) == 0:
             continue  # a dataset with no labels yet adds nothing (and the extractor needs a photo)
-        ctx.program([python(), model_data.TOOLS / "extract_nail_rois.py", "extract", "--data", folder,
-                     "--out", f"{name}.npz"], what=f"extract_nail_rois extract ({name})")
+        ctx.program([python(), model_data.TOOLS / "extract_nail_rois.py", "extract", "--data", data,
+                     "--out", f"{name}.npz"], cwd=folder, what=f"extract_nail_rois extract ({name})")
         parts.append(f"{name}.npz")
     if not parts:
         raise JobFailed("no photos: the dataset and the base data are both empty")
     merged = json.loads(ctx.program([python(), model_data.TOOLS / "extract_nail_rois.py", "merge", "--rois", *parts,
-                                     "--out", "rois.npz"], what="extract_nail_rois merge").splitlines()[-1])
+                                     "--out", "rois.npz"], cwd=folder, what="extract_nail_rois merge"
+                                    ).splitlines()[-1])
     argv = trainer_argv(args)
-    ctx.program([trainer, model_data.ROOT / argv[0], *argv[1:]], env=TRAIN_ENV, what="train_nail_model final")
-    onnx = ctx.work / "model.onnx"
-    sha256, size = model_releases.store_model_file(ctx.hq.engine, ctx.hq.blobs, onnx)  # where kiosks fetch it
+    ctx.program([trainer, model_data.ROOT / argv[0], *argv[1:]], cwd=folder, env=TRAIN_ENV,
+                what="train_nail_model final")
+    return Trained(folder / "model.onnx", int(merged["photos"]), int(merged["rois"]), exported,
+                   model_data.folder_digest(exported.out_dir), model_data.folder_digest(base))
+
+
+def run(ctx: JobContext) -> dict[str, Any]:
+    args = ctx.job.args
+    trained = train_once(ctx, args, ctx.work / "run")
+    exported, argv = trained.exported, trainer_argv(args)
+    merged = {"photos": trained.photos, "rois": trained.rois}
+    sha256, size = model_releases.store_model_file(ctx.hq.engine, ctx.hq.blobs, trained.onnx)  # where kiosks fetch it
     row = model_registry.ModelRow(
         id=model_registry.model_id_for(sha256), name=model_registry.MODEL_NAME, slot=args["slot"], sha256=sha256,
         size=size, inputs=INPUTS, outputs=OUTPUTS, threshold=None,
         recipe={"trainer": "tools/train_nail_model.py final", "epochs": args["epochs"], "seed": args["seed"],
-                "inner": args["inner"], "threads": 1, "env": TRAIN_ENV, "photos": merged["photos"],
+                "inner": args["inner"], "threads": 1, "env": TRAIN_ENV, "base_data": args["base_data"],
+                "photos": merged["photos"],
                 "rois": merged["rois"], "label_versions": list(exported.label_versions)},
-        dataset=args["dataset"], dataset_digest=model_data.folder_digest(exported.out_dir),
-        base_data_digest=model_data.folder_digest(base), seed=int(args["seed"]),
+        dataset=args["dataset"], dataset_digest=trained.dataset_digest,
+        base_data_digest=trained.base_data_digest, seed=int(args["seed"]),
         command=f"${model_data.TRAIN_PYTHON_ENV} {shlex.join(argv)}", job_id=ctx.job.id,
         created_at=clock.now_text(), created_by=ctx.job.created_by, state="candidate")
     with db.write(ctx.hq.engine) as conn:

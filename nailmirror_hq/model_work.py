@@ -43,12 +43,14 @@ class JobContext:
     lost: threading.Event = field(default_factory=threading.Event)
     _current: subprocess.Popen[str] | None = None
 
-    def program(self, argv: Sequence[str | Path], *, env: dict[str, str] | None = None, what: str) -> str:
-        """Run one step; its stdout, or JobFailed naming `what` with the program's last line of stderr."""
+    def program(self, argv: Sequence[str | Path], *, env: dict[str, str] | None = None, what: str,
+                cwd: Path | None = None) -> str:
+        """Run one step (in `cwd`, else the job's work folder); its stdout, or JobFailed naming `what` with the
+        program's last line of stderr."""
         if self.lost.is_set():
             raise ClaimLost()
         full_env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), **(env or {})}
-        self._current = subprocess.Popen([str(a) for a in argv], cwd=self.work, env=full_env, text=True,
+        self._current = subprocess.Popen([str(a) for a in argv], cwd=cwd or self.work, env=full_env, text=True,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             out, err = self._current.communicate(timeout=STEP_TIMEOUT_S)

@@ -64,3 +64,15 @@ def test_the_same_scores_give_the_same_noise() -> None:
     differences = [0.1, -0.05, 0.2, 0.0, 0.07]
     assert model_gate.bootstrap_half_width(differences) == model_gate.bootstrap_half_width(differences)
     assert model_gate.bootstrap_half_width([0.3]) == 0.0
+
+
+def test_a_reseed_of_the_same_recipe_is_noise_even_when_the_photos_agree() -> None:
+    # the candidate beats the baseline by 0.04 on every photo (no bootstrap spread at all), but its own recipe
+    # with another seed lands 0.05 away: a gain a rerun alone could make is not a gain
+    candidate = [b + 0.04 for b in BASE]
+    twin = [c - 0.05 for c in candidate]
+    verdict = model_gate.judge(_scores(candidate), _scores(BASE), _scores(twin))
+    assert not verdict.passed and verdict.reasons[0].startswith("not_better_than_noise")
+    assert verdict.noise["seed_spread"] == pytest.approx(0.05) and verdict.noise["half_width"] == pytest.approx(0.05)
+    clearer = [b + 0.08 for b in BASE]
+    assert model_gate.judge(_scores(clearer), _scores(BASE), _scores([c - 0.05 for c in clearer])).passed

@@ -93,7 +93,8 @@ def test_the_gate_refuses_a_worse_model_and_lets_a_better_one_out(hq_sqlite: HQ,
     assert {"MODEL_TRAIN", "MODEL_EVALUATE", "MODEL_RELEASE"} <= set(actions)
     assert report is not None and report.evaluation_set["source"] == "hq"
     assert set(report.metrics["candidate"]["buckets"]) == {"skin_tone", "nail_kind"}
-    assert report.noise["method"] == "paired_bootstrap"
+    assert report.noise["method"] == "max(paired_bootstrap, seed_spread)"
+    assert report.noise["twin"]["same_data"] is True and report.noise["seed_spread"] is not None
 
     withdrawn = json.loads(run_hq(env, "model", "withdraw", better, "--json").stdout)
     assert withdrawn == {"model": better, "slot": "live", "withdrawn_from": ["all"], "still_in": []}
