@@ -113,9 +113,11 @@ def run_claimed(hq: HQ, job: model_jobs.Job, worker: str) -> model_jobs.Job:
     finally:
         beating.set()
         thread.join()
+        # the folder holds exported captures (customers' photos): never left behind, done or failed; the model is
+        # in the blob store and the programs' output in the job's log tail
+        shutil.rmtree(work, ignore_errors=True)
     with db.write(hq.engine) as conn:
         model_jobs.finish(conn, job.id, worker, result, ctx.log_tail)
-    shutil.rmtree(work, ignore_errors=True)  # the model is in the blob store; the folder's copies are not needed
     return _reread(hq, job.id)
 
 

@@ -87,3 +87,5 @@ def test_the_worker_requeues_a_dead_workers_job_and_a_failing_job_ends_on_one_li
     assert ran[0] == {"job": stale, "recovered_to": "queued"}
     assert ran[1]["job"] == stale and ran[1]["state"] == "failed" and ran[1]["attempts"] == 2
     assert ran[1]["error"] == "not_found: no such model m-000000000000"
+    # a job's folder (exported captures, customers' photos) is removed whether the job succeeded or failed
+    assert not (hq_sqlite.settings.data_dir / "model_work" / f"job-{stale}").exists()
