@@ -1,4 +1,5 @@
-"""`nailmirror-hq model …` refusing what it cannot run, on one line with exit 2, and the worker's recovery."""
+"""`nailmirror-hq model …` refusing what it cannot run, on one line with exit 2, and the worker's recovery (the
+publish and worker tests on SQLite, PostgreSQL and PostgreSQL + S3)."""
 
 from __future__ import annotations
 
@@ -51,21 +52,21 @@ def test_train_on_base_data_that_is_not_a_photo_set_is_one_line_and_exit_2(hq_sq
     assert queued.returncode == 0 and json.loads(queued.stdout)["state"] == "queued"
 
 
-def test_publish_refuses_a_model_without_a_passing_gate_report(hq_sqlite: HQ) -> None:
-    with db.write(hq_sqlite.engine) as conn:
+def test_publish_refuses_a_model_without_a_passing_gate_report(hq: HQ) -> None:
+    with db.write(hq.engine) as conn:
         model_registry.register(conn, model_registry.ModelRow(
             "m-abababababab", "nail_segmenter", "live", FAKE_SHA, 10, [], [], None, {}, "d", FAKE_SHA, FAKE_SHA, 1,
             "cmd", None, "2026-12-05T00:00:00.000Z", "cli:test", "candidate"))
-    env = hq_env(hq_sqlite)
+    env = hq_env(hq)
     done = run_hq(env, "model", "publish", "m-abababababab", "--channel", "all")
     _one_line(done, "gate_refused")
     assert "no gate report" in done.stderr
-    with db.write(hq_sqlite.engine) as conn:
+    with db.write(hq.engine) as conn:
         model_registry.save_gate_report(conn, model_id="m-abababababab", baseline="bundled-x",
                                         evaluation_set={"source": "hq"}, metrics={}, noise={}, verdict="fail",
                                         reasons=["not_better_than_noise: x"], actor="cli:test")
     _one_line(run_hq(env, "model", "publish", "m-abababababab", "--channel", "all"), "gate_refused")
-    with db.write(hq_sqlite.engine) as conn:  # a pass on a photo folder is not a pass on HQ's evaluation set
+    with db.write(hq.engine) as conn:  # a pass on a photo folder is not a pass on HQ's evaluation set
         model_registry.save_gate_report(conn, model_id="m-abababababab", baseline="bundled-x",
                                         evaluation_set={"source": "folder"}, metrics={}, noise={}, verdict="pass",
                                         reasons=[], actor="cli:test")
@@ -76,16 +77,16 @@ def test_publish_refuses_a_model_without_a_passing_gate_report(hq_sqlite: HQ) ->
     assert [(m["model"], m["state"], m["gate"][:4]) for m in listed] == [("m-abababababab", "candidate", "pass")]
 
 
-def test_the_worker_requeues_a_dead_workers_job_and_a_failing_job_ends_on_one_line(hq_sqlite: HQ) -> None:
-    with db.write(hq_sqlite.engine) as conn:
+def test_the_worker_requeues_a_dead_workers_job_and_a_failing_job_ends_on_one_line(hq: HQ) -> None:
+    with db.write(hq.engine) as conn:
         stale = model_jobs.enqueue(conn, "evaluate", {"model": "m-000000000000"}, "cli:test")
         assert model_jobs.claim(conn, "dead-worker") is not None
         conn.execute(model_jobs.model_job.update().values(heartbeat_at="2026-01-01T00:00:00.000Z"))
-    done = run_hq(hq_env(hq_sqlite), "model", "worker", "--once", "--json")
+    done = run_hq(hq_env(hq), "model", "worker", "--once", "--json")
     assert done.returncode == 0, done.stderr
     ran = json.loads(done.stdout)
     assert ran[0] == {"job": stale, "recovered_to": "queued"}
     assert ran[1]["job"] == stale and ran[1]["state"] == "failed" and ran[1]["attempts"] == 2
     assert ran[1]["error"] == "not_found: no such model m-000000000000"
     # a job's folder (exported captures, customers' photos) is removed whether the job succeeded or failed
-    assert not (hq_sqlite.settings.data_dir / "model_work" / f"job-{stale}").exists()
+    assert not (hq.settings.data_dir / "model_work" / f"job-{stale}").exists()
