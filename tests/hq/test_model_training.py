@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from nailmirror_hq import db, feed, model_jobs, model_registry
 from nailmirror_hq.api.app import create_app
-from nailmirror_hq.schema import audit_log
+from nailmirror_hq.schema import audit_log, model_job
 from nailmirror_hq.service import HQ
 from tests.hq.model_fixtures import (
     BASE_PHOTOS,
@@ -99,3 +104,39 @@ def test_the_gate_refuses_a_worse_model_and_lets_a_better_one_out(hq_sqlite: HQ,
     assert withdrawn == {"model": better, "slot": "live", "withdrawn_from": ["all"], "still_in": []}
     with db.read(hq_sqlite.engine) as conn:
         assert feed.live(conn, "all", "model") == []
+
+
+@pytest.mark.slow  # a worker process killed mid-training, then a training to the end
+def test_a_worker_killed_mid_job_leaves_it_to_the_next_worker_which_finishes_it(hq_sqlite: HQ,
+                                                                                 tmp_path: Path) -> None:
+    env = train_env(hq_sqlite)
+    with TestClient(create_app(hq_sqlite)) as client:
+        labelled_hq(hq_sqlite, client, TRAIN_PHOTOS[:1], EVAL_PHOTOS[:1])
+    base = base_data(tmp_path / "base", BASE_PHOTOS[:2])
+    queued = json.loads(run_hq(env, "model", "train", "--dataset", "nails-1", "--base-data", str(base), "--epochs",
+                               "2", "--queue-only", "--json").stdout)
+    worker = subprocess.Popen([sys.executable, "-m", "nailmirror_hq", "model", "worker", "--once"], env=env,
+                              start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while _job(hq_sqlite, queued["job"]).state != "running":
+            assert time.monotonic() < deadline and worker.poll() is None
+            time.sleep(0.05)
+        time.sleep(1.0)  # inside a step (an extraction or the trainer)
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)  # the worker and the step it was running, as a power cut would
+        worker.wait()
+    dead = _job(hq_sqlite, queued["job"])
+    assert dead.state == "running" and dead.attempts == 1
+    with db.write(hq_sqlite.engine) as conn:  # its heartbeat stops: let the staleness pass without waiting it out
+        conn.execute(update(model_job).values(heartbeat_at="2026-01-01T00:00:00.000Z"))
+    done = run_hq(env, "model", "worker", "--once", "--json")
+    assert done.returncode == 0, done.stderr
+    ran = json.loads(done.stdout)
+    assert ran[0] == {"job": queued["job"], "recovered_to": "queued"}
+    assert ran[1]["state"] == "done" and ran[1]["attempts"] == 2 and ran[1]["result"]["model"].startswith("m-")
+
+
+def _job(hq: HQ, job_id: int) -> model_jobs.Job:
+    with db.read(hq.engine) as conn:
+        return model_jobs.get(conn, job_id)
