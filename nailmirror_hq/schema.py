@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -390,6 +391,69 @@ capture_dataset = Table(
     Column("added_at", String(24), nullable=False),
     Column("label_version", Integer),  # the label version a labels dataset froze (NULL: a legacy dataset's row)
     PrimaryKeyConstraint("dataset", "code"),
+)
+
+# Model work (issue #27 §3–§4, migration 0016). A model_job is one train or evaluate run on HQ's durable queue
+# (model_jobs.py): claimed by a conditional UPDATE, kept alive by its heartbeat, requeued or failed when its
+# worker died. state: queued | running | done | failed.
+model_job = Table(
+    "model_job", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),  # train | evaluate
+    Column("args", Text, nullable=False),  # JSON
+    Column("state", String(16), nullable=False),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("worker", String(120)),  # the claim's token: only its holder may beat, finish or fail it
+    Column("created_at", String(24), nullable=False),
+    Column("created_by", Text, nullable=False),
+    Column("started_at", String(24)),
+    Column("heartbeat_at", String(24)),
+    Column("finished_at", String(24)),
+    Column("result", Text),  # JSON, when done
+    Column("log_tail", Text),  # the last lines the job's programs wrote
+    Column("error", Text),  # one line, when failed
+    Index("model_job_by_state", "state", "id"),
+)
+
+# A nail model HQ trained (model_registry.py): its ONNX in the catalog's blob store under its sha256 (what a kiosk
+# fetches), and everything a rerun needs to make the same bytes. state: candidate | published | withdrawn.
+nail_model = Table(
+    "nail_model", metadata,
+    Column("id", String(20), primary_key=True),  # m-<first 12 hex of sha256>
+    Column("name", String(40), nullable=False),  # nail_segmenter
+    Column("slot", String(16), nullable=False),  # nailmirror_protocol.model_release.SLOTS
+    Column("sha256", String(64), nullable=False, unique=True),
+    Column("size", BigInteger, nullable=False),
+    Column("inputs", Text, nullable=False),  # JSON list of TensorSpec
+    Column("outputs", Text, nullable=False),
+    Column("threshold", Float),
+    Column("recipe", Text, nullable=False),  # JSON: epochs, seed, inner, trainer
+    Column("dataset", String(80), nullable=False),
+    Column("dataset_digest", String(64), nullable=False),
+    Column("base_data_digest", String(64), nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("command", Text, nullable=False),  # the trainer's command line, work-folder paths by name
+    Column("job_id", Integer),
+    Column("created_at", String(24), nullable=False),
+    Column("created_by", Text, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("channels", Text, nullable=False, server_default="[]"),  # JSON: the channels whose slot it fills now
+)
+
+# What the gate said of a model against the current one on the evaluation set (model_gate.py).
+gate_report = Table(
+    "gate_report", metadata,
+    Column("id", String(24), primary_key=True),  # g-<hex>
+    Column("model_id", String(20), ForeignKey("nail_model.id"), nullable=False),
+    Column("baseline", String(40), nullable=False),  # a model id, or "bundled-<sha12>"
+    Column("evaluation_set", Text, nullable=False),  # JSON: photos, digest, label versions
+    Column("metrics", Text, nullable=False),  # JSON: candidate and baseline, overall and per bucket
+    Column("noise", Text, nullable=False),  # JSON: how it was measured and its size
+    Column("verdict", String(8), nullable=False),  # pass | fail
+    Column("reasons", Text, nullable=False),  # JSON list of codes with figures
+    Column("created_at", String(24), nullable=False),
+    Column("created_by", Text, nullable=False),
+    Index("gate_report_by_model", "model_id", "created_at"),
 )
 
 # Label versions (issue #27 §1, labels.py): one capture's whole nail mask as a labeller left it, append-only.

@@ -18,6 +18,10 @@ Runs in the kiosk's environment (OpenCV, MediaPipe; no torch). Two commands:
       tip as it is painted) and score them exactly as `nailmirror evaluate` does
       (vision/evaluation/photos.py). Prints one JSON line: overall, per fold, and per finger (the share of true nails at
       least half painted; a nail belongs to the finger of the nearest ROI that reaches it, "no_roi" if none does).
+
+  python tools/extract_nail_rois.py merge --rois a.npz b.npz [...] --out rois.npz
+      Several extractions as one (photos numbered on, in the order given): HQ's `model train` merges a dataset's
+      ROIs with the base data's this way before the trainer reads them.
 """
 
 from __future__ import annotations
@@ -101,6 +105,29 @@ def still_min_opacity(quad: NailQuad) -> float:
 
 def _mask_u8(mask: np.ndarray) -> np.ndarray:
     return np.asarray(np.clip(mask * 255.0 + 0.5, 0, 255), np.uint8)
+
+
+def merge(parts: list[Path], out: Path) -> int:
+    """Concatenate extractions; a ROI's photo index is shifted by the photos of the parts before it."""
+    loaded = [np.load(part) for part in parts]
+    if len({int(part["roi_size"]) for part in loaded}) != 1:
+        raise SystemExit("the ROI files were cut at different ROI sizes")
+    merged: dict[str, np.ndarray] = {}
+    offset = 0
+    photo_offsets = []
+    for part in loaded:
+        photo_offsets.append(offset)
+        offset += len(part["names"])
+    for key in ("names", "shapes", "detected", "rois", "masks", "context", "context_masks", "finger", "hand",
+                "quads", "to_frame"):
+        merged[key] = np.concatenate([part[key] for part in loaded])
+    merged["photo"] = np.concatenate([part["photo"] + shift for part, shift in zip(loaded, photo_offsets,
+                                                                                   strict=True)]).astype(np.int32)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, roi_size=loaded[0]["roi_size"], **merged)
+    print(json.dumps({"photos": int(offset), "rois": int(len(merged["photo"])), "parts": len(parts),
+                      "out": str(out)}))
+    return 0
 
 
 def rois_of(data: np.lib.npyio.NpzFile, rows: np.ndarray) -> list[nail_rois.NailRoi]:
@@ -218,9 +245,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="an ONNX model's own probabilities (no path: the committed model, sha256-checked)")
     sc.add_argument("--data", type=Path, default=DEFAULT_DATA)
     sc.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
+    mg = commands.add_parser("merge", help="several rois.npz → one")
+    mg.add_argument("--rois", type=Path, nargs="+", required=True)
+    mg.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.command == "extract":
         return extract(args.data, args.out)
+    if args.command == "merge":
+        return merge(args.rois, args.out)
     model = None if args.model is None or args.model == Path() else args.model
     if args.probs is None and args.model is None:
         parser.error("one of --probs or --model is required")

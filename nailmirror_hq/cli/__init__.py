@@ -22,10 +22,14 @@
     nailmirror-hq captures list [--limit N] | show CODE [--image FILE] | withdraw CODE
     nailmirror-hq labels dataset create NAME | list | show NAME;  labels export NAME --out DIR
     nailmirror-hq labels export-evaluation --out DIR
+    nailmirror-hq model train --dataset NAME --base-data DIR [--slot S] [--epochs N] [--seed S] [--queue-only]
+    nailmirror-hq model evaluate MODEL [--baseline MODEL] [--eval-data DIR] | worker [--once] | jobs
+    nailmirror-hq model list | show MODEL | publish MODEL --channel C | withdraw MODEL [--channel C]
 
 --data and --json may come before or after the subcommand. The schema is migrated only when it is behind this
 build (a command on a current database never loads the migration machinery). Exit status, as the kiosk's CLI:
-0 done; 1 HQ refused (a one-line reason on stderr); 2 bad command line; 4 the data directory or database is
+0 done; 1 HQ refused (a one-line reason on stderr); 2 bad command line (also one HQ cannot run as given: a missing
+trainer, a folder of the wrong shape, a model the gate refused); 4 the data directory or database is
 unusable, or the directory belongs to an HQ on another backend (one line); 5 internal error: one line on
 stderr, the traceback in the error log it names (`nailmirror-hq-cli-errors.log` in the data directory, else the
 temp folder). No traceback reaches the terminal.
@@ -45,14 +49,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from nailmirror_hq.cli.common import add_common, cli_actor, command
+from nailmirror_hq.cli.common import CommandLineError, add_common, cli_actor, command
 
 __all__ = ["build_parser", "cli_actor", "main"]
 
 COMMAND_MODULES = ("admin", "stores", "kiosks", "styles", "reference", "drafts", "reviewers", "credits", "rollouts",
-                   "captures", "labels", "keys")
+                   "captures", "labels", "keys", "models")
 ERROR_LOG_NAME = "nailmirror-hq-cli-errors.log"
-EXIT_REFUSED, EXIT_UNUSABLE, EXIT_INTERNAL_ERROR = 1, 4, 5
+EXIT_REFUSED, EXIT_USAGE, EXIT_UNUSABLE, EXIT_INTERNAL_ERROR = 1, 2, 4, 5
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,9 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nailmirror-hq: {hq.stamped}", file=sys.stderr)
     try:
         result = args.handler(hq, args)
-    except HQError as exc:
+    except (CommandLineError, HQError) as exc:
         print(f"nailmirror-hq: {exc.code}: {exc.message}", file=sys.stderr)
-        return EXIT_REFUSED
+        return EXIT_USAGE if isinstance(exc, CommandLineError) else EXIT_REFUSED
     except StyleFolderError as exc:
         print(f"nailmirror-hq: style_folder_invalid: {exc}", file=sys.stderr)
         return EXIT_REFUSED

@@ -14,6 +14,16 @@ Handler = Callable[[HQ, argparse.Namespace], Any]
 Command = Callable[[Any, str, Handler, str], argparse.ArgumentParser]
 
 
+class CommandLineError(Exception):
+    """A command line HQ cannot run as given (a missing program, a folder of the wrong shape, a refused gate):
+    one line, exit 2, nothing written."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 def cli_actor() -> str:
     try:
         import pwd

@@ -80,6 +80,8 @@ ACTION_LABELS: dict[str, str] = {
     "MODEL_WITHDRAW": "Withdrew a nail model release",
     "MODEL_ROLLBACK": "Rolled a nail model back",
     "KEY_ROTATE": "Rotated HQ's signing key",
+    "MODEL_TRAIN": "Trained a nail model",
+    "MODEL_EVALUATE": "Put a nail model through the gate",
 }
 
 # entity_type → the English word for what was acted on

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import cv2
 import numpy as np
@@ -28,6 +28,10 @@ from numpy.typing import NDArray
 
 from nailmirror_desktop.vision.evaluation.boundary import BoundaryCounts, boundary_counts
 from nailmirror_desktop.vision.types import HandObservation
+
+if TYPE_CHECKING:
+    from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
+    from nailmirror_desktop.vision.pipeline import StillMasks
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 RECALL_COVERAGE = 0.5
@@ -138,8 +142,7 @@ class HandDetector(Protocol):
 def landmark_painter(detector: HandDetector, *, masks: str | None = None) -> Painter:
     """The product's still path: robust hand detection → nail quads → nail masks → the compositor's coverage.
     masks: "model", "grabcut" or "quads" (pipeline.StillMasks); None = the product's default, STILL_MASKS."""
-    from nailmirror_desktop.vision.paint.compositor import coverage_mask
-    from nailmirror_desktop.vision.pipeline import STILL_MASKS, StillMasks, place_nails
+    from nailmirror_desktop.vision.pipeline import STILL_MASKS
 
     chosen: StillMasks = STILL_MASKS
     if masks is not None:
@@ -154,10 +157,21 @@ def landmark_painter(detector: HandDetector, *, masks: str | None = None) -> Pai
 
     def paint(image: NDArray[np.uint8]) -> tuple[np.ndarray, bool]:
         hands = detector.detect(image)
-        quads, nail_masks, _ = place_nails(image, hands, masks=chosen, segmenter=segmenter)
-        return coverage_mask(quads, image.shape, nail_masks), bool(hands)
+        return paint_hands(image, hands, chosen, segmenter), bool(hands)
 
     return paint
+
+
+def paint_hands(image: NDArray[np.uint8], hands: list[HandObservation], masks: StillMasks,
+                segmenter: NailSegmenter | None) -> np.ndarray:
+    """What the still path paints for hands already found: nail quads → nail masks (`masks`, a StillMasks;
+    "model" with `segmenter`) → the compositor's coverage, (H, W) uint8. Split from `landmark_painter` so that
+    several models can be scored on one detection (tools/score_nail_model.py)."""
+    from nailmirror_desktop.vision.paint.compositor import coverage_mask
+    from nailmirror_desktop.vision.pipeline import place_nails
+
+    quads, nail_masks, _ = place_nails(image, hands, masks=masks, segmenter=segmenter)
+    return coverage_mask(quads, image.shape, nail_masks)
 
 
 def evaluate(pairs: Iterable[tuple[Path, Path]], paint: Painter) -> tuple[list[ImageScore], DatasetScore]:

@@ -4,14 +4,14 @@ hq_signing_key (the newest is the one HQ signs with; the older ones still verify
 need no table: the feed and their rollout records describe them (model_releases.py).
 
 Revision ID: 0017_model_releases
-Revises: 0015_labels
+Revises: 0016_models
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0017_model_releases"
-down_revision = "0015_labels"  # chained after labels when the branches met (issue #27)
+down_revision = "0016_models"  # chained after labels and models when the branches met (issue #27)
 branch_labels = None
 depends_on = None
 

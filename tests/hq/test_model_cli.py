@@ -1,0 +1,92 @@
+"""`nailmirror-hq model …` refusing what it cannot run, on one line with exit 2, and the worker's recovery (the
+publish and worker tests on SQLite, PostgreSQL and PostgreSQL + S3)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from nailmirror_hq import db, model_jobs, model_registry
+from nailmirror_hq.service import HQ
+from tests.hq.model_fixtures import hq_env
+from tests.support.hq_cli import run_hq
+
+FAKE_SHA = "ab" * 32
+
+
+def _photo_set(folder: Path) -> Path:
+    for part in ("images", "masks"):
+        (folder / part).mkdir(parents=True)
+    (folder / "index.csv").write_text("image,mask,width,height\n", encoding="utf-8")
+    return folder
+
+
+def _one_line(done: subprocess.CompletedProcess[str], code: str) -> None:
+    assert done.returncode == 2, done
+    err = done.stderr
+    assert err.startswith(f"nailmirror-hq: {code}: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_train_without_the_trainers_interpreter_is_one_line_and_exit_2(hq_sqlite: HQ, tmp_path: Path) -> None:
+    env = hq_env(hq_sqlite)
+    base = _photo_set(tmp_path / "base")
+    _one_line(run_hq(env, "model", "train", "--dataset", "d", "--base-data", str(base)), "train_python_missing")
+    env["NAILMIRROR_HQ_TRAIN_PYTHON"] = str(tmp_path / "no-such-python")
+    done = run_hq(env, "model", "train", "--dataset", "d", "--base-data", str(base))
+    _one_line(done, "train_python_missing")
+    assert "not a runnable program" in done.stderr
+    with db.read(hq_sqlite.engine) as conn:
+        assert model_jobs.list_jobs(conn) == []  # nothing queued
+
+
+def test_train_on_base_data_that_is_not_a_photo_set_is_one_line_and_exit_2(hq_sqlite: HQ, tmp_path: Path) -> None:
+    env = {**hq_env(hq_sqlite), "NAILMIRROR_HQ_TRAIN_PYTHON": "/bin/sh"}
+    (tmp_path / "half" / "images").mkdir(parents=True)
+    done = run_hq(env, "model", "train", "--dataset", "d", "--base-data", str(tmp_path / "half"))
+    _one_line(done, "bad_data")
+    assert "no index.csv, masks" in done.stderr
+    _one_line(run_hq(env, "model", "train", "--dataset", "d", "--base-data", str(tmp_path / "none")), "bad_data")
+    queued = run_hq(env, "model", "train", "--dataset", "d", "--base-data", str(_photo_set(tmp_path / "ok")),
+                    "--queue-only", "--json")
+    assert queued.returncode == 0 and json.loads(queued.stdout)["state"] == "queued"
+
+
+def test_publish_refuses_a_model_without_a_passing_gate_report(hq: HQ) -> None:
+    with db.write(hq.engine) as conn:
+        model_registry.register(conn, model_registry.ModelRow(
+            "m-abababababab", "nail_segmenter", "live", FAKE_SHA, 10, [], [], None, {}, "d", FAKE_SHA, FAKE_SHA, 1,
+            "cmd", None, "2026-12-05T00:00:00.000Z", "cli:test", "candidate"))
+    env = hq_env(hq)
+    done = run_hq(env, "model", "publish", "m-abababababab", "--channel", "all")
+    _one_line(done, "gate_refused")
+    assert "no gate report" in done.stderr
+    with db.write(hq.engine) as conn:
+        model_registry.save_gate_report(conn, model_id="m-abababababab", baseline="bundled-x",
+                                        evaluation_set={"source": "hq"}, metrics={}, noise={}, verdict="fail",
+                                        reasons=["not_better_than_noise: x"], actor="cli:test")
+    _one_line(run_hq(env, "model", "publish", "m-abababababab", "--channel", "all"), "gate_refused")
+    with db.write(hq.engine) as conn:  # a pass on a photo folder is not a pass on HQ's evaluation set
+        model_registry.save_gate_report(conn, model_id="m-abababababab", baseline="bundled-x",
+                                        evaluation_set={"source": "folder"}, metrics={}, noise={}, verdict="pass",
+                                        reasons=[], actor="cli:test")
+    done = run_hq(env, "model", "publish", "m-abababababab", "--channel", "all")
+    _one_line(done, "gate_refused")
+    assert "photo folder" in done.stderr
+    listed = json.loads(run_hq(env, "model", "list", "--json").stdout)
+    assert [(m["model"], m["state"], m["gate"][:4]) for m in listed] == [("m-abababababab", "candidate", "pass")]
+
+
+def test_the_worker_requeues_a_dead_workers_job_and_a_failing_job_ends_on_one_line(hq: HQ) -> None:
+    with db.write(hq.engine) as conn:
+        stale = model_jobs.enqueue(conn, "evaluate", {"model": "m-000000000000"}, "cli:test")
+        assert model_jobs.claim(conn, "dead-worker") is not None
+        conn.execute(model_jobs.model_job.update().values(heartbeat_at="2026-01-01T00:00:00.000Z"))
+    done = run_hq(hq_env(hq), "model", "worker", "--once", "--json")
+    assert done.returncode == 0, done.stderr
+    ran = json.loads(done.stdout)
+    assert ran[0] == {"job": stale, "recovered_to": "queued"}
+    assert ran[1]["job"] == stale and ran[1]["state"] == "failed" and ran[1]["attempts"] == 2
+    assert ran[1]["error"] == "not_found: no such model m-000000000000"
+    # a job's folder (exported captures, customers' photos) is removed whether the job succeeded or failed
+    assert not (hq.settings.data_dir / "model_work" / f"job-{stale}").exists()
