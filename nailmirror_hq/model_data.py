@@ -23,6 +23,9 @@ TRAIN_PYTHON_ENV = "NAILMIRROR_HQ_TRAIN_PYTHON"
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "tools"
 BUNDLED_MODEL = ROOT / "models" / "nail_segmenter.onnx"
+# The model the chain's kiosk build ships with: a slot's baseline until HQ releases a model in it. The kiosk build in
+# this checkout by default; a chain whose stores run another build names that build's file here.
+BUNDLED_MODEL_ENV = "NAILMIRROR_HQ_BUNDLED_MODEL"
 LAYOUT = ("index.csv", "images", "masks")
 
 
@@ -32,6 +35,19 @@ class ExportedSet:
     count: int
     label_versions: tuple[int, ...]
     out_dir: Path
+
+
+def bundled_model() -> Path:
+    value = os.environ.get(BUNDLED_MODEL_ENV, "").strip()
+    path = Path(value) if value else BUNDLED_MODEL
+    if not path.is_file():
+        raise HQError(400, "bad_request", f"{BUNDLED_MODEL_ENV}={value}: no model file there")
+    return path
+
+
+def bundled_name() -> str:
+    """"bundled-<first 12 hex digits>": how a gate report names the kiosks' bundled model as its baseline."""
+    return f"bundled-{hashlib.sha256(bundled_model().read_bytes()).hexdigest()[:12]}"
 
 
 def train_python() -> Path:

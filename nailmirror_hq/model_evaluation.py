@@ -52,7 +52,7 @@ def run(ctx: JobContext) -> dict[str, Any]:
     evaluation_set.update(photos=model_data.photo_count(folder), digest=model_data.folder_digest(folder))
     candidate_file = _fetch(ctx.hq, candidate.sha256, ctx.work / "candidate.onnx")
     if baseline_row is None:
-        baseline_file, baseline_name = model_data.BUNDLED_MODEL, _bundled_name()
+        baseline_file, baseline_name = model_data.bundled_model(), model_data.bundled_name()
     else:
         baseline_file, baseline_name = _fetch(ctx.hq, baseline_row.sha256, ctx.work / "baseline.onnx"), baseline_row.id
     twin = _train_twin(ctx, candidate)
@@ -102,8 +102,3 @@ def _fetch(hq: HQ, sha256: str, target: Path) -> Path:
     if digest.hexdigest() != sha256:
         raise HQError(409, "model_corrupt", f"the blob store's copy of {sha256[:12]} does not hash to it")
     return target
-
-
-def _bundled_name() -> str:
-    digest = hashlib.sha256(model_data.BUNDLED_MODEL.read_bytes()).hexdigest()
-    return f"bundled-{digest[:12]}"

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from nailmirror_hq import db, model_registry, model_releases
+from nailmirror_hq import db, model_data, model_registry, model_releases
 from nailmirror_hq.errors import HQError, not_found
 from nailmirror_hq.model_evaluation import HQ_SET
 from nailmirror_hq.service import HQ
@@ -48,6 +48,15 @@ def gate_refusal(conn: Connection, model: model_registry.ModelRow) -> str | None
         return f"{model.id} did not pass the gate ({report.id}: {'; '.join(report.reasons)})"
     if report.evaluation_set.get("source") != HQ_SET:
         return f"{model.id} passed only on a photo folder ({report.id}); the gate counts HQ's evaluation set"
+    # Beating some other model proves nothing about the counters: the pass must be against what the kiosks run
+    # in this slot now (HQ's newest release in it, else the bundled model), or the model must already be that one.
+    current = model_registry.published_for_slot(conn, model.slot)
+    if current is not None and current.id == model.id:
+        return None
+    wanted = current.id if current is not None else model_data.bundled_name()
+    if report.baseline != wanted:
+        return (f"{model.id} passed against {report.baseline} ({report.id}), not the slot's current model {wanted}: "
+                f"run `nailmirror-hq model evaluate {model.id}` first")
     return None
 
 
