@@ -111,7 +111,8 @@ def test_a_pale_close_up_the_cascade_misses_is_found_normalised(nails_eval_dir):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["F6F9B3E6-FA7B-4DAC-B08C-1AD19BC43A76.jpg",  # French nails, much bare skin
-                                  "54108996-6DA8-48F9-93DF-7ABB92F64E03.jpg"])
+                                  "54108996-6DA8-48F9-93DF-7ABB92F64E03.jpg",
+                                  "917FB1CC-E132-497F-A463-46C61A84BB40.jpg"])  # fingers filling the frame
 def test_one_hand_with_much_skin_gets_no_phantom_second_hand(nails_eval_dir, name):
     image = photo(nails_eval_dir, name)
     with StillHandDetector(refine=False) as detector:

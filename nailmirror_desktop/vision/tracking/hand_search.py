@@ -6,11 +6,12 @@ image gives too few hands:
 - `normalised`: exposure and colour evened out (gray-world white balance, a gamma that takes the mean toward
   mid-grey, CLAHE on the L of Lab), for pale, over- or under-exposed hands on warm tables the palm detector
   misses; the geometry is unchanged, so landmarks need no mapping back;
-- `crop`/`Region`: part of the image (a half, the half not holding the first hand), landmarks mapped back by the
-  crop's offset: two interlaced hands confuse the palm detector as one, each half shows one of them;
-- `masked_out`: the first hand painted over with the background's colour, so the detector's one confident
-  answer stops being the hand already found;
-- `unexplained_skin`: skin-coloured pixels the first hand does not explain, the gate for looking again at all.
+- `crop`/`Region`: part of the image (the halves not holding the first hand), landmarks mapped back by the
+  crop's offset: crossed or interlaced hands confuse the palm detector as one, a half shows the other alone;
+- `unexplained_skin`: skin-coloured pixels the first hand does not explain, the gate for looking again at all;
+- `masked_out`: the first hand painted over with the background's colour, for refining a second hand (the
+  refinement's crops would otherwise find the first hand again). As a look of its own it found no second hand on
+  the evaluation photos, only a phantom, so it is not one.
 
 `duplicates` decides whether a candidate is a hand already kept (same landmarks, the same box, or the same
 fingertips: painting one hand's nails twice would be harmless, a second set of ROIs on the same nails would not).
