@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from nailmirror_desktop.vision.tracking.hand_search import UNEXPLAINED_SKIN, duplicates, unexplained_skin
 from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector, cascade_views, view_transform
 from nailmirror_desktop.vision.tracking.tracker import HandTracker
 from tests.support.hand_photos import nail_mask, photo, tips_near_nails
@@ -81,3 +82,41 @@ def test_a_second_hand_is_looked_for_past_the_view_that_found_the_first(nails_ev
         hands = both.detect(image)
     assert len(hands) == 2
     assert all(tips_near_nails(hand, mask) >= 3 for hand in hands)  # both on real nails, not one hand twice
+
+
+@pytest.mark.slow
+def test_crossed_hands_get_both_by_looking_again_where_the_first_is_not(nails_eval_dir):
+    name = "2C29D473-CCB4-458C-926B-99D0042161E6.jpg"  # one hand lying across the other
+    image, mask = photo(nails_eval_dir, name), nail_mask(nails_eval_dir, name)
+    with StillHandDetector(search_again=False) as before:
+        assert len(before.detect(image)) == 1
+    with StillHandDetector() as detector:
+        traced = detector.detect_traced(image)
+    assert [how for _, how in traced] == ["cascade", "other half"]
+    assert all(tips_near_nails(hand, mask) >= 3 for hand, _ in traced)
+    assert not duplicates(traced[1][0], [traced[0][0]])  # the lower hand, not the upper one read again
+
+
+@pytest.mark.slow
+def test_a_pale_close_up_the_cascade_misses_is_found_normalised(nails_eval_dir):
+    name = "d60153c0-db67-11e8-9658-0242ac1c0002.jpg"  # fingertips on blue fabric, washed out
+    image, mask = photo(nails_eval_dir, name), nail_mask(nails_eval_dir, name)
+    with StillHandDetector(search_again=False) as before:
+        assert before.detect(image) == []
+    with StillHandDetector() as detector:
+        traced = detector.detect_traced(image)
+    assert [how for _, how in traced] == ["normalised"]
+    assert tips_near_nails(traced[0][0], mask) >= 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["F6F9B3E6-FA7B-4DAC-B08C-1AD19BC43A76.jpg",  # French nails, much bare skin
+                                  "54108996-6DA8-48F9-93DF-7ABB92F64E03.jpg",
+                                  "917FB1CC-E132-497F-A463-46C61A84BB40.jpg"])  # fingers filling the frame
+def test_one_hand_with_much_skin_gets_no_phantom_second_hand(nails_eval_dir, name):
+    image = photo(nails_eval_dir, name)
+    with StillHandDetector(refine=False) as detector:
+        hands = detector.detect(image)
+        assert len(hands) == 1
+        # the second look did run: skin the hand does not explain is over the gate
+        assert unexplained_skin(image, hands[0]) >= UNEXPLAINED_SKIN

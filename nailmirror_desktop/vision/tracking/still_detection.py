@@ -14,6 +14,15 @@ Every candidate must pass `is_plausible_hand` (hand-shaped, not degenerate, fing
 lower threshold cannot invent a hand out of a texture. The found hand is then re-measured on an upright crop
 centred on it, tilted by ±15° and mirrored, and the median landmark set is kept (test-time refinement): six
 independent looks at the same hand cut the landmark noise.
+
+When that finds too few hands, the search goes on (`hand_search.py`, issue #23 point 4):
+- no hand: the cascade once more on the image with its exposure and colour normalised;
+- one hand: a second look where it is not, only when skin-coloured pixels the first hand does not explain cover a
+  fifth of its area (about half the one-hand photos skip it: no time spent, no phantom hand): each half not
+  holding it (crossed or interlaced hands read as one to the palm detector; a half shows the other alone), at
+  default thresholds; the second hand is then refined with the first painted over.
+  A second hand is kept only when plausible, on skin, and not the first seen again (`hand_search.duplicates`).
+`detect_traced` says which step found each hand.
 """
 
 from __future__ import annotations
@@ -24,6 +33,18 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from nailmirror_desktop.vision.tracking.hand_search import (
+    SKIN_CB,
+    SKIN_CR,
+    UNEXPLAINED_SKIN,
+    crop,
+    duplicates,
+    from_region,
+    masked_out,
+    normalised,
+    other_halves,
+    unexplained_skin,
+)
 from nailmirror_desktop.vision.tracking.tracker import HandTracker, TrackerSettings
 from nailmirror_desktop.vision.types import FINGER_LANDMARKS, WRIST, HandObservation, Landmarks
 
@@ -69,6 +90,7 @@ class StillHandDetector:
     refine: bool = True
     views: list[View] = field(default_factory=cascade_views)
     second_hand: bool = True
+    search_again: bool = True  # the further looks of `hand_search.py` (normalised, other halves)
     _trackers: dict[bool, HandTracker] = field(default_factory=dict, init=False, repr=False)
 
     def __enter__(self) -> StillHandDetector:
@@ -83,14 +105,41 @@ class StillHandDetector:
         self._trackers.clear()
 
     def detect(self, image: NDArray[np.uint8]) -> list[HandObservation]:
+        return [hand for hand, _ in self.detect_traced(image)]
+
+    def detect_traced(self, image: NDArray[np.uint8]) -> list[tuple[HandObservation, str]]:
+        """`detect`, each hand with the step that found it: "cascade", "normalised" (no hand otherwise),
+        "other half" (a second hand)."""
         scale = _working_scale(image.shape)
         work = image if scale == 1.0 else _uint8(cv2.resize(image, None, fx=scale, fy=scale,
                                                             interpolation=_interp(scale)))
-        hands = self._first_plausible(work)
+        found = [(hand, "cascade") for hand in self._first_plausible(work)]
+        shown = work
+        if self.search_again and not found:
+            found, shown = self._hard(work)
+        if self.search_again and self.second_hand and len(found) == 1:
+            found += self._search_again(shown, found[0][0])
         if self.refine:
-            hands = [self._refined(work, hand) for hand in hands]
-        return [_scaled(hand, 1.0 / scale) for hand in hands]
+            found = self._all_refined(work, found)
+        return [(_scaled(hand, 1.0 / scale), how) for hand, how in found]
 
+    def _all_refined(self, image: NDArray[np.uint8],
+                     found: list[tuple[HandObservation, str]]) -> list[tuple[HandObservation, str]]:
+        """Each hand refined; a second hand found by looking again is refined with the first painted over (its
+        upright crops also show the first hand, which the landmarker then prefers) and dropped when refining
+        made it the first hand again."""
+        kept: list[tuple[HandObservation, str]] = []
+        for hand, how in found:
+            if how == "other half" and kept:
+                refined = self._refined(masked_out(image, kept[0][0]), hand)
+                if duplicates(refined, [first for first, _ in kept]):
+                    refined = hand  # the further looks saw the first hand: keep the search's own landmarks
+                if duplicates(refined, [first for first, _ in kept]):
+                    continue
+            else:
+                refined = self._refined(image, hand)
+            kept.append((refined, how))
+        return kept
 
     def _first_plausible(self, image: NDArray[np.uint8]) -> list[HandObservation]:
         """The first view's plausible hands; when that is one hand, the later default-threshold views are asked
@@ -101,6 +150,29 @@ class StillHandDetector:
                 if len(hands) == 1 and self.second_hand:
                     hands += self._second_hand(image, hands[0], self.views[number + 1:])
                 return hands
+        return []
+
+    def _hard(self, image: NDArray[np.uint8]) -> tuple[list[tuple[HandObservation, str]], NDArray[np.uint8]]:
+        """No hand in the plain cascade: the cascade on the normalised image. Returns its hands and that image
+        (a second hand is looked for in the image the first was found in)."""
+        even = normalised(image)
+        return [(hand, "normalised") for hand in self._first_plausible(even)], even
+
+    def _search_again(self, image: NDArray[np.uint8], first: HandObservation) -> list[tuple[HandObservation, str]]:
+        """A second hand where the first is not, only when skin the first hand does not explain is there: each
+        half not holding the first hand (zoomed out 2×: a half loses the context the palm detector wants), the
+        half across first, at default thresholds. (The whole image with the first hand painted over found no
+        second hand on the 52 evaluation photos, only a phantom: not asked.)"""
+        if unexplained_skin(image, first) < UNEXPLAINED_SKIN:
+            return []
+        for region in other_halves(image.shape, first):
+            shown = crop(image, region)
+            for rotation in ROTATIONS:
+                for hand in self.look(shown, View(rotation, ZOOM_OUT)):
+                    hand = from_region(hand, region)
+                    if (is_plausible_hand(hand.landmarks, image.shape) and looks_like_skin(image, hand.landmarks)
+                            and not duplicates(hand, [first])):
+                        return [(hand, "other half")]
         return []
 
     def _second_hand(self, image: NDArray[np.uint8], first: HandObservation,
@@ -194,10 +266,7 @@ def is_plausible_hand(landmarks: Landmarks, image_shape: tuple[int, ...]) -> boo
     return int(inside.sum()) >= 3
 
 
-# Liberal skin range in YCrCb (covers light to dark skin under warm or cool light); used only to veto
-# low-threshold candidates.
-_SKIN_CR = (133, 180)
-_SKIN_CB = (77, 135)
+# The skin range (hand_search.SKIN_CR, SKIN_CB) vetoes low-threshold candidates and second hands.
 _SKIN_FRACTION = 0.6
 
 
@@ -215,7 +284,7 @@ def looks_like_skin(image: NDArray[np.uint8], landmarks: Landmarks) -> bool:
         if 0 <= x < width and 0 <= y < height:
             inside += 1
             _, cr, cb = ycrcb[int(y), int(x)]
-            skin += _SKIN_CR[0] <= cr <= _SKIN_CR[1] and _SKIN_CB[0] <= cb <= _SKIN_CB[1]
+            skin += SKIN_CR[0] <= cr <= SKIN_CR[1] and SKIN_CB[0] <= cb <= SKIN_CB[1]
     return inside > 0 and skin >= _SKIN_FRACTION * inside
 
 
