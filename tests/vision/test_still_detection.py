@@ -74,6 +74,7 @@ def test_views_map_back_exactly():
         np.testing.assert_allclose(back[:, :2] @ shown + back[:, 2], point, atol=1e-6)
 
 
+@pytest.mark.slow  # the cascade on a real photo, twice: about 1.2 s
 def test_a_second_hand_is_looked_for_past_the_view_that_found_the_first(nails_eval_dir):
     name = "5CBCC5AC-B638-4DFA-AA7B-2464FADFF2F7.jpg"  # two hands; the first view that finds one finds only it
     image, mask = photo(nails_eval_dir, name), nail_mask(nails_eval_dir, name)
