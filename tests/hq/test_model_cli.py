@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from nailmirror_hq import db, model_jobs, model_registry
+from nailmirror_hq.model_data import BUNDLED_MODEL_ENV
 from nailmirror_hq.service import HQ
 from tests.hq.model_fixtures import hq_env
 from tests.support.hq_cli import run_hq
@@ -52,7 +53,7 @@ def test_train_on_base_data_that_is_not_a_photo_set_is_one_line_and_exit_2(hq_sq
     assert queued.returncode == 0 and json.loads(queued.stdout)["state"] == "queued"
 
 
-def test_publish_refuses_a_model_without_a_passing_gate_report(hq: HQ) -> None:
+def test_publish_refuses_a_model_without_a_passing_gate_report(hq: HQ, tmp_path: Path) -> None:
     with db.write(hq.engine) as conn:
         model_registry.register(conn, model_registry.ModelRow(
             "m-abababababab", "nail_segmenter", "live", FAKE_SHA, 10, [], [], None, {}, "d", FAKE_SHA, FAKE_SHA, 1,
@@ -75,6 +76,19 @@ def test_publish_refuses_a_model_without_a_passing_gate_report(hq: HQ) -> None:
     assert "photo folder" in done.stderr
     listed = json.loads(run_hq(env, "model", "list", "--json").stdout)
     assert [(m["model"], m["state"], m["gate"][:4]) for m in listed] == [("m-abababababab", "candidate", "pass")]
+    # A pass on HQ's set against another model than the slot's current one (the bundled model, while HQ has
+    # released none): beating some other model proves nothing about the counters.
+    with db.write(hq.engine) as conn:
+        model_registry.save_gate_report(conn, model_id="m-abababababab", baseline="m-cdcdcdcdcdcd",
+                                        evaluation_set={"source": "hq"}, metrics={}, noise={}, verdict="pass",
+                                        reasons=[], actor="cli:test")
+    done = run_hq(env, "model", "publish", "m-abababababab", "--channel", "all")
+    _one_line(done, "gate_refused")
+    assert "not the slot's current model bundled-2ae635817291" in done.stderr
+    elsewhere = run_hq({**env, BUNDLED_MODEL_ENV: str(tmp_path / "none.onnx")}, "model", "publish", "m-abababababab",
+                       "--channel", "all")
+    assert elsewhere.returncode == 2 and "NAILMIRROR_HQ_BUNDLED_MODEL" in elsewhere.stderr
+    assert elsewhere.stderr.count("\n") == 1
 
 
 def test_the_worker_requeues_a_dead_workers_job_and_a_failing_job_ends_on_one_line(hq: HQ) -> None:
