@@ -41,7 +41,7 @@ def bundled_model() -> Path:
     value = os.environ.get(BUNDLED_MODEL_ENV, "").strip()
     path = Path(value) if value else BUNDLED_MODEL
     if not path.is_file():
-        raise HQError(400, "bad_request", f"{BUNDLED_MODEL_ENV}={value}: no model file there")
+        raise HQError(400, "bundled_model_missing", f"{BUNDLED_MODEL_ENV}={value}: no model file there")
     return path
 
 

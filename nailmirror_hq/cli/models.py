@@ -72,11 +72,12 @@ def _train(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _evaluate(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
-    if args.eval_data is not None:
-        try:
+    try:
+        model_data.bundled_model()  # the baseline while the slot has no release: a missing file is the setup's
+        if args.eval_data is not None:
             model_data.check_layout(args.eval_data, "--eval-data")
-        except HQError as exc:
-            raise CommandLineError(exc.code, exc.message) from exc
+    except HQError as exc:
+        raise CommandLineError(exc.code, exc.message) from exc
     with db.read(hq.engine) as conn:
         for wanted in (args.model, args.baseline):
             if wanted and model_registry.find(conn, wanted) is None:
@@ -149,9 +150,14 @@ def _show(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 # permission: publish_rollouts
 def _publish(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     try:
+        model_data.bundled_model()
         return model_publishing.publish(hq, args.model, args.channel, cli_actor()).as_json()
     except model_publishing.NotPublishable as exc:
         raise CommandLineError("gate_refused", str(exc)) from exc
+    except HQError as exc:
+        if exc.code != "bundled_model_missing":
+            raise
+        raise CommandLineError(exc.code, exc.message) from exc
 
 
 # permission: publish_rollouts
