@@ -14,6 +14,7 @@ import pytest
 from nailmirror_hq import captures, db
 from nailmirror_hq.schema import audit_log, capture, capture_withdrawal
 from nailmirror_protocol import paths
+from tests.support.sync_fixtures import rig_on
 from tests.support.sync_rig import FaultProxy, HqRig, enroll, nailmirror
 
 # Photos the still path finds a hand in (one hand, five nails each, at the time of writing).
@@ -25,13 +26,7 @@ PHOTOS = ("4c484f8c-e402-11e8-97db-0242ac1c0002.jpg", "4c48acb6-e402-11e8-97db-0
 @pytest.fixture(params=[pytest.param("sqlite", marks=pytest.mark.slow),
                         pytest.param("postgresql+s3", marks=[pytest.mark.slow, pytest.mark.soak])])
 def any_rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HqRig]:
-    if request.param == "sqlite":
-        hq = HqRig(tmp_path / "hq")
-    else:
-        cluster, s3 = request.getfixturevalue("pg_cluster"), request.getfixturevalue("seaweed")
-        monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3.ACCESS_KEY)
-        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3.SECRET_KEY)
-        hq = HqRig(tmp_path / "hq", database_url=cluster.new_database(), blobs_url=s3.new_bucket_url())
+    hq = rig_on(request.param, request, tmp_path, monkeypatch)
     yield hq
     hq.stop()
 

@@ -45,6 +45,7 @@ from nailmirror_hq import (
 from nailmirror_hq.model_data import BUNDLED_MODEL_ENV, TRAIN_PYTHON_ENV
 from nailmirror_hq.schema import audit_log, capture
 from tests.hq.model_fixtures import base_data, evaluate, run_hq, train, train_env
+from tests.support.sync_fixtures import rig_on
 from tests.support.sync_rig import HqRig, nailmirror
 
 pytestmark = [pytest.mark.soak, pytest.mark.slow]
@@ -61,13 +62,7 @@ FRAMES = 12  # a customer at the mirror: the demo's frames, two hands each
 
 @pytest.fixture(params=["sqlite", "postgresql+s3"])
 def any_rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HqRig]:
-    if request.param == "sqlite":
-        hq = HqRig(tmp_path / "hq")
-    else:
-        cluster, s3 = request.getfixturevalue("pg_cluster"), request.getfixturevalue("seaweed")
-        monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3.ACCESS_KEY)
-        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3.SECRET_KEY)
-        hq = HqRig(tmp_path / "hq", database_url=cluster.new_database(), blobs_url=s3.new_bucket_url())
+    hq = rig_on(request.param, request, tmp_path, monkeypatch)
     yield hq
     hq.stop()
 

@@ -14,6 +14,18 @@ from tests.support.hq_servers import PostgresCluster, SeaweedS3
 from tests.support.sync_rig import FaultProxy, HqRig
 
 
+def rig_on(backend: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HqRig:
+    """The real HQ on loopback on `backend`: "sqlite" (one machine), or "postgresql+s3" (this module's PostgreSQL
+    cluster and S3 server, whose credentials the test's environment gets). For modules whose `any_rig` fixture is
+    parametrized over both, each with its own marks."""
+    if backend == "sqlite":
+        return HqRig(tmp_path / "hq")
+    cluster, s3 = request.getfixturevalue("pg_cluster"), request.getfixturevalue("seaweed")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3.ACCESS_KEY)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3.SECRET_KEY)
+    return HqRig(tmp_path / "hq", database_url=cluster.new_database(), blobs_url=s3.new_bucket_url())
+
+
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[HqRig]:
     hq = HqRig(tmp_path / "hq")

@@ -15,6 +15,7 @@ import pytest
 from nailmirror_hq import catalog, db, rollout_actions, rollout_report, rollouts, style_folder
 from nailmirror_hq.errors import HQError
 from tests.support.hq_fixtures import style_folder as make_folder
+from tests.support.sync_fixtures import rig_on
 from tests.support.sync_rig import FaultProxy, HqRig, Rule, answer, enroll, local_styles, nailmirror
 
 pytestmark = pytest.mark.slow  # two kiosks' sync cycles and HQ's CLI as a process: seconds each
@@ -22,13 +23,7 @@ pytestmark = pytest.mark.slow  # two kiosks' sync cycles and HQ's CLI as a proce
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql+s3", marks=pytest.mark.slow)])
 def any_rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HqRig]:
-    if request.param == "sqlite":
-        hq = HqRig(tmp_path / "hq")
-    else:
-        cluster, s3 = request.getfixturevalue("pg_cluster"), request.getfixturevalue("seaweed")
-        monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3.ACCESS_KEY)
-        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3.SECRET_KEY)
-        hq = HqRig(tmp_path / "hq", database_url=cluster.new_database(), blobs_url=s3.new_bucket_url())
+    hq = rig_on(request.param, request, tmp_path, monkeypatch)
     yield hq
     hq.stop()
 

@@ -33,6 +33,7 @@ from tests.support.model_releases import (
     model_file,
     snapshot_model,
 )
+from tests.support.sync_fixtures import rig_on
 from tests.support.sync_rig import FaultProxy, HqRig, enroll, nailmirror
 
 pytestmark = pytest.mark.slow  # each enrolls and syncs a few times against the real HQ: 1.3–2.8 s
@@ -237,13 +238,7 @@ def test_a_withdrawal_brings_the_bundled_model_back_and_a_resync_keeps_an_active
 @pytest.fixture(params=["sqlite", "postgresql+s3"])
 def any_rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HqRig]:
     """HQ on one machine, and on PostgreSQL + S3 (where the model file comes by 307 from a presigned URL)."""
-    if request.param == "sqlite":
-        hq = HqRig(tmp_path / "hq")
-    else:
-        cluster, s3 = request.getfixturevalue("pg_cluster"), request.getfixturevalue("seaweed")
-        monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3.ACCESS_KEY)
-        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3.SECRET_KEY)
-        hq = HqRig(tmp_path / "hq", database_url=cluster.new_database(), blobs_url=s3.new_bucket_url())
+    hq = rig_on(request.param, request, tmp_path, monkeypatch)
     yield hq
     hq.stop()
 
