@@ -56,7 +56,6 @@ ARTIFACTS = Path(os.environ.get("NAILMIRROR_TEST_ARTIFACTS") or ROOT / "test-art
 TRAIN_ROWS = (4, 5, 6, 7, 8, 9, 10, 11)
 EVAL_ROWS = (19, 20, 21, 22, 23, 24)
 EPOCHS = "30"
-PASSWORD = "correct horse battery staple"
 FRAMES = 12  # a customer at the mirror: the demo's frames, two hands each
 
 
@@ -130,7 +129,8 @@ def _label_in_chromium(rig: HqRig, codes: list[str]) -> None:
     from selenium.webdriver.support.select import Select
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from tests.hq.web.test_review_browser import _browser
+    from tests.hq.web.test_labels_browser import _open, _sign_in
+    from tests.hq.web.test_review_browser import PASSWORD, _browser
 
     with db.write(rig.hq.engine) as conn:
         reviewers.add(conn, "li.label", PASSWORD, "test", role="labeller")
@@ -138,16 +138,10 @@ def _label_in_chromium(rig: HqRig, codes: list[str]) -> None:
     driver = _browser()
     driver.set_window_size(1400, 1050)
     try:
-        driver.get(f"{rig.url}/review/login?lang=zh_CN")
-        driver.find_element(By.ID, "name").send_keys("li.label")
-        driver.find_element(By.ID, "password").send_keys(PASSWORD)
-        driver.find_element(By.ID, "sign-in").click()
-        WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+        _sign_in(driver, rig.url, "li.label")
         tones, kinds = ("I-II", "III-IV"), ("bare", "polished")
         for n in range(len(codes)):
-            driver.get(f"{rig.url}/review/labels?lang=zh_CN")
-            WebDriverWait(driver, 20).until(
-                lambda d: d.find_element(By.ID, "labeller").get_attribute("data-ready") == "1")
+            _open(driver, f"{rig.url}/review/labels?lang=zh_CN")
             code = driver.find_element(By.ID, "labeller").get_attribute("data-code")
             assert code in codes, code
             if n == 0:
