@@ -23,9 +23,12 @@ TRAIN_PYTHON_ENV = "NAILMIRROR_HQ_TRAIN_PYTHON"
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "tools"
 BUNDLED_MODEL = ROOT / "models" / "nail_segmenter.onnx"
-# The model the chain's kiosk build ships with: a slot's baseline until HQ releases a model in it. The kiosk build in
-# this checkout by default; a chain whose stores run another build names that build's file here.
+BUNDLED_STILL_MODEL = ROOT / "models" / "nail_segmenter_still.onnx"
+# The models the chain's kiosk build ships with, one per slot that has one (the live mirror's and the stills'): a
+# slot's baseline until HQ releases a model in it. The kiosk build in this checkout by default; a chain whose stores
+# run another build names that build's files here.
 BUNDLED_MODEL_ENV = "NAILMIRROR_HQ_BUNDLED_MODEL"
+BUNDLED_STILL_MODEL_ENV = "NAILMIRROR_HQ_BUNDLED_STILL_MODEL"
 LAYOUT = ("index.csv", "images", "masks")
 
 
@@ -37,17 +40,20 @@ class ExportedSet:
     out_dir: Path
 
 
-def bundled_model() -> Path:
-    value = os.environ.get(BUNDLED_MODEL_ENV, "").strip()
-    path = Path(value) if value else BUNDLED_MODEL
+def bundled_model(slot: str = "live") -> Path:
+    env, default = ((BUNDLED_STILL_MODEL_ENV, BUNDLED_STILL_MODEL) if slot == "still"
+                    else (BUNDLED_MODEL_ENV, BUNDLED_MODEL))
+    value = os.environ.get(env, "").strip()
+    path = Path(value) if value else default
     if not path.is_file():
-        raise HQError(400, "bundled_model_missing", f"{BUNDLED_MODEL_ENV}={value}: no model file there")
+        raise HQError(400, "bundled_model_missing", f"{env}={value or path}: no model file there")
     return path
 
 
-def bundled_name() -> str:
-    """"bundled-<first 12 hex digits>": how a gate report names the kiosks' bundled model as its baseline."""
-    return f"bundled-{hashlib.sha256(bundled_model().read_bytes()).hexdigest()[:12]}"
+def bundled_name(slot: str = "live") -> str:
+    """"bundled-<first 12 hex digits>": how a gate report names the kiosks' bundled model of `slot` as its
+    baseline."""
+    return f"bundled-{hashlib.sha256(bundled_model(slot).read_bytes()).hexdigest()[:12]}"
 
 
 def train_python() -> Path:

@@ -52,7 +52,7 @@ def run(ctx: JobContext) -> dict[str, Any]:
     evaluation_set.update(photos=model_data.photo_count(folder), digest=model_data.folder_digest(folder))
     candidate_file = _fetch(ctx.hq, candidate.sha256, ctx.work / "candidate.onnx")
     if baseline_row is None:
-        baseline_file, baseline_name = model_data.bundled_model(), model_data.bundled_name()
+        baseline_file, baseline_name = model_data.bundled_model(candidate.slot), model_data.bundled_name(candidate.slot)
     else:
         baseline_file, baseline_name = _fetch(ctx.hq, baseline_row.sha256, ctx.work / "baseline.onnx"), baseline_row.id
     twin = _train_twin(ctx, candidate)

@@ -53,7 +53,7 @@ def gate_refusal(conn: Connection, model: model_registry.ModelRow) -> str | None
     current = model_registry.published_for_slot(conn, model.slot)
     if current is not None and current.id == model.id:
         return None
-    wanted = current.id if current is not None else model_data.bundled_name()
+    wanted = current.id if current is not None else model_data.bundled_name(model.slot)
     if report.baseline != wanted:
         return (f"{model.id} passed against {report.baseline} ({report.id}), not the slot's current model {wanted}: "
                 f"run `nailmirror-hq model evaluate {model.id}` first")

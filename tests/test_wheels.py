@@ -79,7 +79,7 @@ load_starter_catalog_in_own_connection()
 print(json.dumps({
     "bundle_root": str(paths.bundle_root()),
     "migrations": sorted(p.name for p in paths.migrations_dir().glob("*.sql")),
-    "segmenter": (paths.models_dir() / "nail_segmenter.onnx").is_file(),
+    "segmenter": all((paths.models_dir() / f).is_file() for f in ("nail_segmenter.onnx", "nail_segmenter_still.onnx")),
     "translations": sorted(p.name for p in (paths.resources_dir() / "translations").glob("*.qm")),
     "not_installed": [m for m in ("nailmirror_hq", "fastapi", "sqlalchemy", "uvicorn", "mediapipe")
                       if importlib.util.find_spec(m) is None],

@@ -26,6 +26,6 @@ def build_model_switcher(conn: sqlite3.Connection, active: ActiveSegmenters,
         else:
             active.live = segmenter
 
-    return ModelSwitcher(conn, ReleaseLoader(), install, run_in_background, bundled_version=bundled_model_version(),
+    return ModelSwitcher(conn, ReleaseLoader(), install, run_in_background, bundled_version=bundled_model_version(slot),
                          slot=slot, min_frames=min_frames, watched=slot == LIVE,
                          customer_present=None if live is None else (lambda: live.tally.frames() > 0))

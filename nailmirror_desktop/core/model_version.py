@@ -1,8 +1,9 @@
 """The nail model this kiosk runs, named for HQ (`sync status --json` `model_version`, the sync report, every
-capture's record): the active live release's version (issue #27: core/model_releases), else the bundled
-segmenter's.
+capture's record): the slot's active release's version (issue #27: core/model_releases), else the slot's bundled
+segmenter's. The kiosk ships two: the live mirror's (32 × 32 inside, within a frame's budget) and the stills'
+(64 × 64 inside, about 4× the time: a photo has no frame budget; issue #23 point 1).
 
-The bundled model's sha256 lives here, stdlib only, so the CLI and core name it without loading numpy; the
+The bundled models' sha256 live here, stdlib only, so the CLI and core name it without loading numpy; the
 segmenter (vision/nails/nail_segmenter.py) checks the file against the same constant before it opens it."""
 
 from __future__ import annotations
@@ -11,10 +12,15 @@ import sqlite3
 
 SEGMENTER_NAME = "nail_segmenter"
 SEGMENTER_SHA256 = "2ae635817291d3d9fd8b2a06e0f9b9e463dca7ee9c31586844293ba7fbab8b21"
+STILL_SEGMENTER_NAME = "nail_segmenter_still"
+STILL_SEGMENTER_SHA256 = "b32bff45aff8e5bc6b77d6bc869ec7d6bb83806b8887ee750ff8ad6592fad0d8"
 
 
-def bundled_model_version() -> str:
-    """"nail_segmenter-<first 12 hex digits of its sha256>": one model file, one name, on every kiosk."""
+def bundled_model_version(slot: str = "live") -> str:
+    """"nail_segmenter-<first 12 hex digits of its sha256>" for the live slot, "nail_segmenter_still-…" for the
+    still one: one model file, one name, on every kiosk."""
+    if slot == "still":
+        return f"{STILL_SEGMENTER_NAME}-{STILL_SEGMENTER_SHA256[:12]}"
     return f"{SEGMENTER_NAME}-{SEGMENTER_SHA256[:12]}"
 
 
@@ -31,4 +37,4 @@ def model_version(conn: sqlite3.Connection | None = None, slot: str = "live") ->
             row = None
         if row is not None:
             return str(row[0])
-    return bundled_model_version()
+    return bundled_model_version(slot)

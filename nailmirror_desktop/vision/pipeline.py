@@ -127,21 +127,24 @@ class TryOnPipeline:
     mirrored: frames are shown mirrored (a selfie camera), which flips MediaPipe's handedness.
     max_hands: hands tracked in video (each one costs ~10 ms more of palm detection).
     still_masks: how a still's nails are shaped (see STILL_MASKS); segment_every: video runs the segmenter on
-    every n-th frame and carries the masks in between; segmenter: a loaded NailSegmenter to share (else one is
-    loaded on first use); preloaded: the video models being loaded meanwhile (vision/tracking/model_preload.py),
-    taken on the first video frame; recover_every: while fewer than max_hands hands are tracked, try one view of the
-    still cascade every n-th frame and follow what it finds (vision/tracking/hand_recovery.py); 0 turns that off.
+    every n-th frame and carries the masks in between; segmenter: a loaded live NailSegmenter to share (else the
+    bundled live build is loaded on first use); still_segmenter: the same for stills (else the bundled still
+    build, nail_segmenter.STILL_MODEL); preloaded: the video models being loaded meanwhile
+    (vision/tracking/model_preload.py), taken on the first video frame; recover_every: while fewer than max_hands
+    hands are tracked, try one view of the still cascade every n-th frame and follow what it finds
+    (vision/tracking/hand_recovery.py); 0 turns that off.
     video_tracker: a VIDEO-mode HandTracker to use (tools/compare_hand_models.py's other model), else one is made.
     adapt_cadence: the live mirror's; while painted frames come further apart than the source's (a slower PC), the
     segmenter and the re-detection run less often (vision/cadence.py) rather than frames being dropped.
     active: the kiosk's release holder (vision/nails/active_models.py): while it holds a release, video runs its
-    live segmenter and stills its still one, instead of `segmenter` (the bundled one, kept as the fallback).
+    live segmenter and stills its still one, instead of the bundled builds (kept as the fallback).
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
     def __init__(self, compositor: Compositor, *, mirrored: bool = False, max_hands: int = 2,
                  smoothing: bool = True, still_masks: StillMasks = STILL_MASKS, segment_every: int = SEGMENT_EVERY,
-                 segmenter: NailSegmenter | None = None, recover_every: int = 3,
+                 segmenter: NailSegmenter | None = None, still_segmenter: NailSegmenter | None = None,
+                 recover_every: int = 3,
                  preloaded: Future[VideoModels] | None = None,
                  video_tracker: HandTracker | None = None, adapt_cadence: bool = False,
                  active: ActiveSegmenters | None = None) -> None:
@@ -156,6 +159,7 @@ class TryOnPipeline:
         self.still_masks = still_masks
         self.segment_every = segment_every
         self._segmenter = segmenter
+        self._still_segmenter = still_segmenter
         self._active = active
         self._still_detector: StillHandDetector | None = None
         self._video_tracker: HandTracker | None = video_tracker  # opened on first use; closed with the pipeline
@@ -300,12 +304,18 @@ class TryOnPipeline:
         return self.bundled_segmenter()
 
     def still_segmenter(self) -> NailSegmenter:
-        """The stills' segmenter: the still slot's release, else the live one's, else the bundled one."""
+        """The stills' segmenter: the still slot's release, else the bundled still build (loaded on first use)."""
         release = None if self._active is None else self._active.for_still()
-        return release if release is not None else self.bundled_segmenter()
+        if release is not None:
+            return release
+        if self._still_segmenter is None:
+            from nailmirror_desktop.vision.nails.nail_segmenter import STILL_MODEL, bundled_segmenter
+
+            self._still_segmenter = bundled_segmenter(STILL_MODEL)
+        return self._still_segmenter
 
     def bundled_segmenter(self) -> NailSegmenter:
-        """The model shipped with the kiosk (models/nail_segmenter.onnx), loaded on first use."""
+        """The live model shipped with the kiosk (models/nail_segmenter.onnx), loaded on first use."""
         self._take_preloaded()
         if self._segmenter is None:
             from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
@@ -409,8 +419,8 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
                 ) -> tuple[list[NailQuad], list[NailMask | None] | None, float]:
     """Nail quads for `hands` in a still `image` ((H, W, 3) uint8 BGR) and their masks (one per quad, None where
     nothing is painted; the whole list None for masks="quads"); the third value is time.perf_counter() after
-    the geometry. masks="model" uses `segmenter` (loaded here when None); a quad the model finds no nail at is
-    left unpainted (opacity 0), so what is painted is what the coverage says.
+    the geometry. masks="model" uses `segmenter` (the bundled still build, loaded here, when None); a quad the
+    model finds no nail at is left unpainted (opacity 0), so what is painted is what the coverage says.
 
     On the still path a nail is painted fully or not at all: the geometry's fade (opacity between 0 and 1 while a
     finger turns away) exists so that video does not pop; a photo has no next frame, so a nail that faces the
@@ -428,9 +438,9 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
         return quads, refine_nails(image, quads), placed
     quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY_MODEL else 0.0) for quad in quads]
     if segmenter is None:
-        from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
+        from nailmirror_desktop.vision.nails.nail_segmenter import STILL_MODEL, bundled_segmenter
 
-        segmenter = NailSegmenter()
+        segmenter = bundled_segmenter(STILL_MODEL)
     found = segmenter.segment(image, quads)
     quads = [quad if mask is not None else replace(quad, opacity=0.0) for quad, mask in zip(quads, found, strict=True)]
     return quads, found, placed

@@ -205,7 +205,10 @@ def test_a_still_release_renders_the_photos_and_the_live_one_the_mirror(kiosk, c
     stills = build_model_switcher(conn, active, run_now, slot="still", live=switcher)
     offer_verified(conn, as_good_model(tmp_path / "live"), 7)
     switcher.prepare()
-    assert session.pipeline.still_segmenter() is active.live  # no still release: photos follow the mirror
+    # no still release: photos keep the kiosk's own still build, a live release does not replace it
+    bundled_still = session.pipeline.still_segmenter()
+    assert active.live is not None and bundled_still is not active.live
+    assert bundled_still.path.name == "nail_segmenter_still.onnx"
     offer_verified(conn, as_good_model(tmp_path / "still"), 3, slot="still")
     customer(session, tracked[:2])  # she is at the mirror: her photos keep the model they had
     stills.prepare()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from nailmirror_desktop.core.model_version import bundled_model_version
 from nailmirror_hq import captures, db
 from nailmirror_hq.schema import audit_log, capture, capture_withdrawal
 from nailmirror_protocol import paths
@@ -84,7 +85,8 @@ def test_two_kiosks_capture_consented_photos_reach_hq_only_and_a_withdrawal_dele
             rows = {r.code: r for r in conn.execute(capture.select()).all()}
         assert {r.store_id for r in rows.values()} == {store_a}
         assert {r.consent_by for r in rows.values()} == {"customer", "staff"}
-        assert all(r.model_version.startswith("nail_segmenter-") for r in rows.values())
+        # a capture's proposal is painted by the stills' model: its record names that build
+        assert {r.model_version for r in rows.values()} == {bundled_model_version("still")}
         # What HQ holds is the hands crop, no face, no EXIF: a PNG made from pixels.
         reader = captures.Operator("test")
         image = captures.read_image(rig.hq.engine, rig.hq.require_captures(), reader, first)

@@ -3,6 +3,7 @@ publish and worker tests on SQLite, PostgreSQL and PostgreSQL + S3)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from pathlib import Path
@@ -104,3 +105,23 @@ def test_the_worker_requeues_a_dead_workers_job_and_a_failing_job_ends_on_one_li
     assert ran[1]["error"] == "not_found: no such model m-000000000000"
     # a job's folder (exported captures, customers' photos) is removed whether the job succeeded or failed
     assert not (hq.settings.data_dir / "model_work" / f"job-{stale}").exists()
+
+
+def test_a_still_model_must_beat_the_kiosks_bundled_still_build_not_the_live_one(hq_sqlite: HQ) -> None:
+    """The kiosk ships a larger still build (64 inside) than its live one: a still candidate's baseline is that."""
+    from nailmirror_hq import model_data, model_publishing
+
+    live, still = model_data.bundled_name("live"), model_data.bundled_name("still")
+    assert live != still and still == "bundled-" + hashlib.sha256(
+        model_data.BUNDLED_STILL_MODEL.read_bytes()).hexdigest()[:12]
+    with db.write(hq_sqlite.engine) as conn:
+        model = model_registry.register(conn, model_registry.ModelRow(
+            "m-cdcdcdcdcdcd", "nail_segmenter_still", "still", FAKE_SHA, 10, [], [], None, {}, "d", FAKE_SHA,
+            FAKE_SHA, 1, "cmd", None, "2026-12-05T00:00:00.000Z", "cli:test", "candidate"))
+        model_registry.save_gate_report(conn, model_id=model.id, baseline=live, evaluation_set={"source": "hq"},
+                                        metrics={}, noise={}, verdict="pass", reasons=[], actor="cli:test")
+        refusal = model_publishing.gate_refusal(conn, model)
+        assert refusal is not None and f"not the slot's current model {still}" in refusal
+        model_registry.save_gate_report(conn, model_id=model.id, baseline=still, evaluation_set={"source": "hq"},
+                                        metrics={}, noise={}, verdict="pass", reasons=[], actor="cli:test")
+        assert model_publishing.gate_refusal(conn, model) is None

@@ -42,6 +42,30 @@ def test_shipped_model_is_the_verified_build():
     assert nail_segmenter.verify_model(MODEL) == MODEL
 
 
+def test_the_still_build_is_its_own_verified_file_with_its_own_threshold():
+    still = nail_segmenter.bundled_segmenter(nail_segmenter.STILL_MODEL)
+    assert still.path.name == "nail_segmenter_still.onnx" and still.path != MODEL
+    assert still.threshold == nail_segmenter.STILL_MODEL.threshold != nail_segmenter.DEFAULT_THRESHOLD
+    with pytest.raises(NailSegmenterError, match="sha256"):  # the live build is not the still one
+        NailSegmenter(MODEL, expected_sha256=nail_segmenter.STILL_MODEL.sha256)
+
+
+def test_the_still_build_finds_the_polished_nail_too():
+    image, truth, quad = _painted_finger()
+    (mask,) = nail_segmenter.bundled_segmenter(nail_segmenter.STILL_MODEL).segment(image, [quad])
+    assert mask is not None
+    painted = np.zeros(truth.shape, bool)
+    painted[mask.roi.slices] = mask.alpha >= 0.5
+    on = truth > 0
+    assert np.count_nonzero(on & painted) / np.count_nonzero(on | painted) > 0.5
+
+
+def test_a_missing_still_build_names_its_own_rebuild(tmp_path):
+    with pytest.raises(NailSegmenterError, match=r"not found.*git checkout -- models/nail_segmenter_still.onnx.*"
+                                                 r"final --inner 64"):
+        NailSegmenter(tmp_path / "nail_segmenter_still.onnx")
+
+
 def test_missing_model_names_the_fix(tmp_path):
     with pytest.raises(NailSegmenterError, match=r"not found.*git checkout -- models/nail_segmenter.onnx.*"
                                                  r"train_nail_model.py"):
@@ -111,9 +135,9 @@ def test_segment_gives_one_entry_per_quad_in_order(segmenter):
     np.testing.assert_allclose(masks[1].alpha, masks[3].alpha)
 
 
-def test_model_card_names_the_shipped_checksum():
+def test_model_card_names_the_shipped_checksums():
     card = (MODEL.parent / "NAIL_SEGMENTER_CARD.md").read_text(encoding="utf-8")
-    assert nail_segmenter.MODEL_SHA256 in card
+    assert nail_segmenter.MODEL_SHA256 in card and nail_segmenter.STILL_MODEL.sha256 in card
 
 
 def test_a_prior_on_no_part_falls_back_to_the_expected_place_not_to_nothing():

@@ -22,6 +22,7 @@ from nailmirror_desktop.vision.pipeline import TryOnPipeline
 from tests.support.onnx_models import conv_model, write_model
 
 BUNDLED = nail_segmenter.default_model_path()
+BUNDLED_STILL = nail_segmenter.default_model_path(nail_segmenter.STILL_MODEL)
 
 
 def sha(path: Path) -> str:
@@ -81,12 +82,14 @@ def test_the_pipelines_run_the_installed_release_and_the_bundled_one_again_when_
     active = ActiveSegmenters()
     with TryOnPipeline(Compositor(), active=active) as pipeline:
         bundled = pipeline.segmenter()
-        assert bundled.path == BUNDLED and pipeline.still_segmenter() is bundled
+        bundled_still = pipeline.still_segmenter()
+        assert bundled.path == BUNDLED and bundled_still.path == BUNDLED_STILL
         active.live = blind  # the switch: one assignment
-        assert pipeline.segmenter() is blind and pipeline.still_segmenter() is blind  # stills follow the live slot
+        # a live release does not replace the stills' larger bundled build
+        assert pipeline.segmenter() is blind and pipeline.still_segmenter() is bundled_still
         still = ReleaseLoader().load(row(Path(shutil.copy(BUNDLED, tmp_path / "still.onnx")), release=6))
         active.still = still
         assert pipeline.segmenter() is blind and pipeline.still_segmenter() is still
         active.live = active.still = None
-        assert pipeline.segmenter() is bundled
+        assert pipeline.segmenter() is bundled and pipeline.still_segmenter() is bundled_still
     assert np.all(blind.probabilities(list(sample_rois())) < 0.01)  # the blind model sees no nail anywhere

@@ -194,8 +194,8 @@ def referenced_paths(conn: sqlite3.Connection) -> set[str]:
 
 
 def bundled_version(slot: str) -> str:
-    # The bundled segmenter serves both the live mirror and the stills; there is no bundled full-frame model.
-    return bundled_model_version() if slot in RUN_SLOTS else NO_BUNDLED_MODEL
+    # The kiosk ships a live and a still segmenter; there is no bundled full-frame model.
+    return bundled_model_version(slot) if slot in RUN_SLOTS else NO_BUNDLED_MODEL
 
 
 def slot_reports(conn: sqlite3.Connection) -> dict[str, ModelSlotReport]:

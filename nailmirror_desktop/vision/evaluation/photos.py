@@ -151,9 +151,9 @@ def landmark_painter(detector: HandDetector, *, masks: str | None = None) -> Pai
         chosen = masks  # type: ignore[assignment]  # checked just above
     segmenter = None
     if chosen == "model":
-        from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
+        from nailmirror_desktop.vision.nails.nail_segmenter import STILL_MODEL, bundled_segmenter
 
-        segmenter = NailSegmenter()
+        segmenter = bundled_segmenter(STILL_MODEL)  # the still path's own build
 
     def paint(image: NDArray[np.uint8]) -> tuple[np.ndarray, bool]:
         hands = detector.detect(image)

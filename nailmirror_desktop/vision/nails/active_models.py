@@ -3,8 +3,8 @@
 The live mirror, the snapshot's still render and the consented captures each own a TryOnPipeline with the bundled
 segmenter. A verified release is installed here by the model switcher (core/model_releases/switch.py) at an idle
 moment: one attribute assignment, so a paint stage reads the old segmenter or the new one for a whole frame,
-never half of each. `live` None: every pipeline runs its own bundled segmenter. The still path runs the "still"
-slot's release when one is active, else the live one (the same model the customer saw on the mirror).
+never half of each. None: every pipeline runs its own bundled build of that slot (the live mirror's 32-inside one,
+the stills' 64-inside one); a live release never replaces the stills' larger bundled build.
 """
 
 from __future__ import annotations
@@ -24,5 +24,4 @@ class ActiveSegmenters:
         return self.live
 
     def for_still(self) -> NailSegmenter | None:
-        still = self.still
-        return still if still is not None else self.live
+        return self.still

@@ -135,7 +135,7 @@ def test_the_model_version_named_is_the_slots_active_release_else_the_bundled_on
 
     store.record_offered(conn, "still", 3, _manifest("still"))
     store.mark_verified(conn, "still", 3, "/m/ab.onnx")
-    assert model_version(conn, "still") == bundled_model_version()  # verified is not running yet
+    assert model_version(conn, "still") == bundled_model_version("still")  # verified is not running yet
     store.mark_active(conn, "still", 3)
     assert model_version(conn, "still") == "nail_segmenter-abababababab"
     assert model_version(conn) == model_version() == bundled_model_version()  # the live slot runs the bundled one
