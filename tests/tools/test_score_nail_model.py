@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from nailmirror_desktop.vision import evaluation
+from nailmirror_desktop.vision.nails.nail_segmenter import STILL_MODEL
 from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
 from tests.tools.test_train_nail_model import _tiny_dataset
 
@@ -56,10 +57,10 @@ def test_two_models_are_scored_alike_per_bucket_as_the_product_scores_one(nails_
             shutil.copy(nails_eval_dir / "images" / row["image"], data / "images")
             shutil.copy(nails_eval_dir / "masks" / row["mask"], data / "masks")
             table.writerow([row["image"], row["mask"], tone, "bare"])
-    model = ROOT / "models" / "nail_segmenter.onnx"
+    model = ROOT / "models" / STILL_MODEL.file  # the stills' build, at its own threshold, as the eval runs it
     copy = shutil.copy(model, tmp_path / "copy.onnx")
     report = _run(str(ROOT / "tools" / "score_nail_model.py"), "--data", str(data), "--model", str(model),
-                  "--model", str(copy))
+                  "--model", str(copy), "--threshold", str(STILL_MODEL.threshold))
     first, second = report["models"]
     assert report["photos"] == 3 and first["all"] == second["all"] and first["sha256"] == second["sha256"]
     assert set(first["buckets"]["skin_tone"]) == {"I-II", "V-VI"} and first["buckets"]["skin_tone"]["V-VI"][
