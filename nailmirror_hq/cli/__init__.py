@@ -8,7 +8,7 @@
     nailmirror-hq styles import FOLDER [--publish] | list | publish|off-shelf|take-down STYLE
     nailmirror-hq styles publish STYLE [--channel C ...] [--every-channel] | rollback STYLE
     nailmirror-hq channels canary CHANNEL [--add STORE_ID | --remove STORE_ID | --list]
-    nailmirror-hq rollouts list [--stage S] | show ID | widen ID
+    nailmirror-hq rollouts list [--stage S] | show ID | widen ID | rollback ID
     nailmirror-hq categories add CODE --zh … --en … | list;  tags add CODE --zh … --en … | list
     nailmirror-hq drafts list [--status S] | approve DRAFT_ID | reject DRAFT_ID --reason R
     nailmirror-hq reviewers add NAME --password-stdin [--role ROLE] [--display-name TEXT] | list

@@ -1,11 +1,11 @@
-"""`nailmirror-hq rollouts list|show|widen` and `channels canary`: staged publishing (rollouts.py)."""
+"""`nailmirror-hq rollouts list|show|widen|rollback` and `channels canary`: staged publishing (rollouts.py)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from nailmirror_hq import db, feed, rollout_actions, rollout_report, rollouts
+from nailmirror_hq import clock, db, feed, keys, model_releases, rollout_actions, rollout_report, rollouts
 from nailmirror_hq.cli.common import Command, cli_actor
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ
@@ -18,6 +18,8 @@ def register(sub: Any, command: Command) -> None:
     listing.add_argument("--stage", choices=rollouts.STAGES)
     command(group, "show", _show, "one rollout and each kiosk in its scope").add_argument("id", type=int)
     command(group, "widen", _widen, "send a rollout in canary to every store").add_argument("id", type=int)
+    command(group, "rollback", _rollback, "give every store what it had before this rollout (its subject's newest)"
+            ).add_argument("id", type=int)
     channels = sub.add_parser("channels", help="channels and their canary stores").add_subparsers(
         dest="action", metavar="ACTION", required=True)
     canary = command(channels, "canary", _canary, "a channel's canary stores (they see a publish first)")
@@ -44,6 +46,25 @@ def _widen(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     with db.write(hq.engine) as conn:
         widened = rollout_actions.widen(conn, args.id, cli_actor())
         return rollout_report.report(conn, widened).as_json(kiosks=False)
+
+
+# permission: publish_rollouts
+def _rollback(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
+    """As the Rollouts page's roll back: only the newest live rollout of its style or model slot can be undone."""
+    with db.write(hq.engine) as conn:
+        r = rollouts.get(conn, args.id)
+        latest = rollouts.latest_live(conn, r.kind, r.subject_id)
+        if latest is None or latest.id != r.id:
+            raise HQError(409, "not_latest", f"rollout {r.id} is not the newest live one of {r.subject_id}: roll back "
+                                             f"{'nothing' if latest is None else f'rollout {latest.id}'} instead")
+        if r.kind == model_releases.KIND:
+            # the key as it is now in the database (another HQ process may have rotated it since this one started)
+            key = keys.ensure_key(conn, hq.kek or b"", clock.now_text())
+            channel_code, slot = model_releases.parse_subject(r.subject_id)
+            rollout_actions.rollback_model(conn, key, channel_code, slot, cli_actor())
+        else:
+            rollout_actions.rollback(conn, r.subject_id, cli_actor())
+        return rollout_report.report(conn, rollouts.get(conn, r.id)).as_json(kiosks=False)
 
 
 # permission: publish_rollouts

@@ -125,3 +125,26 @@ def test_a_still_model_must_beat_the_kiosks_bundled_still_build_not_the_live_one
         model_registry.save_gate_report(conn, model_id=model.id, baseline=still, evaluation_set={"source": "hq"},
                                         metrics={}, noise={}, verdict="pass", reasons=[], actor="cli:test")
         assert model_publishing.gate_refusal(conn, model) is None
+
+
+def test_rollouts_rollback_gives_a_model_slot_its_previous_release_and_refuses_an_older_rollout(
+        hq_sqlite: HQ, tmp_path: Path) -> None:
+    """The Rollouts page's roll back, from the CLI: only the newest live rollout of the slot can be undone."""
+    from nailmirror_hq import model_releases, rollouts
+    from tests.hq.test_model_releases import publish
+
+    first = publish(hq_sqlite, tmp_path, salt=1)
+    second = publish(hq_sqlite, tmp_path, salt=2)
+    env = hq_env(hq_sqlite)
+    older = run_hq(env, "rollouts", "rollback", str(first.rollout_id))
+    assert older.returncode == 1 and older.stderr.count("\n") == 1 and "Traceback" not in older.stderr  # refused
+    assert older.stderr.startswith("nailmirror-hq: not_latest: ")
+    assert f"roll back rollout {second.rollout_id} instead" in older.stderr
+    done = run_hq(env, "rollouts", "rollback", str(second.rollout_id), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["stage"] == rollouts.ROLLED_BACK
+    with db.read(hq_sqlite.engine) as conn:
+        back = model_releases.live_release(conn, "all", "live")
+        assert back is not None and back["manifest"] == first.manifest
+    again = run_hq(env, "rollouts", "rollback", str(second.rollout_id))
+    assert again.returncode == 1 and "not_latest" in again.stderr
