@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from nailmirror_desktop.core.db import write_transaction
-from nailmirror_desktop.core.model_version import bundled_model_version
+from nailmirror_desktop.core.model_version import bundled_full_frame_version, bundled_model_version
 from nailmirror_protocol.model_release import SLOTS, ModelManifest
 from nailmirror_protocol.shapes import ModelSlotReport
 
@@ -194,7 +194,10 @@ def referenced_paths(conn: sqlite3.Connection) -> set[str]:
 
 
 def bundled_version(slot: str) -> str:
-    # The bundled segmenter serves both the live mirror and the stills; there is no bundled full-frame model.
+    # The bundled segmenter serves both the live mirror and the stills; the full-frame slot has its own bundled
+    # model (the stills' fallback where no hand is found), though its releases are not run yet.
+    if slot == "full_frame":
+        return bundled_full_frame_version()
     return bundled_model_version() if slot in RUN_SLOTS else NO_BUNDLED_MODEL
 
 
