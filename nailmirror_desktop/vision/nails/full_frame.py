@@ -152,11 +152,13 @@ def nails_from_probability(prob: NDArray[np.float32], image: NDArray[np.uint8],
 def oriented_quad(mask: NailMask, image: NDArray[np.uint8]) -> NailQuad | None:
     """The nail's minimum-area rectangle as a NailQuad (tip edge first: corners[0], corners[1]), long side along
     the finger; None for a mask with fewer than three painted pixels."""
-    ys, xs = np.nonzero(mask.alpha >= 0.5)
-    if len(xs) < 3:
+    inside = (mask.alpha >= 0.5).astype(np.uint8)
+    if np.count_nonzero(inside) < 3:
         return None
-    points = np.stack([xs + mask.roi.x0, ys + mask.roi.y0], 1).astype(np.float32)
-    (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+    # the outline's points give the same rectangle as all the pixels, for a fraction of them on a large photo
+    contours, _ = cv2.findContours(inside, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    points = np.concatenate(contours).reshape(-1, 2) + np.array([mask.roi.x0, mask.roi.y0])
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(points.astype(np.float32))
     theta = np.radians(angle)
     u = np.array([np.cos(theta), np.sin(theta)])  # along the rectangle's width side
     v = np.array([-np.sin(theta), np.cos(theta)])
