@@ -1,6 +1,6 @@
 """`nailmirror eval`: try-on accuracy on photos or moving clips with true nail masks (ARCHITECTURE.md §12).
 
-    nailmirror eval --data DIR [--masks model|grabcut|quads] [--json]
+    nailmirror eval --data DIR [--masks model|grabcut|quads] [--no-full-frame] [--json]
     nailmirror eval --video --data DIR [--json]
 
 Photos: DIR holds images/ and masks/ (masks/<image stem>.png, nail = non-zero). Prints a table per image and a
@@ -34,11 +34,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--video", action="store_true", help="DIR holds moving clips (<clip>/clip.mp4, <clip>/gt/)")
     parser.add_argument("--masks", choices=("model", "grabcut", "quads"), default=None,
                         help="still nail masks to score (default: the product's)")
+    parser.add_argument("--no-full-frame", dest="full_frame", action="store_false",
+                        help="score without the full-frame fallback where no hand is found")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.vision.evaluation import dataset_pairs, evaluate, landmark_painter
+    from nailmirror_desktop.vision.nails.full_frame import FullFrameModelError
     from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenterError, training_photos
     from nailmirror_desktop.vision.pipeline import STILL_MASKS
     from nailmirror_desktop.vision.tracking.hand_model import HandModelError
@@ -53,15 +56,16 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         with StillHandDetector() as detector:
-            scores, summary = evaluate(pairs, landmark_painter(detector, masks=args.masks))
-    except (HandModelError, NailSegmenterError) as exc:
+            scores, summary = evaluate(pairs, landmark_painter(detector, masks=args.masks,
+                                                                full_frame=args.full_frame))
+    except (HandModelError, NailSegmenterError, FullFrameModelError) as exc:
         print(f"nailmirror eval: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except ValueError as exc:
         print(f"nailmirror eval: {exc}", file=sys.stderr)
         return EXIT_FAILED
     masks = args.masks or STILL_MASKS
-    line: dict[str, object] = {**summary.as_dict(), "masks": masks}
+    line: dict[str, object] = {**summary.as_dict(), "masks": masks, "full_frame": args.full_frame}
     if masks == "model":
         trained_on = training_photos() & {image.name for image, _ in pairs}
         line["in_sample"] = f"{len(trained_on)}/{len(pairs)}"

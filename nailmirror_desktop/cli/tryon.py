@@ -64,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.adapters.style_store import resolve_style_argument
     from nailmirror_desktop.core.catalog import StyleError as CatalogStyleError
+    from nailmirror_desktop.vision.nails.full_frame import FullFrameModelError
     from nailmirror_desktop.vision.paint.style_textures import StyleError, load_style
     from nailmirror_desktop.vision.tracking.hand_model import HandModelError
 
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         if args.video is not None:
             return _run_video(args, style)
         return _run_images(args, style)
-    except HandModelError as exc:
+    except (HandModelError, FullFrameModelError) as exc:
         _error(str(exc))
         return EXIT_FAILED
 
@@ -227,7 +228,7 @@ def _try_on_image(pipeline: TryOnPipeline, image_path: Path, out_path: Path,
     except (ValueError, MemoryError, cv2_error()) as exc:  # an image the detector cannot take
         _error(f"{image_path}: cannot process ({type(exc).__name__}: {exc}); written unchanged")
         result = None
-    if result is not None and not result.hands:
+    if result is not None and not result.hands and not result.quads:  # (no hand: the full-frame model's nails)
         _warn(f"{image_path}: no hand found; written unchanged")
     # every photo read gets its outputs, a failed one too: unchanged, its coverage empty (nothing painted)
     frame = image if result is None else result.frame

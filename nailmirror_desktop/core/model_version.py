@@ -38,3 +38,14 @@ def model_version(conn: sqlite3.Connection | None = None, slot: str = "live") ->
         if row is not None:
             return str(row[0])
     return bundled_model_version(slot)
+
+
+# The full-frame fallback (vision/nails/full_frame.py, models/nail_full_frame.onnx): its own file and pin, beside
+# the segmenter's, checked before onnxruntime opens it.
+FULL_FRAME_NAME = "nail_full_frame"
+FULL_FRAME_SHA256 = "8d89f32138b9da5a65cb5c911fe183a1e4127513c9401c6a5fbbc887ed3ad5fb"
+
+
+def bundled_full_frame_version() -> str:
+    """"nail_full_frame-<first 12 hex digits of its sha256>": the full-frame slot's bundled model."""
+    return f"{FULL_FRAME_NAME}-{FULL_FRAME_SHA256[:12]}"

@@ -2,7 +2,8 @@
 
 `TryOnPipeline.process_still(image)` uses the robust still-image detector (a cascade of views; slower, for
 photos) and paints each nail with its still mask (`STILL_MASKS`: the learned segmenter's by default, or the
-GrabCut refiner's); `process_video_frame(frame, timestamp_ms)` uses one VIDEO-mode landmarker, a One Euro
+GrabCut refiner's); where it finds no hand (a fingertip close-up with no palm), the full-frame model's nails
+(vision/nails/full_frame.py); `process_video_frame(frame, timestamp_ms)` uses one VIDEO-mode landmarker, a One Euro
 filter per hand and the per-nail tracks of `nail_tracks` (hysteresis on the fade, a hold through drop-outs),
 and paints the segmenter's mask of every painted nail, run every `segment_every` frames with the masks carried
 by the tracked nails in between (shifted as each nail moved). A nail the segmenter finds no nail at (and has no
@@ -41,8 +42,10 @@ from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
     from concurrent.futures import Future
+    from pathlib import Path
 
     from nailmirror_desktop.vision.nails.active_models import ActiveSegmenters
+    from nailmirror_desktop.vision.nails.full_frame import FullFrameModel
     from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
     from nailmirror_desktop.vision.tracking.hand_recovery import HandRecovery
     from nailmirror_desktop.vision.tracking.model_preload import VideoModels
@@ -138,6 +141,9 @@ class TryOnPipeline:
     segmenter and the re-detection run less often (vision/cadence.py) rather than frames being dropped.
     active: the kiosk's release holder (vision/nails/active_models.py): while it holds a release, video runs its
     live segmenter and stills its still one, instead of the bundled builds (kept as the fallback).
+    full_frame: a still where no hand is found is painted with the full-frame model's nails (with the model's
+    masks only; vision/nails/full_frame.py), loaded on the first such photo (from `full_frame_path`, else the
+    bundled models/nail_full_frame.onnx).
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
@@ -147,7 +153,8 @@ class TryOnPipeline:
                  recover_every: int = 3,
                  preloaded: Future[VideoModels] | None = None,
                  video_tracker: HandTracker | None = None, adapt_cadence: bool = False,
-                 active: ActiveSegmenters | None = None) -> None:
+                 active: ActiveSegmenters | None = None, full_frame: bool = True,
+                 full_frame_path: Path | None = None) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -161,6 +168,9 @@ class TryOnPipeline:
         self._segmenter = segmenter
         self._still_segmenter = still_segmenter
         self._active = active
+        self.full_frame = full_frame
+        self._full_frame_path = full_frame_path
+        self._full_frame: FullFrameModel | None = None  # loaded on the first still with no hand
         self._still_detector: StillHandDetector | None = None
         self._video_tracker: HandTracker | None = video_tracker  # opened on first use; closed with the pipeline
         self._smoother: HandSmoother | None = None
@@ -204,9 +214,15 @@ class TryOnPipeline:
             hands = scaled_hands(hands, full.shape[1] / image.shape[1], full.shape[0] / image.shape[0])
             image = full
         tracked = time.perf_counter()
-        segmenter = self.still_segmenter() if self.still_masks == "model" else None
-        quads, masks, placed = place_nails(image, hands, mirrored=self.mirrored, masks=self.still_masks,
-                                           segmenter=segmenter)
+        if not hands and self.still_masks == "model" and self.full_frame:
+            # a close-up with no palm: the full-frame model's nails (vision/nails/full_frame.py)
+            placed = time.perf_counter()
+            quads, fallback_masks = self.full_frame_model().nails(image)
+            masks: list[NailMask | None] | None = fallback_masks
+        else:
+            segmenter = self.still_segmenter() if self.still_masks == "model" else None
+            quads, masks, placed = place_nails(image, hands, mirrored=self.mirrored, masks=self.still_masks,
+                                               segmenter=segmenter)
         shaped = time.perf_counter()
         stage = {"refine": _ms(placed, shaped)} if self.still_masks == "grabcut" else {"segment": _ms(placed, shaped)}
         return self._paint(image, hands, quads, masks, want_coverage, in_place=full is not None, start=start,
@@ -313,6 +329,14 @@ class TryOnPipeline:
 
             self._still_segmenter = bundled_segmenter(STILL_MODEL)
         return self._still_segmenter
+
+    def full_frame_model(self) -> FullFrameModel:
+        """The stills' fallback where no hand is found (models/nail_full_frame.onnx), loaded on first use."""
+        if self._full_frame is None:
+            from nailmirror_desktop.vision.nails.full_frame import FullFrameModel
+
+            self._full_frame = FullFrameModel(self._full_frame_path)
+        return self._full_frame
 
     def bundled_segmenter(self) -> NailSegmenter:
         """The live model shipped with the kiosk (models/nail_segmenter.onnx), loaded on first use."""

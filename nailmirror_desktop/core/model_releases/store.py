@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from nailmirror_desktop.core.db import write_transaction
-from nailmirror_desktop.core.model_version import bundled_model_version
+from nailmirror_desktop.core.model_version import bundled_full_frame_version, bundled_model_version
 from nailmirror_protocol.model_release import SLOTS, ModelManifest
 from nailmirror_protocol.shapes import ModelSlotReport
 
@@ -194,7 +194,10 @@ def referenced_paths(conn: sqlite3.Connection) -> set[str]:
 
 
 def bundled_version(slot: str) -> str:
-    # The kiosk ships a live and a still segmenter; there is no bundled full-frame model.
+    # The kiosk ships a live and a still segmenter, and the full-frame model (the stills' fallback where no hand is
+    # found), though the full-frame slot's releases are not run yet.
+    if slot == "full_frame":
+        return bundled_full_frame_version()
     return bundled_model_version(slot) if slot in RUN_SLOTS else NO_BUNDLED_MODEL
 
 

@@ -30,6 +30,7 @@ from nailmirror_desktop.vision.evaluation.boundary import BoundaryCounts, bounda
 from nailmirror_desktop.vision.types import HandObservation
 
 if TYPE_CHECKING:
+    from nailmirror_desktop.vision.nails.full_frame import FullFrameModel
     from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
     from nailmirror_desktop.vision.pipeline import StillMasks
 
@@ -139,8 +140,10 @@ class HandDetector(Protocol):
         ...
 
 
-def landmark_painter(detector: HandDetector, *, masks: str | None = None) -> Painter:
-    """The product's still path: robust hand detection → nail quads → nail masks → the compositor's coverage.
+def landmark_painter(detector: HandDetector, *, masks: str | None = None, full_frame: bool = True) -> Painter:
+    """The product's still path: robust hand detection → nail quads → nail masks → the compositor's coverage;
+    where no hand is found, the full-frame model's nails (with the model's masks and `full_frame`, as
+    `TryOnPipeline.process_still` does; such an image counts as detected when it finds a nail).
     masks: "model", "grabcut" or "quads" (pipeline.StillMasks); None = the product's default, STILL_MASKS."""
     from nailmirror_desktop.vision.pipeline import STILL_MASKS
 
@@ -155,9 +158,20 @@ def landmark_painter(detector: HandDetector, *, masks: str | None = None) -> Pai
 
         segmenter = bundled_segmenter(STILL_MODEL)  # the still path's own build
 
+    fallback: list[FullFrameModel] = []  # loaded on the first image with no hand
+
     def paint(image: NDArray[np.uint8]) -> tuple[np.ndarray, bool]:
         hands = detector.detect(image)
-        return paint_hands(image, hands, chosen, segmenter), bool(hands)
+        if hands or chosen != "model" or not full_frame:
+            return paint_hands(image, hands, chosen, segmenter), bool(hands)
+        if not fallback:
+            from nailmirror_desktop.vision.nails.full_frame import FullFrameModel
+
+            fallback.append(FullFrameModel())
+        from nailmirror_desktop.vision.paint.compositor import coverage_mask
+
+        quads, nail_masks = fallback[0].nails(image)
+        return coverage_mask(quads, image.shape, nail_masks), bool(quads)
 
     return paint
 

@@ -12,7 +12,7 @@ import pytest
 
 from nailmirror_desktop.core.db import open_database
 from nailmirror_desktop.core.model_releases import store
-from nailmirror_desktop.core.model_version import bundled_model_version
+from nailmirror_desktop.core.model_version import bundled_full_frame_version, bundled_model_version
 from nailmirror_desktop.core.paths import database_path
 
 
@@ -92,8 +92,8 @@ def test_the_report_names_the_running_version_and_the_newest_releases_state(conn
     report = store.slot_reports(conn)
     assert report["live"]["version"] == "nail_segmenter-abababababab"
     assert (report["live"]["state"], report["live"]["release"]) == ("refused", 5)
-    assert report["full_frame"] == {"version": "none", "state": "bundled", "detail": store.NOT_RUN,
-                                    "at": report["full_frame"]["at"], "release": 6}
+    assert report["full_frame"] == {"version": bundled_full_frame_version(), "state": "bundled",
+                                    "detail": store.NOT_RUN, "at": report["full_frame"]["at"], "release": 6}
 
 
 def test_a_withdrawal_leaves_the_bundled_model(conn: sqlite3.Connection) -> None:

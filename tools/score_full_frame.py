@@ -1,0 +1,142 @@
+"""Score the full-frame fallback out of sample, as the still path paints (issue #23 point 4's rule).
+
+  python tools/score_full_frame.py --data build/closeups --fold-models build/full_frame_folds
+                                   [--threshold 0.5 0.6 ...]
+  python tools/score_full_frame.py --data ../shared/data/nails_eval --fold-models build/full_frame_folds
+
+For every image of DIR (images/ + masks/; a close-up's source photo from DIR/index.csv, else the image itself): the
+product's still detection and ROI path (`photos.paint_hands` with the bundled segmenter), and the full-frame map of
+the fold model that never saw its source photo (DIR/folds.json of tools/train_full_frame_model.py cv). Three ways,
+scored by `vision/evaluation/photos.py`:
+
+- roi: today's still path (nothing where no hand is found);
+- fallback: the full-frame nails where no hand is found (what the product does);
+- union: also, on every image, the full-frame nails that the ROI path's paint does not overlap;
+- fallback_only: the fallback on the images with no hand alone (what the full-frame model itself is worth).
+
+Prints one JSON line: per threshold and way, the dataset score, nails recalled and images the way changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from nailmirror_desktop.vision.evaluation.photos import dataset_pairs, score_image, summarise  # noqa: E402
+from nailmirror_desktop.vision.nails.full_frame import DEFAULT_THRESHOLD, nails_from_probability  # noqa: E402
+from nailmirror_desktop.vision.paint.compositor import coverage_mask  # noqa: E402
+
+NEW_NAIL_OVERLAP = 0.2  # union: a full-frame nail overlapping the ROI paint by less than this much is a new nail
+
+
+@dataclass(frozen=True, eq=False)
+class Seen:
+    name: str
+    image: np.ndarray
+    truth: np.ndarray
+    hand: bool
+    roi: np.ndarray  # the ROI path's coverage
+    prob: np.ndarray  # the fold model's letterboxed map
+
+
+def sources(data: Path) -> dict[str, str]:
+    index = data / "index.csv"
+    if not index.is_file() or "source" not in index.read_text(encoding="utf-8").splitlines()[0]:
+        return {}
+    with index.open(encoding="utf-8") as handle:
+        return {row["name"]: row["source"] for row in csv.DictReader(handle)}
+
+
+def full_frame_coverage(seen: Seen, threshold: float) -> np.ndarray:
+    quads, masks = nails_from_probability(seen.prob, seen.image, threshold)
+    return coverage_mask(quads, seen.image.shape, masks)
+
+
+def new_nails(seen: Seen, threshold: float) -> np.ndarray:
+    """The full-frame nails the ROI paint does not (mostly) cover, as a coverage."""
+    quads, masks = nails_from_probability(seen.prob, seen.image, threshold)
+    out = np.zeros(seen.image.shape[:2], np.uint8)
+    for quad, mask in zip(quads, masks, strict=True):
+        one = coverage_mask([quad], seen.image.shape, [mask])
+        area = int(np.count_nonzero(one))
+        if area and np.count_nonzero(one & seen.roi) < NEW_NAIL_OVERLAP * area:
+            out |= one
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--fold-models", type=Path, required=True)
+    parser.add_argument("--threshold", type=float, nargs="+", default=[DEFAULT_THRESHOLD])
+    args = parser.parse_args(argv)
+    try:
+        pairs = dataset_pairs(args.data)
+        folds = json.loads((args.fold_models / "folds.json").read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    from nailmirror_desktop.vision.evaluation.photos import paint_hands
+    from nailmirror_desktop.vision.nails.full_frame import FullFrameModel
+    from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
+    from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
+
+    models = {}
+    for fold in sorted(set(folds.values())):
+        path = args.fold_models / f"fold{fold}.onnx"
+        # a fold model is not the shipped build: it is checked against its own digest
+        models[fold] = FullFrameModel(path, expected_sha256=hashlib.sha256(path.read_bytes()).hexdigest())
+    source_of = sources(args.data)
+    segmenter = NailSegmenter()
+    seen: list[Seen] = []
+    with StillHandDetector() as detector:
+        for image_path, mask_path in pairs:
+            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+            truth = cv2.imread(str(mask_path), cv2.IMREAD_GRAYSCALE)
+            hands = detector.detect(image)
+            roi = paint_hands(image, hands, "model", segmenter)
+            model = models[folds[source_of.get(image_path.name, image_path.name)]]
+            seen.append(Seen(image_path.name, image, truth, bool(hands), roi, model.probabilities(image)))
+    report: dict[str, object] = {"images": len(seen), "hand_found": sum(s.hand for s in seen)}
+    for threshold in args.threshold:
+        ways: dict[str, dict[str, object]] = {}
+        for way in ("roi", "fallback", "union", "fallback_only"):
+            scores, changed = [], 0
+            for s in seen:
+                if way == "fallback_only" and s.hand:
+                    continue
+                if way == "roi" or (way == "fallback" and s.hand):
+                    painted, detected = s.roi, s.hand
+                elif way in ("fallback", "fallback_only"):
+                    painted = full_frame_coverage(s, threshold)
+                    detected = bool(painted.any())
+                else:
+                    painted = s.roi | new_nails(s, threshold)
+                    detected = s.hand or bool(painted.any())
+                changed += int(not np.array_equal(painted, s.roi))
+                scores.append(score_image(s.name, s.truth, painted, detected))
+            if not scores:
+                continue
+            summary = summarise(scores).as_dict()
+            summary["recalled_nails"] = sum(x.recalled_nails for x in scores)
+            summary["true_nails"] = sum(x.true_nails for x in scores)
+            summary["images_changed"] = changed
+            ways[way] = summary
+        report[f"t{threshold}"] = ways
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
