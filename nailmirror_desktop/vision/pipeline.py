@@ -35,7 +35,7 @@ from nailmirror_desktop.vision.cadence import CadenceGovernor, CadenceLevel
 from nailmirror_desktop.vision.nails.extension import NailExtension, extend_nails
 from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
-from nailmirror_desktop.vision.nails.nail_rois import carry_mask, shifted_mask
+from nailmirror_desktop.vision.nails.nail_rois import carry_mask, painted_share, shifted_mask
 from nailmirror_desktop.vision.nails.nail_tracks import NailTracks, TrackedNail
 from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
@@ -78,6 +78,17 @@ SEGMENT_EVERY = 1
 # A frame at the rate the live path is built for (two hands at 30 FPS): the nail tracks match a finger within a
 # nail length per such frame elapsed, so a mirror that skipped frames still follows a moving finger.
 SOURCE_FRAME_MS = 1000.0 / 30.0
+# A fresh mask that paints under this share of where its nail was painted (the prior: the last fresh mask, moved
+# with the nail) has left that nail: the model's probability on it dipped for a frame and another part of the crop
+# (a neighbouring nail, a fold of skin) won. For up to SWAP_CARRY_FRAMES frames since the last mask it agreed
+# with, the nail is painted with that mask carried instead; a nail that really is somewhere else gets the fresh
+# mask after that. Only while the prior has kept up with the nail's quad (the two moved alike, within SWAP_NEAR
+# of its length, since the prior's mask was found): the prior moves with the nail's averaged motion, and a finger
+# that moved further between two painted frames (a busy mirror skips frames) left it behind off the finger
+# (benchmarks/stray_nails.py), where the fresh mask is right.
+SWAP_BELOW = 0.2
+SWAP_CARRY_FRAMES = 2
+SWAP_NEAR = 0.5
 
 
 @dataclass(frozen=True)
@@ -355,16 +366,23 @@ class TryOnPipeline:
         masks: list[NailMask | None] = [None] * len(nails)
         # on a fresh frame every painted nail seen; between, only those with no mask to carry (a nail just
         # turned on or re-tracked), so a cadence never leaves a new nail bare
-        wanted = [i for i, nail in enumerate(nails) if nail.seen and nail.quad.opacity > 0
-                  and (fresh or nail.last_mask is None)]
+        # a fading nail (nail_tracks' grace) on every frame: the model alone keeps it painted
+        wanted = [i for i, nail in enumerate(nails) if nail.seen and (nail.fading or nail.quad.opacity > 0
+                  and (fresh or nail.last_mask is None))]
+        confirmed: set[int] = set()
         if wanted:
-            found = self.segmenter().segment_nails(frame, [nails[i].quad for i in wanted],
-                                                   [_prior(nails[i], frame.shape) for i in wanted],
-                                                   refine_edges=False)
-            for i, result in zip(wanted, found, strict=True):
-                if result is not None:
-                    masks[i] = result.mask
-                    self._nails.remember(nails[i].track_id, result.roi_mask, result.mask)
+            priors = [_prior(nails[i], frame.shape) for i in wanted]
+            asked = [replace(nails[i].quad, opacity=1.0) if nails[i].fading else nails[i].quad for i in wanted]
+            found = self.segmenter().segment_nails(frame, asked, priors, refine_edges=False)
+            for i, prior, result in zip(wanted, priors, found, strict=True):
+                if nails[i].fading:
+                    if result is None or prior is None or painted_share(result.mask, prior) < SWAP_BELOW:
+                        continue  # not found where it was painted: it faded out
+                    confirmed.add(i)
+                elif result is None or _swapped(result.mask, prior, nails[i]):
+                    continue  # a miss: its last mask is carried below
+                masks[i] = result.mask
+                self._nails.remember(nails[i].track_id, result.roi_mask, result.mask)
         quads = []
         for i, nail in enumerate(nails):
             if masks[i] is None and nail.quad.opacity > 0 and nail.mask_age > 0:
@@ -372,8 +390,11 @@ class TryOnPipeline:
                     masks[i] = shifted_mask(nail.last_mask, nail.moved, frame.shape)
                 elif nail.roi_mask is not None:
                     masks[i] = carry_mask(nail.roi_mask, nail.quad, frame.shape)
-            quads.append(nail.quad if masks[i] is not None or nail.quad.opacity <= 0
-                         else replace(nail.quad, opacity=0.0))
+            if i in confirmed:
+                quads.append(replace(nail.quad, opacity=1.0))
+            else:
+                quads.append(nail.quad if masks[i] is not None or nail.quad.opacity <= 0
+                             else replace(nail.quad, opacity=0.0))
         return quads, masks
 
     def _paint(self, frame: NDArray[np.uint8], hands: list[HandObservation], quads: list[NailQuad],
@@ -490,6 +511,18 @@ def _prior(nail: TrackedNail, frame_shape: tuple[int, ...]) -> NailMask | None:
     if nail.last_mask is None or nail.moved is None:
         return nail.last_mask
     return shifted_mask(nail.last_mask, nail.moved, frame_shape) or nail.last_mask
+
+
+def _swapped(mask: NailMask, prior: NailMask | None, nail: TrackedNail) -> bool:
+    """Whether the fresh `mask` of `nail` is taken for a miss (see SWAP_BELOW): it left the nail its `prior`
+    painted, which kept up with the nail's quad, within SWAP_CARRY_FRAMES of that prior's mask being found."""
+    if prior is None or not 0 < nail.mask_age <= SWAP_CARRY_FRAMES or nail.quad_moved is None:
+        return False
+    moved = np.zeros(2) if nail.moved is None else nail.moved
+    corners = np.asarray(nail.quad.corners, np.float64)
+    length = float(np.linalg.norm(corners[0] + corners[1] - corners[2] - corners[3])) / 2.0
+    behind = float(np.linalg.norm(nail.quad_moved - moved))
+    return behind <= SWAP_NEAR * length and painted_share(mask, prior) < SWAP_BELOW
 
 
 def video_tracker_settings(max_hands: int) -> TrackerSettings:

@@ -205,3 +205,22 @@ def test_the_expected_component_keeps_the_nail_where_the_old_centre_rule_kept_a_
 def test_expected_nail_is_the_quad_in_roi_pixels():
     length, width = nail_rois.expected_nail(_quad((300, 200), 30, 30, 20))
     assert length == pytest.approx(64 / 3) and width == pytest.approx(64 / 3 * 20 / 30)
+
+
+def test_painted_share_is_the_part_of_the_other_masks_paint_this_one_covers():
+    from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+    from nailmirror_desktop.vision.nails.warp import Roi
+
+    quad = _quad((100, 80), 0, 30, 20)
+    alpha = np.zeros((30, 20), np.float32)
+    alpha[5:25, 5:15] = 1.0  # 200 painted pixels
+    mask = NailMask(quad, Roi(90, 65, 110, 95), alpha, refined=True)
+    assert nail_rois.painted_share(mask, mask) == 1.0
+    moved = nail_rois.shifted_mask(mask, np.array([5.0, 0.0]), (160, 200))
+    assert moved is not None and nail_rois.painted_share(moved, mask) == pytest.approx(0.5)  # 5 of 10 columns
+    beside = nail_rois.shifted_mask(mask, np.array([12.0, 0.0]), (160, 200))
+    assert beside is not None and nail_rois.painted_share(beside, mask) == 0.0  # the neighbouring nail
+    far = nail_rois.shifted_mask(mask, np.array([60.0, 0.0]), (160, 200))
+    assert far is not None and nail_rois.painted_share(far, mask) == 0.0  # boxes apart
+    nothing = NailMask(quad, Roi(90, 65, 110, 95), np.zeros((30, 20), np.float32), refined=True)
+    assert nail_rois.painted_share(mask, nothing) == 0.0

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
-from nailmirror_desktop.vision.nails.nail_tracks import HOLD_FRAMES, NailTracks
+from nailmirror_desktop.vision.nails.nail_tracks import FADE_GRACE, HOLD_FRAMES, NailTracks
 from nailmirror_desktop.vision.types import Finger, HandObservation, NailQuad
 
 
@@ -29,8 +29,29 @@ def test_a_nail_at_the_fade_edge_does_not_blink_once_painted():
 def test_a_painted_nail_stops_the_first_frame_its_finger_faces_away():
     tracks = NailTracks()
     assert _painted(tracks.update([_quad(100, 100, 1.0)])) == [True]
-    assert _painted(tracks.update([_quad(101, 100, 0.0)])) == [False]
-    assert _painted(tracks.update([_quad(102, 100, 0.3)])) == [False]  # back under ON_AT: stays off
+    # unpainted at once; only the model may keep it (fading) for the grace's frames, then it is off
+    frames = [tracks.update([_quad(101 + i, 100, 0.0)]) for i in range(FADE_GRACE + 1)]
+    assert [(_painted(f), f[0].fading) for f in frames] == [([False], True)] * FADE_GRACE + [([False], False)]
+    assert _painted(tracks.update([_quad(110, 100, 0.3)])) == [False]  # back under ON_AT: stays off
+
+
+def test_a_nail_whose_fade_is_out_for_a_frame_is_painted_again_when_it_is_back_in():
+    tracks = NailTracks()
+    tracks.update([_quad(100, 100, 1.0)])
+    assert [(_painted(f), f[0].fading) for f in (tracks.update([_quad(101, 100, 0.0)]),
+                                                 tracks.update([_quad(102, 100, 0.3)]))] == [
+        ([False], True), ([True], False)]  # landmark depth jitter: the hysteresis still holds it
+
+
+def test_a_fading_nail_is_held_only_if_the_model_found_it():
+    for found in (False, True):
+        tracks = NailTracks()
+        tracks.update([_quad(100, 100, 1.0)])
+        fading = tracks.update([_quad(101, 100, 0.0)])[0]
+        if found:  # the pipeline remembers a fading nail's fresh mask only when the model finds it there
+            tracks.remember(fading.track_id, np.ones((64, 64), bool))
+        held = tracks.update([])
+        assert _painted(held) == ([True] if found else []), found
 
 
 def test_a_nail_that_drops_out_for_two_frames_stays_painted_where_it_was_going():

@@ -263,3 +263,71 @@ def test_a_restart_reaches_the_paint_stage_with_its_frame(demo_frames):
     assert len(carried.hands) == len(restarted.hands) == 1
     np.testing.assert_allclose(restarted.hands[0].landmarks, announced.hands[0].landmarks, atol=1e-3)
     assert np.abs(carried.hands[0].landmarks[:, :2] - jumped.hands[0].landmarks[:, :2]).max() > 0.05
+
+
+def test_a_fresh_mask_that_left_its_nail_is_taken_for_a_miss_for_a_frame_or_two():
+    from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+    from nailmirror_desktop.vision.nails.nail_rois import shifted_mask
+    from nailmirror_desktop.vision.nails.nail_tracks import TrackedNail
+    from nailmirror_desktop.vision.nails.warp import Roi
+    from nailmirror_desktop.vision.pipeline import SWAP_CARRY_FRAMES, _swapped
+    from nailmirror_desktop.vision.types import Finger, NailQuad
+
+    corners = np.array([[40, 30], [60, 30], [60, 60], [40, 60]], np.float32)
+    alpha = np.zeros((30, 20), np.float32)
+    alpha[5:25, 4:16] = 1.0
+    prior = NailMask(NailQuad(Finger.INDEX, corners, 0, 1.0), Roi(40, 30, 60, 60), alpha, refined=True)
+
+    def nail(age: int, dx: float = 2.0) -> TrackedNail:  # its quad moved dx right since the prior's mask, the
+        # prior (its averaged motion) 1 px
+        quad = NailQuad(Finger.INDEX, corners + np.array([dx, 0.0], np.float32), 0, 1.0)
+        return TrackedNail(1, quad, True, np.ones((64, 64), bool), age, prior, np.array([1.0, 0.0]),
+                           quad_moved=np.array([dx, 0.0]))
+
+    neighbour = shifted_mask(prior, np.array([14.0, 0.0]), (120, 160, 3))  # the next nail's, beside it
+    nudged = shifted_mask(prior, np.array([3.0, 1.0]), (120, 160, 3))  # the same nail, moved a little
+    assert neighbour is not None and nudged is not None
+    assert _swapped(neighbour, prior, nail(1)) and _swapped(neighbour, prior, nail(SWAP_CARRY_FRAMES))
+    assert not _swapped(nudged, prior, nail(1))
+    assert not _swapped(neighbour, prior, nail(SWAP_CARRY_FRAMES + 1))  # then the nail is taken to be there
+    assert not _swapped(neighbour, None, nail(1))  # nothing painted before: nothing to keep to
+    # the finger moved 20 px (two-thirds of its nail) between two painted frames of a busy mirror, its averaged
+    # motion 1 px: the fresh mask is where the nail went, and the prior was left behind off the finger
+    assert not _swapped(neighbour, prior, nail(1, dx=20.0))
+
+
+def _unsure(tracked):
+    """`tracked` with every hand's score under geometry's MIN_HAND_SCORE: every nail's fade goes out."""
+    from dataclasses import replace
+
+    from nailmirror_desktop.vision.types import HandObservation
+
+    return replace(tracked, hands=[HandObservation(h.landmarks, h.handedness, 0.2) for h in tracked.hands])
+
+
+def test_a_nail_whose_fade_drops_out_stays_painted_where_the_model_still_finds_it(demo_frames):
+    """The fade is a guess from landmark depths, which jitter: a facing nail's fade goes out for a frame or two.
+    While the model still finds the nail where it was painted, it stays painted (nail_tracks' grace)."""
+    with TryOnPipeline(Compositor(RED), max_hands=1) as pipeline:
+        first = pipeline.paint_video_frame(pipeline.track_video_frame(demo_frames[0].image, 0))
+        second = pipeline.track_video_frame(demo_frames[1].image, demo_frames[1].timestamp_ms)
+        kept = pipeline.paint_video_frame(_unsure(second), want_coverage=True)
+    before = sum(q.opacity > 0 for q in first.quads)
+    assert before >= 3
+    assert sum(q.opacity > 0 for q in kept.quads) >= before - 1
+    assert kept.held == 0  # seen nails, painted with this frame's masks
+    assert kept.coverage is not None and np.count_nonzero(kept.coverage) > 0
+
+
+def test_a_nail_whose_fade_drops_out_where_the_model_finds_no_nail_is_bare_at_once(demo_frames):
+    """The hand turned over (its fade out) and the model sees no nail (here: nothing at all): nothing carried."""
+    with TryOnPipeline(Compositor(RED), max_hands=1) as pipeline:
+        first = pipeline.paint_video_frame(pipeline.track_video_frame(demo_frames[0].image, 0))
+        second = pipeline.track_video_frame(demo_frames[1].image, demo_frames[1].timestamp_ms)
+        blank = np.full_like(second.frame, 128)
+        from dataclasses import replace
+
+        bare = pipeline.paint_video_frame(replace(_unsure(second), frame=blank), want_coverage=True)
+    assert sum(q.opacity > 0 for q in first.quads) >= 3
+    assert not any(q.opacity > 0 for q in bare.quads)
+    assert bare.coverage is not None and not bare.coverage.any()

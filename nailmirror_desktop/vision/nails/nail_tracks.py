@@ -7,6 +7,11 @@ and a nail whose hand the landmarker loses for a frame or two vanishes. So, per 
   painted once its opacity reaches ON_AT, and a painted one stops only when the fade is fully out (opacity
   ≤ OFF_AT: the finger faces away). A palm never reaches ON_AT, so a palm is never painted; a nail that was
   painted is dropped the first frame its finger is seen facing away.
+- a grace on the way out: the fade comes from landmark depths, and their jitter puts a facing nail's fade fully
+  out for a frame or two. For FADE_GRACE frames after its fade goes out a painted nail is `fading`: unpainted
+  here, but the model is asked, and it stays painted where the segmenter still finds it on the nail it painted
+  (`pipeline.TryOnPipeline._video_masks`). A palm shows the model no nail, so a hand that turns over is bare at
+  once all the same; a fading nail is held only if the model found it in its last frame.
 - a hold: a painted nail that is not seen (its hand dropped, its quad degenerate) is painted for up to
   HOLD_FRAMES frames more where its motion was taking it (constant velocity: each new step averaged into the
   last estimate, VELOCITY_KEEP, because landmark jitter is not motion: a nail held at the velocity of one
@@ -43,6 +48,7 @@ from nailmirror_desktop.vision.types import Finger, NailQuad
 
 ON_AT = 0.5
 OFF_AT = 0.0
+FADE_GRACE = 2  # frames a painted nail whose fade is out is still looked for by the model (`fading`)
 HOLD_FRAMES = 6  # 200 ms at 30 FPS: the re-detected hands drop out for up to 5 frames (measured on the eval clips)
 MATCH_LENGTHS = 1.0  # per frame elapsed at the source's rate (update's `frames`)
 NEAR_LENGTHS = 2.0  # a held nail with a nail seen this close not facing the camera is not held: the hand turned
@@ -63,6 +69,8 @@ class TrackedNail:
     mask_age: int
     last_mask: NailMask | None = None  # the frame-space mask painted with roi_mask (None when not fresh enough)
     moved: NDArray[np.float64] | None = None  # (dx, dy) the nail's centre moved since last_mask was found
+    fading: bool = False  # unpainted (opacity 0) in the grace after its fade went out: painted if the model finds it
+    quad_moved: NDArray[np.float64] | None = None  # (dx, dy) its quad's centre moved since last_mask was found
 
 
 @dataclass(eq=False)
@@ -74,11 +82,14 @@ class _Track:
     velocity: NDArray[np.float64]  # (4, 2) pixels per frame
     on: bool
     missing: int = 0
+    out: int = 0  # consecutive frames its fade has been out while on (the grace: FADE_GRACE)
+    painted: bool = False  # painted in its last frame: on and its fade in, or fading and the model found it
     steps: int = 0  # motion steps measured into velocity
     roi_mask: NDArray[np.bool_] | None = None
     mask_age: int = 0
     last_mask: NailMask | None = None
     mask_moved: NDArray[np.float64] | None = None  # (dx, dy) of smoothed motion since last_mask was found
+    mask_centre: NDArray[np.float64] | None = None  # its quad's centre when last_mask was found
 
 
 class NailTracks:
@@ -118,8 +129,15 @@ class NailTracks:
                 if track.mask_moved is not None:  # one frame of the motion (a hold added its own frames)
                     track.mask_moved = track.mask_moved + track.velocity.mean(axis=0)
                 track.corners, track.hand_index, track.missing = corners, quad.hand_index, 0
-                track.on = quad.opacity > OFF_AT if track.on else quad.opacity >= ON_AT
-            out.append(self._nail(track, replace(quad, opacity=1.0 if track.on else 0.0), seen=True))
+                if track.on:
+                    track.out = 0 if quad.opacity > OFF_AT else track.out + 1
+                    track.on = track.out <= FADE_GRACE
+                else:
+                    track.on, track.out = quad.opacity >= ON_AT, 0
+            painted = track.on and track.out == 0
+            track.painted = painted  # a fading nail's: `remember` says whether the model found it
+            out.append(self._nail(track, replace(quad, opacity=1.0 if painted else 0.0), seen=True,
+                                  fading=track.on and not painted))
         shown = {nail.track_id for nail in out}
         kept = []
         for track in self._tracks:
@@ -127,8 +145,8 @@ class NailTracks:
                 kept.append(track)
                 continue
             track.missing += 1
-            if not track.on or track.missing > self.hold_frames:
-                continue  # gone (an unpainted nail has nothing to hold)
+            if not track.painted or track.missing > self.hold_frames:
+                continue  # gone (an unpainted nail, or a fading one the model did not find, has nothing to hold)
             track.corners = track.corners + track.velocity
             if track.mask_moved is not None:
                 track.mask_moved = track.mask_moved + track.velocity.mean(axis=0)
@@ -148,7 +166,9 @@ class NailTracks:
         for track in self._tracks:
             if track.track_id == track_id:
                 track.roi_mask, track.mask_age, track.last_mask = roi_mask, 0, mask
+                track.painted = track.on  # (the pipeline remembers a fading nail's mask only when it paints it)
                 track.mask_moved = np.zeros(2)
+                track.mask_centre = track.corners.mean(axis=0)
 
     def _match(self, quads: list[NailQuad], lengths: float) -> dict[int, _Track]:
         """id(quad) → its track: greedily the closest pairs of the same finger first, within `lengths` nail
@@ -171,11 +191,13 @@ class NailTracks:
             taken.add(track.track_id)
         return matched
 
-    def _nail(self, track: _Track, quad: NailQuad, *, seen: bool) -> TrackedNail:
+    def _nail(self, track: _Track, quad: NailQuad, *, seen: bool, fading: bool = False) -> TrackedNail:
         fresh_enough = track.roi_mask is not None and track.mask_age <= self.hold_frames
         moved = track.mask_moved if fresh_enough else None
+        quad_moved = None if not fresh_enough or track.mask_centre is None else \
+            np.asarray(quad.corners, np.float64).mean(axis=0) - track.mask_centre
         return TrackedNail(track.track_id, quad, seen, track.roi_mask if fresh_enough else None, track.mask_age,
-                           track.last_mask if fresh_enough else None, moved)
+                           track.last_mask if fresh_enough else None, moved, fading, quad_moved)
 
 
 def _near_any(corners: NDArray[np.float64], quads: list[NailQuad]) -> bool:
