@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from nailmirror_desktop.adapters.style_store import resolve_style_argument
     from nailmirror_desktop.core.catalog import StyleError as CatalogStyleError
     from nailmirror_desktop.vision.nails.full_frame import FullFrameModelError
+    from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenterError
     from nailmirror_desktop.vision.paint.style_textures import StyleError, load_style
     from nailmirror_desktop.vision.tracking.hand_model import HandModelError
 
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         if args.video is not None:
             return _run_video(args, style)
         return _run_images(args, style)
-    except (HandModelError, FullFrameModelError) as exc:
+    except (HandModelError, NailSegmenterError, FullFrameModelError) as exc:  # a model file missing or not verified
         _error(str(exc))
         return EXIT_FAILED
 

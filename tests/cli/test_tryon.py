@@ -172,6 +172,19 @@ def test_exit_status_of_the_real_command(photos, tmp_path):
     assert not (tmp_path / "o.png").exists()
 
 
+def test_a_still_model_that_is_not_the_verified_build_is_one_line_not_a_traceback(capsys, photos, tmp_path,
+                                                                                 monkeypatch):
+    from dataclasses import replace
+
+    from nailmirror_desktop.vision.nails import nail_segmenter
+
+    monkeypatch.setattr(nail_segmenter, "STILL_MODEL", replace(nail_segmenter.STILL_MODEL, sha256="0" * 64))
+    status, err = _run(capsys, "--image", str(photos[0]), "--style", str(STYLE), "--out", str(tmp_path / "o.png"))
+    assert status == 1 and "Traceback" not in err
+    assert [line for line in err.splitlines() if line.startswith("error:")] == [line for line in err.splitlines()]
+    assert "nail_segmenter_still.onnx is corrupt or not the verified build" in err and "final --inner 64" in err
+
+
 def test_bad_style_or_arguments_are_usage_errors(capsys, photos, tmp_path):
     status, err = _run(capsys, "--image", str(photos[0]), "--style", str(tmp_path / "nope"), "--out",
                        str(tmp_path / "o.png"))
