@@ -5,7 +5,7 @@
   python tools/score_full_frame.py --data ../shared/data/nails_eval --fold-models build/full_frame_folds
 
 For every image of DIR (images/ + masks/; a close-up's source photo from DIR/index.csv, else the image itself): the
-product's still detection and ROI path (`photos.paint_hands` with the bundled segmenter), and the full-frame map of
+product's still detection and ROI path (`photos.paint_hands` with the bundled still segmenter), and the full-frame map of
 the fold model that never saw its source photo (DIR/folds.json of tools/train_full_frame_model.py cv). Three ways,
 scored by `vision/evaluation/photos.py`:
 
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from nailmirror_desktop.vision.evaluation.photos import paint_hands
     from nailmirror_desktop.vision.nails.full_frame import FullFrameModel
-    from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter
+    from nailmirror_desktop.vision.nails.nail_segmenter import STILL_MODEL, bundled_segmenter
     from nailmirror_desktop.vision.tracking.still_detection import StillHandDetector
 
     models = {}
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         # a fold model is not the shipped build: it is checked against its own digest
         models[fold] = FullFrameModel(path, expected_sha256=hashlib.sha256(path.read_bytes()).hexdigest())
     source_of = sources(args.data)
-    segmenter = NailSegmenter()
+    segmenter = bundled_segmenter(STILL_MODEL)  # the still path's own build, as the product paints a photo
     seen: list[Seen] = []
     with StillHandDetector() as detector:
         for image_path, mask_path in pairs:
