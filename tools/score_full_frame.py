@@ -5,8 +5,8 @@
   python tools/score_full_frame.py --data ../shared/data/nails_eval --fold-models build/full_frame_folds
 
 For every image of DIR (images/ + masks/; a close-up's source photo from DIR/index.csv, else the image itself): the
-product's still detection and ROI path (`photos.paint_hands` with the bundled still segmenter), and the full-frame map of
-the fold model that never saw its source photo (DIR/folds.json of tools/train_full_frame_model.py cv). Three ways,
+product's still detection and ROI path (`photos.paint_hands` with the bundled still segmenter), and the full-frame map
+of the fold model that never saw its source photo (DIR/folds.json of tools/train_full_frame_model.py cv). Three ways,
 scored by `vision/evaluation/photos.py`:
 
 - roi: today's still path (nothing where no hand is found);
