@@ -2,7 +2,7 @@
 
     .venv-train/bin/python tools/train_nail_model.py cv --out build/nail_oof.npz --jobs 2 --fold-models build/folds
     PYTHONPATH=$PWD .venv/bin/python tools/video_cv_eval.py --clips DIR [--rois build/nail_rois.npz]
-        [--oof build/nail_oof.npz] [--models build/folds]
+        [--oof build/nail_oof.npz] [--models build/folds] [--segment-every N] [--threshold T]
 
 `nailmirror eval --video` scores the committed segmenter, which was trained on every photo the clips are made
 from (tools/make_eval_clips.py): in-sample. Here the clip made from photo P runs the whole video path (the same
@@ -32,9 +32,9 @@ from nailmirror_desktop.vision.evaluation.video import (  # noqa: E402
     video_clips,
     video_path_coverages,
 )
-from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter  # noqa: E402
+from nailmirror_desktop.vision.nails.nail_segmenter import DEFAULT_THRESHOLD, NailSegmenter  # noqa: E402
 from nailmirror_desktop.vision.paint.compositor import Compositor  # noqa: E402
-from nailmirror_desktop.vision.pipeline import TryOnPipeline  # noqa: E402
+from nailmirror_desktop.vision.pipeline import SEGMENT_EVERY, TryOnPipeline  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rois", type=Path, default=Path("build/nail_rois.npz"))
     parser.add_argument("--oof", type=Path, default=Path("build/nail_oof.npz"))
     parser.add_argument("--models", type=Path, default=Path("build/folds"))
+    parser.add_argument("--segment-every", type=int, default=SEGMENT_EVERY,
+                        help="run the segmenter every N-th frame, masks carried between (a heavier live model)")
+    parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     args = parser.parse_args(argv)
+    if args.segment_every < 1:
+        print("video_cv_eval: --segment-every must be at least 1", file=sys.stderr)
+        return 2
     for path in (args.rois, args.oof):
         if not path.is_file():
             print(f"video_cv_eval: {path} not found (see the usage above)", file=sys.stderr)
@@ -64,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
             if not model.is_file():
                 print(f"video_cv_eval: {model} not found (train_nail_model.py cv --fold-models)", file=sys.stderr)
                 return 2
-            segmenters[fold] = NailSegmenter(model, expected_sha256=hashlib.sha256(model.read_bytes()).hexdigest())
-        with TryOnPipeline(Compositor(np.full((8, 8, 3), 255, np.uint8)), segmenter=segmenters[fold]) as pipeline:
+            segmenters[fold] = NailSegmenter(model, threshold=args.threshold,
+                                             expected_sha256=hashlib.sha256(model.read_bytes()).hexdigest())
+        with TryOnPipeline(Compositor(np.full((8, 8, 3), 255, np.uint8)), segmenter=segmenters[fold],
+                           segment_every=args.segment_every) as pipeline:
             per_fold.setdefault(fold, {})[clip.name] = score_clip(clip, video_path_coverages(clip, pipeline))
     every = {name: counts for clips in per_fold.values() for name, counts in clips.items()}
     folds = {}
