@@ -18,7 +18,6 @@ thread; it runs only when the hand search found no hand, so the normal path pays
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +30,11 @@ from nailmirror_desktop.core.model_version import FULL_FRAME_SHA256
 from nailmirror_desktop.vision.nails.mask_resolve import resolve_mask
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_segmenter import sigmoid
+from nailmirror_desktop.vision.nails.onnx_files import one_thread_session, verified_file
 from nailmirror_desktop.vision.types import NailQuad
 
 MODEL_NAME = "nail_full_frame.onnx"
+WHAT = "full-frame nail model"  # how its errors name it
 SIZE = 96  # the model's input side (tools/train_full_frame_model.py SIZE)
 # chosen on the fold models' maps of the close-ups (the model card's "Full-frame fallback"): the lowest threshold at
 # which the fallback's own paint keeps the issue's precision floor (0.89) out of sample
@@ -60,13 +61,7 @@ def default_model_path() -> Path:
 
 def verify_model(path: Path, expected_sha256: str = FULL_FRAME_SHA256) -> Path:
     """Return `path` if it is the verified model, else raise FullFrameModelError naming the fix."""
-    if not path.is_file():
-        raise FullFrameModelError(f"full-frame nail model not found at {path}; {_FIX}")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    if digest != expected_sha256:
-        raise FullFrameModelError(f"full-frame nail model at {path} is corrupt or not the verified build "
-                                  f"(sha256 {digest[:12]}…, expected {expected_sha256[:12]}…); {_FIX}")
-    return path
+    return verified_file(path, expected_sha256, what=WHAT, fix=_FIX, error=FullFrameModelError)
 
 
 def letterbox_transform(shape: tuple[int, ...], size: int = SIZE) -> tuple[int, int, int, int, NDArray[np.float64]]:
@@ -90,18 +85,8 @@ def letterboxed(image: NDArray[np.uint8], size: int = SIZE) -> NDArray[np.float3
     return np.ascontiguousarray(batch.transpose(2, 0, 1)[None])
 
 
-def _session(path: Path) -> Any:  # onnxruntime.InferenceSession (onnxruntime ships no type information)
-    import onnxruntime  # type: ignore[import-untyped]
-
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.log_severity_level = 3
-    try:
-        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as error:  # onnxruntime raises its own types for an unreadable graph
-        raise FullFrameModelError(f"full-frame nail model at {path} cannot be loaded ({error}); {_FIX}") from error
+def _session(path: Path) -> Any:  # onnxruntime.InferenceSession
+    return one_thread_session(path, what=WHAT, fix=_FIX, error=FullFrameModelError)
 
 
 class FullFrameModel:

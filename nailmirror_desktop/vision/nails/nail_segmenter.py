@@ -17,7 +17,6 @@ per hand.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from nailmirror_desktop.vision.nails.nail_rois import (
     mask_on_grid,
     nail_rois,
 )
+from nailmirror_desktop.vision.nails.onnx_files import one_thread_session, verified_file
 from nailmirror_desktop.vision.types import NailQuad
 
 MODEL_NAME = "nail_segmenter.onnx"
@@ -44,6 +44,7 @@ MODEL_SHA256 = SEGMENTER_SHA256  # core/model_version.py: the name HQ and the ca
 # chosen on the 5-fold out-of-fold maps scored as painted (models/NAIL_SEGMENTER_CARD.md): 0.55 keeps the widest
 # margin over every photo target at once (IoU 0.644, recall 0.759, precision 0.870; 0.5 left precision at 0.862)
 DEFAULT_THRESHOLD = 0.55
+WHAT = "nail segmenter model"  # how its errors name it
 TRAINING_LIST = "nail_segmenter_training.txt"  # both builds are trained on the same photos
 
 
@@ -84,19 +85,9 @@ class NailSegmenterError(RuntimeError):
     """The nail segmenter model is missing, corrupt or not the verified build."""
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def verify_model(path: Path, expected_sha256: str = MODEL_SHA256) -> Path:
     """Return `path` if it is the verified model, else raise NailSegmenterError naming the fix."""
-    if not path.is_file():
-        raise NailSegmenterError(f"nail segmenter model not found at {path}; {_fix(path)}")
-    digest = _sha256(path)
-    if digest != expected_sha256:
-        raise NailSegmenterError(f"nail segmenter model at {path} is corrupt or not the verified build "
-                                 f"(sha256 {digest[:12]}…, expected {expected_sha256[:12]}…); {_fix(path)}")
-    return path
+    return verified_file(path, expected_sha256, what=WHAT, fix=_fix(path), error=NailSegmenterError)
 
 
 def training_photos() -> set[str]:
@@ -120,20 +111,8 @@ def bundled_segmenter(model: BundledModel = LIVE_MODEL) -> NailSegmenter:
     return NailSegmenter(default_model_path(model), threshold=model.threshold, expected_sha256=model.sha256)
 
 
-def _session(path: Path) -> Any:  # onnxruntime.InferenceSession (onnxruntime ships no type information)
-    import onnxruntime  # type: ignore[import-untyped]
-
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    options.log_severity_level = 3
-    try:
-        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as error:  # onnxruntime raises its own types for an unreadable graph
-        raise NailSegmenterError(f"nail segmenter model at {path} cannot be loaded ({error}); {_fix(path)}") from error
+def _session(path: Path) -> Any:  # onnxruntime.InferenceSession
+    return one_thread_session(path, what=WHAT, fix=_fix(path), error=NailSegmenterError)
 
 
 def to_batch(images: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
