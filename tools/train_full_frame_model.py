@@ -28,7 +28,6 @@ deterministic algorithms.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import sys
@@ -43,17 +42,13 @@ import torch.nn.functional as F  # noqa: N812
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_nail_model import (  # noqa: E402
-    BATCH,
     FOLDS,
-    REPAINT_P,
     TinyUNet,
+    fit,
     fold_of_photos,
-    jpeg,
-    loss_fn,
-    photometric,
-    repaint,
 )
 from train_nail_model import SEED as FOLD_SEED  # noqa: E402  # the folds of the per-nail segmenter's CV
+from train_nail_model import export_onnx as export_model  # noqa: E402
 
 SEED = 20261205
 SIZE = 96
@@ -94,46 +89,14 @@ def affine(images: torch.Tensor, masks: torch.Tensor, gen: torch.Generator) -> t
 
 
 def train(samples: Samples, rows: np.ndarray, *, epochs: int, seed: int, log: bool = False) -> TinyUNet:
-    torch.manual_seed(seed)
-    gen = torch.Generator().manual_seed(seed)
-    rng = np.random.default_rng(seed)
     images = torch.from_numpy(np.ascontiguousarray(samples.images[rows].transpose(0, 3, 1, 2))).float() / 255
     masks = torch.from_numpy(np.ascontiguousarray(samples.masks[rows][:, None])).float() / 255
-    model = TinyUNet(inner=64)  # inner = its ROI constant: no pooling in or out, so it runs at any size
-    n = images.shape[0]
-    steps = max(1, math.ceil(n / BATCH))
-    optimiser = torch.optim.AdamW(model.parameters(), lr=LR)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=LR, total_steps=epochs * steps)
-    model.train()
-    for epoch in range(epochs):
-        order = torch.randperm(n, generator=gen)
-        total, start = 0.0, time.perf_counter()
-        for step in range(steps):
-            batch = order[step * BATCH:(step + 1) * BATCH]
-            x, y = images[batch], masks[batch]
-            painted = repaint(x, y, gen)
-            x = torch.where((torch.rand(len(batch), generator=gen) < REPAINT_P)[:, None, None, None], painted, x)
-            x, y = affine(x, y, gen)
-            x = jpeg(photometric(x, gen), rng)
-            loss = loss_fn(model(x), y)
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach()) * len(batch)
-        if log and (epoch == 0 or (epoch + 1) % 10 == 0):
-            print(f"  epoch {epoch + 1}/{epochs} loss {total / n:.4f} ({time.perf_counter() - start:.1f} s)",
-                  file=sys.stderr, flush=True)
-    model.eval()
-    return model
+    # inner = its ROI constant: no pooling in or out, so it runs at any size
+    return fit(images, masks, lambda: TinyUNet(inner=64), affine, epochs=epochs, seed=seed, lr=LR, log=log)
 
 
 def export_onnx(model: TinyUNet, out: Path, size: int) -> str:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, size, size)
-    torch.onnx.export(model, (dummy,), str(out), input_names=["image"], output_names=["logits"],
-                      dynamic_axes={"image": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    return hashlib.sha256(out.read_bytes()).hexdigest()
+    return export_model(model, out, size=size, input_name="image")
 
 
 def cross_validate(samples: Samples, names: list[str], models: Path, *, epochs: int, seed: int,

@@ -33,6 +33,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -220,25 +221,37 @@ def loss_fn(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 def train(context: np.ndarray, context_masks: np.ndarray, *, epochs: int, seed: int, inner: int = 32,
           log: bool = False) -> TinyUNet:
+    return fit(_tensor_images(context), _tensor_masks(context_masks), lambda: TinyUNet(inner=inner),
+               lambda x, y, gen: geometric(x, y, gen, augment=True), epochs=epochs, seed=seed, log=log)
+
+
+Geometry = Callable[[torch.Tensor, torch.Tensor, torch.Generator], tuple[torch.Tensor, torch.Tensor]]
+
+
+def fit(images: torch.Tensor, masks: torch.Tensor, make_model: Callable[[], TinyUNet], geometry: Geometry, *,
+        epochs: int, seed: int, lr: float = LR, log: bool = False) -> TinyUNet:
+    """The training loop both trainers share (this one and tools/train_full_frame_model.py): AdamW under a OneCycle
+    schedule, batches of BATCH in a seeded order, each repainted with a random polish (REPAINT_P), moved by
+    `geometry`, then colour, blur, noise and JPEG; loss BCE + soft Dice. Seeded before the model is made, so the
+    same data and seed give the same weights."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
-    images, masks = _tensor_images(context), _tensor_masks(context_masks)
-    model = TinyUNet(inner=inner)
+    model = make_model()
     n = images.shape[0]
     steps = max(1, math.ceil(n / BATCH))
-    optimiser = torch.optim.AdamW(model.parameters(), lr=LR)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=LR, total_steps=epochs * steps)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=lr)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=lr, total_steps=epochs * steps)
     model.train()
     for epoch in range(epochs):
         order = torch.randperm(n, generator=gen)
-        total = 0.0
+        total, start = 0.0, time.perf_counter()
         for step in range(steps):
             rows = order[step * BATCH:(step + 1) * BATCH]
             x, y = images[rows], masks[rows]
             painted = repaint(x, y, gen)
             x = torch.where((torch.rand(len(rows), generator=gen) < REPAINT_P)[:, None, None, None], painted, x)
-            x, y = geometric(x, y, gen, augment=True)
+            x, y = geometry(x, y, gen)
             x = jpeg(photometric(x, gen), rng)
             loss = loss_fn(model(x), y)
             optimiser.zero_grad()
@@ -246,8 +259,9 @@ def train(context: np.ndarray, context_masks: np.ndarray, *, epochs: int, seed: 
             optimiser.step()
             schedule.step()
             total += float(loss.detach()) * len(rows)
-        if log and (epoch + 1) % 10 == 0:
-            print(f"  epoch {epoch + 1}/{epochs} loss {total / n:.4f}", file=sys.stderr, flush=True)
+        if log and (epoch == 0 or (epoch + 1) % 10 == 0):
+            print(f"  epoch {epoch + 1}/{epochs} loss {total / n:.4f} ({time.perf_counter() - start:.1f} s)",
+                  file=sys.stderr, flush=True)
     model.eval()
     return model
 
@@ -314,11 +328,12 @@ def cross_validate(rois: Path, out: Path, *, folds: int, epochs: int, seed: int,
             "out": str(out)}
 
 
-def export_onnx(model: TinyUNet, out: Path) -> str:
+def export_onnx(model: TinyUNet, out: Path, *, size: int = ROI, input_name: str = "roi") -> str:
+    """Write `model` as ONNX (input `input_name` (N, 3, size, size), output "logits"); returns its sha256."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, ROI, ROI)
-    torch.onnx.export(model, (dummy,), str(out), input_names=["roi"], output_names=["logits"],
-                      dynamic_axes={"roi": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    dummy = torch.zeros(1, 3, size, size)
+    torch.onnx.export(model, (dummy,), str(out), input_names=[input_name], output_names=["logits"],
+                      dynamic_axes={input_name: {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     return hashlib.sha256(out.read_bytes()).hexdigest()
 
 
