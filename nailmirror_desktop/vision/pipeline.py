@@ -519,10 +519,8 @@ def _swapped(mask: NailMask, prior: NailMask | None, nail: TrackedNail) -> bool:
     if prior is None or not 0 < nail.mask_age <= SWAP_CARRY_FRAMES or nail.quad_moved is None:
         return False
     moved = np.zeros(2) if nail.moved is None else nail.moved
-    corners = np.asarray(nail.quad.corners, np.float64)
-    length = float(np.linalg.norm(corners[0] + corners[1] - corners[2] - corners[3])) / 2.0
     behind = float(np.linalg.norm(nail.quad_moved - moved))
-    return behind <= SWAP_NEAR * length and painted_share(mask, prior) < SWAP_BELOW
+    return behind <= SWAP_NEAR * nail.quad.length and painted_share(mask, prior) < SWAP_BELOW
 
 
 def video_tracker_settings(max_hands: int) -> TrackerSettings:

@@ -56,3 +56,9 @@ class NailQuad:
     corners: NDArray[np.float32]
     hand_index: int
     opacity: float = 1.0
+
+    @property
+    def length(self) -> float:
+        """Frame pixels from the cuticle edge's midpoint to the tip edge's."""
+        corners = np.asarray(self.corners, np.float64)
+        return float(np.linalg.norm(0.5 * (corners[0] + corners[1]) - 0.5 * (corners[2] + corners[3])))

@@ -49,7 +49,7 @@ def check_frame(quads: Sequence[NailQuad], masks: Sequence[NailMask | None] | No
     facing = [quad for quad in nail_quads_for_hands(list(reference), mirrored=mirrored) if quad.opacity >= ON_AT]
     bare = 0
     for nail in facing:
-        centre, length = _centre(nail), _length(nail)
+        centre, length = _centre(nail), nail.length
         if not any(quad.finger is nail.finger and float(np.linalg.norm(at - centre)) <= length
                    for quad, at in painted):
             bare += 1
@@ -59,7 +59,7 @@ def check_frame(quads: Sequence[NailQuad], masks: Sequence[NailMask | None] | No
 def off_finger(quad: NailQuad, centre: NDArray[np.float64], reference: Sequence[HandObservation]) -> bool:
     """Whether a nail painted at `centre` (frame pixels) lies off its finger on every reference hand."""
     _, _, dip, tip = FINGER_LANDMARKS[quad.finger]
-    limit = OFF_FINGER_LENGTHS * max(_length(quad), 1.0)
+    limit = OFF_FINGER_LENGTHS * max(quad.length, 1.0)
     for hand in reference:
         start = hand.landmarks[dip, :2].astype(np.float64)
         bone = hand.landmarks[tip, :2].astype(np.float64) - start
@@ -83,6 +83,3 @@ def _centre(quad: NailQuad) -> NDArray[np.float64]:
     return centre
 
 
-def _length(quad: NailQuad) -> float:
-    corners = np.asarray(quad.corners, np.float64)
-    return float(np.linalg.norm(0.5 * (corners[0] + corners[1]) - 0.5 * (corners[2] + corners[3])))

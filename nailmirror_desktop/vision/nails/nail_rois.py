@@ -82,7 +82,7 @@ def expected_nail(quad: NailQuad, size: int = ROI_SIZE, context: float = CONTEXT
     """(length, width) of `quad` in ROI pixels (see roi_to_frame): the nail the landmarks expect, centred on the
     ROI, its length along the ROI's columns (tip up)."""
     corners = np.asarray(quad.corners, np.float64)
-    length = float(np.linalg.norm(0.5 * (corners[0] + corners[1]) - 0.5 * (corners[2] + corners[3])))
+    length = quad.length
     width = 0.5 * float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3]))
     per_roi = size / (context * max(length, width, 1e-6))
     return length * per_roi, width * per_roi
