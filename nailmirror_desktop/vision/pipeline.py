@@ -41,6 +41,7 @@ from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
 
 if TYPE_CHECKING:  # imported when first used: the landmarkers load MediaPipe, the segmenter onnxruntime
+    from collections.abc import Callable
     from concurrent.futures import Future
     from pathlib import Path
 
@@ -225,15 +226,10 @@ class TryOnPipeline:
             hands = scaled_hands(hands, full.shape[1] / image.shape[1], full.shape[0] / image.shape[0])
             image = full
         tracked = time.perf_counter()
-        if not hands and self.still_masks == "model" and self.full_frame:
-            # a close-up with no palm: the full-frame model's nails (vision/nails/full_frame.py)
-            placed = time.perf_counter()
-            quads, fallback_masks = self.full_frame_model().nails(image)
-            masks: list[NailMask | None] | None = fallback_masks
-        else:
-            segmenter = self.still_segmenter() if self.still_masks == "model" else None
-            quads, masks, placed = place_nails(image, hands, mirrored=self.mirrored, masks=self.still_masks,
-                                               segmenter=segmenter)
+        segmenter = self.still_segmenter() if self.still_masks == "model" and hands else None
+        quads, masks, placed = place_nails(image, hands, mirrored=self.mirrored, masks=self.still_masks,
+                                           segmenter=segmenter,
+                                           full_frame=self.full_frame_model if self.full_frame else None)
         shaped = time.perf_counter()
         stage = {"refine": _ms(placed, shaped)} if self.still_masks == "grabcut" else {"segment": _ms(placed, shaped)}
         return self._paint(image, hands, quads, masks, want_coverage, in_place=full is not None, start=start,
@@ -461,11 +457,14 @@ class TryOnPipeline:
 
 def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirrored: bool = False,
                 masks: StillMasks = "quads", segmenter: NailSegmenter | None = None,
+                full_frame: Callable[[], FullFrameModel] | None = None,
                 ) -> tuple[list[NailQuad], list[NailMask | None] | None, float]:
     """Nail quads for `hands` in a still `image` ((H, W, 3) uint8 BGR) and their masks (one per quad, None where
     nothing is painted; the whole list None for masks="quads"); the third value is time.perf_counter() after
     the geometry. masks="model" uses `segmenter` (the bundled still build, loaded here, when None); a quad the
-    model finds no nail at is left unpainted (opacity 0), so what is painted is what the coverage says.
+    model finds no nail at is left unpainted (opacity 0), so what is painted is what the coverage says. With
+    masks="model" and no hand, `full_frame` (when given: it returns the loaded model) paints the full-frame
+    model's nails instead (a fingertip close-up with no palm; vision/nails/full_frame.py).
 
     On the still path a nail is painted fully or not at all: the geometry's fade (opacity between 0 and 1 while a
     finger turns away) exists so that video does not pop; a photo has no next frame, so a nail that faces the
@@ -481,7 +480,12 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
         from nailmirror_desktop.vision.nails.nail_refiner import refine_nails
 
         return quads, refine_nails(image, quads), placed
+    if not hands and full_frame is not None:
+        fallback_quads, fallback_masks = full_frame().nails(image)
+        return fallback_quads, fallback_masks, placed
     quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY_MODEL else 0.0) for quad in quads]
+    if not quads:
+        return quads, [], placed  # nothing to segment: no model to load
     if segmenter is None:
         from nailmirror_desktop.vision.nails.nail_segmenter import STILL_MODEL, bundled_segmenter
 

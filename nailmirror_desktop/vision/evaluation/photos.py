@@ -160,18 +160,21 @@ def landmark_painter(detector: HandDetector, *, masks: str | None = None, full_f
 
     fallback: list[FullFrameModel] = []  # loaded on the first image with no hand
 
-    def paint(image: NDArray[np.uint8]) -> tuple[np.ndarray, bool]:
-        hands = detector.detect(image)
-        if hands or chosen != "model" or not full_frame:
-            return paint_hands(image, hands, chosen, segmenter), bool(hands)
+    def full_frame_model() -> FullFrameModel:
         if not fallback:
             from nailmirror_desktop.vision.nails.full_frame import FullFrameModel
 
             fallback.append(FullFrameModel())
-        from nailmirror_desktop.vision.paint.compositor import coverage_mask
+        return fallback[0]
 
-        quads, nail_masks = fallback[0].nails(image)
-        return coverage_mask(quads, image.shape, nail_masks), bool(quads)
+    def paint(image: NDArray[np.uint8]) -> tuple[np.ndarray, bool]:
+        from nailmirror_desktop.vision.paint.compositor import coverage_mask
+        from nailmirror_desktop.vision.pipeline import place_nails
+
+        hands = detector.detect(image)
+        quads, nail_masks, _ = place_nails(image, hands, masks=chosen, segmenter=segmenter,
+                                           full_frame=full_frame_model if full_frame else None)
+        return coverage_mask(quads, image.shape, nail_masks), bool(hands or quads)
 
     return paint
 
