@@ -84,6 +84,26 @@ def rollback(conn: Connection, style_id: str, actor: str) -> tuple[catalog.Style
 
 
 # permission: publish_rollouts
+def roll_back(conn: Connection, rollout_id: int, kek: bytes | None, actor: str) -> rollouts.Rollout:
+    """Undo rollout `rollout_id` (inside db.write), as the Rollouts page and `rollouts rollback` ask: only the
+    newest live rollout of its subject (a stale page or an older id is refused, 409 not_latest, naming the newest),
+    a style by `rollback`, a model slot by `rollback_model` signed with the key as it is now in the database
+    (another HQ process may have rotated it; `kek` unseals it). Returns the rollout as it ended."""
+    r = rollouts.get(conn, rollout_id)
+    latest = rollouts.latest_live(conn, r.kind, r.subject_id)
+    if latest is None or latest.id != r.id:
+        raise HQError(409, "not_latest", f"rollout {r.id} is not the newest live one of {r.subject_id}: roll back "
+                                         f"{'nothing' if latest is None else f'rollout {latest.id}'} instead")
+    if r.kind == model_releases.KIND:
+        key = keys.ensure_key(conn, kek or b"", clock.now_text())
+        channel_code, slot = model_releases.parse_subject(r.subject_id)
+        rollback_model(conn, key, channel_code, slot, actor)
+    else:
+        rollback(conn, r.subject_id, actor)
+    return rollouts.get(conn, r.id)
+
+
+# permission: publish_rollouts
 def rollback_model(conn: Connection, key: keys.SigningKey, channel_code: str, slot: str,
                    actor: str) -> tuple[int, rollouts.Rollout]:
     """Give the slot of the channel back the release every store had before its newest one (inside db.write): a

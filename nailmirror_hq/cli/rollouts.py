@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from nailmirror_hq import clock, db, feed, keys, model_releases, rollout_actions, rollout_report, rollouts
+from nailmirror_hq import db, feed, rollout_actions, rollout_report, rollouts
 from nailmirror_hq.cli.common import Command, cli_actor
 from nailmirror_hq.errors import HQError
 from nailmirror_hq.service import HQ
@@ -52,19 +52,8 @@ def _widen(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
 def _rollback(hq: HQ, args: argparse.Namespace) -> dict[str, Any]:
     """As the Rollouts page's roll back: only the newest live rollout of its style or model slot can be undone."""
     with db.write(hq.engine) as conn:
-        r = rollouts.get(conn, args.id)
-        latest = rollouts.latest_live(conn, r.kind, r.subject_id)
-        if latest is None or latest.id != r.id:
-            raise HQError(409, "not_latest", f"rollout {r.id} is not the newest live one of {r.subject_id}: roll back "
-                                             f"{'nothing' if latest is None else f'rollout {latest.id}'} instead")
-        if r.kind == model_releases.KIND:
-            # the key as it is now in the database (another HQ process may have rotated it since this one started)
-            key = keys.ensure_key(conn, hq.kek or b"", clock.now_text())
-            channel_code, slot = model_releases.parse_subject(r.subject_id)
-            rollout_actions.rollback_model(conn, key, channel_code, slot, cli_actor())
-        else:
-            rollout_actions.rollback(conn, r.subject_id, cli_actor())
-        return rollout_report.report(conn, rollouts.get(conn, r.id)).as_json(kiosks=False)
+        ended = rollout_actions.roll_back(conn, args.id, hq.kek, cli_actor())
+        return rollout_report.report(conn, ended).as_json(kiosks=False)
 
 
 # permission: publish_rollouts

@@ -14,10 +14,8 @@ from fastapi.responses import RedirectResponse, Response
 
 from nailmirror_hq import (
     catalog,
-    clock,
     db,
     feed,
-    keys,
     model_releases,
     rollout_actions,
     rollout_report,
@@ -117,18 +115,8 @@ def confirm_rollback(request: Request, rollout_id: int, session: RolloutsPage) -
 @router.post("/rollouts/{rollout_id}/rollback")
 async def rollback(request: Request, rollout_id: int, post: RolloutsForm) -> Response:
     try:
-        with db.write(_hq(request).engine) as conn:
-            r = rollouts.get(conn, rollout_id)
-            latest = rollouts.latest_live(conn, r.kind, r.subject_id)
-            if latest is None or latest.id != rollout_id:  # the page was stale: undo only what it showed
-                return _back("not_latest")
-            if r.kind == model_releases.KIND:
-                # The key as it is now in the database: another HQ process may have rotated it since this started.
-                key = keys.ensure_key(conn, _hq(request).kek or b"", clock.now_text())
-                channel_code, slot = model_releases.parse_subject(r.subject_id)
-                rollout_actions.rollback_model(conn, key, channel_code, slot, f"hq:{post.session.reviewer}")
-            else:
-                rollout_actions.rollback(conn, r.subject_id, f"hq:{post.session.reviewer}")
+        with db.write(_hq(request).engine) as conn:  # a stale page is refused (not_latest): undo only what it showed
+            rollout_actions.roll_back(conn, rollout_id, _hq(request).kek, f"hq:{post.session.reviewer}")
     except HQError as exc:
         return _back(str(exc.code))
     return _back()
