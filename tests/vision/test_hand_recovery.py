@@ -39,3 +39,38 @@ def test_nothing_is_searched_while_max_hands_are_tracked():
     recovery = HandRecovery(search_every=1)
     assert recovery.update(frame, tracked, max_hands=1) == tracked
     assert recovery._detector is None  # no landmarker was even opened
+
+
+def _views_looked(recovery: HandRecovery, frames: int, tracked: list[HandObservation]) -> list[int]:
+    """The frames (0-based) on which `recovery` looked through a view: the real landmarker on a blank frame, with
+    its `_look` wrapped to record the calls."""
+    looked: list[int] = []
+    real_look = recovery._look
+    frame = np.zeros((240, 320, 3), np.uint8)
+
+    def spy(image, view, known):  # type: ignore[no-untyped-def]
+        looked.append(index)
+        return real_look(image, view, known)
+
+    recovery._look = spy  # type: ignore[method-assign]
+    try:
+        for index in range(frames):
+            recovery.update(frame, tracked, max_hands=2)
+    finally:
+        recovery.close()
+    return looked
+
+
+def test_with_no_hand_tracked_a_view_is_looked_through_on_every_frame():
+    # nothing is painted while no hand is tracked: the frame's time is the search's
+    assert _views_looked(HandRecovery(search_every=3), 6, []) == [0, 1, 2, 3, 4, 5]
+
+
+def test_beside_a_tracked_hand_the_second_is_searched_every_search_every_frames():
+    tracked = [HandObservation(np.full((21, 3), 5.0, np.float32), "Right", 0.9)]
+    assert _views_looked(HandRecovery(search_every=3), 7, tracked) == [0, 3, 6]
+
+
+def test_the_governors_slower_levels_slow_the_no_hand_search_too():
+    assert [HandRecovery(search_every=n).no_hand_every for n in (3, 6, 12)] == [1, 2, 4]
+    assert _views_looked(HandRecovery(search_every=6), 6, []) == [0, 2, 4]

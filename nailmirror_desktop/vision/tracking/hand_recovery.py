@@ -10,18 +10,25 @@ finds nothing on a close-up without a palm, measured), until the hand is lost th
 finds it too (a lost hand's view is kept KEEP_LOOKING frames more: the landmarker misses single frames).
 
 Cost is bounded: at most one landmarker run on one view per frame (its canvas capped at MAX_CANVAS px, so a 4×
-zoom-out costs about a frame's tracking); while searching, one every search_every frames; nothing while
-max_hands hands are tracked.
+zoom-out costs about a frame's tracking); while searching beside a tracked hand, one every search_every frames;
+nothing while max_hands hands are tracked.
 
 The six eval clips that still get no usable hand (traced per frame): 4c46b91a, no cascade view finds a hand on
 any sampled frame (nor `StillHandDetector.detect`); 917FB1CC (224 px), the video landmarker finds a hand itself
 from frame 7 but its quads miss the nails (IoU 0.04, the still path's 0.05); F6F9B3E6 (224 px), recovered at
 frame 9 and followed, seen in about 1 frame of 3, its skeleton a fraction of the close-up hand's size;
 34404E67 (258 px), d6072ec6, d61d6de4, only a few late views (low-threshold as-is, 4× turned) find it, each on
-1–2 of 4 sampled frames, and a 45-frame clip reaches 15 of the 23 views. Searching every frame while no hand is
-tracked reaches them (66 of those clips' 1,492 nail-frames) but locks onto poorer views elsewhere (13 clips:
-nail recall 0.639 → 0.625), so the cadence stays. The video landmarker never takes a recovered hand over (the
-Tasks API cannot be seeded with one): the view follows it, and `nail_tracks` holds its nails through misses.
+1–2 of 4 sampled frames, and a 45-frame clip reaches 15 of the 23 views.
+
+While no hand at all is tracked the search looks at a view on every frame (`search_every // SEARCH_EVERY`: the
+governor's slower levels still slow it): there is nothing to paint then, so the frame's budget is free for it, and
+a hand is found in the first frames it is held up rather than up to 69 frames later. Measured on the 52 eval
+clips out of sample (tools/video_cv_eval.py, fold models): iou_frames 0.5876 → 0.6106, nail recall 0.7305 →
+0.7532 (hands found 3 frames earlier in most clips, and found again after a drop-out within frames). (With only
+13 clips and an earlier tracker this had measured worse, 0.639 → 0.625 recall, and was left out.) With one hand
+tracked and room for a second the search stays at one view every `search_every` frames: that frame also paints.
+The video landmarker never takes a recovered hand over (the Tasks API cannot be seeded with one): the view
+follows it, and `nail_tracks` holds its nails through misses.
 """
 
 from __future__ import annotations
@@ -69,6 +76,12 @@ class HandRecovery:
         self._frames = 0
         self._next_view = 0
 
+    @property
+    def no_hand_every(self) -> int:
+        """The search's cadence while no hand is tracked: every frame at the usual cadence, slowed as the
+        governor slows `search_every` (nothing is painted meanwhile, so the frame's time is the search's)."""
+        return max(1, self.search_every // SEARCH_EVERY)
+
     def close(self) -> None:
         if self._detector is not None:
             self._detector.close()
@@ -88,9 +101,10 @@ class HandRecovery:
         if room <= 0 or not self.views:
             self._followed, self._sticky = [], None  # all hands are tracked: nothing to do, nothing spent
             return hands
+        every = self.search_every if hands else self.no_hand_every
         if self._sticky is not None:  # following: the view that found the hands, every frame
             view = self._sticky
-        elif self._frames % self.search_every == 1 % self.search_every:
+        elif self._frames % every == 1 % every:
             view = self.views[self._next_view]
             self._next_view = (self._next_view + 1) % len(self.views)
         else:
