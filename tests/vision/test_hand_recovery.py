@@ -49,12 +49,12 @@ def _views_looked(recovery: HandRecovery, frames: int, tracked: list[HandObserva
     frame = np.zeros((240, 320, 3), np.uint8)
 
     def spy(image, view, known):  # type: ignore[no-untyped-def]
-        looked.append(index)
+        looked.append(recovery._frames - 1)  # update() counts the frame before it looks
         return real_look(image, view, known)
 
     recovery._look = spy  # type: ignore[method-assign]
     try:
-        for index in range(frames):
+        for _ in range(frames):
             recovery.update(frame, tracked, max_hands=2)
     finally:
         recovery.close()
@@ -74,3 +74,28 @@ def test_beside_a_tracked_hand_the_second_is_searched_every_search_every_frames(
 def test_the_governors_slower_levels_slow_the_no_hand_search_too():
     assert [HandRecovery(search_every=n).no_hand_every for n in (3, 6, 12)] == [1, 2, 4]
     assert _views_looked(HandRecovery(search_every=6), 6, []) == [0, 2, 4]
+
+
+def test_a_second_hand_is_searched_for_at_default_thresholds_only():
+    tracked = [HandObservation(np.full((21, 3), 5.0, np.float32), "Right", 0.9)]
+    recovery = HandRecovery(search_every=1)
+    seen: list[View] = []
+    real_look = recovery._look
+
+    def spy(image, view, known):  # type: ignore[no-untyped-def]
+        seen.append(view)
+        return real_look(image, view, known)
+
+    recovery._look = spy  # type: ignore[method-assign]
+    frame = np.zeros((240, 320, 3), np.uint8)
+    try:
+        for _ in range(len(recovery.views)):
+            recovery.update(frame, tracked, max_hands=2)
+        for _ in range(len(recovery.views)):
+            recovery.update(frame, [], max_hands=2)
+    finally:
+        recovery.close()
+    beside, alone = seen[:len(recovery.views)], seen[len(recovery.views):]
+    assert not any(view.low_threshold for view in beside)
+    assert len(set(beside)) == 11  # every default-threshold view, each at least twice in 23 frames
+    assert any(view.low_threshold for view in alone)  # no hand at all: the whole cascade

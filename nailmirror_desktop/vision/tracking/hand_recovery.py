@@ -26,7 +26,9 @@ a hand is found in the first frames it is held up rather than up to 69 frames la
 clips out of sample (tools/video_cv_eval.py, fold models): iou_frames 0.5876 → 0.6106, nail recall 0.7305 →
 0.7532 (hands found 3 frames earlier in most clips, and found again after a drop-out within frames). (With only
 13 clips and an earlier tracker this had measured worse, 0.639 → 0.625 recall, and was left out.) With one hand
-tracked and room for a second the search stays at one view every `search_every` frames: that frame also paints.
+tracked and room for a second the search stays at one view every `search_every` frames (that frame also
+paints), through the default-threshold views only (0.6086 → 0.6120 iou_frames, 0.7552 → 0.7598 recall; every
+2nd frame instead: 0.6071 / 0.7558).
 The video landmarker never takes a recovered hand over (the Tasks API cannot be seeded with one): the view
 follows it, and `nail_tracks` holds its nails through misses.
 """
@@ -105,8 +107,13 @@ class HandRecovery:
         if self._sticky is not None:  # following: the view that found the hands, every frame
             view = self._sticky
         elif self._frames % every == 1 % every:
-            view = self.views[self._next_view]
-            self._next_view = (self._next_view + 1) % len(self.views)
+            # beside a tracked hand only the default-threshold views, as the still path's second hand: low
+            # thresholds are where false second hands come from, and half the views reach the hand twice as soon
+            pool = [view for view in self.views if not view.low_threshold] if hands else self.views
+            pool = pool or self.views
+            self._next_view %= len(pool)
+            view = pool[self._next_view]
+            self._next_view = (self._next_view + 1) % len(pool)
         else:
             return hands
         found = self._look(frame, view, hands)
