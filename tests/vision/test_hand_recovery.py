@@ -99,3 +99,29 @@ def test_a_second_hand_is_searched_for_at_default_thresholds_only():
     assert not any(view.low_threshold for view in beside)
     assert len(set(beside)) == 11  # every default-threshold view, each at least twice in 23 frames
     assert any(view.low_threshold for view in alone)  # no hand at all: the whole cascade
+
+
+def test_an_unchanged_empty_scene_is_searched_through_once_then_not_until_it_changes():
+    recovery = HandRecovery(search_every=3)
+    views = len(recovery.views)
+    looked: list[int] = []
+    real_look = recovery._look
+
+    def spy(image, view, known):  # type: ignore[no-untyped-def]
+        looked.append(recovery._frames - 1)
+        return real_look(image, view, known)
+
+    recovery._look = spy  # type: ignore[method-assign]
+    counter = np.full((240, 320, 3), 90, np.uint8)
+    rng = np.random.default_rng(3)
+    try:
+        for _ in range(views + 10):  # an empty counter, with a camera's noise
+            noisy = np.clip(counter.astype(np.int16) + rng.integers(-3, 4, counter.shape), 0, 255).astype(np.uint8)
+            recovery.update(noisy, [], max_hands=2)
+        assert looked == list(range(views))  # every view once, then nothing
+        counter[60:180, 100:220] = 200  # something comes in
+        for _ in range(3):
+            recovery.update(counter, [], max_hands=2)
+    finally:
+        recovery.close()
+    assert looked[views:] == [views + 10, views + 11, views + 12]

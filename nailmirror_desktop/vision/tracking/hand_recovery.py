@@ -11,7 +11,8 @@ finds it too (a lost hand's view is kept KEEP_LOOKING frames more: the landmarke
 
 Cost is bounded: at most one landmarker run on one view per frame (its canvas capped at MAX_CANVAS px, so a 4×
 zoom-out costs about a frame's tracking); while searching beside a tracked hand, one every search_every frames;
-nothing while max_hands hands are tracked.
+nothing while max_hands hands are tracked, nor once every view has found nothing in a scene that has not changed
+since (`QuietScene`: an empty counter costs the search a 32 × 24 thumbnail a frame until something moves).
 
 The six eval clips that still get no usable hand (traced per frame): 4c46b91a, no cascade view finds a hand on
 any sampled frame (nor `StillHandDetector.detect`); 917FB1CC (224 px), the video landmarker finds a hand itself
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -53,6 +55,11 @@ SEARCH_EVERY = 3  # frames between cascade views while a hand is missing: ~10 vi
 MAX_CANVAS = 640
 FOLLOW_CANVAS = 640
 KEEP_LOOKING = 6  # frames a lost hand's view is still looked through before the search starts again
+# An empty counter does not change: once every view has looked at an unchanged scene and found no hand, the search
+# waits for the scene to change. Changed: the mean absolute grey-level difference of a THUMB-sized thumbnail from the
+# one the unchanged run started with reaches CHANGED_BY (of 255; camera noise on a still scene stays well under it).
+THUMB = (32, 24)
+CHANGED_BY = 2.0
 
 
 def recovery_views() -> list[View]:
@@ -77,6 +84,7 @@ class HandRecovery:
         self._misses = 0
         self._frames = 0
         self._next_view = 0
+        self._scene = QuietScene()
 
     @property
     def no_hand_every(self) -> int:
@@ -93,6 +101,7 @@ class HandRecovery:
     def reset(self) -> None:
         self._followed, self._frames, self._next_view = [], 0, 0
         self._sticky = None
+        self._scene = QuietScene()
 
     def update(self, frame: NDArray[np.uint8], tracked: list[HandObservation],
                max_hands: int) -> list[HandObservation]:
@@ -106,6 +115,8 @@ class HandRecovery:
         every = self.search_every if hands else self.no_hand_every
         if self._sticky is not None:  # following: the view that found the hands, every frame
             view = self._sticky
+        elif not hands and self._scene.searched_out(frame, len(self.views)):
+            return hands  # every view found nothing in this unchanged scene: wait for it to change
         elif self._frames % every == 1 % every:
             # beside a tracked hand only the default-threshold views, as the still path's second hand: low
             # thresholds are where false second hands come from, and half the views reach the hand twice as soon
@@ -128,6 +139,7 @@ class HandRecovery:
                 followed.append(replace(match, handedness=before.handedness))
         followed += found[:room - len(followed)]
         self._followed = followed
+        self._scene.looked(bool(followed) or bool(hands))
         if followed:  # follow through the view that sees it
             self._sticky, self._misses = view, 0
         elif self._sticky is not None:
@@ -144,3 +156,23 @@ class HandRecovery:
         if self._detector is None:
             self._detector = StillHandDetector(refine=False)
         return self._detector
+
+
+class QuietScene:
+    """Whether the no-hand search has looked through every view at a scene that has not changed since (an empty
+    counter): then it can wait for a change instead of looking again. `searched_out(frame, views)` before a look,
+    `looked(found)` after it."""
+
+    def __init__(self) -> None:
+        self._thumb: NDArray[np.float32] | None = None
+        self._empty_looks = 0
+
+    def searched_out(self, frame: NDArray[np.uint8], views: int) -> bool:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        thumb = cv2.resize(grey, THUMB, interpolation=cv2.INTER_AREA).astype(np.float32)
+        if self._thumb is None or float(np.mean(np.abs(thumb - self._thumb))) >= CHANGED_BY:
+            self._thumb, self._empty_looks = thumb, 0  # a new scene (or the first): search it afresh
+        return self._empty_looks >= views
+
+    def looked(self, found: bool) -> None:
+        self._empty_looks = 0 if found else self._empty_looks + 1
