@@ -169,9 +169,11 @@ def make(data: Path, out: Path, per_photo: int, seed: int) -> dict[str, object]:
             "out": str(out)}
 
 
-def pack(closeups: Path, photos: Path | None, out: Path, size: int) -> dict[str, object]:
-    """The close-ups (and the whole photos) letterboxed as the product's full-frame model sees them
-    (vision/nails/full_frame.py `letterboxed`), for tools/train_full_frame_model.py (which has no OpenCV)."""
+def pack(closeups: Path, photos: Path | None, out: Path, size: int,
+         negatives: Path | None = None) -> dict[str, object]:
+    """The close-ups (and the whole photos, and the hand-free images of tools/make_negatives.py with empty masks and
+    photo -1) letterboxed as the product's full-frame model sees them (vision/nails/full_frame.py `letterboxed`),
+    for tools/train_full_frame_model.py (which has no OpenCV)."""
     from nailmirror_desktop.vision.nails.full_frame import letterboxed
 
     def read(image_path: Path, mask_path: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -193,10 +195,18 @@ def pack(closeups: Path, photos: Path | None, out: Path, size: int) -> dict[str,
             image, mask = read(image_path, mask_path)
             images.append(image), masks.append(mask), photo.append(index), names.append(image_path.name)
             photo_names.append(image_path.name)
+    negative_count = 0
+    if negatives is not None:
+        for image_path in sorted(negatives.glob("*.png")):
+            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+            images.append((letterboxed(image, size)[0].transpose(1, 2, 0) * 255 + 0.5).astype(np.uint8))
+            masks.append(np.zeros((size, size), np.uint8)), photo.append(-1), names.append(image_path.name)
+            negative_count += 1
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, images=np.stack(images), masks=np.stack(masks), photo=np.array(photo, np.int64),
                         names=np.array(names), photo_names=np.array(photo_names))
-    return {"items": len(names), "photos": len(photo_names), "size": size, "out": str(out)}
+    return {"items": len(names), "photos": len(photo_names), "negatives": negative_count, "size": size,
+            "out": str(out)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: pack --out's close-ups and --data's photos letterboxed into NPZ for "
                              "tools/train_full_frame_model.py")
     parser.add_argument("--size", type=int, default=96, help="--pack: the full-frame model's input side")
+    parser.add_argument("--negatives", type=Path, default=None,
+                        help="--pack: also the hand-free images of tools/make_negatives.py, with empty masks")
     shared = Path(os.environ.get("NAILMIRROR_SHARED_DATA") or ROOT.parent / "shared" / "data")
     parser.add_argument("--data", type=Path, default=shared / "nails_eval")
     parser.add_argument("--out", type=Path, default=Path("build/closeups"))
@@ -218,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     del pairs
     if args.pack is not None:
-        print(json.dumps(pack(args.out, args.data, args.pack, args.size)))
+        print(json.dumps(pack(args.out, args.data, args.pack, args.size, args.negatives)))
         return 0
     print(json.dumps(make(args.data, args.out, args.per_photo, args.seed)))
     return 0

@@ -3,7 +3,7 @@
 Runs in .venv-train (torch) like tools/train_nail_model.py, whose model, losses and augmentation it imports:
 
   .venv-train/bin/python tools/train_full_frame_model.py cv [--data build/full_frame_data.npz] [--with-photos]
-                         [--fold-models build/full_frame_folds]
+                         [--with-negatives] [--fold-models build/full_frame_folds]
       5-fold cross-validation by source photo, with the folds of tools/train_nail_model.py `fold_of_photos`
       (photos numbered in sorted name order, as tools/extract_nail_rois.py numbers them): each fold's model is
       exported as DIR/fold<k>.onnx beside DIR/folds.json (source photo → fold), so every close-up and photo can
@@ -14,9 +14,11 @@ Runs in .venv-train (torch) like tools/train_nail_model.py, whose model, losses 
   .venv-train/bin/python tools/train_full_frame_model.py time [--data ...] [--with-photos]
       One epoch's seconds, to size a run to the time there is.
 
-Data: the close-ups of tools/make_closeups.py (each with its source photo's number) and, with --with-photos, the
-whole photos they were cut from, packed by `tools/make_closeups.py --pack` letterboxed to SIZE × SIZE exactly as
-the product does it (vision/nails/full_frame.py: scaled to fit, centred, black bars; the mask area-averaged).
+Data: the close-ups of tools/make_closeups.py (each with its source photo's number); with --with-photos, the
+whole photos they were cut from; with --with-negatives, the hand-free images of tools/make_negatives.py (empty
+masks, in every fold's training: they are no photo's, and the held-out negatives are another source's); packed by
+`tools/make_closeups.py --pack` letterboxed to SIZE × SIZE exactly as the product does it
+(vision/nails/full_frame.py: scaled to fit, centred, black bars; the mask area-averaged).
 ONNX input "image" float32 (N, 3, SIZE, SIZE), output "logits" (N, 1, SIZE, SIZE).
 
 The model: train_nail_model.TinyUNet at full inside resolution (fully convolutional, so it runs at SIZE as it is).
@@ -64,11 +66,15 @@ class Samples:
     names: list[str]
 
 
-def load(path: Path, with_photos: bool) -> Samples:
-    """The packed data (tools/make_closeups.py --pack); the whole photos only `with_photos`."""
+def load(path: Path, with_photos: bool, with_negatives: bool = False) -> Samples:
+    """The packed data (tools/make_closeups.py --pack); the whole photos only `with_photos`, the hand-free images
+    (photo -1, empty masks) only `with_negatives`."""
     data = np.load(path)
     names = [str(n) for n in data["names"]]
-    keep = np.arange(len(names)) if with_photos else np.flatnonzero(~np.isin(names, data["photo_names"]))
+    wanted = np.ones(len(names), bool) if with_photos else ~np.isin(names, data["photo_names"])
+    if not with_negatives:
+        wanted &= data["photo"] >= 0
+    keep = np.flatnonzero(wanted)
     return Samples(data["images"][keep], data["masks"][keep], data["photo"][keep], [names[i] for i in keep])
 
 
@@ -102,7 +108,8 @@ def export_onnx(model: TinyUNet, out: Path, size: int) -> str:
 def cross_validate(samples: Samples, names: list[str], models: Path, *, epochs: int, seed: int,
                    size: int) -> dict[str, object]:
     photo_fold = fold_of_photos(len(names), FOLDS, FOLD_SEED)
-    item_fold = photo_fold[samples.photo]
+    # a hand-free image (photo -1) is no photo's: every fold trains on it (its held-out set is another source's)
+    item_fold = np.where(samples.photo >= 0, photo_fold[np.maximum(samples.photo, 0)], -1)
     models.mkdir(parents=True, exist_ok=True)
     seconds = []
     for fold in range(FOLDS):
@@ -124,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=Path("build/full_frame_data.npz"),
                         help="the packed close-ups and photos (tools/make_closeups.py --pack)")
     parser.add_argument("--with-photos", action="store_true", help="also train on the whole photos")
+    parser.add_argument("--with-negatives", action="store_true",
+                        help="also train on the packed hand-free images (tools/make_negatives.py), empty masks")
     parser.add_argument("--out", type=Path, default=Path("models/nail_full_frame.onnx"))
     parser.add_argument("--fold-models", type=Path, default=Path("build/full_frame_folds"))
     parser.add_argument("--epochs", type=int, default=EPOCHS)
@@ -136,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.data} not found; make it with `python tools/make_closeups.py --pack {args.data}`",
               file=sys.stderr)
         return 2
-    samples = load(args.data, args.with_photos)
+    samples = load(args.data, args.with_photos, args.with_negatives)
     names = [str(n) for n in np.load(args.data)["photo_names"]]
     if samples.images.shape[1] != args.size:
         print(f"error: {args.data} is packed at {samples.images.shape[1]} px, not --size {args.size}", file=sys.stderr)

@@ -39,3 +39,28 @@ def test_the_same_seed_cuts_the_same_groups_of_two_to_four_neighbours():
     assert all(2 <= len(group) <= 4 for group in first)
     assert len({frozenset(group) for group in first}) == len(first)
     assert all(5 not in group for group in first)  # the far nail is no one's neighbour
+
+
+def test_pack_adds_hand_free_images_with_empty_masks_and_no_photo(tmp_path):
+    import csv
+
+    import cv2
+
+    closeups = tmp_path / "closeups"
+    (closeups / "images").mkdir(parents=True), (closeups / "masks").mkdir()
+    image = np.full((60, 80, 3), (120, 150, 200), np.uint8)
+    mask = np.zeros((60, 80), np.uint8)
+    mask[20:40, 30:45] = 255
+    cv2.imwrite(str(closeups / "images" / "a__0.png"), image), cv2.imwrite(str(closeups / "masks" / "a__0.png"), mask)
+    with (closeups / "index.csv").open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([["name", "photo"], ["a__0.png", 3]])
+    negatives = tmp_path / "negatives"
+    negatives.mkdir()
+    for k in range(2):
+        cv2.imwrite(str(negatives / f"scene{k}.png"), np.full((50, 90, 3), 40 + 60 * k, np.uint8))
+    report = make_closeups.pack(closeups, None, tmp_path / "data.npz", 32, negatives)
+    assert report["items"] == 3 and report["negatives"] == 2
+    data = np.load(tmp_path / "data.npz")
+    assert list(data["photo"]) == [3, -1, -1] and list(data["names"][1:]) == ["scene0.png", "scene1.png"]
+    assert data["masks"][0].any() and not data["masks"][1:].any()  # no nail anywhere in a hand-free image
+    assert data["images"][1:].any()  # the scenes themselves are there, letterboxed
