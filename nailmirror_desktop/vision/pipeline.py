@@ -153,9 +153,12 @@ class TryOnPipeline:
     segmenter and the re-detection run less often (vision/cadence.py) rather than frames being dropped.
     active: the kiosk's release holder (vision/nails/active_models.py): while it holds a release, video runs its
     live segmenter and stills its still one, instead of the bundled builds (kept as the fallback).
-    full_frame: a still where no hand is found is painted with the full-frame model's nails (with the model's
-    masks only; vision/nails/full_frame.py), loaded on the first such photo (from `full_frame_path`, else the
-    bundled models/nail_full_frame.onnx).
+    full_frame: a still where no hand is found is painted with the full-frame model's nails (with the model's masks
+    only; vision/nails/full_frame.py), loaded on the first such image (from `full_frame_path`, else the bundled
+    models/nail_full_frame.onnx), unless `full_frame_model` is a loaded one to use (the tools' fold models).
+    video_full_frame: so is a video frame with no hand tracked and no nail held. Off in the product: measured on
+    the clips it adds recall, but at an empty counter the model still paints nails on things that are no hand
+    (models/NAIL_SEGMENTER_CARD.md, "Moving clips … the hand search"); tools/video_cv_eval.py measures it.
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
@@ -166,7 +169,8 @@ class TryOnPipeline:
                  preloaded: Future[VideoModels] | None = None,
                  video_tracker: HandTracker | None = None, adapt_cadence: bool = False,
                  active: ActiveSegmenters | None = None, full_frame: bool = True,
-                 full_frame_path: Path | None = None) -> None:
+                 full_frame_path: Path | None = None, full_frame_model: FullFrameModel | None = None,
+                 video_full_frame: bool = False) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -182,7 +186,9 @@ class TryOnPipeline:
         self._active = active
         self.full_frame = full_frame
         self._full_frame_path = full_frame_path
-        self._full_frame: FullFrameModel | None = None  # loaded on the first still with no hand
+        self._full_frame = full_frame_model  # else loaded on the first image with no hand
+        self.video_full_frame = video_full_frame
+        self._video_full_frame_failed = False
         self._still_detector: StillHandDetector | None = None
         self._video_tracker: HandTracker | None = video_tracker  # opened on first use; closed with the pipeline
         self._smoother: HandSmoother | None = None
@@ -281,14 +287,33 @@ class TryOnPipeline:
         fresh = self._video_frames % self.segment_every == 0
         self._video_frames += 1
         quads, masks = self._video_masks(frame, nails, fresh)
+        held = sum(1 for nail, quad in zip(nails, quads, strict=True) if not nail.seen and quad.opacity > 0)
+        if self.video_full_frame and not hands and not held:
+            # no hand and nothing held: a fingertip close-up no landmarker holds (vision/nails/full_frame.py)
+            quads, masks = self._full_frame_nails(frame)
         segmented = time.perf_counter()
         # `total` is the two stages' own time (a two-stage loop may leave a gap between them)
-        held = sum(1 for nail, quad in zip(nails, quads, strict=True) if not nail.seen and quad.opacity > 0)
         return self._paint(frame, hands, quads, masks, want_coverage, in_place=in_place,
                            start=start - tracked.track_ms / 1000.0,
                            timings=StageTimings(track=tracked.track_ms, smooth=_ms(start, smoothed),
                                                 geometry=_ms(smoothed, placed), segment=_ms(placed, segmented)),
                            held=held)
+
+    def _full_frame_nails(self, frame: NDArray[np.uint8]) -> tuple[list[NailQuad], list[NailMask | None]]:
+        """The full-frame model's nails on a video frame; a model that cannot be loaded turns the video fallback
+        off (logged once) rather than stopping the mirror: the hands' own path does not need it."""
+        if self._video_full_frame_failed:
+            return [], []
+        from nailmirror_desktop.vision.nails.full_frame import FullFrameModelError
+
+        try:
+            model = self.full_frame_model()
+        except FullFrameModelError as exc:
+            log.warning("the full-frame fallback is off for video: %s", exc)
+            self._video_full_frame_failed = True
+            return [], []
+        found_quads, found_masks = model.nails(frame)
+        return list(found_quads), list(found_masks)
 
     @property
     def cadence(self) -> CadenceLevel:

@@ -184,3 +184,50 @@ def test_eval_scores_what_the_still_path_paints_on_a_close_up(nails_eval_dir):
         bare, found = landmark_painter(detector, full_frame=False)(image)
     assert detected and np.count_nonzero((painted > 0) & (truth > 0)) > 0.5 * np.count_nonzero(painted)
     assert not found and not bare.any()
+
+
+@pytest.mark.slow
+def test_video_frames_with_no_hand_tracked_are_painted_by_the_fallback_when_it_is_on(nails_eval_dir, style):
+    image, truth = _closeup(nails_eval_dir)
+    frames = [image.copy() for _ in range(6)]  # a fingertip close-up held under the camera
+    with TryOnPipeline(style.compositor(), video_full_frame=True) as pipeline:
+        results = [pipeline.process_video_frame(frame, 33 * i, want_coverage=True) for i, frame in enumerate(frames)]
+    with TryOnPipeline(style.compositor()) as pipeline:  # the product's default: off in video
+        bare = [pipeline.process_video_frame(frame, 33 * i, want_coverage=True) for i, frame in enumerate(frames)]
+    no_hand = [i for i, result in enumerate(results) if not result.hands]
+    assert no_hand  # the landmarkers hold no hand on a close-up with no palm
+    nails = truth > 0
+    for i in no_hand:
+        painted = results[i].coverage > 0
+        assert len(results[i].quads) >= 2 and all(q.opacity > 0 for q in results[i].quads)
+        assert np.count_nonzero(painted & nails) / np.count_nonzero(painted) >= 0.7  # on the nails
+        if not bare[i].hands:
+            assert not bare[i].coverage.any()  # without the fallback that frame is bare
+
+
+@pytest.mark.slow
+def test_video_opens_the_fallback_only_with_no_hand_and_nothing_held_and_a_broken_one_is_turned_off(
+        nails_eval_dir, tmp_path, style, caplog):
+    from nailmirror_desktop.vision.nails.nail_tracks import HOLD_FRAMES
+
+    corrupt = tmp_path / "nail_full_frame.onnx"
+    corrupt.write_bytes(MODEL.read_bytes()[:1000])
+    photo = cv2.imread(str(nails_eval_dir / "images" / HAND_PHOTO), cv2.IMREAD_COLOR)
+    counter = np.full_like(photo, (40, 45, 50))  # the hand leaves: an empty counter
+    frames = [photo] * 4 + [counter] * (HOLD_FRAMES + 4)
+    warned_at = None
+    results = []
+    with TryOnPipeline(style.compositor(), full_frame_path=corrupt, video_full_frame=True) as pipeline, \
+            caplog.at_level("WARNING"):
+        for i, frame in enumerate(frames):
+            results.append(pipeline.process_video_frame(frame.copy(), 33 * i, want_coverage=True))
+            if warned_at is None and "the full-frame fallback is off for video" in caplog.text:
+                warned_at = i
+    assert all(r.hands for r in results[:4]) and any(q.opacity > 0 for q in results[3].quads)
+    assert results[4].held > 0  # the hand left: its nails are held a while
+    # the (corrupt) fallback was opened only on the first frame with no hand and nothing held ...
+    assert warned_at is not None and warned_at > 4
+    assert not results[warned_at].hands and results[warned_at].held == 0 and results[warned_at - 1].held > 0
+    # ... found broken, turned off with one warning, and the mirror went on painting nothing
+    assert caplog.text.count("the full-frame fallback is off for video") == 1
+    assert not results[-1].coverage.any() and results[-1].quads == []
