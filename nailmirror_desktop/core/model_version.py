@@ -43,7 +43,7 @@ def model_version(conn: sqlite3.Connection | None = None, slot: str = "live") ->
 # The full-frame fallback (vision/nails/full_frame.py, models/nail_full_frame.onnx): its own file and pin, beside
 # the segmenter's, checked before onnxruntime opens it.
 FULL_FRAME_NAME = "nail_full_frame"
-FULL_FRAME_SHA256 = "8d89f32138b9da5a65cb5c911fe183a1e4127513c9401c6a5fbbc887ed3ad5fb"
+FULL_FRAME_SHA256 = "1fb8c02bfd87f99650e414bd2d698c31480dea132a6d123ef790aa8993c1f739"
 
 
 def bundled_full_frame_version() -> str:
