@@ -2,12 +2,13 @@
 
 The VIDEO-mode landmarker only runs its palm detector on the frame as it is, at default thresholds, and on
 close-ups with no palm in view it never finds the hand (measured: 17 of the 52 eval clips, where the still
-cascade finds it in the same photo). So, while fewer than max_hands hands are tracked, one view of the still
-cascade (`StillHandDetector.look`: rotated, zoomed out, low thresholds) is tried every `search_every`-th
-frame, cycling through the views; the view that found a hand is then looked through on every frame (it is
-the view in which this hand can be seen: an upright crop around the hand, MediaPipe's own way of tracking,
-finds nothing on a close-up without a palm, measured), until the hand is lost there or the video landmarker
-finds it too (a lost hand's view is kept KEEP_LOOKING frames more: the landmarker misses single frames).
+cascade finds it in the same photo). So, while fewer than max_hands hands are tracked, one view of the still cascade
+(`StillHandDetector.look`: rotated, zoomed out, low thresholds) is tried on every frame while no hand is tracked and
+every `search_every`-th beside a tracked hand (below), cycling through the views; the view that found a hand is then
+looked through on every frame (it is the view in which this hand can be seen: an upright crop around the hand,
+MediaPipe's own way of tracking, finds nothing on a close-up without a palm, measured), until the hand is lost there
+or the video landmarker finds it too (a lost hand's view is kept KEEP_LOOKING frames more: the landmarker misses
+single frames).
 
 Cost is bounded: at most one landmarker run on one view per frame (its canvas capped at MAX_CANVAS px, so a 4×
 zoom-out costs about a frame's tracking); while searching beside a tracked hand, one every search_every frames;
@@ -19,7 +20,7 @@ any sampled frame (nor `StillHandDetector.detect`); 917FB1CC (224 px), the video
 from frame 7 but its quads miss the nails (IoU 0.04, the still path's 0.05); F6F9B3E6 (224 px), recovered at
 frame 9 and followed, seen in about 1 frame of 3, its skeleton a fraction of the close-up hand's size;
 34404E67 (258 px), d6072ec6, d61d6de4, only a few late views (low-threshold as-is, 4× turned) find it, each on
-1–2 of 4 sampled frames, and a 45-frame clip reaches 15 of the 23 views.
+1–2 of 4 sampled frames (at one view every 3rd frame a 45-frame clip reached 15 of the 23 views; now all).
 
 While no hand at all is tracked the search looks at a view on every frame (`search_every // SEARCH_EVERY`: the
 governor's slower levels still slow it): there is nothing to paint then, so the frame's budget is free for it, and
