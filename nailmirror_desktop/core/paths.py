@@ -157,6 +157,8 @@ def _make_owned_dir(path: Path) -> bool:
     if path.is_dir():
         return False
     if path.exists() or path.is_symlink():
+        if path.is_dir():
+            return False  # another thread or process made it between the two looks (not a file in its way)
         raise NotADirectoryError(errno.ENOTDIR, "exists and is not a folder", str(path))
     if not path.parent.exists():
         _make_owned_dir(path.parent)

@@ -111,3 +111,26 @@ def test_config_is_owner_only_even_over_a_leftover_temporary_file(tmp_path):
     os.chmod(leftover, 0o644)
     save_config(KioskConfig(), path)
     assert mode(path) == 0o600
+
+
+class _MadeMeanwhile(type(Path())):  # type: ignore[misc]
+    """A folder another thread makes between the first look (is_dir: not yet) and the second (exists: now)."""
+
+    looks = 0
+
+    def is_dir(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        _MadeMeanwhile.looks += 1
+        if _MadeMeanwhile.looks == 1:
+            os.mkdir(self)  # the other thread wins the race right after this look
+            return False
+        return super().is_dir(*args, **kwargs)
+
+
+def test_a_folder_made_by_another_thread_between_the_looks_is_not_taken_for_a_file(tmp_path):
+    # two workers creating one AI style once failed here: "data directory unusable ... move that file away"
+    folder = _MadeMeanwhile(tmp_path / "styles")
+    assert paths.private_dir(folder) == folder and Path(folder).is_dir()
+    in_the_way = tmp_path / "a_file"
+    in_the_way.write_text("x")
+    with pytest.raises(paths.DataDirUnusable):  # a file in the way is still refused
+        paths.private_dir(in_the_way)
