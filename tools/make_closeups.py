@@ -176,10 +176,13 @@ def pack(closeups: Path, photos: Path | None, out: Path, size: int,
     for tools/train_full_frame_model.py (which has no OpenCV)."""
     from nailmirror_desktop.vision.nails.full_frame import letterboxed
 
-    def read(image_path: Path, mask_path: Path) -> tuple[np.ndarray, np.ndarray]:
+    def read(image_path: Path, mask_path: Path | None) -> tuple[np.ndarray, np.ndarray]:
+        """The image and its mask letterboxed; no mask path: a hand-free image, its mask empty."""
         image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        mask = cv2.imread(str(mask_path), cv2.IMREAD_GRAYSCALE)
         boxed = (letterboxed(image, size)[0].transpose(1, 2, 0) * 255 + 0.5).astype(np.uint8)
+        if mask_path is None:
+            return boxed, np.zeros((size, size), np.uint8)
+        mask = cv2.imread(str(mask_path), cv2.IMREAD_GRAYSCALE)
         mask3 = cv2.cvtColor(np.where(mask > 0, 255, 0).astype(np.uint8), cv2.COLOR_GRAY2BGR)
         boxed_mask = (letterboxed(mask3, size)[0, 0] * 255 + 0.5).astype(np.uint8)
         return boxed, boxed_mask
@@ -195,17 +198,14 @@ def pack(closeups: Path, photos: Path | None, out: Path, size: int,
             image, mask = read(image_path, mask_path)
             images.append(image), masks.append(mask), photo.append(index), names.append(image_path.name)
             photo_names.append(image_path.name)
-    negative_count = 0
     if negatives is not None:
         for image_path in sorted(negatives.glob("*.png")):
-            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-            images.append((letterboxed(image, size)[0].transpose(1, 2, 0) * 255 + 0.5).astype(np.uint8))
-            masks.append(np.zeros((size, size), np.uint8)), photo.append(-1), names.append(image_path.name)
-            negative_count += 1
+            image, mask = read(image_path, None)
+            images.append(image), masks.append(mask), photo.append(-1), names.append(image_path.name)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, images=np.stack(images), masks=np.stack(masks), photo=np.array(photo, np.int64),
                         names=np.array(names), photo_names=np.array(photo_names))
-    return {"items": len(names), "photos": len(photo_names), "negatives": negative_count, "size": size,
+    return {"items": len(names), "photos": len(photo_names), "negatives": photo.count(-1), "size": size,
             "out": str(out)}
 
 

@@ -80,17 +80,19 @@ def evaluate(args: argparse.Namespace) -> dict[str, object]:
     other_fold_of = full_frame_folds(args.full_frame_models)
     segmenter = fold_models(args.models, "train_nail_model.py cv --fold-models",
                             lambda path, sha: NailSegmenter(path, threshold=args.threshold, expected_sha256=sha))
-    full_frame = fold_models(args.full_frame_models or Path(), "train_full_frame_model.py cv",
-                             lambda path, sha: FullFrameModel(path, threshold=args.full_frame_threshold,
-                                                              expected_sha256=sha))
+    full_frame = None if args.full_frame_models is None else fold_models(
+        args.full_frame_models, "train_full_frame_model.py cv",
+        lambda path, sha: FullFrameModel(path, threshold=args.full_frame_threshold, expected_sha256=sha))
     start = time.perf_counter()
     per_fold: dict[int, dict[str, VideoCounts]] = {}
     for clip in video_clips(args.clips):
         if clip.name not in fold_of:
             raise UsageError(f"{clip.name}: no such photo in {args.rois}")
-        if args.full_frame_models is not None and clip.name not in other_fold_of:
-            raise UsageError(f"{clip.name}: not in {args.full_frame_models / 'folds.json'}")
-        fallback = full_frame(other_fold_of[clip.name]) if args.full_frame_models is not None else None
+        fallback = None
+        if full_frame is not None:
+            if clip.name not in other_fold_of:
+                raise UsageError(f"{clip.name}: not in {args.full_frame_models / 'folds.json'}")
+            fallback = full_frame(other_fold_of[clip.name])
         with TryOnPipeline(Compositor(np.full((8, 8, 3), 255, np.uint8)), segmenter=segmenter(fold_of[clip.name]),
                            segment_every=args.segment_every, full_frame=fallback is not None,
                            full_frame_model=fallback, video_full_frame=fallback is not None) as pipeline:

@@ -41,24 +41,30 @@ def test_nothing_is_searched_while_max_hands_are_tracked():
     assert recovery._detector is None  # no landmarker was even opened
 
 
-def _views_looked(recovery: HandRecovery, frames: int, tracked: list[HandObservation]) -> list[int]:
-    """The frames (0-based) on which `recovery` looked through a view: the real landmarker on a blank frame, with
-    its `_look` wrapped to record the calls."""
-    looked: list[int] = []
+def _record_looks(recovery: HandRecovery) -> list[tuple[int, View]]:
+    """(frame, 0-based; view) of every view `recovery` looks through from now on: its `_look` wrapped, the real
+    landmarker still run."""
+    looks: list[tuple[int, View]] = []
     real_look = recovery._look
-    frame = np.zeros((240, 320, 3), np.uint8)
 
     def spy(image, view, known):  # type: ignore[no-untyped-def]
-        looked.append(recovery._frames - 1)  # update() counts the frame before it looks
+        looks.append((recovery._frames - 1, view))  # update() counts the frame before it looks
         return real_look(image, view, known)
 
     recovery._look = spy  # type: ignore[method-assign]
+    return looks
+
+
+def _views_looked(recovery: HandRecovery, frames: int, tracked: list[HandObservation]) -> list[int]:
+    """The frames (0-based) on which `recovery` looked through a view on a blank frame."""
+    looks = _record_looks(recovery)
+    frame = np.zeros((240, 320, 3), np.uint8)
     try:
         for _ in range(frames):
             recovery.update(frame, tracked, max_hands=2)
     finally:
         recovery.close()
-    return looked
+    return [index for index, _ in looks]
 
 
 def test_with_no_hand_tracked_a_view_is_looked_through_on_every_frame():
@@ -79,14 +85,7 @@ def test_the_governors_slower_levels_slow_the_no_hand_search_too():
 def test_a_second_hand_is_searched_for_at_default_thresholds_only():
     tracked = [HandObservation(np.full((21, 3), 5.0, np.float32), "Right", 0.9)]
     recovery = HandRecovery(search_every=1)
-    seen: list[View] = []
-    real_look = recovery._look
-
-    def spy(image, view, known):  # type: ignore[no-untyped-def]
-        seen.append(view)
-        return real_look(image, view, known)
-
-    recovery._look = spy  # type: ignore[method-assign]
+    looks = _record_looks(recovery)
     frame = np.zeros((240, 320, 3), np.uint8)
     try:
         for _ in range(len(recovery.views)):
@@ -95,6 +94,7 @@ def test_a_second_hand_is_searched_for_at_default_thresholds_only():
             recovery.update(frame, [], max_hands=2)
     finally:
         recovery.close()
+    seen = [view for _, view in looks]
     beside, alone = seen[:len(recovery.views)], seen[len(recovery.views):]
     assert not any(view.low_threshold for view in beside)
     assert len(set(beside)) == 11  # every default-threshold view, each at least twice in 23 frames
@@ -104,24 +104,17 @@ def test_a_second_hand_is_searched_for_at_default_thresholds_only():
 def test_an_unchanged_empty_scene_is_searched_through_once_then_not_until_it_changes():
     recovery = HandRecovery(search_every=3)
     views = len(recovery.views)
-    looked: list[int] = []
-    real_look = recovery._look
-
-    def spy(image, view, known):  # type: ignore[no-untyped-def]
-        looked.append(recovery._frames - 1)
-        return real_look(image, view, known)
-
-    recovery._look = spy  # type: ignore[method-assign]
+    looks = _record_looks(recovery)
     counter = np.full((240, 320, 3), 90, np.uint8)
     rng = np.random.default_rng(3)
     try:
         for _ in range(views + 10):  # an empty counter, with a camera's noise
             noisy = np.clip(counter.astype(np.int16) + rng.integers(-3, 4, counter.shape), 0, 255).astype(np.uint8)
             recovery.update(noisy, [], max_hands=2)
-        assert looked == list(range(views))  # every view once, then nothing
+        assert [index for index, _ in looks] == list(range(views))  # every view once, then nothing
         counter[60:180, 100:220] = 200  # something comes in
         for _ in range(3):
             recovery.update(counter, [], max_hands=2)
     finally:
         recovery.close()
-    assert looked[views:] == [views + 10, views + 11, views + 12]
+    assert [index for index, _ in looks[views:]] == [views + 10, views + 11, views + 12]
