@@ -3,6 +3,10 @@
   python tools/score_full_frame.py --data build/closeups --fold-models build/full_frame_folds
                                    [--threshold 0.5 0.6 ...]
   python tools/score_full_frame.py --data ../shared/data/nails_eval --fold-models build/full_frame_folds
+                                   [--check-models build/folds64]
+
+--check-models: the still segmenter's fold models (tools/train_nail_model.py cv, the same folds) for the check, so
+that it too never saw the image's source photo; without it the bundled still build checks.
 
 For every image of DIR (images/ + masks/; a close-up's source photo from DIR/index.csv, else the image itself): the
 product's still detection and ROI path (`photos.paint_hands` with the bundled still segmenter), and the full-frame map
@@ -10,8 +14,11 @@ of the fold model that never saw its source photo (DIR/folds.json of tools/train
 scored by `vision/evaluation/photos.py`:
 
 - roi: today's still path (nothing where no hand is found);
-- fallback: the full-frame nails where no hand is found (what the product does);
-- union: also, on every image, the full-frame nails that the ROI path's paint does not overlap;
+- fallback: the full-frame nails where no hand is found, each checked and outlined by the still segmenter
+  (vision/nails/full_frame_check.py: what the product does);
+- unchecked: the full-frame nails where no hand is found as the full-frame model draws them (before the check);
+- union: also, on every image, the checked full-frame nails that the ROI path's paint does not overlap;
+- union_unchecked: the same with the full-frame nails as the model draws them;
 - fallback_only: the fallback on the images with no hand alone (what the full-frame model itself is worth).
 
 Prints one JSON line: per threshold and way, the dataset score, nails recalled and images the way changed.
@@ -35,6 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from nailmirror_desktop.vision.evaluation.photos import dataset_pairs, score_image, summarise  # noqa: E402
 from nailmirror_desktop.vision.nails.full_frame import DEFAULT_THRESHOLD, nails_from_probability  # noqa: E402
+from nailmirror_desktop.vision.nails.full_frame_check import checked_nails  # noqa: E402
+from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter  # noqa: E402
 from nailmirror_desktop.vision.paint.compositor import coverage_mask  # noqa: E402
 
 NEW_NAIL_OVERLAP = 0.2  # union: a full-frame nail overlapping the ROI paint by less than this much is a new nail
@@ -48,6 +57,7 @@ class Seen:
     hand: bool
     roi: np.ndarray  # the ROI path's coverage
     prob: np.ndarray  # the fold model's letterboxed map
+    checker: NailSegmenter  # the still segmenter that checks its nails
 
 
 def sources(data: Path) -> dict[str, str]:
@@ -58,14 +68,18 @@ def sources(data: Path) -> dict[str, str]:
         return {row["name"]: row["source"] for row in csv.DictReader(handle)}
 
 
-def full_frame_coverage(seen: Seen, threshold: float) -> np.ndarray:
+def full_frame_coverage(seen: Seen, threshold: float, checked: bool = True) -> np.ndarray:
     quads, masks = nails_from_probability(seen.prob, seen.image, threshold)
+    if checked:
+        quads, masks = checked_nails(seen.image, quads, masks, seen.checker)
     return coverage_mask(quads, seen.image.shape, masks)
 
 
-def new_nails(seen: Seen, threshold: float) -> np.ndarray:
+def new_nails(seen: Seen, threshold: float, checked: bool = True) -> np.ndarray:
     """The full-frame nails the ROI paint does not (mostly) cover, as a coverage."""
     quads, masks = nails_from_probability(seen.prob, seen.image, threshold)
+    if checked:
+        quads, masks = checked_nails(seen.image, quads, masks, seen.checker)
     out = np.zeros(seen.image.shape[:2], np.uint8)
     for quad, mask in zip(quads, masks, strict=True):
         one = coverage_mask([quad], seen.image.shape, [mask])
@@ -80,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--fold-models", type=Path, required=True)
     parser.add_argument("--threshold", type=float, nargs="+", default=[DEFAULT_THRESHOLD])
+    parser.add_argument("--check-models", type=Path, default=None,
+                        help="the still segmenter's fold models (DIR/fold<k>.onnx, the same folds) for the check")
     args = parser.parse_args(argv)
     try:
         pairs = dataset_pairs(args.data)
@@ -99,6 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         models[fold] = FullFrameModel(path, expected_sha256=hashlib.sha256(path.read_bytes()).hexdigest())
     source_of = sources(args.data)
     segmenter = bundled_segmenter(STILL_MODEL)  # the still path's own build, as the product paints a photo
+    checkers: dict[int, NailSegmenter] = {}
+    for fold in sorted(set(folds.values())) if args.check_models is not None else ():
+        path = args.check_models / f"fold{fold}.onnx"
+        checkers[fold] = NailSegmenter(path, threshold=segmenter.threshold,
+                                       expected_sha256=hashlib.sha256(path.read_bytes()).hexdigest())
     seen: list[Seen] = []
     with StillHandDetector() as detector:
         for image_path, mask_path in pairs:
@@ -106,23 +127,24 @@ def main(argv: list[str] | None = None) -> int:
             truth = cv2.imread(str(mask_path), cv2.IMREAD_GRAYSCALE)
             hands = detector.detect(image)
             roi = paint_hands(image, hands, "model", segmenter)
-            model = models[folds[source_of.get(image_path.name, image_path.name)]]
-            seen.append(Seen(image_path.name, image, truth, bool(hands), roi, model.probabilities(image)))
+            fold = folds[source_of.get(image_path.name, image_path.name)]
+            seen.append(Seen(image_path.name, image, truth, bool(hands), roi, models[fold].probabilities(image),
+                             checkers.get(fold, segmenter)))
     report: dict[str, object] = {"images": len(seen), "hand_found": sum(s.hand for s in seen)}
     for threshold in args.threshold:
         ways: dict[str, dict[str, object]] = {}
-        for way in ("roi", "fallback", "union", "fallback_only"):
+        for way in ("roi", "fallback", "unchecked", "union", "union_unchecked", "fallback_only"):
             scores, changed = [], 0
             for s in seen:
                 if way == "fallback_only" and s.hand:
                     continue
-                if way == "roi" or (way == "fallback" and s.hand):
+                if way == "roi" or (way in ("fallback", "unchecked") and s.hand):
                     painted, detected = s.roi, s.hand
-                elif way in ("fallback", "fallback_only"):
-                    painted = full_frame_coverage(s, threshold)
+                elif way in ("fallback", "unchecked", "fallback_only"):
+                    painted = full_frame_coverage(s, threshold, checked=way != "unchecked")
                     detected = bool(painted.any())
                 else:
-                    painted = s.roi | new_nails(s, threshold)
+                    painted = s.roi | new_nails(s, threshold, checked=way == "union")
                     detected = s.hand or bool(painted.any())
                 changed += int(not np.array_equal(painted, s.roi))
                 scores.append(score_image(s.name, s.truth, painted, detected))

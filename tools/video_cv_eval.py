@@ -9,8 +9,9 @@
 from (tools/make_eval_clips.py): in-sample. Here the clip made from photo P runs the whole video path (the same
 `TryOnPipeline` as the eval, fresh per clip) with models/fold<k>.onnx, k being P's fold in the cross-validation
 that wrote --oof (its `fold_of_photo`, over the photo names in --rois). The full-frame fallback in video (frames
-with no hand tracked and no nail held; off in the product) runs only with --full-frame-models, each clip with the
-fold model of tools/train_full_frame_model.py cv that never saw its photo (DIR/folds.json).
+with no hand tracked and no nail held; on in the product, checked by the clip's fold segmenter) runs only with
+--full-frame-models, each clip with the fold model of tools/train_full_frame_model.py cv that never saw its photo
+(DIR/folds.json): without it the figures are the product's without its fallback.
 Prints per-fold lines on stderr and one JSON line: iou_frames, nail_recall, blink_rate over all clips, and per fold.
 """
 

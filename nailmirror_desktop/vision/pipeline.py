@@ -33,6 +33,7 @@ from nailmirror_desktop.core.nail_form import NATURAL, NailForm
 from nailmirror_desktop.vision.cadence import LEVELS as CADENCE_LEVELS
 from nailmirror_desktop.vision.cadence import CadenceGovernor, CadenceLevel
 from nailmirror_desktop.vision.nails.extension import NailExtension, extend_nails
+from nailmirror_desktop.vision.nails.full_frame_check import FallbackNail, carried_nails, checked_nails, overlap
 from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
 from nailmirror_desktop.vision.nails.nail_rois import carry_mask, painted_share, shifted_mask
@@ -76,6 +77,11 @@ STILL_MASKS: StillMasks = "model"
 # nail_recall 0.735 vs 0.734 (ARCHITECTURE.md §12). segment_every=2 is the cheaper cadence for slower PCs
 # (1.8 ms per hand; the serial ratio was 1.30-1.33 on every frame vs 1.19-1.24 at 2, under load).
 SEGMENT_EVERY = 1
+# A found hand painting fewer nails than this has some unpainted: the full-frame model looks for them (on fresh
+# frames only, so a slower PC's cadence lowers its cost too). On the clips, out of sample, it ran on 341 of 2,043
+# frames with a hand; painting its checked nails there lifted iou_frames 0.650 → 0.657 and nail_recall 0.792 →
+# 0.801 at the same pixel precision (0.783), where looking on every hand frame cost precision (0.759).
+FINGERS = 5
 # A frame at the rate the live path is built for (two hands at 30 FPS): the nail tracks match a finger within a
 # nail length per such frame elapsed, so a mirror that skipped frames still follows a moving finger.
 SOURCE_FRAME_MS = 1000.0 / 30.0
@@ -156,9 +162,12 @@ class TryOnPipeline:
     full_frame: a still where no hand is found is painted with the full-frame model's nails (with the model's masks
     only; vision/nails/full_frame.py), loaded on the first such image (from `full_frame_path`, else the bundled
     models/nail_full_frame.onnx), unless `full_frame_model` is a loaded one to use (the tools' fold models).
-    video_full_frame: so is a video frame with no hand tracked and no nail held. Off in the product: measured on
-    the clips it adds recall, but at an empty counter the model still paints nails on things that are no hand
-    (models/NAIL_SEGMENTER_CARD.md, "Moving clips … the hand search"); tools/video_cv_eval.py measures it.
+    Each full-frame nail is checked and outlined by the segmenter before it is painted
+    (vision/nails/full_frame_check.py: the full-frame model alone paints nails on faces, cups and counters).
+    video_full_frame: so is a video frame with no hand tracked and no nail held (with the live segmenter as the
+    check, a nail it passed on the frame before staying while it is found there again), and a frame whose hands
+    paint fewer than FINGERS nails a hand gets the checked nails that touch none of theirs. On in the product;
+    tools/video_cv_eval.py measures it on the clips, tools/score_negatives.py --video-frames at an empty counter.
     Video: `process_video_frame`, or its two stages `track_video_frame` / `paint_video_frame` (see the module).
     """
 
@@ -170,7 +179,7 @@ class TryOnPipeline:
                  video_tracker: HandTracker | None = None, adapt_cadence: bool = False,
                  active: ActiveSegmenters | None = None, full_frame: bool = True,
                  full_frame_path: Path | None = None, full_frame_model: FullFrameModel | None = None,
-                 video_full_frame: bool = False) -> None:
+                 video_full_frame: bool = True) -> None:
         if segment_every < 1:
             raise ValueError(f"segment_every must be at least 1, not {segment_every}")
         self.compositor = compositor
@@ -189,6 +198,7 @@ class TryOnPipeline:
         self._full_frame = full_frame_model  # else loaded on the first image with no hand
         self.video_full_frame = video_full_frame
         self._video_full_frame_failed = False
+        self._fallback_painted: list[FallbackNail] = []  # the video fallback's nails on the last frame
         self._still_detector: StillHandDetector | None = None
         self._video_tracker: HandTracker | None = video_tracker  # opened on first use; closed with the pipeline
         self._smoother: HandSmoother | None = None
@@ -288,9 +298,23 @@ class TryOnPipeline:
         self._video_frames += 1
         quads, masks = self._video_masks(frame, nails, fresh)
         held = sum(1 for nail, quad in zip(nails, quads, strict=True) if not nail.seen and quad.opacity > 0)
+        painted = sum(1 for quad in quads if quad.opacity > 0)
         if self.video_full_frame and not hands and not held:
             # no hand and nothing held: a fingertip close-up no landmarker holds (vision/nails/full_frame.py)
             quads, masks = self._full_frame_nails(frame)
+        elif self.video_full_frame and hands and fresh and painted < FINGERS * len(hands):
+            # hands with nails unpainted (a close-up whose skeleton is off its fingers, a hand not yet found): the
+            # checked full-frame nails that touch none of theirs are painted too, as on no hand of `hands` (an index
+            # past them: the extension and the framing look up no landmarks for them)
+            found_quads, found_masks = self._full_frame_nails(frame)
+            beside = [mask for mask in masks if mask is not None]
+            for quad, mask in zip(found_quads, found_masks, strict=True):
+                if mask is not None and not any(overlap(mask, other) for other in beside):
+                    alone = replace(quad, hand_index=len(hands))
+                    quads.append(alone)
+                    masks.append(replace(mask, quad=alone))
+        else:
+            self._fallback_painted = []  # no fallback on this frame: its next nail passes the check anew
         segmented = time.perf_counter()
         # `total` is the two stages' own time (a two-stage loop may leave a gap between them)
         return self._paint(frame, hands, quads, masks, want_coverage, in_place=in_place,
@@ -312,8 +336,16 @@ class TryOnPipeline:
             log.warning("the full-frame fallback is off for video: %s", exc)
             self._video_full_frame_failed = True
             return [], []
-        found_quads, found_masks = model.nails(frame)
-        return list(found_quads), list(found_masks)
+        quads, masks = model.nails(frame)
+        # checked by the live segmenter (full_frame_check.py); a nail it passed on the last frame stays while the
+        # segmenter finds it there again, proposed or not (a while). Edges as the ROI path's in video: without the
+        # per-nail refinement.
+        segmenter = self.segmenter()
+        quads, masks = checked_nails(frame, quads, masks, segmenter,
+                                     held=[nail.mask for nail in self._fallback_painted], refine_edges=False)
+        carried = carried_nails(frame, self._fallback_painted, masks, segmenter, refine_edges=False)
+        self._fallback_painted = [FallbackNail(mask) for mask in masks if mask is not None] + carried
+        return quads + [nail.mask.quad for nail in carried], masks + [nail.mask for nail in carried]
 
     @property
     def cadence(self) -> CadenceLevel:
@@ -339,6 +371,7 @@ class TryOnPipeline:
 
     def _reset_paint_state(self) -> None:
         self._smoother = None
+        self._fallback_painted = []
         self._nails.reset()
         self._last_paint_ms = None
         self._video_frames = 0
@@ -505,16 +538,20 @@ def place_nails(image: NDArray[np.uint8], hands: list[HandObservation], *, mirro
         from nailmirror_desktop.vision.nails.nail_refiner import refine_nails
 
         return quads, refine_nails(image, quads), placed
-    if not hands and full_frame is not None:
-        fallback_quads, fallback_masks = full_frame().nails(image)
-        return fallback_quads, fallback_masks, placed
-    quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY_MODEL else 0.0) for quad in quads]
-    if not quads:
+    if not hands and full_frame is None:
         return quads, [], placed  # nothing to segment: no model to load
     if segmenter is None:
         from nailmirror_desktop.vision.nails.nail_segmenter import STILL_MODEL, bundled_segmenter
 
         segmenter = bundled_segmenter(STILL_MODEL)
+    if not hands and full_frame is not None:
+        # each full-frame nail checked and outlined by the still segmenter (vision/nails/full_frame_check.py)
+        fallback_quads, fallback_masks = full_frame().nails(image)
+        checked_quads, checked_masks = checked_nails(image, fallback_quads, fallback_masks, segmenter)
+        return checked_quads, checked_masks, placed
+    quads = [replace(quad, opacity=1.0 if quad.opacity >= STILL_MIN_OPACITY_MODEL else 0.0) for quad in quads]
+    if not quads:
+        return quads, [], placed
     found = segmenter.segment(image, quads)
     quads = [quad if mask is not None else replace(quad, opacity=0.0) for quad, mask in zip(quads, found, strict=True)]
     return quads, found, placed

@@ -187,12 +187,12 @@ def test_eval_scores_what_the_still_path_paints_on_a_close_up(nails_eval_dir):
 
 
 @pytest.mark.slow
-def test_video_frames_with_no_hand_tracked_are_painted_by_the_fallback_when_it_is_on(nails_eval_dir, style):
+def test_video_frames_with_no_hand_tracked_are_painted_by_the_checked_fallback(nails_eval_dir, style):
     image, truth = _closeup(nails_eval_dir)
     frames = [image.copy() for _ in range(6)]  # a fingertip close-up held under the camera
-    with TryOnPipeline(style.compositor(), video_full_frame=True) as pipeline:
+    with TryOnPipeline(style.compositor()) as pipeline:  # the product's default: on in video
         results = [pipeline.process_video_frame(frame, 33 * i, want_coverage=True) for i, frame in enumerate(frames)]
-    with TryOnPipeline(style.compositor()) as pipeline:  # the product's default: off in video
+    with TryOnPipeline(style.compositor(), video_full_frame=False) as pipeline:
         bare = [pipeline.process_video_frame(frame, 33 * i, want_coverage=True) for i, frame in enumerate(frames)]
     no_hand = [i for i, result in enumerate(results) if not result.hands]
     assert no_hand  # the landmarkers hold no hand on a close-up with no palm
@@ -205,29 +205,115 @@ def test_video_frames_with_no_hand_tracked_are_painted_by_the_fallback_when_it_i
             assert not bare[i].coverage.any()  # without the fallback that frame is bare
 
 
-@pytest.mark.slow
-def test_video_opens_the_fallback_only_with_no_hand_and_nothing_held_and_a_broken_one_is_turned_off(
-        nails_eval_dir, tmp_path, style, caplog):
-    from nailmirror_desktop.vision.nails.nail_tracks import HOLD_FRAMES
+class _CountingModel(FullFrameModel):
+    """The real bundled model, noting each frame it is asked to look at."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.looked = 0
+
+    def nails(self, image):
+        self.looked += 1
+        return super().nails(image)
+
+
+@pytest.mark.slow
+def test_video_asks_the_full_frame_model_only_where_nails_may_be_missing(nails_eval_dir, style):
+    from nailmirror_desktop.vision.nails.nail_tracks import HOLD_FRAMES
+    from nailmirror_desktop.vision.pipeline import FINGERS
+
+    photo = cv2.imread(str(nails_eval_dir / "images" / HAND_PHOTO), cv2.IMREAD_COLOR)
+    counter = np.full_like(photo, (40, 45, 50))  # the hand leaves: an empty counter
+    model = _CountingModel()
+    looked = []
+    with TryOnPipeline(style.compositor(), full_frame_model=model) as pipeline:
+        for i, frame in enumerate([photo] * 6 + [counter] * (HOLD_FRAMES + 4)):
+            before = model.looked
+            result = pipeline.process_video_frame(frame.copy(), 33 * i, want_coverage=True)
+            looked.append(model.looked > before)
+            on_hands = sum(1 for q in result.quads if q.opacity > 0 and q.hand_index < len(result.hands))
+            if result.hands:  # a hand: only while it paints fewer nails than it has fingers
+                assert looked[-1] == (on_hands < FINGERS * len(result.hands)), i
+            else:  # no hand: only once nothing is held
+                assert looked[-1] == (result.held == 0), i
+    assert looked[-1] and not any(looked[6:6 + 2])  # the hand's nails held first, then the counter looked at
+    assert not result.quads and not result.coverage.any()  # and nothing found on it
+
+
+@pytest.mark.slow
+def test_a_broken_full_frame_model_is_turned_off_with_one_warning_and_the_mirror_goes_on(
+        nails_eval_dir, tmp_path, style, caplog):
     corrupt = tmp_path / "nail_full_frame.onnx"
     corrupt.write_bytes(MODEL.read_bytes()[:1000])
     photo = cv2.imread(str(nails_eval_dir / "images" / HAND_PHOTO), cv2.IMREAD_COLOR)
-    counter = np.full_like(photo, (40, 45, 50))  # the hand leaves: an empty counter
-    frames = [photo] * 4 + [counter] * (HOLD_FRAMES + 4)
-    warned_at = None
-    results = []
-    with TryOnPipeline(style.compositor(), full_frame_path=corrupt, video_full_frame=True) as pipeline, \
-            caplog.at_level("WARNING"):
-        for i, frame in enumerate(frames):
-            results.append(pipeline.process_video_frame(frame.copy(), 33 * i, want_coverage=True))
-            if warned_at is None and "the full-frame fallback is off for video" in caplog.text:
-                warned_at = i
-    assert all(r.hands for r in results[:4]) and any(q.opacity > 0 for q in results[3].quads)
-    assert results[4].held > 0  # the hand left: its nails are held a while
-    # the (corrupt) fallback was opened only on the first frame with no hand and nothing held ...
-    assert warned_at is not None and warned_at > 4
-    assert not results[warned_at].hands and results[warned_at].held == 0 and results[warned_at - 1].held > 0
-    # ... found broken, turned off with one warning, and the mirror went on painting nothing
+    counter = np.full_like(photo, (40, 45, 50))
+    frames = [counter] * 3 + [photo] * 4 + [counter] * 3
+    with TryOnPipeline(style.compositor(), full_frame_path=corrupt) as pipeline, caplog.at_level("WARNING"):
+        results = [pipeline.process_video_frame(frame.copy(), 33 * i, want_coverage=True)
+                   for i, frame in enumerate(frames)]
     assert caplog.text.count("the full-frame fallback is off for video") == 1
-    assert not results[-1].coverage.any() and results[-1].quads == []
+    assert not results[2].coverage.any()  # the empty counter: nothing, and no error
+    assert results[6].hands and any(q.opacity > 0 for q in results[6].quads)  # the hand's own nails still painted
+
+
+def _proposal(image: np.ndarray, mask: NailMask) -> tuple[NailQuad, NailMask]:
+    quad = oriented_quad(mask, image)
+    assert quad is not None
+    return quad, NailMask(quad, mask.roi, mask.alpha, mask.refined)
+
+
+def test_the_check_keeps_a_nail_both_models_outline_alike_and_paints_the_segmenters_mask():
+    from nailmirror_desktop.vision.nails.full_frame_check import AGREEMENT, agreement, checked_nails
+    from nailmirror_desktop.vision.nails.nail_segmenter import bundled_segmenter
+
+    segmenter = bundled_segmenter()
+    for tip_up in (True, False):
+        image, nail = _finger_image(tip_up)
+        quad, proposal = _proposal(image, nail)
+        quads, masks = checked_nails(image, [quad], [proposal], segmenter)
+        assert quads == [quad] and masks[0] is not None
+        assert masks[0] is not proposal and agreement(proposal, masks[0]) >= AGREEMENT  # the segmenter's own mask
+
+
+def test_the_check_drops_an_outline_the_segmenter_does_not_draw_unless_it_painted_that_nail_the_frame_before():
+    from nailmirror_desktop.vision.nails.full_frame_check import agreement, checked_nails
+    from nailmirror_desktop.vision.nails.nail_segmenter import bundled_segmenter
+
+    segmenter = bundled_segmenter()
+    image, nail = _finger_image()
+    whole_quad, whole = _proposal(image, nail)
+    _, before = checked_nails(image, [whole_quad], [whole], segmenter)  # the nail as the last frame painted it
+    # the full-frame model's outline is a sliver along the nail's side: the segmenter, asked there, draws the whole
+    # nail, and the two outlines do not agree
+    sliver = np.zeros_like(nail.alpha)
+    sliver[:, : max(3, nail.alpha.shape[1] // 5)] = nail.alpha[:, : max(3, nail.alpha.shape[1] // 5)]
+    quad, proposal = _proposal(image, NailMask(nail.quad, nail.roi, sliver, True))
+    assert checked_nails(image, [quad], [proposal], segmenter) == ([], [])
+    # the same sliver while that nail was painted on the last video frame: it stays painted
+    held_quads, held_masks = checked_nails(image, [quad], [proposal], segmenter, held=[m for m in before if m])
+    assert held_quads == [quad] and held_masks[0] is not None
+    assert agreement(held_masks[0], before[0]) > 0.5
+
+
+def test_a_nail_the_model_stops_proposing_is_carried_a_few_frames_while_the_segmenter_still_finds_it():
+    from nailmirror_desktop.vision.nails.full_frame_check import (
+        CARRY_FRAMES,
+        FallbackNail,
+        carried_nails,
+        checked_nails,
+    )
+    from nailmirror_desktop.vision.nails.nail_segmenter import bundled_segmenter
+
+    segmenter = bundled_segmenter()
+    image, nail = _finger_image()
+    quad, proposal = _proposal(image, nail)
+    _, masks = checked_nails(image, [quad], [proposal], segmenter)
+    before = [FallbackNail(masks[0])]  # painted last frame; this frame the full-frame model proposes nothing
+    carried = carried_nails(image, before, [], segmenter)
+    assert len(carried) == 1 and carried[0].unproposed == 1
+    # not past CARRY_FRAMES frames with no proposal, and not where this frame's checked nails already paint it
+    assert carried_nails(image, [FallbackNail(masks[0], CARRY_FRAMES)], [], segmenter) == []
+    assert carried_nails(image, before, masks, segmenter) == []
+    # the finger left: nothing is found where the nail was, and nothing is carried
+    empty = np.full_like(image, (40, 45, 50))
+    assert carried_nails(empty, before, [], segmenter) == []
