@@ -77,10 +77,11 @@ STILL_MASKS: StillMasks = "model"
 # nail_recall 0.735 vs 0.734 (ARCHITECTURE.md §12). segment_every=2 is the cheaper cadence for slower PCs
 # (1.8 ms per hand; the serial ratio was 1.30-1.33 on every frame vs 1.19-1.24 at 2, under load).
 SEGMENT_EVERY = 1
-# A found hand painting fewer nails than this has some unpainted: the full-frame model looks for them (on fresh
-# frames only, so a slower PC's cadence lowers its cost too). On the clips, out of sample, it ran on 341 of 2,043
-# frames with a hand; painting its checked nails there lifted iou_frames 0.650 → 0.657 and nail_recall 0.792 →
-# 0.801 at the same pixel precision (0.783), where looking on every hand frame cost precision (0.759).
+# A found hand painting fewer nails than this has some unpainted, as has a lost hand holding fewer: the full-frame
+# model looks for them (on fresh frames only, so a slower PC's cadence lowers its cost too). On the clips, out of
+# sample, painting its checked nails beside the hands' lifted iou_frames 0.649 → 0.660, nail_recall 0.790 → 0.806
+# and cut blinks 0.0048 → 0.0044 (models/NAIL_SEGMENTER_CARD.md), at the same pixel precision (0.783), where
+# looking on every hand frame cost precision (0.759).
 FINGERS = 5
 # A frame at the rate the live path is built for (two hands at 30 FPS): the nail tracks match a finger within a
 # nail length per such frame elapsed, so a mirror that skipped frames still follows a moving finger.
@@ -302,10 +303,11 @@ class TryOnPipeline:
         if self.video_full_frame and not hands and not held:
             # no hand and nothing held: a fingertip close-up no landmarker holds (vision/nails/full_frame.py)
             quads, masks = self._full_frame_nails(frame)
-        elif self.video_full_frame and hands and fresh and painted < FINGERS * len(hands):
-            # hands with nails unpainted (a close-up whose skeleton is off its fingers, a hand not yet found): the
-            # checked full-frame nails that touch none of theirs are painted too, as on no hand of `hands` (an index
-            # past them: the extension and the framing look up no landmarks for them)
+        elif self.video_full_frame and fresh and painted < FINGERS * max(1, len(hands)):
+            # hands (or a lost hand's held nails) with nails unpainted (a close-up whose skeleton is off its
+            # fingers, a hand not yet found, one that flickers): the checked full-frame nails that touch none of
+            # theirs are painted too, as on no hand of `hands` (an index past them: the extension and the framing
+            # look up no landmarks for them)
             found_quads, found_masks = self._full_frame_nails(frame)
             beside = [mask for mask in masks if mask is not None]
             for quad, mask in zip(found_quads, found_masks, strict=True):
