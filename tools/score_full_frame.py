@@ -5,8 +5,8 @@
   python tools/score_full_frame.py --data ../shared/data/nails_eval --fold-models build/full_frame_folds
                                    [--check-models build/folds64]
 
---check-models: the still segmenter's fold models (tools/train_nail_model.py cv, the same folds) for the check, so
-that it too never saw the image's source photo; without it the bundled still build checks.
+--check-models: the still segmenter's fold models (tools/train_nail_model.py cv, the same folds) for the ROI path and
+the check, so that they too never saw the image's source photo; without it the bundled still build does both.
 
 For every image of DIR (images/ + masks/; a close-up's source photo from DIR/index.csv, else the image itself): the
 product's still detection and ROI path (`photos.paint_hands` with the bundled still segmenter), and the full-frame map
@@ -126,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
             image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
             truth = cv2.imread(str(mask_path), cv2.IMREAD_GRAYSCALE)
             hands = detector.detect(image)
-            roi = paint_hands(image, hands, "model", segmenter)
             fold = folds[source_of.get(image_path.name, image_path.name)]
+            roi = paint_hands(image, hands, "model", checkers.get(fold, segmenter))
             seen.append(Seen(image_path.name, image, truth, bool(hands), roi, models[fold].probabilities(image),
                              checkers.get(fold, segmenter)))
     report: dict[str, object] = {"images": len(seen), "hand_found": sum(s.hand for s in seen)}
