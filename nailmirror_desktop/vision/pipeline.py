@@ -33,10 +33,10 @@ from nailmirror_desktop.core.nail_form import NATURAL, NailForm
 from nailmirror_desktop.vision.cadence import LEVELS as CADENCE_LEVELS
 from nailmirror_desktop.vision.cadence import CadenceGovernor, CadenceLevel
 from nailmirror_desktop.vision.nails.extension import NailExtension, extend_nails
-from nailmirror_desktop.vision.nails.full_frame_check import FallbackNail, carried_nails, checked_nails, overlap
+from nailmirror_desktop.vision.nails.full_frame_check import FallbackNail, carried_nails, checked_nails
 from nailmirror_desktop.vision.nails.geometry import nail_quads_for_hands
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
-from nailmirror_desktop.vision.nails.nail_rois import carry_mask, painted_share, shifted_mask
+from nailmirror_desktop.vision.nails.nail_rois import carry_mask, painted_overlap, painted_share, shifted_mask
 from nailmirror_desktop.vision.nails.nail_tracks import NailTracks, TrackedNail
 from nailmirror_desktop.vision.paint.compositor import Compositor
 from nailmirror_desktop.vision.types import HandObservation, NailQuad
@@ -311,7 +311,7 @@ class TryOnPipeline:
             found_quads, found_masks = self._full_frame_nails(frame)
             beside = [mask for mask in masks if mask is not None]
             for quad, mask in zip(found_quads, found_masks, strict=True):
-                if mask is not None and not any(overlap(mask, other) for other in beside):
+                if mask is not None and not any(painted_overlap(mask, other) for other in beside):
                     alone = replace(quad, hand_index=len(hands))
                     quads.append(alone)
                     masks.append(replace(mask, quad=alone))

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nailmirror_desktop.vision.nails.nail_refiner import NailMask
+from nailmirror_desktop.vision.nails.nail_rois import painted_overlap
 from nailmirror_desktop.vision.types import NailQuad
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 # any clip was scored with it: at 0.5 the check drops 140 of 150 wrong proposals and 225 of 357 right ones keep.
 AGREEMENT = 0.5
 HELD_OVERLAP = 0.3  # of the new mask's painted pixels on a nail painted the frame before: the same nail
-PAINTED = 0.5  # alpha from which a pixel counts as painted
+PAINTED = 0.5  # alpha from which a pixel counts as painted (as nail_rois.painted_overlap counts it)
 CARRY_FRAMES = 8  # as long as nail_tracks.HOLD_FRAMES holds a hand's nail through a drop-out
 
 
@@ -50,20 +51,9 @@ def painted_area(mask: NailMask) -> int:
     return int(np.count_nonzero(mask.alpha >= PAINTED))
 
 
-def overlap(a: NailMask, b: NailMask) -> int:
-    """Frame pixels painted by both masks."""
-    x0, y0 = max(a.roi.x0, b.roi.x0), max(a.roi.y0, b.roi.y0)
-    x1, y1 = min(a.roi.x1, b.roi.x1), min(a.roi.y1, b.roi.y1)
-    if x0 >= x1 or y0 >= y1:
-        return 0
-    in_a = a.alpha[y0 - a.roi.y0:y1 - a.roi.y0, x0 - a.roi.x0:x1 - a.roi.x0] >= PAINTED
-    in_b = b.alpha[y0 - b.roi.y0:y1 - b.roi.y0, x0 - b.roi.x0:x1 - b.roi.x0] >= PAINTED
-    return int(np.count_nonzero(in_a & in_b))
-
-
 def agreement(a: NailMask, b: NailMask) -> float:
     """The IoU of two masks' painted pixels (0.0 when neither paints any)."""
-    both = overlap(a, b)
+    both = painted_overlap(a, b)
     union = painted_area(a) + painted_area(b) - both
     return both / union if union > 0 else 0.0
 
@@ -83,7 +73,7 @@ def checked_nails(image: np.ndarray, quads: Sequence[NailQuad], masks: Sequence[
         area = painted_area(mask)
         if area == 0:
             continue
-        same_as_before = any(overlap(mask, before) >= HELD_OVERLAP * area for before in held)
+        same_as_before = any(painted_overlap(mask, before) >= HELD_OVERLAP * area for before in held)
         if same_as_before or agreement(proposal, mask) >= AGREEMENT:
             kept_quads.append(quad)
             kept_masks.append(mask)
@@ -98,7 +88,7 @@ def carried_nails(image: np.ndarray, before: Sequence[FallbackNail], kept: Seque
     `carry_frames` frames in a row with no proposal."""
     painted = [mask for mask in kept if mask is not None]
     wanted = [nail for nail in before if nail.unproposed < carry_frames
-              and not any(overlap(nail.mask, other) for other in painted)]
+              and not any(painted_overlap(nail.mask, other) for other in painted)]
     if not wanted:
         return []
     found = segmenter.segment_nails(image, [nail.mask.quad for nail in wanted], refine_edges=refine_edges)
@@ -107,6 +97,6 @@ def carried_nails(image: np.ndarray, before: Sequence[FallbackNail], kept: Seque
         if again is None:
             continue
         area = painted_area(again.mask)
-        if area and overlap(again.mask, nail.mask) >= HELD_OVERLAP * area:
+        if area and painted_overlap(again.mask, nail.mask) >= HELD_OVERLAP * area:
             carried.append(FallbackNail(again.mask, nail.unproposed + 1))
     return carried

@@ -162,20 +162,22 @@ def shifted_mask(mask: NailMask, shift: NDArray[np.float64], frame_shape: tuple[
                     Roi(cx0, cy0, cx1, cy1), np.ascontiguousarray(alpha), refined=True)
 
 
+def painted_overlap(mask: NailMask, other: NailMask) -> int:
+    """Frame pixels both masks paint (alpha ≥ 0.5)."""
+    a, b = mask.roi, other.roi
+    x0, y0, x1, y1 = max(a.x0, b.x0), max(a.y0, b.y0), min(a.x1, b.x1), min(a.y1, b.y1)
+    if x1 <= x0 or y1 <= y0:
+        return 0
+    both = ((mask.alpha[y0 - a.y0:y1 - a.y0, x0 - a.x0:x1 - a.x0] >= 0.5)
+            & (other.alpha[y0 - b.y0:y1 - b.y0, x0 - b.x0:x1 - b.x0] >= 0.5))
+    return int(np.count_nonzero(both))
+
+
 def painted_share(mask: NailMask, of: NailMask) -> float:
     """The share of `of`'s painted pixels (alpha ≥ 0.5) that `mask` paints too, in [0, 1] (0 when `of` paints
     nothing)."""
-    painted = of.alpha >= 0.5
-    total = int(np.count_nonzero(painted))
-    if total == 0:
-        return 0.0
-    a, b = mask.roi, of.roi
-    x0, y0, x1, y1 = max(a.x0, b.x0), max(a.y0, b.y0), min(a.x1, b.x1), min(a.y1, b.y1)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    both = (mask.alpha[y0 - a.y0:y1 - a.y0, x0 - a.x0:x1 - a.x0] >= 0.5) & painted[y0 - b.y0:y1 - b.y0,
-                                                                                   x0 - b.x0:x1 - b.x0]
-    return int(np.count_nonzero(both)) / total
+    total = int(np.count_nonzero(of.alpha >= 0.5))
+    return painted_overlap(mask, of) / total if total else 0.0
 
 
 def paste_mask(mask: np.ndarray, roi: NailRoi, frame_shape: tuple[int, ...],
