@@ -43,8 +43,10 @@ sys.path.insert(0, str(ROOT))
 from nailmirror_desktop.vision.evaluation.photos import dataset_pairs, score_image, summarise  # noqa: E402
 from nailmirror_desktop.vision.nails.full_frame import DEFAULT_THRESHOLD, nails_from_probability  # noqa: E402
 from nailmirror_desktop.vision.nails.full_frame_check import checked_nails  # noqa: E402
+from nailmirror_desktop.vision.nails.nail_refiner import NailMask  # noqa: E402
 from nailmirror_desktop.vision.nails.nail_segmenter import NailSegmenter  # noqa: E402
 from nailmirror_desktop.vision.paint.compositor import coverage_mask  # noqa: E402
+from nailmirror_desktop.vision.types import NailQuad  # noqa: E402
 
 NEW_NAIL_OVERLAP = 0.2  # union: a full-frame nail overlapping the ROI paint by less than this much is a new nail
 
@@ -68,18 +70,20 @@ def sources(data: Path) -> dict[str, str]:
         return {row["name"]: row["source"] for row in csv.DictReader(handle)}
 
 
-def full_frame_coverage(seen: Seen, threshold: float, checked: bool = True) -> np.ndarray:
+def full_frame_nails(seen: Seen, threshold: float, checked: bool) -> tuple[list[NailQuad], list[NailMask | None]]:
+    """The fold model's nails on the image, checked by its segmenter (as the product paints them) or as drawn."""
     quads, masks = nails_from_probability(seen.prob, seen.image, threshold)
-    if checked:
-        quads, masks = checked_nails(seen.image, quads, masks, seen.checker)
+    return checked_nails(seen.image, quads, masks, seen.checker) if checked else (quads, masks)
+
+
+def full_frame_coverage(seen: Seen, threshold: float, checked: bool = True) -> np.ndarray:
+    quads, masks = full_frame_nails(seen, threshold, checked)
     return coverage_mask(quads, seen.image.shape, masks)
 
 
 def new_nails(seen: Seen, threshold: float, checked: bool = True) -> np.ndarray:
     """The full-frame nails the ROI paint does not (mostly) cover, as a coverage."""
-    quads, masks = nails_from_probability(seen.prob, seen.image, threshold)
-    if checked:
-        quads, masks = checked_nails(seen.image, quads, masks, seen.checker)
+    quads, masks = full_frame_nails(seen, threshold, checked)
     out = np.zeros(seen.image.shape[:2], np.uint8)
     for quad, mask in zip(quads, masks, strict=True):
         one = coverage_mask([quad], seen.image.shape, [mask])
@@ -127,9 +131,9 @@ def main(argv: list[str] | None = None) -> int:
             truth = cv2.imread(str(mask_path), cv2.IMREAD_GRAYSCALE)
             hands = detector.detect(image)
             fold = folds[source_of.get(image_path.name, image_path.name)]
-            roi = paint_hands(image, hands, "model", checkers.get(fold, segmenter))
-            seen.append(Seen(image_path.name, image, truth, bool(hands), roi, models[fold].probabilities(image),
-                             checkers.get(fold, segmenter)))
+            still = checkers.get(fold, segmenter)
+            seen.append(Seen(image_path.name, image, truth, bool(hands), paint_hands(image, hands, "model", still),
+                             models[fold].probabilities(image), still))
     report: dict[str, object] = {"images": len(seen), "hand_found": sum(s.hand for s in seen)}
     for threshold in args.threshold:
         ways: dict[str, dict[str, object]] = {}
