@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "journeys"
 KEEP_SHOTS_ENV = "NAILMIRROR_KEEP_JOURNEY_SHOTS"  # "1": keep the screenshots of passed journeys too
 WAIT_S = float(os.environ.get("NAILMIRROR_JOURNEY_WAIT_S", "90"))  # generous: a loaded 2-core PC
+COVER_SETTLE_S = 3.0  # how long a tap waits for a layout still moving under it before the widget counts as covered
 
 
 class JourneyFailed(AssertionError):
@@ -164,12 +165,21 @@ class Screen:
         from PySide6.QtTest import QTest
 
         self.wait_until(lambda: self.visible(widget) and widget.isEnabled(), f"{_describe(widget)} visible, enabled")
-        local = widget.rect().center() if point is None else point
         top = widget.window()
-        at = top.mapFromGlobal(widget.mapToGlobal(local))
-        hit = top.childAt(at)
-        if hit is None or not (hit is widget or widget.isAncestorOf(hit)):
-            raise JourneyFailed(f"{_describe(widget)} is covered at {at.toTuple()} by {_describe(hit)}")
+        # A finger taps what the screen shows once it stopped moving: a layout still settling (the chips coming
+        # back as the keyboard goes, a grid laid out again for taller tiles) is waited out for a moment, with the
+        # place asked again each time; something that stays on top of the widget fails the step.
+        deadline = time.monotonic() + COVER_SETTLE_S
+        while True:
+            local = widget.rect().center() if point is None else point() if callable(point) else point
+            at = top.mapFromGlobal(widget.mapToGlobal(local))
+            hit = top.childAt(at)
+            if hit is not None and (hit is widget or widget.isAncestorOf(hit)):
+                break
+            if time.monotonic() > deadline:
+                raise JourneyFailed(f"{_describe(widget)} ({widget.width()}×{widget.height()}) is covered at "
+                                    f"{at.toTuple()} (its {local.toTuple()}) by {_describe(hit)}")
+            QTest.qWait(40)
         if not top.isActiveWindow():
             # Xvfb runs no window manager and a synthesized tap does not move the X pointer: the window a finger
             # touches gets the X focus on the kiosk's bare X session, here it is given it (after a dialog closed)
@@ -203,7 +213,8 @@ class Screen:
         index = view.model().index(row, 0)
         view.scrollTo(index)
         self.settle(60)
-        self.tap_at(view.viewport(), view.visualRect(index).center())
+        # the middle of what shows of the row: a finger taps the part of a tile that is on screen
+        self.tap_at(view.viewport(), lambda: view.visualRect(index).intersected(view.viewport().rect()).center())
 
     def press_key(self, key: Any) -> None:
         from PySide6.QtCore import Qt
