@@ -1,8 +1,12 @@
 """A dataset, or the evaluation set, written as a folder the trainer and the scorer read (issue #27, for the
-`model train` / `model evaluate` jobs): `images/<code>.png` (the capture as kept), `masks/<code>.png` (its label,
+`model train` / `model evaluate` jobs): `images/<name>.png` (the capture as kept), `masks/<name>.png` (its label,
 0/255 single-channel, the image's size) and `index.csv` — the layout of shared/data/nails_eval, so
 tools/extract_nail_rois.py and `nailmirror evaluate` read it with `--data DIR`. Writing it reads captures, so it is
 audited like every other read.
+
+A photo's name leads with its image's sha256 (`<12 hex>-<code>`): the readers take the photos in name order, and
+the trainer's seeded batches follow that order, so named by the random capture codes alone the same photos and labels
+trained a different model each time they were captured again (a tiny run passed the gate or not by that draw).
 """
 
 from __future__ import annotations
@@ -59,18 +63,24 @@ def _write(engine: Engine, captures: BlobStore, name: str, held: list[datasets.M
     with open(out_dir / "index.csv", "w", newline="", encoding="utf-8") as index:
         table = csv.writer(index, lineterminator="\n")
         table.writerow(COLUMNS)
-        for member in held:
+        for member in sorted(held, key=file_name):
             if member.mask_sha256 is None or member.label_version is None:
                 continue
-            _copy(captures, member.image_sha256, out_dir / "images" / f"{member.code}.png")
-            _copy(captures, member.mask_sha256, out_dir / "masks" / f"{member.code}.png")
-            table.writerow((f"{member.code}.png", f"{member.code}.png", member.width, member.height,
+            photo = file_name(member)
+            _copy(captures, member.image_sha256, out_dir / "images" / photo)
+            _copy(captures, member.mask_sha256, out_dir / "masks" / photo)
+            table.writerow((photo, photo, member.width, member.height,
                             member.skin_tone, member.nail_kind, member.store_id, member.day, member.code,
                             member.label_version))
             written.append(member.label_version)
     with db.write(engine) as conn:
         audit.record(conn, actor, "DATASET_EXPORT", "dataset", name, count=len(written))
     return ExportSummary(name, len(written), tuple(written), out_dir)
+
+
+def file_name(member: datasets.Member) -> str:
+    """The photo's file name in an exported set: its content first (the order readers take), its code after."""
+    return f"{member.image_sha256[:12]}-{member.code}.png"
 
 
 def _copy(store: BlobStore, sha256: str, target: Path) -> None:
