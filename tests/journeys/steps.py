@@ -87,7 +87,7 @@ def search(journey: Journey, letters: str, pick: str | None) -> None:
         # part-way down a tile.
         s.wait_until(lambda: browser.list_view.viewport().height() >= 2 * browser.list_view.gridSize().height(),
                      "room for two rows of whole tiles over the keys")
-        assert not browser.tag_scroll.isVisible() and browser.search.isVisible()
+        assert not browser.filter_strip.isVisible() and browser.search.isVisible()
         for row_key in ("q", "a", "z"):  # all its letter rows are on screen
             journey.keyboard.key(row_key)
     with journey.step(f"type '{letters}' on the keyboard") as s:
@@ -105,7 +105,16 @@ def hide_keyboard(journey: Journey) -> None:
     journey.keyboard.tap_item(journey.keyboard.key_of_type("HideKeyboardKey"))
     journey.screen.wait_until(lambda: not journey.keyboard.shown, "the keyboard hidden")
     browser = journey.screen.controller.tryon.style_browser
-    journey.screen.wait_until(lambda: browser.tag_scroll.isVisible(), "the chips back with the keyboard gone")
+    journey.screen.wait_until(lambda: browser.filter_strip.isVisible(), "the chips back with the keyboard gone")
+    grid_has_two_rows(journey.screen)
+
+
+def grid_has_two_rows(s: Screen) -> None:
+    """With the chips and the worn style's rows all shown, the grid still has room for two rows of whole tiles: at
+    1280×800 in English it was once a 78 px strip of cut tiles under three lines of categories."""
+    view = s.controller.tryon.style_browser.list_view
+    s.wait_until(lambda: view.viewport().height() >= 2 * view.gridSize().height(),
+                 "room for two rows of whole tiles with the keyboard down")
 
 
 def pick_first_style(journey: Journey) -> str:

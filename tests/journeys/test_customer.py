@@ -33,6 +33,7 @@ def customer(journey: Journey, language: str) -> None:
             assert all(b.text().isascii() for b in browser.tag_group.buttons())
         else:
             assert not tile.isascii() and "闪耀" in categories, (tile, categories)
+        steps.grid_has_two_rows(s)
     steps.search(journey, *SEARCH[language])
     steps.pick_first_style(journey)
     steps.both_hands_painted(journey)

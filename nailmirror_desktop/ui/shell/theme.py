@@ -29,6 +29,7 @@ STYLESHEET = f"""
 QWidget {{ background: {BACKGROUND}; color: {TEXT}; font-size: 20px; }}
 QFrame#panel, QWidget#panel {{ background: {PANEL}; border-radius: 18px; }}
 QLabel#title {{ font-size: 30px; font-weight: 600; }}
+QLabel#currentName {{ font-size: 22px; font-weight: 600; }}
 QLabel#muted {{ color: {MUTED}; font-size: 17px; }}
 QLabel#styleCode {{ font-size: 40px; font-weight: 700; color: {ACCENT}; }}
 QPushButton {{

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QRect,
     QSize,
     Qt,
     QTimer,
@@ -48,7 +49,6 @@ from nailmirror_desktop.core.catalog.status import StyleStatus
 from nailmirror_desktop.core.fingers import Finger
 from nailmirror_desktop.ui.bridge import Channel
 from nailmirror_desktop.ui.shell import i18n, theme
-from nailmirror_desktop.ui.tryon.flow_layout import FlowLayout
 from nailmirror_desktop.ui.tryon.nail_form_picker import NailFormPicker
 
 CodeRole = Qt.ItemDataRole.UserRole + 1
@@ -60,6 +60,7 @@ TOUCH_MIN = 48  # px: the smallest target a fingertip hits reliably
 PAGE = 200  # styles read at a time; the next page is read as the list scrolls near its end
 ICON_CACHE = 600  # decoded thumbnails kept (~30 kB each): a few screens' worth either way of the one shown
 SEARCH_PAUSE_MS = 250  # the list follows the search box once typing pauses, not at every keystroke
+NAME_LINES = 2  # the worn style's name under the grid: a longer one ends in "…" (the mirror's card shows it whole)
 FAVOURITES = "__favourites__"  # the category chip that shows the customer's favourites
 _ROOT = QModelIndex()
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -288,31 +289,36 @@ class StyleBrowser(QWidget):
         search_row.setSpacing(8)
         search_row.addWidget(self.search, 1)
         search_row.addWidget(self.search_clear)
-        self.category_box = QWidget()
-        self.category_row = FlowLayout(self.category_box, spacing=8)
+        # Categories and tags share one strip that scrolls sideways (the bar is the cue that there is more). At
+        # 1280×800 in English the categories wrapped onto three lines above a tag row of their own, and the style
+        # grid under them was left a strip of cut tiles (78 px): one strip keeps the grid two rows of whole tiles.
         self.category_group = QButtonGroup(self)
         self.category_group.setExclusive(True)
         self.category_group.buttonToggled.connect(self._on_category_toggle)
-        self.tag_row = QHBoxLayout()
-        self.tag_row.setContentsMargins(0, 0, 0, 0)
-        self.tag_row.setSpacing(8)
         self.tag_group = QButtonGroup(self)
         self.tag_group.setExclusive(False)
         self.tag_group.buttonToggled.connect(self._on_tag_toggle)
-        tags = QWidget()
-        tags.setLayout(self.tag_row)
-        self.tag_scroll = QScrollArea()
-        self.tag_scroll.setWidget(tags)
-        self.tag_scroll.setWidgetResizable(True)
-        self.tag_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.tag_scroll.setFixedHeight(TOUCH_MIN + 22)
-        self.tag_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.tag_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # shown = more to see
-        self.tag_scroll.setStyleSheet(
+        self.filter_row = QHBoxLayout()
+        self.filter_row.setContentsMargins(0, 0, 0, 0)
+        self.filter_row.setSpacing(8)
+        self.filter_divider = QFrame()  # between the categories (pick one) and the tags (any number)
+        self.filter_divider.setFrameShape(QFrame.Shape.VLine)
+        self.filter_divider.setFixedSize(2, TOUCH_MIN - 12)
+        self.filter_divider.setStyleSheet(f"background: {theme.MUTED}; border: none;")
+        chips = QWidget()
+        chips.setLayout(self.filter_row)
+        self.filter_strip = QScrollArea()
+        self.filter_strip.setWidget(chips)
+        self.filter_strip.setWidgetResizable(True)
+        self.filter_strip.setFrameShape(QFrame.Shape.NoFrame)
+        self.filter_strip.setFixedHeight(TOUCH_MIN + 22)
+        self.filter_strip.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.filter_strip.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # shown = more to see
+        self.filter_strip.setStyleSheet(
             "QScrollBar:horizontal { height: 8px; background: #2d2733; border-radius: 4px; }"
             f"QScrollBar::handle:horizontal {{ background: {theme.MUTED}; border-radius: 4px; min-width: 40px; }}"
             "QScrollBar::add-line:horizontal, QScrollBar::sub-line:horizontal { width: 0; }")
-        QScroller.grabGesture(self.tag_scroll.viewport(), QScroller.ScrollerGestureType.LeftMouseButtonGesture)
+        QScroller.grabGesture(self.filter_strip.viewport(), QScroller.ScrollerGestureType.LeftMouseButtonGesture)
         self.list_view = QListView()
         self.list_view.setObjectName("styleList")
         self.list_view.setModel(self.model)
@@ -334,8 +340,7 @@ class StyleBrowser(QWidget):
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addLayout(search_row)
-        layout.addWidget(self.category_box)
-        layout.addWidget(self.tag_scroll)
+        layout.addWidget(self.filter_strip)
         layout.addWidget(self.list_view, 1)
         layout.addWidget(self.empty_label)
         # The style worn and its accent fingers: folded away with the chips while the on-screen keyboard is up
@@ -353,7 +358,7 @@ class StyleBrowser(QWidget):
         """The on-screen keyboard is up (the customer types a search) or went: the category and tag chips and the
         worn style's rows fold away, so the grid keeps rows of whole tiles (two at 1280×800, three at
         1920×1080) for what is typed, and come back as they were (the chosen category still applies)."""
-        for part in (self.category_box, self.tag_scroll, self.details):
+        for part in (self.filter_strip, self.details):
             part.setVisible(not up)
         self._keyboard_up = up
         self._fold_chips()
@@ -362,9 +367,7 @@ class StyleBrowser(QWidget):
     def _fold_chips(self) -> None:
         """The category and tag chips fold away while the keyboard is up or the shape and length rows are open:
         those rows need the room, and the grid keeps rows of whole tiles."""
-        shown = not self._keyboard_up and not self.nail_form_picker.toggle.isChecked()
-        for part in (self.category_box, self.tag_scroll):
-            part.setVisible(shown)
+        self.filter_strip.setVisible(not self._keyboard_up and not self.nail_form_picker.toggle.isChecked())
 
     def _fit_grid(self) -> None:
         """English names take two lines (a taller tile); with the keyboard up that cost a whole row, so there the
@@ -377,13 +380,15 @@ class StyleBrowser(QWidget):
         """The style on the nails: its name leads, its code follows small (staff still read it); beside it the
         favourite heart and the compare button."""
         self.current_name = QLabel("")
-        self.current_name.setObjectName("title")
+        self.current_name.setObjectName("currentName")
         self.current_name.setWordWrap(True)  # an English name takes two lines rather than being cut
+        self.current_name.installEventFilter(self)  # its width decides where it is cut (_fit_current_name)
         self.current_name.setVisible(False)
         self.current_code = QLabel("")
         self.current_code.setVisible(False)
         self.current_code.setObjectName("muted")
         self._current_names = ("", "")
+        self._shown_name = ""  # the whole name in the language on screen (the label may show it cut)
         names = QVBoxLayout()
         names.setSpacing(0)
         names.addWidget(self.current_name)
@@ -481,35 +486,47 @@ class StyleBrowser(QWidget):
         self.category_group.blockSignals(True)
         for button in self.category_group.buttons():
             self.category_group.removeButton(button)
-            self.category_row.removeWidget(button)
+            button.hide()
             button.deleteLater()
-        codes: list[str | None] = [None, *(c.code for c in self._categories), FAVOURITES]
+        # Her favourites lead after "All": the count beside the heart answers her tap without a swipe along the strip
+        codes: list[str | None] = [None, FAVOURITES, *(c.code for c in self._categories)]
         for code in codes:
             button = self._chip()
             button.setProperty("category", code)
             self.category_group.addButton(button)
-            self.category_row.addWidget(button)
             button.setChecked(code == (FAVOURITES if self.model.only_codes is not None else chosen))
         if self.category_group.checkedButton() is None:
             self.category_group.buttons()[0].setChecked(True)
             self.model.category_code = None
         self.category_group.blockSignals(False)
+        self._lay_out_filters()
         self._retranslate_categories()
 
     def _fill_tags(self) -> None:
         for button in self.tag_group.buttons():
             self.tag_group.removeButton(button)
+            button.hide()
             button.deleteLater()
-        while self.tag_row.count():
-            self.tag_row.takeAt(0)
         tags = self._repository.tags() if self._repository is not None else []
         for tag in tags[:16]:
             button = self._chip()
             button.setProperty("tag", tag)
             self.tag_group.addButton(button)
-            self.tag_row.addWidget(button)
-        self.tag_row.addStretch(1)
+        self._lay_out_filters()
         self._retranslate_tags()
+
+    def _lay_out_filters(self) -> None:
+        """The strip in order: the categories, the divider, the tags (each group refilled on its own)."""
+        while self.filter_row.count():
+            self.filter_row.takeAt(0)
+        for button in self.category_group.buttons():
+            self.filter_row.addWidget(button)
+        tags = self.tag_group.buttons()
+        self.filter_row.addWidget(self.filter_divider, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.filter_divider.setVisible(bool(tags))
+        for button in tags:
+            self.filter_row.addWidget(button)
+        self.filter_row.addStretch(1)
 
     def show_current(self, code: str, name: str = "", name_en: str = "") -> None:
         self._current = code
@@ -543,8 +560,36 @@ class StyleBrowser(QWidget):
     def _retranslate_current(self) -> None:
         zh, en = self._current_names
         name = (en or zh) if self._english() else (zh or en)
-        self.current_name.setText(name)
+        self._shown_name = name
+        self._fit_current_name()
         self.current_name.setVisible(bool(name) and bool(self.current_code.text()))
+
+    def _fit_current_name(self) -> None:
+        """The worn style's name in at most NAME_LINES lines at the label's width, cut with "…" past that: a three-
+        line English name took the rows the grid needs at 1280×800."""
+        label, name = self.current_name, self._shown_name
+        metrics, width = label.fontMetrics(), label.width()
+
+        def fits(text: str) -> bool:
+            box = metrics.boundingRect(QRect(0, 0, width, 10_000), Qt.TextFlag.TextWordWrap, text)
+            return box.height() <= NAME_LINES * metrics.lineSpacing()
+
+        if width <= 0 or fits(name):
+            label.setText(name)
+            return
+        low, high = 0, len(name)  # the longest start of the name that fits with "…" after it
+        while low < high:
+            middle = (low + high + 1) // 2
+            if fits(name[:middle].rstrip() + "…"):
+                low = middle
+            else:
+                high = middle - 1
+        label.setText(name[:low].rstrip() + "…")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.current_name and event.type() == QEvent.Type.Resize:
+            self._fit_current_name()
+        return super().eventFilter(watched, event)
 
     def set_accent_options(self, available: bool, chosen: frozenset[Finger]) -> None:
         for finger, button in self.accent_buttons.items():

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor
 from nailmirror_desktop.core.catalog.content import read_style_folder
 from nailmirror_desktop.core.catalog.starter import load_starter_catalog
 from nailmirror_desktop.core.catalog.status import StyleStatus
-from nailmirror_desktop.ui.tryon.style_browser import PAGE, THUMB_SIZE, StyleBrowser
+from nailmirror_desktop.ui.tryon.style_browser import FAVOURITES, PAGE, THUMB_SIZE, StyleBrowser
 from tests.support.many_styles import add_published_styles
 from tests.support.style_fixtures import make_catalog, make_style_folder, repository
 
@@ -57,7 +57,7 @@ def many_tags(repo, count=12):
         repo.ensure_tag(f"tag{i:02d}", f"长一点的标签{i}", f"A longer tag {i}")
 
 
-def test_category_chips_wrap_instead_of_hiding_and_every_target_is_finger_sized(qtbot, repo):
+def test_categories_then_tags_share_one_strip_and_every_target_is_finger_sized(qtbot, repo):
     for i in range(6):
         repo.ensure_category(f"extra{i}", f"更多类别{i}", f"More {i}", sort_order=10 + i)
     many_tags(repo)
@@ -68,15 +68,39 @@ def test_category_chips_wrap_instead_of_hiding_and_every_target_is_finger_sized(
     qtbot.waitExposed(browser)
     qtbot.wait(50)  # the scroll area settles its bars on the next event loop turn
     chips = browser.category_group.buttons()
+    tags = browser.tag_group.buttons()
     assert len(chips) == 1 + len(repo.categories()) + 1  # All, each category, favourites
-    lines = {chip.geometry().top() for chip in chips}
-    assert len(lines) > 1, "the chips should wrap onto more lines"
-    box = browser.category_box.rect()
-    assert all(box.contains(chip.geometry()) for chip in chips), "a chip is cut off"
-    for button in [*chips, *browser.tag_group.buttons(), browser.favourite_button, browser.compare_button]:
+    assert len({chip.geometry().top() for chip in [*chips, *tags]}) == 1, "one line: the grid keeps its rows"
+    lefts = [b.geometry().left() for b in [*chips, browser.filter_divider, *tags]]
+    assert lefts == sorted(lefts), "the categories first, then the divider, then the tags"
+    for button in [*chips, *tags, browser.favourite_button, browser.compare_button]:
         assert button.minimumHeight() >= 48 or button.height() >= 48
     assert all(chip.height() >= 48 for chip in chips)
-    assert browser.tag_scroll.horizontalScrollBar().isVisible(), "more tags than fit: the scroll bar is the cue"
+    assert browser.filter_strip.horizontalScrollBar().isVisible(), "more chips than fit: the scroll bar is the cue"
+    browser.filter_strip.ensureWidgetVisible(tags[-1])  # a swipe reaches the last tag
+    qtbot.wait(50)
+    last = tags[-1].geometry().translated(browser.filter_strip.widget().pos())
+    assert browser.filter_strip.viewport().rect().contains(last)
+
+
+def test_a_long_name_of_the_worn_style_takes_at_most_two_lines(qtbot, repo):
+    from nailmirror_desktop.ui.tryon.style_browser import NAME_LINES
+
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    browser.resize(480, 900)
+    browser.show()
+    qtbot.waitExposed(browser)
+    long_name = "Pink to white ombre with gold foil flakes and a pearl on the ring finger"
+    browser.show_current(browser.model.codes()[0], long_name, long_name)  # the same in either language
+    qtbot.wait(50)
+    label = browser.current_name
+    shown = label.text()
+    assert shown.endswith("…") and long_name.startswith(shown[:-1].rstrip())
+    assert label.height() <= NAME_LINES * label.fontMetrics().lineSpacing() + 4
+    browser.show_current(browser.model.codes()[0], "Pink Ombre", "Pink Ombre")  # a short one whole
+    qtbot.wait(50)
+    assert label.text() == "Pink Ombre"
 
 
 def test_a_selected_thumbnail_is_not_tinted(qtbot, repo):
@@ -109,7 +133,7 @@ def test_favourites_are_kept_for_the_session_and_forgotten_at_the_reset(qtbot, r
     browser.show_current(code, "款式", "Style")
     browser.favourite_button.click()
     assert browser.favourites == {code} and browser.favourite_button.text() == "♥"
-    favourites_chip = browser.category_group.buttons()[-1]
+    favourites_chip = next(b for b in browser.category_group.buttons() if b.property("category") == FAVOURITES)
     assert "(1)" in favourites_chip.text()
     favourites_chip.click()
     assert browser.model.codes() == [code]
@@ -298,12 +322,10 @@ def test_with_the_keyboard_up_the_grid_keeps_rows_of_whole_tiles(qtbot, repo, tm
     browser.set_keyboard_up(True)
     qtbot.wait(50)
     assert browser.visible_tile_count() >= 2 * columns and browser.search.isVisible()
-    assert not browser.tag_scroll.isVisible() and not browser.favourite_button.isVisible()
-    assert not browser.category_box.isVisible()
+    assert not browser.filter_strip.isVisible() and not browser.favourite_button.isVisible()
     browser.set_keyboard_up(False)  # the keyboard went: all of it back as it was
     qtbot.wait(50)
-    assert browser.tag_scroll.isVisible() and browser.favourite_button.isVisible()
-    assert browser.category_box.isVisible()
+    assert browser.filter_strip.isVisible() and browser.favourite_button.isVisible()
     assert browser.current_name.isVisible() and browser.accent_buttons and all(
         b.isVisible() for b in browser.accent_buttons.values())
     qtbot.waitUntil(lambda: browser.model.thumbnails_pending() == 0)
