@@ -40,9 +40,11 @@ def test_the_cli_creates_lists_shows_and_exports_datasets(hq_sqlite: HQ, tmp_pat
     shown = run_hq_json(env, *data, "labels", "dataset", "show", "nails-2026-12")
     assert [m["capture"] for m in shown["label_versions"]] == ["K7QH3MPX"] and shown["held"] == 1
     exported = run_hq_json(env, *data, "labels", "export", "nails-2026-12", "--out", str(tmp_path / "train"))
-    assert exported["count"] == 1 and (tmp_path / "train" / "masks" / "K7QH3MPX.png").is_file()
+    assert exported["count"] == 1 and [p.name[13:] for p in (tmp_path / "train" / "masks").iterdir()] == [
+        "K7QH3MPX.png"]  # named <image sha256[:12]>-<code>.png
     held_out = run_hq_json(env, *data, "labels", "export-evaluation", "--out", str(tmp_path / "eval"))
-    assert held_out["count"] == 1 and (tmp_path / "eval" / "images" / "23456789.png").is_file()
+    assert held_out["count"] == 1 and [p.name[13:] for p in (tmp_path / "eval" / "images").iterdir()] == [
+        "23456789.png"]
     missing = run_hq(env, *data, "labels", "dataset", "show", "nope")
     assert missing.returncode == 1 and "no such dataset nope" in missing.stderr
     assert json.loads(run_hq(env, *data, "labels", "dataset", "list", "--json").stdout)[0]["held"] == 1
