@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 # The hand guide waits this long with fewer hands than wanted before it shows: a hand lost for a frame or two
 # (turning, motion blur) must not make the outline flicker over the customer's nails.
 GUIDE_GRACE_MS = 800
+# Nails painted with no hand found: fingertips held close to the camera, painted by the full-frame fallback. The
+# outline would sit over the very nails the mirror paints and ask her to do what already works, so it goes.
+CLOSE_UP_NAILS = 3
 
 
 @dataclass(frozen=True)
@@ -201,7 +204,7 @@ class MirrorLoop(QObject):
         self.last_timings_ms = dict(shown.timings_ms)
         self.last_nails = shown.nails
         self._shown_at.append(time.monotonic())
-        self._set_hands(shown.hands)
+        self._set_hands(shown.hands, shown.nails)
         self.frame_shown.emit()
         QTimer.singleShot(0, self._on_tick)  # a newer frame may be waiting: start it now, not at the next tick
 
@@ -235,11 +238,12 @@ class MirrorLoop(QObject):
             return self.tr("Looking for a camera…")
         return ""
 
-    def _set_hands(self, hands: int) -> None:
-        """The guide goes at once when every wanted hand is tracked, and comes back only after GUIDE_GRACE_MS
-        with fewer (a QTimer: the GUI thread never waits)."""
+    def _set_hands(self, hands: int, nails: int = 0) -> None:
+        """The guide goes at once when every wanted hand is tracked or a close-up's nails are painted with no
+        hand (CLOSE_UP_NAILS), and comes back only after GUIDE_GRACE_MS without (a QTimer: the GUI thread never
+        waits)."""
         self._hands_tracked = hands
-        if hands >= self._hands_wanted:
+        if hands >= self._hands_wanted or (hands == 0 and nails >= CLOSE_UP_NAILS):
             self._guide_timer.stop()
             self._view.set_guide_visible(False)
         elif not self._view.guide_visible() and not self._guide_timer.isActive():

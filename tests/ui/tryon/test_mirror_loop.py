@@ -330,3 +330,34 @@ def test_the_guide_waits_out_a_short_loss_and_leaves_only_with_both_hands(qtbot)
     finally:
         loop.stop()
         supervisor.close()
+
+
+@pytest.mark.slow
+def test_the_guide_leaves_a_close_up_whose_nails_are_painted_without_a_hand(qtbot):
+    """Fingertips held close (no palm, no hand found) painted by the full-frame fallback: the outline would cover
+    the nails the mirror paints. One hand with its nails still gets the guide for the second."""
+    from nailmirror_desktop.ui.tryon import mirror_loop
+
+    view = MirrorView()
+    qtbot.addWidget(view)
+    seen = [(0, 0)]  # (hands, nails painted)
+
+    def process(packet, target):
+        hands, nails = seen[0]
+        return shown_frame_from(packet.image, hands, {}, packet.sequence, target, nails=nails)
+
+    supervisor = SourceSupervisor(lambda: still_reader(np.full((90, 160, 3), 90, np.uint8)))
+    loop = MirrorLoop(view, supervisor, process, run_now, hands_wanted=2)
+    loop.start()
+    try:
+        qtbot.waitUntil(lambda: view.has_frame() and view.guide_visible(), timeout=15000)
+        seen[0] = (0, mirror_loop.CLOSE_UP_NAILS)
+        qtbot.waitUntil(lambda: not view.guide_visible(), timeout=2000)
+        seen[0] = (0, mirror_loop.CLOSE_UP_NAILS - 1)  # a stray nail or two is no close-up
+        qtbot.waitUntil(view.guide_visible, timeout=mirror_loop.GUIDE_GRACE_MS * 4)
+        seen[0] = (1, 5)
+        qtbot.wait(mirror_loop.GUIDE_GRACE_MS * 2)
+        assert view.guide_visible()
+    finally:
+        loop.stop()
+        supervisor.close()
