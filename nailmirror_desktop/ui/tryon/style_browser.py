@@ -458,6 +458,7 @@ class StyleBrowser(QWidget):
                        self.favourite_button):
             widget.blockSignals(False)
         self.favourites.clear()
+        self.filter_strip.horizontalScrollBar().setValue(0)  # the next customer sees the strip from its start
         self.model.text, self.model.category_code, self.model.tag_code = "", None, None
         self.model.only_codes = None
         self._retranslate_categories()
@@ -629,6 +630,7 @@ class StyleBrowser(QWidget):
     def _on_category_toggle(self, button: QAbstractButton, checked: bool) -> None:
         if not checked:
             return
+        self.filter_strip.ensureWidgetVisible(button)  # a chip tapped at the strip's edge comes wholly into view
         code = button.property("category")
         if code == FAVOURITES:
             self.model.category_code, self.model.only_codes = None, frozenset(self.favourites)
@@ -644,6 +646,8 @@ class StyleBrowser(QWidget):
                     other.blockSignals(True)
                     other.setChecked(False)
                     other.blockSignals(False)
+        if checked:
+            self.filter_strip.ensureWidgetVisible(button)
         self.model.tag_code = button.property("tag").code if checked else None
         self._refresh()
 

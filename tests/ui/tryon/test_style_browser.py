@@ -77,10 +77,18 @@ def test_categories_then_tags_share_one_strip_and_every_target_is_finger_sized(q
         assert button.minimumHeight() >= 48 or button.height() >= 48
     assert all(chip.height() >= 48 for chip in chips)
     assert browser.filter_strip.horizontalScrollBar().isVisible(), "more chips than fit: the scroll bar is the cue"
-    browser.filter_strip.ensureWidgetVisible(tags[-1])  # a swipe reaches the last tag
+    bar = browser.filter_strip.horizontalScrollBar()
+    bar.setValue(bar.maximum())  # a swipe to the strip's end: the last tag in view
     qtbot.wait(50)
     last = tags[-1].geometry().translated(browser.filter_strip.widget().pos())
     assert browser.filter_strip.viewport().rect().contains(last)
+    bar.setValue(0)
+    tags[-1].click()  # a tap on a chip cut by the strip's edge brings it wholly into view
+    qtbot.wait(50)
+    last = tags[-1].geometry().translated(browser.filter_strip.widget().pos())
+    assert bar.value() > 0 and browser.filter_strip.viewport().rect().contains(last)
+    browser.reset_filters()  # the next customer: the strip from its start, "All" chosen
+    assert bar.value() == 0 and chips[0].isChecked()
 
 
 def test_a_long_name_of_the_worn_style_takes_at_most_two_lines(qtbot, repo):
