@@ -85,8 +85,7 @@ def search(journey: Journey, letters: str, pick: str | None) -> None:
         # search's debounce runs) finds no style and empties the grid.
         # Room, not the scroll position: the grid keeps the worn style's tile in view, so its rows may start
         # part-way down a tile.
-        s.wait_until(lambda: browser.list_view.viewport().height() >= 2 * browser.list_view.gridSize().height(),
-                     "room for two rows of whole tiles over the keys")
+        grid_has_two_rows(s, "over the keys")
         assert not browser.filter_strip.isVisible() and browser.search.isVisible()
         for row_key in ("q", "a", "z"):  # all its letter rows are on screen
             journey.keyboard.key(row_key)
@@ -109,12 +108,13 @@ def hide_keyboard(journey: Journey) -> None:
     grid_has_two_rows(journey.screen)
 
 
-def grid_has_two_rows(s: Screen) -> None:
-    """With the chips and the worn style's rows all shown, the grid still has room for two rows of whole tiles: at
-    1280×800 in English it was once a 78 px strip of cut tiles under three lines of categories."""
+def grid_has_two_rows(s: Screen, where: str = "with the keyboard down") -> None:
+    """The grid has room for two rows of whole tiles: over the keyboard, and with the chips and the worn style's
+    rows all shown (at 1280×800 in English it was once a 78 px strip of cut tiles under three lines of
+    categories)."""
     view = s.controller.tryon.style_browser.list_view
     s.wait_until(lambda: view.viewport().height() >= 2 * view.gridSize().height(),
-                 "room for two rows of whole tiles with the keyboard down")
+                 f"room for two rows of whole tiles {where}")
 
 
 def pick_first_style(journey: Journey) -> str:

@@ -358,10 +358,9 @@ class StyleBrowser(QWidget):
         """The on-screen keyboard is up (the customer types a search) or went: the category and tag chips and the
         worn style's rows fold away, so the grid keeps rows of whole tiles (two at 1280×800, three at
         1920×1080) for what is typed, and come back as they were (the chosen category still applies)."""
-        for part in (self.filter_strip, self.details):
-            part.setVisible(not up)
+        self.details.setVisible(not up)
         self._keyboard_up = up
-        self._fold_chips()
+        self._fold_chips()  # the chip strip: folded while the keyboard is up
         self._fit_grid()
 
     def _fold_chips(self) -> None:

@@ -52,6 +52,16 @@ def test_the_default_ignores_the_last_customers_filter(qtbot, repo):
 # ---------------------------------------------------------------------------------------------- made for fingers
 
 
+def shown_browser(qtbot, repo, width, height) -> StyleBrowser:
+    """A StyleBrowser over `repo`, `width`×`height`, shown and exposed."""
+    browser = StyleBrowser(repo)
+    qtbot.addWidget(browser)
+    browser.resize(width, height)
+    browser.show()
+    qtbot.waitExposed(browser)
+    return browser
+
+
 def many_tags(repo, count=12):
     for i in range(count):
         repo.ensure_tag(f"tag{i:02d}", f"长一点的标签{i}", f"A longer tag {i}")
@@ -61,11 +71,7 @@ def test_categories_then_tags_share_one_strip_and_every_target_is_finger_sized(q
     for i in range(6):
         repo.ensure_category(f"extra{i}", f"更多类别{i}", f"More {i}", sort_order=10 + i)
     many_tags(repo)
-    browser = StyleBrowser(repo)
-    qtbot.addWidget(browser)
-    browser.resize(480, 900)
-    browser.show()
-    qtbot.waitExposed(browser)
+    browser = shown_browser(qtbot, repo, 480, 900)
     qtbot.wait(50)  # the scroll area settles its bars on the next event loop turn
     chips = browser.category_group.buttons()
     tags = browser.tag_group.buttons()
@@ -94,11 +100,7 @@ def test_categories_then_tags_share_one_strip_and_every_target_is_finger_sized(q
 def test_a_long_name_of_the_worn_style_takes_at_most_two_lines(qtbot, repo):
     from nailmirror_desktop.ui.tryon.style_browser import NAME_LINES
 
-    browser = StyleBrowser(repo)
-    qtbot.addWidget(browser)
-    browser.resize(480, 900)
-    browser.show()
-    qtbot.waitExposed(browser)
+    browser = shown_browser(qtbot, repo, 480, 900)
     long_name = "Pink to white ombre with gold foil flakes and a pearl on the ring finger"
     browser.show_current(browser.model.codes()[0], long_name, long_name)  # the same in either language
     qtbot.wait(50)
@@ -112,11 +114,7 @@ def test_a_long_name_of_the_worn_style_takes_at_most_two_lines(qtbot, repo):
 
 
 def test_a_selected_thumbnail_is_not_tinted(qtbot, repo):
-    browser = StyleBrowser(repo)
-    qtbot.addWidget(browser)
-    browser.resize(600, 800)
-    browser.show()
-    qtbot.waitExposed(browser)
+    browser = shown_browser(qtbot, repo, 600, 800)
     view = browser.list_view
     index = browser.model.index(0, 0)
     wait_for_thumbnails(qtbot, browser)
